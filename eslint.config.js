@@ -1,0 +1,32 @@
+// Lint rules, including the package boundaries the architecture relies on:
+// the builder never reaches the database, the HTTP framework or the control plane,
+// and the site template's browser code never imports Node built-ins.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+const serverOnly = ['mongoose', 'mongodb', 'koa', '@koa/*', 'koa-*', '@folio/control-plane', '@folio/control-plane/*'];
+
+export default tseslint.config(
+  { ignores: ['**/node_modules/**', '**/dist/**', 'data/**', '**/.cache/**', 'test-artifacts/**', '**/fixtures/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { process: 'readonly', console: 'readonly', Buffer: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', setInterval: 'readonly', clearInterval: 'readonly', URL: 'readonly', fetch: 'readonly' } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/no-explicit-any': 'off',
+    },
+  },
+  {
+    files: ['builder/**/*.ts', 'site-template/**/*.ts', 'site-template/**/*.tsx', 'builder/**/*.tsx'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: serverOnly, message: 'The builder and site template never import database, HTTP-server or control-plane code.' }] }],
+    },
+  },
+  {
+    files: ['site-template/src/client/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['node:*', ...serverOnly], message: 'Browser code cannot import Node built-ins or server code.' }] }],
+    },
+  },
+);

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Installs what the test suite needs on a fresh machine, and nothing when it is already there:
+# npm dependencies (from the lock file) and Debian's Chromium for the browser tests.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+if [ ! -x node_modules/.bin/tap ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  npm ci --no-audit --no-fund
+fi
+if ! command -v chromium >/dev/null 2>&1; then
+  if [ "$(id -u)" = 0 ]; then
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+  else
+    echo "chromium is missing: install Debian's chromium package (sudo apt-get install chromium) for the browser tests" >&2
+    exit 1
+  fi
+fi

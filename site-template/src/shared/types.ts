@@ -1,0 +1,99 @@
+/**
+ * The contract between the builder and the site template.
+ *
+ * The builder validates the project configuration (builder/src/config) and hands the template a
+ * `SiteConfig` with every default applied and every theme alias resolved; the template never
+ * re-validates. Page bodies arrive as finished HTML (MDX already rendered), so the template only
+ * renders the shell around them.
+ */
+
+export type ThemeName = 'cedar' | 'obsidian' | 'birch' | 'oak' | 'cypress' | 'ember' | 'larch' | 'sage' | 'slate' | 'terminal';
+export type ControlPlacement = 'auto' | 'header' | 'sidebar';
+export type ControlName = 'appearance' | 'language' | 'version' | 'product' | 'assistant';
+
+export interface Link { label: string; href: string }
+
+/** The resolved project configuration (spec 2.11) with defaults applied. */
+export interface SiteConfig {
+  name: string;
+  theme: ThemeName;
+  contentRoot: string;
+  appearance: { default: 'light' | 'dark' | 'system'; strict: boolean };
+  colors?: {
+    primary?: string; light?: string; dark?: string;
+    logo?: { light?: string; dark?: string; href: string };
+  };
+  background?: { light?: string; dark?: string };
+  typography?: { fontFamily?: string; headingFont?: string; bodyFont?: string };
+  navbar?: {
+    links?: Link[];
+    primaryCta?: { label: string; href: string; style: 'solid' | 'outline' | 'ghost'; color?: string; textColor?: string; external: boolean };
+    controls?: Partial<Record<ControlName, ControlPlacement>> & { order?: ControlName[] };
+  };
+  legal?: { copyright?: string; privacyUrl?: string; termsUrl?: string; cookieUrl?: string; links?: Link[] };
+  footer?: {
+    style: 'none' | 'page' | 'columns';
+    logo?: boolean;
+    social?: Record<string, string>;
+    links?: { title: string; items: Link[] }[];
+    width?: 'reading' | 'content' | 'full';
+  };
+  seo?: {
+    title?: string; description?: string; keywords?: string[]; author?: string; ogImage?: string;
+    favicon?: string; indexing: 'default' | 'noindex'; metatags?: Record<string, string>;
+  };
+  redirects?: { source: string; destination: string; permanent: boolean }[];
+  /** `ai.assistant.trigger` resolved; the assistant control shows only for `button`. */
+  assistantTrigger?: 'button' | 'none';
+  /** Absolute origin of the deployed site, e.g. https://acme.docs.example (sitemap, RSS, canonical). */
+  siteUrl: string;
+  /** Docs base path, '' for the root. Root-relative links resolve against it. */
+  basePath: string;
+}
+
+/** One heading of a page's table of contents. */
+export interface TocEntry { depth: number; id: string; text: string }
+
+/** Per-page SEO overrides from frontmatter (same keys as `seo`). */
+export type PageSeo = Partial<NonNullable<SiteConfig['seo']>>;
+
+/** A sidebar node: a page link or a group of nodes. */
+export type NavItem =
+  | { kind: 'page'; title: string; path: string }
+  | { kind: 'group'; title: string; items: NavItem[] };
+
+/** Everything the shell needs for one page. `path` is the clean URL path, e.g. `/guides/install`. */
+export interface PageShellInput {
+  site: SiteConfig;
+  page: {
+    path: string;
+    title: string;
+    description?: string;
+    /** Rendered MDX body (trusted HTML produced by the builder). */
+    bodyHtml: string;
+    toc: TocEntry[];
+    rss: boolean;
+    seo?: PageSeo;
+    /** Path of the page's raw Markdown export, e.g. `/guides/install.md`. */
+    markdownPath: string;
+    /** Path of the page's own RSS feed, e.g. `/guides/install/rss.xml`. */
+    feedPath: string;
+  };
+  nav: NavItem[];
+  prev?: { title: string; path: string };
+  next?: { title: string; path: string };
+  /** Hashed client asset URLs from `buildClientAssets`. */
+  assets: ClientAssets;
+  /** Pagefind bundle base path, e.g. `/_pagefind/`. */
+  searchBase: string;
+  /** Year used for `{year}` in the copyright (passed in so output is reproducible). */
+  year: number;
+}
+
+/** URLs (root-relative) of the template's client bundle, built once per template version. */
+export interface ClientAssets {
+  /** Theme stylesheet per theme name. */
+  css: Record<ThemeName, string>;
+  /** The single client script (deferred, progressive). */
+  js: string;
+}
