@@ -1,0 +1,69 @@
+/**
+ * Shapes shared by the builder's steps. Steps take inputs and return results; only the
+ * entry points (CLI, worker) report status and upload.
+ */
+import type { PageSeo, TocEntry } from '@folio/site-template/shared/types.ts';
+
+/** One `<Update>` entry of a page, the source of its RSS items. */
+export interface PageUpdate {
+  /** Anchor id on the page. */
+  id: string;
+  label: string;
+  /** Feed item description: the `rss` prop when given, else the update's text. */
+  description: string;
+  /** ISO date when the update names one. */
+  date?: string;
+  /** Rendered HTML of the update body (for the feed's content). */
+  html: string;
+}
+
+/** The cached, per-page result of compiling one MDX file. Keyed by blob id + versions. */
+export interface CompiledPage {
+  /** Repository path of the source, e.g. `docs/guides/install.mdx`. */
+  sourcePath: string;
+  /** Clean URL path, e.g. `/guides/install` (`/` for `index.mdx` at the content root). */
+  urlPath: string;
+  title: string;
+  sidebarTitle?: string;
+  /** Frontmatter `order` for the derived sidebar. */
+  order?: number;
+  description?: string;
+  /** Whole parsed frontmatter (YAML). */
+  frontmatter: Record<string, unknown>;
+  /** Body HTML for browsers: humans content marked with data-visibility, agents content hidden. */
+  bodyHtml: string;
+  /** Raw Markdown export: agents content included, humans content stripped. */
+  markdown: string;
+  toc: TocEntry[];
+  updates: PageUpdate[];
+  /** Frontmatter `rss: true` shows the subscribe button. */
+  rss: boolean;
+  seo?: PageSeo;
+  /** Plain text for search and the pages API (humans view). */
+  searchText: string;
+}
+
+/** A page that failed to compile: a user error with a position. */
+export interface PageFailure {
+  sourcePath: string;
+  message: string;
+  line?: number;
+  column?: number;
+}
+
+/** Step timings in milliseconds, reported with every build. */
+export type StepTimings = Partial<Record<'clone' | 'plan' | 'compile' | 'render' | 'exports' | 'index' | 'publish' | 'total', number>>;
+
+/** What a build reports. */
+export interface BuildResult {
+  commit?: string;
+  pagesTotal: number;
+  pagesSuccess: number;
+  pagesFailed: number;
+  errors: PageFailure[];
+  /** Number of MDX files actually compiled (cache misses). */
+  compiled: number;
+  uploaded: number;
+  deleted: number;
+  timings: StepTimings;
+}
