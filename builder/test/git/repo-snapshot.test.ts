@@ -1,0 +1,49 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import t from 'tap';
+import { isGitRepository, openDirSnapshot, openGitSnapshot } from '../../src/git/repo-snapshot.ts';
+import { makeRepo, tempDir, writeFiles } from '../helpers/git-repo.ts';
+
+t.test('repo-snapshot', async (t) => {
+  await t.test('should give a plain folder the blob ids Git gives the same files', async (t) => {
+    const files = { 'docs/a.mdx': '# A\n', 'docs/b/c.md': 'C\n', 'public/logo.svg': '<svg/>' };
+    const repo = tempDir();
+    makeRepo(repo, files);
+    const plain = tempDir();
+    writeFiles(plain, files);
+    const fromGit = await openGitSnapshot(repo);
+    const fromDir = await openDirSnapshot(plain);
+    t.same([...fromDir.files].sort(), [...fromGit.files].sort());
+    t.equal(fromDir.sizeBytes, '# A\n'.length + 'C\n'.length + '<svg/>'.length);
+    t.equal(Buffer.from(await fromDir.read('docs/b/c.md')).toString(), 'C\n');
+    t.equal(isGitRepository(repo), true);
+    t.equal(isGitRepository(plain), false);
+  });
+
+  await t.test('should read a link inside the repository as its target', async (t) => {
+    const repo = tempDir();
+    makeRepo(repo, { 'snippets/note.mdx': 'Note\n', 'docs/note.mdx': { link: '../snippets/note.mdx' } });
+    const snap = await openGitSnapshot(repo);
+    t.equal(snap.files.get('docs/note.mdx'), snap.files.get('snippets/note.mdx'));
+    t.equal(Buffer.from(await snap.read('docs/note.mdx')).toString(), 'Note\n');
+    const plain = await openDirSnapshot(repo);
+    t.equal(Buffer.from(await plain.read('docs/note.mdx')).toString(), 'Note\n');
+  });
+
+  await t.test('should refuse a link that leaves the repository, from Git and from a folder', async (t) => {
+    const repo = tempDir();
+    makeRepo(repo, { 'docs/index.mdx': '# Hi\n', 'docs/secrets.mdx': { link: '../../etc/passwd' } });
+    const expected = {
+      kind: 'user', code: 'unsafe_path',
+      message: 'Symbolic link "docs/secrets.mdx" points to "../../etc/passwd", outside the repository; expected a link to a file inside it',
+    };
+    const pick = (e: any) => ({ kind: e.kind, code: e.code, message: e.message });
+    t.same(pick(await openGitSnapshot(repo).catch((e) => e)), expected);
+    t.same(pick(await openDirSnapshot(repo).catch((e) => e)), expected);
+    fs.rmSync(path.join(repo, 'docs/secrets.mdx'));
+    fs.symlinkSync('/etc/passwd', path.join(repo, 'docs/abs.mdx'));
+    t.same(pick(await openDirSnapshot(repo).catch((e) => e)), {
+      ...expected, message: 'Symbolic link "docs/abs.mdx" points to "/etc/passwd", outside the repository; expected a link to a file inside it',
+    });
+  });
+});

@@ -1,0 +1,84 @@
+import path from 'node:path';
+import t from 'tap';
+import { diffCommits } from '../../src/git/diff-commits.ts';
+import { openGitSnapshot } from '../../src/git/repo-snapshot.ts';
+import { redact, syncRemote } from '../../src/git/sync-remote.ts';
+import { startGitHttpServer } from '../helpers/git-http-server.ts';
+import { commitFiles, makeRepo, tempDir } from '../helpers/git-repo.ts';
+
+t.test('syncRemote', async (t) => {
+  const root = tempDir();
+  const origin = path.join(root, 'acme');
+  const first = makeRepo(origin, {
+    'docs.json': '{"name":"Acme"}\n',
+    'docs/index.mdx': '# Home\n',
+    'docs/guides/install.mdx': '# Install\n',
+  });
+  const open = await startGitHttpServer({ root });
+  const locked = await startGitHttpServer({ root, token: 's3cret' });
+  t.teardown(async () => { await open.close(); await locked.close(); });
+
+  await t.test('should clone depth 1 without a checkout and read every file', async (t) => {
+    const dir = tempDir();
+    const res = await syncRemote({ url: `${open.url}/acme`, dir });
+    t.same(res, { commit: first, cloned: true });
+    const snap = await openGitSnapshot(dir);
+    t.same([...snap.files.keys()].sort(), ['docs.json', 'docs/guides/install.mdx', 'docs/index.mdx']);
+    t.equal(Buffer.from(await snap.read('docs/index.mdx')).toString(), '# Home\n');
+    t.equal(snap.commit, first);
+  });
+
+  await t.test('should send the token as x-access-token and be let in', async (t) => {
+    const dir = tempDir();
+    const res = await syncRemote({ url: `${locked.url}/acme`, dir, token: 's3cret', branch: 'main' });
+    t.equal(res.commit, first);
+  });
+
+  await t.test('should report a refused token as a user error', async (t) => {
+    const err = await syncRemote({ url: `${locked.url}/acme`, dir: tempDir(), token: 'wrong' }).catch((e) => e);
+    t.same({ kind: err.kind, code: err.code, message: err.message }, {
+      kind: 'user', code: 'git_auth_failed',
+      message: `The Git server at ${locked.url}/acme refused the token; expected a token with read access`,
+    });
+  });
+
+  await t.test('should report a missing token as a user error', async (t) => {
+    const err = await syncRemote({ url: `${locked.url}/acme`, dir: tempDir() }).catch((e) => e);
+    t.same({ kind: err.kind, code: err.code, message: err.message }, {
+      kind: 'user', code: 'git_auth_failed',
+      message: `The Git server at ${locked.url}/acme asked for credentials; expected a token with read access`,
+    });
+  });
+
+  await t.test('should report a missing repository as a user error', async (t) => {
+    const err = await syncRemote({ url: `${open.url}/nope`, dir: tempDir() }).catch((e) => e);
+    t.same({ kind: err.kind, code: err.code }, { kind: 'user', code: 'git_repo_not_found' });
+  });
+
+  await t.test('should fetch a later commit and diff it against the previous one', async (t) => {
+    const dir = tempDir();
+    await syncRemote({ url: `${open.url}/acme`, dir });
+    const second = commitFiles(origin, {
+      'docs/index.mdx': '# Home, edited\n',
+      'docs/guides/install.mdx': null,
+      'docs/guides/setup.mdx': '# Install\n',
+      'docs/new/page.mdx': '# New\n',
+    });
+    const res = await syncRemote({ url: `${open.url}/acme`, dir });
+    t.same(res, { commit: second, cloned: false });
+    const snap = await openGitSnapshot(dir, second);
+    const changes = await diffCommits(dir, first, second);
+    t.same(changes, [
+      { path: 'docs/guides/install.mdx', change: 'deleted', previousOid: changes[0].previousOid },
+      { path: 'docs/guides/setup.mdx', change: 'added', oid: snap.files.get('docs/guides/setup.mdx') },
+      { path: 'docs/index.mdx', change: 'modified', oid: snap.files.get('docs/index.mdx'), previousOid: changes[2].previousOid },
+      { path: 'docs/new/page.mdx', change: 'added', oid: snap.files.get('docs/new/page.mdx') },
+    ]);
+    // A rename keeps the blob: the deleted and the added path carry the same id.
+    t.equal(changes[0].previousOid, changes[1].oid);
+  });
+
+  t.test('should strip credentials from URLs it shows', async (t) => {
+    t.equal(redact('https://x-access-token:abc@git.example/acme.git'), 'https://git.example/acme.git');
+  });
+});
