@@ -1,0 +1,53 @@
+/**
+ * The one object-store interface the builder publishes through. Two real implementations:
+ * `createLocalDirStore` (the embedded default) and `createS3Store` (any S3 API).
+ * Keys are `/`-separated, never start with `/` and never contain `..`.
+ */
+export interface PutOptions {
+  /** Default: from the key's extension (`contentTypeFor`). */
+  contentType?: string;
+  /** Default: from the key (`cacheControlFor`). */
+  cacheControl?: string;
+}
+
+export interface ObjectHead {
+  /** Hex MD5 of the bytes (the ETag S3 gives single-part uploads), without quotes. */
+  etag: string;
+  size: number;
+  contentType?: string;
+}
+
+export interface ObjectStore {
+  put(key: string, bytes: Uint8Array, opts?: PutOptions): Promise<void>;
+  /** The object's bytes, or `undefined` when it does not exist. */
+  get(key: string): Promise<Uint8Array | undefined>;
+  /** The object's ETag and size, or `undefined` when it does not exist. */
+  head(key: string): Promise<ObjectHead | undefined>;
+  /** Every key starting with `prefix`, sorted. */
+  list(prefix: string): Promise<string[]>;
+  /** Deletes the keys; missing keys are not an error. */
+  delete(keys: string[]): Promise<void>;
+}
+
+/**
+ * A view of `store` where every key is under `prefix` (e.g. `sites/<siteId>/`), so one bucket
+ * holds many sites. Listing returns keys relative to the prefix.
+ */
+export function prefixStore(store: ObjectStore, prefix: string): ObjectStore {
+  if (prefix === '') return store;
+  const p = prefix.endsWith('/') ? prefix : `${prefix}/`;
+  return {
+    put: (key, bytes, opts) => store.put(p + key, bytes, opts),
+    get: (key) => store.get(p + key),
+    head: (key) => store.head(p + key),
+    list: async (sub) => (await store.list(p + sub)).map((k) => k.slice(p.length)),
+    delete: (keys) => store.delete(keys.map((k) => p + k)),
+  };
+}
+
+/** Checks a key is relative and stays below the store root. */
+export function assertKey(key: string): void {
+  if (key === '' || key.startsWith('/') || key.includes('\\') || key.includes('\0') || key.split('/').some((s) => s === '..' || s === '.' || s === '')) {
+    throw new TypeError(`Unexpected object key "${key}"; expected a relative path without "." or ".." segments`);
+  }
+}

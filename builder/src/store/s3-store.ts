@@ -1,0 +1,85 @@
+import {
+  DeleteObjectsCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client,
+  type S3ClientConfig,
+} from '@aws-sdk/client-s3';
+import { appError } from '../errors.ts';
+import { cacheControlFor, contentTypeFor } from './content-type.ts';
+import { limitConcurrency } from './limit-concurrency.ts';
+import { assertKey, type ObjectStore } from './object-store.ts';
+
+export interface S3StoreOptions {
+  bucket: string;
+  /** A ready client, or the config to make one. */
+  client?: S3Client;
+  config?: S3ClientConfig;
+  /** Key prefix inside the bucket, e.g. `prod/`; default none. */
+  prefix?: string;
+  /** Requests in flight at most (default 16). */
+  concurrency?: number;
+}
+
+/**
+ * The object store on any S3 API. Every put sets Content-Type and Cache-Control (defaults from
+ * the key, see `content-type.ts`). Requests are bounded by `concurrency`; deletes go in
+ * batches of 1,000 keys. Checksums are computed only when the API requires them, which keeps
+ * S3-compatible servers that do not speak aws-chunked bodies correct.
+ */
+export function createS3Store(opts: S3StoreOptions): ObjectStore {
+  const client = opts.client ?? new S3Client({ requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED', ...opts.config });
+  const limit = limitConcurrency(opts.concurrency ?? 16);
+  const prefix = opts.prefix ?? '';
+  const Bucket = opts.bucket;
+  const k = (key: string) => { assertKey(key); return prefix + key; };
+  return {
+    put: (key, bytes, o = {}) => limit(async () => {
+      await client.send(new PutObjectCommand({
+        Bucket, Key: k(key), Body: bytes,
+        ContentType: o.contentType ?? contentTypeFor(key),
+        CacheControl: o.cacheControl ?? cacheControlFor(key),
+      })).catch((err) => { throw appError('store_write_failed', `Could not write ${key}`, err); });
+    }),
+    get: (key) => limit(async () => {
+      try {
+        const res = await client.send(new GetObjectCommand({ Bucket, Key: k(key) }));
+        return await res.Body!.transformToByteArray();
+      } catch (err) {
+        if (isMissing(err)) return undefined;
+        throw appError('store_read_failed', `Could not read ${key}`, err);
+      }
+    }),
+    head: (key) => limit(async () => {
+      try {
+        const res = await client.send(new HeadObjectCommand({ Bucket, Key: k(key) }));
+        return { etag: (res.ETag ?? '').replaceAll('"', ''), size: res.ContentLength ?? 0, contentType: res.ContentType };
+      } catch (err) {
+        if (isMissing(err)) return undefined;
+        throw appError('store_read_failed', `Could not read ${key}`, err);
+      }
+    }),
+    list: async (sub) => {
+      const keys: string[] = [];
+      let token: string | undefined;
+      do {
+        const res = await limit(() => client.send(new ListObjectsV2Command({ Bucket, Prefix: prefix + sub, ContinuationToken: token })))
+          .catch((err) => { throw appError('store_read_failed', `Could not list ${sub}`, err); });
+        for (const o of res.Contents ?? []) if (o.Key) keys.push(o.Key.slice(prefix.length));
+        token = res.IsTruncated ? res.NextContinuationToken : undefined;
+      } while (token);
+      return keys.sort();
+    },
+    delete: async (keys) => {
+      const batches: string[][] = [];
+      for (let i = 0; i < keys.length; i += 1000) batches.push(keys.slice(i, i + 1000));
+      await Promise.all(batches.map((batch) => limit(async () => {
+        const res = await client.send(new DeleteObjectsCommand({ Bucket, Delete: { Quiet: true, Objects: batch.map((key) => ({ Key: k(key) })) } }))
+          .catch((err) => { throw appError('store_delete_failed', `Could not delete ${batch.length} objects`, err); });
+        if (res.Errors?.length) throw appError('store_delete_failed', `Could not delete ${res.Errors[0].Key}: ${res.Errors[0].Message}`);
+      })));
+    },
+  };
+}
+
+function isMissing(err: unknown): boolean {
+  const e = err as { name?: string; $metadata?: { httpStatusCode?: number } };
+  return e.name === 'NoSuchKey' || e.name === 'NotFound' || e.$metadata?.httpStatusCode === 404;
+}

@@ -1,0 +1,98 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import t, { type Test } from 'tap';
+import { HeadObjectCommand } from '@aws-sdk/client-s3';
+import { createLocalDirStore } from '../../src/store/local-dir-store.ts';
+import { prefixStore, type ObjectStore } from '../../src/store/object-store.ts';
+import { createS3Store } from '../../src/store/s3-store.ts';
+import { tempDir } from '../helpers/git-repo.ts';
+import { startS3Server } from '../helpers/s3-server.ts';
+
+const md5 = (s: string) => createHash('md5').update(s).digest('hex');
+
+/** The behaviour both implementations share, asserted the same way against each. */
+async function contract(t: Test, store: ObjectStore) {
+  await t.test('should put, get and head exact bytes', async (t) => {
+    await store.put('guides/install.html', Buffer.from('<h1>Install</h1>'));
+    t.equal(Buffer.from((await store.get('guides/install.html'))!).toString(), '<h1>Install</h1>');
+    t.same(await store.head('guides/install.html'), { etag: md5('<h1>Install</h1>'), size: 16, contentType: 'text/html; charset=utf-8' });
+  });
+
+  await t.test('should answer undefined for a missing key', async (t) => {
+    t.equal(await store.get('nope.html'), undefined);
+    t.equal(await store.head('nope.html'), undefined);
+  });
+
+  await t.test('should overwrite in place', async (t) => {
+    await store.put('guides/install.html', Buffer.from('v2'));
+    t.equal(Buffer.from((await store.get('guides/install.html'))!).toString(), 'v2');
+  });
+
+  await t.test('should list by prefix, sorted, across pages of results', async (t) => {
+    const keys = Array.from({ length: 1005 }, (_, i) => `many/p${String(i).padStart(4, '0')}.md`);
+    await Promise.all(keys.map((k) => store.put(k, Buffer.from(k))));
+    await store.put('manyother.txt', Buffer.from('x'));
+    t.same(await store.list('many/'), keys);
+    t.same(await store.list('many/p100'), keys.slice(1000));
+    t.same(await store.list('guides/'), ['guides/install.html']);
+  });
+
+  await t.test('should delete keys, ignoring missing ones, in batches over 1,000', async (t) => {
+    const keys = await store.list('many/');
+    await store.delete([...keys, 'never-existed.txt']);
+    t.same(await store.list('many/'), []);
+    t.same(await store.list('manyother'), ['manyother.txt']);
+  });
+
+  await t.test('should scope keys under a site prefix', async (t) => {
+    const site = prefixStore(store, 'sites/acme/');
+    await site.put('index.html', Buffer.from('acme'));
+    t.same(await site.list(''), ['index.html']);
+    t.same(await store.list('sites/'), ['sites/acme/index.html']);
+    t.equal(Buffer.from((await store.get('sites/acme/index.html'))!).toString(), 'acme');
+  });
+
+  await t.test('should refuse keys that climb out of the store', async (t) => {
+    await t.rejects(store.put('../x.html', Buffer.from('x')), { message: 'Unexpected object key "../x.html"; expected a relative path without "." or ".." segments' });
+  });
+}
+
+t.test('object stores', async (t) => {
+  await t.test('local directory', async (t) => {
+    const root = tempDir();
+    const store = createLocalDirStore(root);
+    await contract(t, store);
+    await t.test('should write files at their keys and leave no temp files or empty folders', async (t) => {
+      await store.put('a/b/c.txt', Buffer.from('c'));
+      t.equal(fs.readFileSync(path.join(root, 'a/b/c.txt'), 'utf8'), 'c');
+      await store.delete(['a/b/c.txt']);
+      t.equal(fs.existsSync(path.join(root, 'a')), false);
+      t.same(fs.readdirSync(path.join(root, 'guides')), ['install.html']);
+    });
+  });
+
+  await t.test('S3 on s3rver', async (t) => {
+    const server = await startS3Server();
+    t.teardown(() => server.close());
+    const client = server.client();
+    const store = createS3Store({ client, bucket: server.bucket, prefix: 'prod/' });
+    await contract(t, store);
+    await t.test('should set Content-Type and Cache-Control per key', async (t) => {
+      await store.put('_folio/assets/app-1a2b3c.js', Buffer.from('x'));
+      await store.put('_pagefind/fragment/en_1a2b3c.pf_fragment', Buffer.from('x'));
+      await store.put('guides/index.html', Buffer.from('x'));
+      await store.put('llms.txt', Buffer.from('x'));
+      await store.put('_folio/manifest.json', Buffer.from('{}'));
+      const seen = async (key: string) => {
+        const h = await client.send(new HeadObjectCommand({ Bucket: server.bucket, Key: `prod/${key}` }));
+        return [h.ContentType, h.CacheControl];
+      };
+      t.same(await seen('_folio/assets/app-1a2b3c.js'), ['text/javascript; charset=utf-8', 'public, max-age=31536000, immutable']);
+      t.same(await seen('_pagefind/fragment/en_1a2b3c.pf_fragment'), ['application/octet-stream', 'public, max-age=31536000, immutable']);
+      t.same(await seen('guides/index.html'), ['text/html; charset=utf-8', 'public, max-age=60, must-revalidate']);
+      t.same(await seen('llms.txt'), ['text/plain; charset=utf-8', 'public, max-age=60, must-revalidate']);
+      t.same(await seen('_folio/manifest.json'), ['application/json', 'no-store']);
+    });
+  });
+});
