@@ -1,0 +1,177 @@
+/**
+ * The schema of `docs.json`, the project configuration file at the repository root (spec 2.11).
+ * `docs.json` is the name the best-established hosted docs platforms use, so customers moving
+ * from one of them keep their file name and most of their keys.
+ *
+ * Strictness: the top level accepts (and ignores) unknown keys, as the spec says, and so do the
+ * sections the spec does not mark "no extra keys" (`colors`, `navbar`, `footer`, `api`, …), which
+ * keeps files shared with other tools valid. Sections marked "no extra keys" (`appearance`,
+ * `typography`, `navbar.controls`, `legal`, `seo`) and every `{ label, href }` link reject
+ * unknown keys with a message listing the accepted ones. `geo` is an object whose sub-keys the
+ * spec does not define yet: any object is accepted and passed through unchanged.
+ *
+ * Defaults are written with `.default()` so that the JSON Schema shows them to editors.
+ */
+import { z } from 'zod';
+import { expected } from './error-map.ts';
+import {
+  always, assetRef, background, controlNames, hexColor, isSafeRelativePath, link, socialSlugs, text, themeAliases, themeNames, unique,
+} from './fields.ts';
+
+/** The `$schema` URL that gives editors autocomplete for `docs.json`. */
+export const CONFIG_SCHEMA_URL = 'https://folio.dev/docs.schema.json';
+
+/** One item of `navigation`: a page path, or a group of items. */
+export type NavigationEntry = string | { group: string; pages: NavigationEntry[] };
+
+const pagePath = z
+  .string()
+  .regex(/^(?!\/)(?!.*\.mdx?$)(?!(.*\/)?\.\.(\/|$))[^\s]+$/, {
+    error: expected('a page path relative to contentRoot, without extension, such as guides/install'),
+  })
+  .describe('A page: its path relative to contentRoot without extension, e.g. "guides/install"');
+
+const navigationGroup = z.strictObject({
+  group: text().describe('Sidebar group title'),
+  get pages(): z.ZodArray<z.ZodType<NavigationEntry>> {
+    return z.array(navigationEntry);
+  },
+});
+
+const navigationEntry: z.ZodType<NavigationEntry> = z
+  .union([pagePath, navigationGroup], { error: expected('a page path or a group { "group", "pages" }') })
+  .meta({ id: 'navigationEntry' });
+
+const themeValues = [...themeNames, ...(Object.keys(themeAliases) as (keyof typeof themeAliases)[])] as const;
+
+const theme = z
+  .enum(themeValues, { error: expected(`one of ${themeNames.join(', ')}`) })
+  .default('larch')
+  .transform((name) => (name in themeAliases ? themeAliases[name as keyof typeof themeAliases] : name) as (typeof themeNames)[number])
+  .describe(`Site theme: ${themeNames.join(', ')}. Deprecated aliases: maple (larch), classic (cedar), modern (ember), minimal (sage)`);
+
+const contentRoot = z
+  .string()
+  .regex(/\/$/, { error: expected('a folder path ending with /') })
+  .refine(isSafeRelativePath, { error: expected('a relative path inside the repository, without ..') })
+  .default('docs/')
+  // `./docs/` and `docs/` name the same folder; `./` alone is the repository root, written ''.
+  .transform((value) => value.replace(/^(\.\/)+/, ''))
+  .describe('Repository folder holding the MDX files; ends with /. Default docs/');
+
+const placement = z.enum(['auto', 'header', 'sidebar']).default('auto');
+
+const cta = z
+  .object({
+    label: text(),
+    href: text(),
+    style: z.enum(['solid', 'outline', 'ghost']).default('solid'),
+    color: text().optional().describe('Any CSS colour'),
+    textColor: text().optional().describe('Any CSS colour'),
+    external: z.boolean().optional().describe('Open in a new tab. Default: true for http(s) targets, false for docs paths'),
+  })
+  .transform(({ external, ...rest }) => ({ ...rest, external: external ?? /^https?:\/\//i.test(rest.href) }));
+
+const socialShape = Object.fromEntries(socialSlugs.map((slug) => [slug, z.url().optional()])) as Record<(typeof socialSlugs)[number], z.ZodOptional<z.ZodURL>>;
+
+/** The zod schema of `docs.json`. Parse output is close to `SiteConfig`; see `parseConfig`. */
+export const configSchema = z.object({
+  $schema: z.url().optional().describe(`Schema URL for editor autocomplete: ${CONFIG_SCHEMA_URL}`),
+  name: text().describe('Project display name (tab title, social metadata)'),
+  theme,
+  contentRoot,
+  appearance: z
+    .strictObject({
+      default: z.enum(['light', 'dark', 'system']).default('system'),
+      strict: z.boolean().default(false).describe('Hide the theme toggle'),
+    })
+    .prefault({}),
+  colors: z
+    .object({
+      primary: hexColor().optional(),
+      light: hexColor().optional(),
+      dark: hexColor().optional(),
+      logo: z
+        .object({
+          light: assetRef().optional(),
+          dark: assetRef().optional(),
+          href: text().default('/').describe('Logo click target; root-relative paths resolve against the docs base. Default /'),
+        })
+        .optional(),
+    })
+    .optional(),
+  background: z.object({ light: background().optional(), dark: background().optional() }).optional(),
+  typography: z
+    .strictObject({
+      fontFamily: text().optional().describe('Body font stack (default for the other two)'),
+      headingFont: text().optional().describe('h1-h4; defaults to fontFamily'),
+      bodyFont: text().optional().describe('Defaults to fontFamily'),
+    })
+    .optional(),
+  navbar: z
+    .object({
+      links: z.array(link()).optional(),
+      primaryCta: cta.optional(),
+      controls: z
+        .strictObject({
+          ...Object.fromEntries(controlNames.map((name) => [name, placement.optional()])),
+          order: z.array(z.enum(controlNames)).superRefine(unique('each control at most once'), always).optional(),
+        } as Record<(typeof controlNames)[number], z.ZodOptional<typeof placement>> & { order: z.ZodOptional<z.ZodArray<z.ZodEnum<{ [K in (typeof controlNames)[number]]: K }>>> })
+        .optional(),
+    })
+    .optional(),
+  legal: z
+    .strictObject({
+      copyright: text().optional().describe('{year} expands to the current year'),
+      privacyUrl: text().optional(),
+      termsUrl: text().optional(),
+      cookieUrl: text().optional(),
+      links: z.array(link()).optional(),
+    })
+    .optional(),
+  footer: z
+    .object({
+      style: z.enum(['none', 'page', 'columns']).default('none'),
+      logo: z.boolean().optional().describe('Show the navbar logo in the footer'),
+      social: z.object(socialShape).catchall(z.url()).optional().describe('Platform slug to URL'),
+      links: z.array(z.object({ title: text(), items: z.array(link()) })).optional().describe('Columns of the columns style'),
+      width: z.enum(['reading', 'content', 'full']).optional().describe('Omitted: follows the theme, then reading'),
+    })
+    .prefault({}),
+  seo: z
+    .strictObject({
+      title: text().optional(),
+      description: text().optional(),
+      keywords: z.array(text()).optional(),
+      author: text().optional(),
+      ogImage: assetRef().optional(),
+      favicon: assetRef().optional().describe('Root-relative path of a file under public/, e.g. /favicon.svg'),
+      indexing: z.enum(['default', 'noindex']).default('default'),
+      metatags: z.record(z.string(), z.string()).optional().describe('Appended to every page'),
+    })
+    .prefault({}),
+  geo: z.looseObject({}).optional().describe('Structured-data and AI-crawler controls; passed through unchanged'),
+  redirects: z
+    .array(
+      z.object({
+        source: z.string().regex(/^\//, { error: expected('a path starting with /') }),
+        destination: text().describe('A docs path or an absolute URL'),
+        permanent: z.boolean().default(false).describe('308 when true, 307 otherwise'),
+      }),
+    )
+    .superRefine(unique('each source at most once', 'source'), always)
+    .optional(),
+  api: z.object({ openapi: text().optional().describe('Path or URL of the OpenAPI document') }).optional(),
+  interaction: z.object({ drilldown: z.unknown().optional() }).optional(),
+  ai: z
+    .object({
+      assistant: z
+        .object({ trigger: z.enum(['button', 'none']).default('button').describe('button shows the assistant control; none hides it') })
+        .optional(),
+    })
+    .optional(),
+  navigation: z.array(navigationEntry).optional().describe('Explicit sidebar; omitted: derived from the content folders'),
+});
+
+/** The parsed (defaults applied) shape of `docs.json`. */
+export type ParsedConfig = z.output<typeof configSchema>;
