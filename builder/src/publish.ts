@@ -1,0 +1,66 @@
+import { createHash } from 'node:crypto';
+import { checkOutput, type BuildLimits } from './limits/build-limits.ts';
+import { cacheControlFor, contentTypeFor } from './store/content-type.ts';
+import type { ObjectStore } from './store/object-store.ts';
+
+/** What the manifest remembers of one published object: its sha256 and size. */
+export interface PublishedObject { hash: string; size: number }
+
+/** Counts of one publish. */
+export interface PublishStats { uploaded: number; deleted: number; objects: Record<string, PublishedObject> }
+
+/**
+ * Publishes a site into a store, uploading only objects whose bytes changed since the last
+ * publish (compared with the previous manifest's hashes, never by downloading), with bounded
+ * parallelism. Removed objects are deleted by `finish`, after every new object is up; the caller
+ * writes the manifest after that, so a crash at any point leaves the old manifest describing a
+ * site whose objects all still exist.
+ */
+export interface Publisher {
+  /** Publishes `bytes` at `key` unless the previous publish had the same bytes there. */
+  emit(key: string, bytes: Uint8Array | string): Promise<void>;
+  /** Keeps the previous object at `key` as it is (not re-rendered this build). */
+  keep(key: string): boolean;
+  /** Waits for uploads, deletes what this build did not emit or keep, and returns counts. */
+  finish(): Promise<PublishStats>;
+}
+
+/** Objects in flight at most before `emit` waits (bounded memory on large sites). */
+const MAX_PENDING = 32;
+
+/** A publisher over `store` given the previous manifest's objects. */
+export function createPublisher(store: ObjectStore, previous: Record<string, PublishedObject>, limits: BuildLimits): Publisher {
+  const objects: Record<string, PublishedObject> = {};
+  const pending = new Set<Promise<void>>();
+  let uploaded = 0;
+  let total = 0;
+  const record = (key: string, obj: PublishedObject) => {
+    total += obj.size - (objects[key]?.size ?? 0);
+    objects[key] = obj;
+    checkOutput(total, limits);
+  };
+  return {
+    async emit(key, data) {
+      const bytes = typeof data === 'string' ? Buffer.from(data) : data;
+      const hash = createHash('sha256').update(bytes).digest('hex');
+      record(key, { hash, size: bytes.byteLength });
+      if (previous[key]?.hash === hash) return;
+      uploaded++;
+      const p = store.put(key, bytes, { contentType: contentTypeFor(key), cacheControl: cacheControlFor(key) }).finally(() => pending.delete(p));
+      pending.add(p);
+      if (pending.size >= MAX_PENDING) await Promise.race(pending);
+    },
+    keep(key) {
+      const prev = previous[key];
+      if (prev === undefined) return false;
+      record(key, prev);
+      return true;
+    },
+    async finish() {
+      await Promise.all(pending);
+      const removed = Object.keys(previous).filter((k) => objects[k] === undefined);
+      if (removed.length > 0) await store.delete(removed);
+      return { uploaded, deleted: removed.length, objects };
+    },
+  };
+}
