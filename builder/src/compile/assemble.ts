@@ -1,0 +1,29 @@
+/**
+ * Builds the `CompiledPage` from what compiling (facts) and rendering (HTML) produced.
+ */
+import type { CompiledPage } from '../types.ts';
+import type { PageFacts } from './remark-folio.ts';
+import type { RenderedPage } from './render.ts';
+import { urlPathFor } from './url-path.ts';
+
+/** Assembles one page's result. */
+export function assemblePage(sourcePath: string, contentRoot: string, facts: PageFacts, rendered: RenderedPage): CompiledPage {
+  const fm = facts.frontmatter;
+  const page: CompiledPage = {
+    sourcePath,
+    urlPath: urlPathFor(sourcePath, contentRoot),
+    title: facts.title,
+    frontmatter: fm.data,
+    bodyHtml: rendered.html,
+    markdown: facts.markdown,
+    toc: facts.toc,
+    updates: facts.updates.map((u, i) => ({ ...u, html: rendered.updates[i] ?? '' })),
+    rss: fm.rss,
+    searchText: facts.searchText,
+  };
+  if (fm.sidebarTitle !== undefined) page.sidebarTitle = fm.sidebarTitle;
+  if (fm.order !== undefined) page.order = fm.order;
+  if (fm.description !== undefined) page.description = fm.description;
+  if (fm.seo !== undefined) page.seo = fm.seo;
+  return page;
+}

@@ -1,0 +1,48 @@
+/**
+ * The compile step's interface: a batch of MDX/Markdown pages in, one `CompiledPage` or
+ * `PageFailure` out per page, in input order.
+ */
+import type { CompiledPage, PageFailure } from '../types.ts';
+import type { CodeThemes } from './highlighter.ts';
+
+/** One page to compile. */
+export interface CompileInput {
+  /** Repository path, e.g. `docs/guides/install.mdx`. `.md` files are plain Markdown (no JSX). */
+  sourcePath: string;
+  source: string;
+  /** The configuration's content root, e.g. `docs/`. */
+  contentRoot: string;
+}
+
+/** What a compile may read besides its inputs. */
+export interface CompileContext {
+  /** Reads another repository file for MDX imports (snippets); undefined when missing. Paths are repo-relative. */
+  readFile(repoPath: string): Promise<string | undefined>;
+}
+
+/** Compiles batches of pages. */
+export interface Compiler {
+  /** Compiles a batch of pages; one page's failure never fails its siblings. Results follow input order. */
+  compile(inputs: CompileInput[], ctx: CompileContext): Promise<Array<CompiledPage | PageFailure>>;
+  /** Releases the highlighter, Vite and any workers. */
+  close(): Promise<void>;
+}
+
+/** Options of `createCompiler`. */
+export interface CompilerOptions {
+  /** Code themes for light and dark mode (default GitHub light/dark). */
+  themes?: CodeThemes;
+  /**
+   * Worker threads for big batches (default: 2 when the machine has 2+ cores, else 0). With 0,
+   * everything runs in the calling thread. Workers start on the first batch of at least
+   * `workerThreshold` pages.
+   */
+  workers?: number;
+  /** Smallest batch worth sending to workers (default 40 pages). */
+  workerThreshold?: number;
+}
+
+/** True when a compile result is a failure. */
+export function isPageFailure(result: CompiledPage | PageFailure): result is PageFailure {
+  return !('bodyHtml' in result);
+}

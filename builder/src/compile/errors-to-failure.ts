@@ -1,0 +1,49 @@
+/**
+ * Turns whatever a page's compile threw into a `PageFailure`. Customer mistakes keep their
+ * position: our own user errors carry it, MDX syntax errors arrive as vfile messages with
+ * `line`/`column`. Anything else while running or rendering the page is reported as the page's
+ * runtime error (its message only; stacks would point into the builder).
+ */
+import type { PageFailure } from '../types.ts';
+import { BuilderError, userError } from '../errors.ts';
+import { BatchIds } from './page-plugin.ts';
+
+interface VFileMessageLike { reason: string; line?: number | null; column?: number | null; file?: string | null }
+interface BuilderErrorLike { message: string; kind: 'user' | 'app'; code: string; file?: string; line?: number; column?: number }
+
+// Errors from Vite's module runner arrive as copies of their own properties, not instances.
+function isVFileMessage(err: unknown): err is VFileMessageLike {
+  return typeof err === 'object' && err !== null && typeof (err as VFileMessageLike).reason === 'string' && 'place' in err;
+}
+
+function isBuilderErrorLike(err: unknown): err is BuilderErrorLike {
+  const e = err as BuilderErrorLike;
+  return typeof err === 'object' && err !== null && (e.kind === 'user' || e.kind === 'app') && typeof e.code === 'string' && typeof e.message === 'string';
+}
+
+// Some MDX messages only name their place in the text, e.g. "… for `<Note>` (3:1-3:7)".
+const PLACE_IN_REASON = /\((\d+):(\d+)(?:-\d+:\d+)?\)$/;
+
+/** The positioned user error for anything a page's compile or render threw. */
+export function toBuilderError(err: unknown, sourcePath: string): BuilderError {
+  if (err instanceof BuilderError && err.file !== undefined) return err;
+  if (isBuilderErrorLike(err)) {
+    return new BuilderError(err.message, { kind: err.kind, code: err.code, file: err.file ?? sourcePath, line: err.line ?? undefined, column: err.column ?? undefined, cause: err });
+  }
+  if (isVFileMessage(err)) {
+    const file = err.file ? BatchIds.repoPath(err.file) : sourcePath;
+    const place = PLACE_IN_REASON.exec(err.reason);
+    const line = err.line ?? (place ? Number(place[1]) : undefined);
+    const column = err.column ?? (place ? Number(place[2]) : undefined);
+    return userError('mdx_syntax', err.reason, { file, line, column });
+  }
+  const message = err instanceof Error ? err.message : String(err);
+  return userError('mdx_runtime', `Unexpected error while running the page: ${message}`, { file: sourcePath, cause: err });
+}
+
+/** The `PageFailure` of a page whose compile threw `err`; the message names the file when it is another one (a snippet). */
+export function toPageFailure(err: unknown, sourcePath: string): PageFailure {
+  const e = toBuilderError(err, sourcePath);
+  const message = e.file !== undefined && e.file !== sourcePath ? `${e.file}: ${e.message}` : e.message;
+  return { sourcePath, message, ...(e.line !== undefined ? { line: e.line } : {}), ...(e.column !== undefined ? { column: e.column } : {}) };
+}

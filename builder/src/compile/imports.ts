@@ -1,0 +1,67 @@
+/**
+ * What MDX may import: only files inside the repository, by relative path (`./x.mdx`,
+ * `../snippets/x.mdx`) or repository-rooted path (`/snippets/x.mdx`), with one of the snippet
+ * extensions. Bare packages, `node:` built-ins, URLs and paths leaving the repository are user
+ * errors (`mdx_import`) with the import's position; so is a dynamic `import()` anywhere in the
+ * page, since its target is only known when the page runs.
+ */
+import { posix } from 'node:path';
+import type { Root } from 'mdast';
+import type { Node as EsNode } from 'estree';
+import { userError, type BuilderError } from '../errors.ts';
+
+/** Extensions an import may name. */
+export const SNIPPET_EXTENSIONS = ['.mdx', '.md', '.js', '.jsx', '.json'] as const;
+
+/** A resolved repository path or why the specifier is refused. */
+export type ImportResolution = { ok: true; path: string } | { ok: false; message: string };
+
+/**
+ * Resolves `spec` imported from the repository file `importer` to a repository path.
+ * Does not check that the file exists.
+ */
+export function resolveRepoImport(spec: string, importer: string): ImportResolution {
+  const refuse = (why: string): ImportResolution => ({ ok: false, message: `Unexpected import of \`${spec}\`${why}` });
+  let joined: string;
+  if (spec.startsWith('./') || spec.startsWith('../')) joined = posix.join(posix.dirname(importer), spec);
+  else if (spec.startsWith('/') && !spec.startsWith('//')) joined = posix.normalize(spec.slice(1));
+  else return refuse('; expected a relative or /-rooted path to a file inside the repository');
+  if (joined === '..' || joined.startsWith('../') || posix.isAbsolute(joined)) return refuse(': it leaves the repository');
+  if (!SNIPPET_EXTENSIONS.some((ext) => joined.endsWith(ext))) return refuse(`; expected a ${SNIPPET_EXTENSIONS.join(', ')} file`);
+  return { ok: true, path: joined };
+}
+
+type Located = EsNode & { loc?: { start: { line: number; column: number } } | null };
+
+/** Visits every typed node under `node`, descending through `data.estree` and JSX attribute values too. */
+function walk(node: unknown, visit: (n: Located) => void): void {
+  if (Array.isArray(node)) {
+    for (const child of node) walk(child, visit);
+    return;
+  }
+  if (typeof node !== 'object' || node === null) return;
+  if (typeof (node as { type?: unknown }).type === 'string') visit(node as Located);
+  for (const [key, value] of Object.entries(node)) {
+    if (key !== 'loc' && key !== 'range' && key !== 'position' && typeof value === 'object' && value !== null) walk(value, visit);
+  }
+}
+
+/**
+ * Checks every import of a page and returns the repository paths it imports (for existence
+ * checks). Throws the first refused import as a positioned `mdx_import` user error.
+ */
+export function checkImports(tree: Root, file: string): Array<{ path: string; spec: string; line?: number; column?: number }> {
+  const found: Array<{ path: string; spec: string; line?: number; column?: number }> = [];
+  const fail = (message: string, at: Located): BuilderError =>
+    userError('mdx_import', message, { file, line: at.loc?.start.line, column: at.loc ? at.loc.start.column + 1 : undefined });
+  walk(tree.children, (n) => {
+    if (n.type === 'ImportExpression') throw fail('Unexpected dynamic import(); expected a static import of a file inside the repository', n);
+    if (n.type !== 'ImportDeclaration' && n.type !== 'ExportNamedDeclaration' && n.type !== 'ExportAllDeclaration') return;
+    const source = n.source;
+    if (!source || typeof source.value !== 'string') return;
+    const resolved = resolveRepoImport(source.value, file);
+    if (!resolved.ok) throw fail(resolved.message, n);
+    found.push({ path: resolved.path, spec: source.value, line: n.loc?.start.line, column: n.loc ? n.loc.start.column + 1 : undefined });
+  });
+  return found;
+}

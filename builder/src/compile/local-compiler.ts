@@ -1,0 +1,68 @@
+/**
+ * A compiler running in the calling thread: one shared highlighter, one Vite module runner.
+ * Used directly for small batches and inside each worker of the pool.
+ */
+import type { CompiledPage, PageFailure } from '../types.ts';
+import { userError } from '../errors.ts';
+import type { CompileContext, CompileInput, Compiler } from './compiler.ts';
+import { assemblePage } from './assemble.ts';
+import { toPageFailure } from './errors-to-failure.ts';
+import { createSharedHighlighter, type CodeThemes } from './highlighter.ts';
+import { BatchIds, type PageSource } from './page-plugin.ts';
+import type { FolioRemarkEnv, PageFacts } from './remark-folio.ts';
+import { pageComponents, renderMdx } from './render.ts';
+import { createRunnerEngine } from './runner-engine.ts';
+
+/** Creates an in-thread compiler. */
+export async function createLocalCompiler(opts: { themes?: CodeThemes } = {}): Promise<Compiler> {
+  const highlighter = await createSharedHighlighter(opts.themes);
+  const facts = new Map<string, PageFacts>();
+  let source: PageSource | undefined;
+  const env: FolioRemarkEnv = {
+    highlighter,
+    repoPath: BatchIds.repoPath,
+    exists: async (path) => (await source!.read(path)) !== undefined,
+    report: (id, f) => void facts.set(id, f),
+  };
+  const engine = await createRunnerEngine(env);
+  const components = pageComponents(engine.components);
+  let batch = 0;
+  return {
+    async compile(inputs: CompileInput[], ctx: CompileContext): Promise<Array<CompiledPage | PageFailure>> {
+      const ids = new BatchIds(++batch);
+      const byPath = new Map(inputs.map((input) => [input.sourcePath, input.source]));
+      const reads = new Map<string, Promise<string | undefined>>();
+      const batchSource: PageSource = {
+        read(path) {
+          const own = byPath.get(path);
+          if (own !== undefined) return Promise.resolve(own);
+          let read = reads.get(path);
+          if (!read) reads.set(path, (read = ctx.readFile(path)));
+          return read;
+        },
+      };
+      source = batchSource;
+      const modules = await engine.load(ids, inputs.map((i) => i.sourcePath), batchSource);
+      try {
+        return inputs.map((input, i) => {
+          const mod = modules[i];
+          if (!mod.ok) return toPageFailure(mod.error, input.sourcePath);
+          const pageFacts = facts.get(ids.id(input.sourcePath));
+          try {
+            if (!pageFacts) throw userError('mdx_runtime', 'Unexpected page without compile facts', { file: input.sourcePath });
+            return assemblePage(input.sourcePath, input.contentRoot, pageFacts, renderMdx(mod.Content, components));
+          } catch (err) {
+            return toPageFailure(err, input.sourcePath);
+          }
+        });
+      } finally {
+        for (const path of byPath.keys()) facts.delete(ids.id(path));
+        for (const path of reads.keys()) facts.delete(ids.id(path));
+      }
+    },
+    async close() {
+      await engine.close();
+      highlighter.highlighter.dispose();
+    },
+  };
+}

@@ -1,0 +1,143 @@
+/**
+ * The per-page Markdown export (`CompiledPage.markdown`): a clean Markdown document for LLMs
+ * and the raw-Markdown route, built from the page's syntax tree (never from its HTML).
+ *
+ * Rules, in document order:
+ * - The document starts with `# Title`, then the description as its own paragraph when the page
+ *   has one. A leading `# …` heading in the body with the same text as the title is dropped so
+ *   the title does not appear twice.
+ * - Frontmatter, `import`/`export` statements and `{expressions}` are removed (their values are
+ *   only known when the page runs).
+ * - `<Visibility for="humans">` is removed with its content; `<Visibility for="agents">` is
+ *   replaced by its content.
+ * - `Callout`, `Note`, `Tip`, `Warning`, `Info`, `Check` become block quotes; all but `Callout`
+ *   start with a bold label (`**Note:** …`), a `Callout` with a `title` starts with it in bold.
+ * - `Tab`, `Accordion` and `Update` become headed sections: a heading one level below the last
+ *   heading before them (level 2 when there is none, at most 6) with their `title` (`label` for
+ *   `Update`, followed by its date in italics), then their content.
+ * - `Steps` becomes an ordered list; each `Step` is an item starting with its bold `title`.
+ * - `Card` becomes its bold title (linked when it has `href`) followed by its content.
+ * - `<img>`, `<a>` and `<br>` written as JSX become Markdown images, links and line breaks.
+ * - Every other component (`Tabs`, `CardGroup`, `CodeGroup`, `Frame`, `Badge`, unknown ones, …)
+ *   is replaced by its content.
+ * - Code fences keep their language and options; GFM tables, task lists and strikethrough stay.
+ */
+import type { BlockContent, Heading, Nodes, Paragraph, PhrasingContent, Root, RootContent } from 'mdast';
+import type {} from 'mdast-util-mdx';
+import { toMarkdown } from 'mdast-util-to-markdown';
+import { gfmToMarkdown } from 'mdast-util-gfm';
+import { toString } from 'mdast-util-to-string';
+import { isJsx, stringProp, type JsxElement } from './jsx-attributes.ts';
+import { visibilityOf } from './visibility.ts';
+
+const LABELLED = new Set(['Note', 'Tip', 'Warning', 'Info', 'Check']);
+const SECTIONS = new Set(['Tab', 'Accordion', 'Update']);
+
+const FLOW = new Set(['blockquote', 'code', 'heading', 'html', 'list', 'paragraph', 'table', 'thematicBreak', 'definition', 'footnoteDefinition']);
+
+/** Wraps runs of inline content (a one-line `<Note>text</Note>`) in paragraphs. */
+function paragraphs(nodes: RootContent[]): BlockContent[] {
+  const out: BlockContent[] = [];
+  let run: PhrasingContent[] | undefined;
+  for (const node of nodes) {
+    if (FLOW.has(node.type)) {
+      run = undefined;
+      out.push(node as BlockContent);
+    } else {
+      if (!run) out.push({ type: 'paragraph', children: (run = []) });
+      run.push(node as PhrasingContent);
+    }
+  }
+  return out;
+}
+
+/** Converts a parsed page (frontmatter already read) to the export document. */
+export function markdownExport(tree: Root, title: string, description: string | undefined, file: string): string {
+  let lastDepth = 1;
+  const convert = (nodes: RootContent[]): RootContent[] => nodes.flatMap((n) => one(n));
+  const one = (node: RootContent): RootContent[] => {
+    switch (node.type) {
+      case 'yaml':
+      case 'mdxjsEsm':
+      case 'mdxFlowExpression':
+      case 'mdxTextExpression':
+        return [];
+      case 'heading':
+        lastDepth = node.depth;
+        return [{ ...node, children: convert(node.children) as PhrasingContent[] }];
+      case 'mdxJsxFlowElement':
+      case 'mdxJsxTextElement':
+        return jsx(node);
+      default:
+        return 'children' in node ? [{ ...node, children: convert(node.children as RootContent[]) } as RootContent] : [node];
+    }
+  };
+  const jsx = (node: JsxElement): RootContent[] => {
+    const name = node.name ?? '';
+    const flow = node.type === 'mdxJsxFlowElement';
+    if (name === 'Visibility') return visibilityOf(node, file) === 'agents' ? convert(node.children) : [];
+    if (flow && (LABELLED.has(name) || name === 'Callout')) {
+      const children = paragraphs(convert(node.children));
+      const label = LABELLED.has(name) ? `${name}:` : stringProp(node, 'title');
+      if (label !== undefined) {
+        const strong: PhrasingContent = { type: 'strong', children: [{ type: 'text', value: label }] };
+        const first = children[0];
+        if (first?.type === 'paragraph') children[0] = { ...first, children: [strong, { type: 'text', value: ' ' }, ...first.children] };
+        else children.unshift({ type: 'paragraph', children: [strong] });
+      }
+      return [{ type: 'blockquote', children }];
+    }
+    if (flow && SECTIONS.has(name)) {
+      const depth = Math.min(6, lastDepth + 1) as Heading['depth'];
+      const heading: Heading = { type: 'heading', depth, children: [{ type: 'text', value: stringProp(node, name === 'Update' ? 'label' : 'title') ?? name }] };
+      const date = name === 'Update' ? stringProp(node, 'date') : undefined;
+      const saved = lastDepth;
+      lastDepth = depth;
+      const body = convert(node.children);
+      lastDepth = saved;
+      return [heading, ...(date ? [{ type: 'paragraph', children: [{ type: 'emphasis', children: [{ type: 'text', value: date }] }] } as Paragraph] : []), ...body];
+    }
+    if (flow && name === 'Steps') {
+      const items = node.children.filter((c) => isJsx(c as Nodes, 'Step')) as JsxElement[];
+      return [{
+        type: 'list', ordered: true, spread: true,
+        children: items.map((step) => {
+          const title = stringProp(step, 'title');
+          const body = convert(step.children) as BlockContent[];
+          const head: Paragraph[] = title ? [{ type: 'paragraph', children: [{ type: 'strong', children: [{ type: 'text', value: title }] }] }] : [];
+          return { type: 'listItem', spread: true, children: [...head, ...body] };
+        }),
+      }];
+    }
+    if (flow && name === 'Card') {
+      const title = stringProp(node, 'title');
+      const href = stringProp(node, 'href');
+      const text: PhrasingContent = { type: 'text', value: title ?? '' };
+      const head: Paragraph[] = title ? [{ type: 'paragraph', children: [{ type: 'strong', children: [href ? { type: 'link', url: href, children: [text] } : text] }] }] : [];
+      return [...head, ...convert(node.children)];
+    }
+    if (name === 'img') {
+      const src = stringProp(node, 'src');
+      const image: PhrasingContent = { type: 'image', url: src ?? '', alt: stringProp(node, 'alt') ?? '' };
+      return src === undefined ? [] : flow ? [{ type: 'paragraph', children: [image] }] : [image];
+    }
+    if (name === 'br' && !flow) return [{ type: 'break' }];
+    if (name === 'a' && !flow && stringProp(node, 'href') !== undefined) {
+      return [{ type: 'link', url: stringProp(node, 'href')!, children: convert(node.children) as PhrasingContent[] }];
+    }
+    return convert(node.children);
+  };
+
+  const body = convert(tree.children);
+  const first = body[0];
+  if (first?.type === 'heading' && first.depth === 1 && toString(first).trim() === title.trim()) body.shift();
+  const doc: Root = {
+    type: 'root',
+    children: [
+      { type: 'heading', depth: 1, children: [{ type: 'text', value: title }] },
+      ...(description ? [{ type: 'paragraph', children: [{ type: 'text', value: description }] } as Paragraph] : []),
+      ...body,
+    ],
+  };
+  return toMarkdown(doc, { extensions: [gfmToMarkdown()], bullet: '-', listItemIndent: 'one', rule: '-', fences: true });
+}

@@ -1,0 +1,18 @@
+/**
+ * The MDX options every page compiles with: GFM, YAML frontmatter, the platform's remark plugin,
+ * Preact's JSX runtime, HTML attribute names.
+ */
+import type { CompileOptions } from '@mdx-js/mdx';
+import remarkFrontmatter from 'remark-frontmatter';
+import remarkGfm from 'remark-gfm';
+import { remarkFolio, type FolioRemarkEnv } from './remark-folio.ts';
+
+/** MDX compile options (without `format`, which follows the file extension: `.md` is plain Markdown). */
+export function mdxOptions(env: FolioRemarkEnv): CompileOptions {
+  return {
+    jsxImportSource: 'preact',
+    elementAttributeNameCase: 'html',
+    development: false,
+    remarkPlugins: [[remarkFrontmatter, ['yaml']], remarkGfm, [remarkFolio, env]],
+  };
+}

@@ -1,0 +1,61 @@
+/**
+ * The Vite plugin that serves a batch of pages and their snippets from memory: pages and
+ * imported repository files get module ids `/folio-repo/<batch>/<repository path>` (never read
+ * from disk), imports are resolved inside the repository only, and the JSX runtime is the one
+ * external module a page may reach.
+ */
+import type { Plugin } from 'vite';
+import { userError } from '../errors.ts';
+import { resolveRepoImport } from './imports.ts';
+
+const PREFIX = '/folio-repo/';
+const EXTERNAL = new Set(['preact', 'preact/jsx-runtime']);
+
+/** The files of the batch being compiled and how to read other repository files. */
+export interface PageSource {
+  /** Source text of a repository path, undefined when the file does not exist. */
+  read(repoPath: string): Promise<string | undefined>;
+}
+
+/** Module id ↔ repository path for one batch. */
+export class BatchIds {
+  constructor(readonly batch: number) {}
+  /** Module id of a repository path. */
+  id(repoPath: string): string {
+    return `${PREFIX}${this.batch}/${repoPath}`;
+  }
+  /** Repository path of a module id (the id itself when it is not a repository module). */
+  static repoPath(id: string): string {
+    if (!id.startsWith(PREFIX)) return id;
+    const rest = id.slice(PREFIX.length);
+    return rest.slice(rest.indexOf('/') + 1);
+  }
+  /** True for repository module ids of any batch. */
+  static isRepo(id: string): boolean {
+    return id.startsWith(PREFIX);
+  }
+}
+
+/** Creates the plugin; `current()` gives the source of the batch in progress. */
+export function folioPagesPlugin(current: () => PageSource): Plugin {
+  return {
+    name: 'folio:pages',
+    enforce: 'pre',
+    resolveId(source, importer) {
+      if (BatchIds.isRepo(source)) return source;
+      if (importer === undefined || !BatchIds.isRepo(importer)) return null;
+      if (EXTERNAL.has(source)) return { id: source, external: true };
+      const file = BatchIds.repoPath(importer);
+      const resolved = resolveRepoImport(source, file);
+      // MDX imports were checked with positions already; this catches imports of JS snippets.
+      if (!resolved.ok) throw userError('mdx_import', resolved.message, { file });
+      return importer.slice(0, importer.length - file.length) + resolved.path;
+    },
+    async load(id) {
+      if (!BatchIds.isRepo(id)) return null;
+      const code = await current().read(BatchIds.repoPath(id));
+      if (code === undefined) throw userError('mdx_import', `Unexpected import of ${BatchIds.repoPath(id)}: it does not exist in the repository`);
+      return code;
+    },
+  };
+}

@@ -1,0 +1,101 @@
+/**
+ * The remark plugin that turns a parsed page into what the platform needs, in one pass over the
+ * syntax tree (MDX then compiles the tree to a module):
+ * 1. frontmatter is read and checked;
+ * 2. imports are checked (repository files only) and must exist;
+ * 3. `<Visibility>` props are checked;
+ * 4. the Markdown export and search text are taken from the untouched tree;
+ * 5. headings get ids and anchors, the TOC and `<Update>` facts are collected;
+ * 6. `<Visibility>` becomes its HTML element;
+ * 7. code fences are highlighted with the shared highlighter and replaced by one raw-HTML
+ *    carrier element each (`<CodeHtml html="…"/>`), not thousands of JSX nodes.
+ * The facts are handed to `report` keyed by the file's module id.
+ */
+import { posix } from 'node:path';
+import type { Code, Parent, Root } from 'mdast';
+import type {} from 'mdast-util-mdx';
+import type { VFile } from 'vfile';
+import type { TocEntry } from '@folio/site-template/shared/types.ts';
+import { userError } from '../errors.ts';
+import { CodeMetaError, parseCodeMeta } from './code-meta.ts';
+import { renderCodeBlock } from './code-block.ts';
+import { readFrontmatter, type PageFrontmatter } from './frontmatter.ts';
+import type { SharedHighlighter } from './highlighter.ts';
+import { checkImports } from './imports.ts';
+import { markdownExport } from './markdown-export.ts';
+import { applyOutline, type UpdateFacts } from './outline.ts';
+import { plainText, searchText } from './search-text.ts';
+import { applyVisibility, checkVisibility } from './visibility.ts';
+
+/** Name of the internal component that renders a code block's finished HTML. */
+export const CODE_COMPONENT = 'CodeHtml';
+
+/** Everything learnt about a page while compiling it. */
+export interface PageFacts {
+  frontmatter: PageFrontmatter;
+  title: string;
+  markdown: string;
+  searchText: string;
+  toc: TocEntry[];
+  updates: UpdateFacts[];
+}
+
+/** How the plugin reaches the outside world. */
+export interface FolioRemarkEnv {
+  highlighter: SharedHighlighter;
+  /** Repository path (e.g. `docs/a.mdx`) of a module id (the vfile path). */
+  repoPath(id: string): string;
+  /** Whether an imported repository file exists. */
+  exists(repoPath: string): Promise<boolean>;
+  /** Receives the facts of each compiled file. */
+  report(id: string, facts: PageFacts): void;
+}
+
+function codeNodes(tree: Root): Array<{ node: Code; parent: Parent; index: number }> {
+  const found: Array<{ node: Code; parent: Parent; index: number }> = [];
+  const visit = (parent: Parent): void => {
+    parent.children.forEach((child, index) => {
+      if (child.type === 'code') found.push({ node: child, parent, index });
+      else if ('children' in child) visit(child as Parent);
+    });
+  };
+  visit(tree);
+  return found;
+}
+
+/** The remark plugin (use as `[remarkFolio, env]`). */
+export function remarkFolio(env: FolioRemarkEnv) {
+  return async function transform(tree: Root, vfile: VFile): Promise<void> {
+    const id = vfile.path;
+    const file = env.repoPath(id);
+    const frontmatter = readFrontmatter(tree, file);
+    for (const imported of checkImports(tree, file)) {
+      if (!(await env.exists(imported.path))) {
+        throw userError('mdx_import', `Unexpected import of \`${imported.spec}\`: ${imported.path} does not exist in the repository`, { file, line: imported.line, column: imported.column });
+      }
+    }
+    checkVisibility(tree, file);
+    const firstH1 = tree.children.find((n) => n.type === 'heading' && n.depth === 1);
+    const headingTitle = firstH1 ? plainText(firstH1).trim() : '';
+    const title = frontmatter.title ?? (headingTitle || posix.basename(file).replace(/\.(mdx|md)$/, ''));
+    const text = searchText(tree);
+    const markdown = markdownExport(tree, title, frontmatter.description, file);
+    const structure = applyOutline(tree, file);
+    applyVisibility(tree, file);
+
+    const codes = codeNodes(tree);
+    const langs = await Promise.all(codes.map(({ node }) => env.highlighter.ensureLanguage(node.lang ?? '')));
+    codes.forEach(({ node, parent, index }, i) => {
+      let meta;
+      try {
+        meta = parseCodeMeta(node.meta);
+      } catch (err) {
+        if (!(err instanceof CodeMetaError)) throw err;
+        throw userError('mdx_code_meta', err.message, { file, line: node.position?.start.line, column: node.position?.start.column });
+      }
+      const html = renderCodeBlock(env.highlighter, node.value, node.lang ?? '', langs[i], meta);
+      parent.children[index] = { type: 'mdxJsxFlowElement', name: CODE_COMPONENT, attributes: [{ type: 'mdxJsxAttribute', name: 'html', value: html }], children: [] } as never;
+    });
+    env.report(id, { frontmatter, title, markdown, searchText: text, toc: structure.toc, updates: structure.updates });
+  };
+}

@@ -1,0 +1,49 @@
+/**
+ * Renders a compiled page module to HTML with preact-render-to-string and finishes it.
+ *
+ * Code blocks arrive as one carrier element each (`<CodeHtml html="…"/>`); the carrier returns
+ * a Fragment with a `tpl` prop, which preact-render-to-string writes out verbatim (the form it
+ * uses for precompiled JSX). So the highlighted HTML never becomes thousands of VNodes and needs
+ * no wrapper element or second pass. `<Update>` bodies are wrapped in `<!--folio:u:N-->`
+ * comments the same way and cut out afterwards for the RSS feed; MDX cannot author comments,
+ * so page content cannot forge them.
+ */
+import { Fragment, h, type ComponentType } from 'preact';
+import { renderToString } from 'preact-render-to-string';
+import { CODE_COMPONENT } from './remark-folio.ts';
+import { MARKER_COMPONENT } from './outline.ts';
+
+/** The default export of a compiled MDX module. */
+export type MdxContent = ComponentType<{ components?: Record<string, unknown> }>;
+
+/** Rendered page body and the HTML of each `<Update>` body, in order. */
+export interface RenderedPage { html: string; updates: string[] }
+
+function raw(html: string) {
+  return h(Fragment, { tpl: [html], exprs: [] } as never);
+}
+
+function CodeHtml({ html }: { html: string }) {
+  return raw(html);
+}
+
+function FolioMarker({ m }: { m: string }) {
+  return raw(`<!--folio:${m}-->`);
+}
+
+/** The components pages render with: the template's, plus the internal carriers. */
+export function pageComponents(template: Record<string, unknown>): Record<string, unknown> {
+  return { ...template, [CODE_COMPONENT]: CodeHtml, [MARKER_COMPONENT]: FolioMarker };
+}
+
+const UPDATE = /<!--folio:u:(\d+)-->([\s\S]*?)<!--folio:\/u:\1-->/g;
+
+/** Renders and finishes one page with `components` (from {@link pageComponents}). */
+export function renderMdx(Content: MdxContent, components: Record<string, unknown>): RenderedPage {
+  const updates: string[] = [];
+  const html = renderToString(h(Content, { components })).replace(UPDATE, (_, i: string, body: string) => {
+    updates[Number(i)] = body;
+    return body;
+  });
+  return { html, updates };
+}
