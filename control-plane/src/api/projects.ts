@@ -1,0 +1,99 @@
+/** Project endpoints (spec section 4). A key sees only its organization's projects. */
+import type { Models } from '../db/models/index.ts';
+import { checkLifetimeCap } from '../entitlements/resolver.ts';
+import { conflict, notFound } from '../errors.ts';
+import { defineRoute, type Deps } from '../http/route.ts';
+import {
+  createProjectBody, listProjectsQuery, projectListSchema, projectParams, projectSchema, updateProjectBody,
+} from './schemas.ts';
+import { projectJson } from './serialize.ts';
+
+/** Hooks other modules register to follow a project's life (managed repository, site files). */
+export interface ProjectHooks {
+  created?(project: { id: string; slug: string; github_repo: string | null }): Promise<void>;
+  deleted?(project: { id: string; slug: string }): Promise<void>;
+}
+
+/** The project of `id` in the caller's organization; another organization's answers as missing. */
+export async function findOwnProject(m: Models, orgId: string, id: string) {
+  const project = await m.Project.findOne({ _id: id, org_id: orgId }).lean();
+  if (!project) throw notFound('project');
+  return project;
+}
+
+function hooks(deps: Deps): ProjectHooks[] {
+  return (deps.services.projectHooks as ProjectHooks[] | undefined) ?? [];
+}
+
+const TAGS = ['Projects'];
+
+export const projectRoutes = [
+  defineRoute({
+    method: 'post', path: '/projects', operationId: 'createProject', summary: 'Create a project', tags: TAGS,
+    description: 'Creates a docs site. Without `github_repo` the platform hosts its Git repository (push to deploy). '
+      + 'On a plan whose `max_projects` is reached: 402 `plan_limit_reached` with an `upgrade_url`. A taken slug: 409 `conflict`.',
+    auth: 'projects:write', body: createProjectBody,
+    responses: { 201: { description: 'The new project', schema: projectSchema }, 402: { description: 'plan_limit_reached (with upgrade_url)' }, 409: { description: 'conflict: the slug is taken' } },
+    async handler({ body, auth, deps }) {
+      await checkLifetimeCap(deps.m, auth.orgId, 'max_projects', deps.now(), deps.env.UPGRADE_URL);
+      let created;
+      try {
+        created = await deps.m.Project.create({ org_id: auth.orgId, name: body.name, slug: body.slug, github_repo: body.github_repo ?? null, created_at: deps.now() });
+      } catch (err: any) {
+        if (err?.code === 11000) throw conflict(`slug: "${body.slug}" is already taken`);
+        throw err;
+      }
+      const project = created.toObject();
+      for (const h of hooks(deps)) await h.created?.({ id: project._id, slug: project.slug, github_repo: project.github_repo ?? null });
+      return { status: 201, body: projectJson(project), headers: { Location: `${deps.env.publicApiUrl}/projects/${project._id}` } };
+    },
+  }),
+  defineRoute({
+    method: 'get', path: '/projects', operationId: 'listProjects', summary: 'List projects', tags: TAGS,
+    description: 'Newest created first. `total` counts every match of the filter, not just this page.',
+    auth: 'projects:read', query: listProjectsQuery,
+    responses: { 200: { description: 'Projects of the key\'s organization', schema: projectListSchema } },
+    async handler({ query, auth, deps }) {
+      const filter = { org_id: auth.orgId, ...(query.status ? { status: query.status } : {}) };
+      const [rows, total] = await Promise.all([
+        deps.m.Project.find(filter).sort({ created_at: -1, _id: -1 }).limit(query.limit).lean(),
+        deps.m.Project.countDocuments(filter),
+      ]);
+      return { body: { data: rows.map(projectJson), total } };
+    },
+  }),
+  defineRoute({
+    method: 'get', path: '/projects/:id', operationId: 'getProject', summary: 'Get a project', tags: TAGS,
+    auth: 'projects:read', params: projectParams,
+    responses: { 200: { description: 'The project', schema: projectSchema } },
+    async handler({ params, auth, deps }) {
+      return { body: projectJson(await findOwnProject(deps.m, auth.orgId, params.id)) };
+    },
+  }),
+  defineRoute({
+    method: 'patch', path: '/projects/:id', operationId: 'updateProject', summary: 'Update a project', tags: TAGS,
+    description: 'Only `name` and `github_branch` change through the API; `slug` and `custom_domain` are dashboard operations.',
+    auth: 'projects:write', params: projectParams, body: updateProjectBody,
+    responses: { 200: { description: 'The updated project', schema: projectSchema } },
+    async handler({ params, body, auth, deps }) {
+      await findOwnProject(deps.m, auth.orgId, params.id);
+      const updated = await deps.m.Project.findOneAndUpdate({ _id: params.id, org_id: auth.orgId }, { $set: body }, { new: true }).lean();
+      if (!updated) throw notFound('project');
+      return { body: projectJson(updated) };
+    },
+  }),
+  defineRoute({
+    method: 'delete', path: '/projects/:id', operationId: 'deleteProject', summary: 'Delete a project', tags: TAGS,
+    description: 'Removes the project, all its pages and all its deployments permanently.',
+    auth: 'projects:write', params: projectParams,
+    responses: { 204: { description: 'Deleted' } },
+    async handler({ params, auth, deps }) {
+      const project = await findOwnProject(deps.m, auth.orgId, params.id);
+      await deps.m.Page.deleteMany({ project_id: project._id });
+      await deps.m.Deployment.deleteMany({ project_id: project._id });
+      await deps.m.Project.deleteOne({ _id: project._id });
+      for (const h of hooks(deps)) await h.deleted?.({ id: project._id, slug: project.slug });
+      return { status: 204 };
+    },
+  }),
+];

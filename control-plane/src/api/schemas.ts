@@ -1,0 +1,75 @@
+/**
+ * Request and response schemas of the public API. They validate requests, produce the OpenAPI
+ * document, and (in tests) check responses.
+ */
+import { z } from 'zod';
+import { PROJECT_STATUSES } from '../db/models/project.ts';
+
+/** Largest `limit` accepted by list endpoints (the spec leaves it open; 100 keeps pages cheap). */
+export const MAX_LIST_LIMIT = 100;
+
+export const uuidParam = z.string().describe('Resource id (uuid)');
+export const projectParams = z.object({ id: uuidParam });
+
+export const limitQuery = (def: number, max = MAX_LIST_LIMIT) => z.coerce.number({ error: `must be an integer from 1 to ${max}` })
+  .int({ error: `must be an integer from 1 to ${max}` })
+  .min(1, { error: `must be an integer from 1 to ${max}` })
+  .max(max, { error: `must be an integer from 1 to ${max}` })
+  .default(def)
+  .describe(`Maximum number of items, 1-${max}, default ${def}`);
+
+const dateTime = z.iso.datetime();
+
+export const projectSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  slug: z.string(),
+  status: z.enum(PROJECT_STATUSES),
+  created_at: dateTime,
+  github_repo: z.string().nullable(),
+  custom_domain: z.string().nullable(),
+  github_branch: z.string().nullable(),
+  last_deploy_at: dateTime.nullable(),
+}).meta({ id: 'Project' });
+
+export const SLUG_RULE = 'must be 1-63 lowercase letters, digits or hyphens, not starting or ending with a hyphen';
+export const slugSchema = z.string().regex(/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/, { error: SLUG_RULE });
+export const NAME_RULE = 'must be 1-80 characters';
+export const nameSchema = z.string().trim().min(1, { error: NAME_RULE }).max(80, { error: NAME_RULE });
+export const REPO_RULE = 'must be in owner/name form';
+export const githubRepoSchema = z.string().regex(/^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})\/[A-Za-z0-9._-]{1,100}$/, { error: REPO_RULE });
+export const BRANCH_RULE = 'must be a valid Git branch name';
+export const branchSchema = z.string().min(1, { error: BRANCH_RULE }).max(255, { error: BRANCH_RULE })
+  // eslint-disable-next-line no-control-regex -- Git forbids control characters in ref names.
+  .regex(/^(?!\/|.*(?:\.\.|\/\/|@\{|\\|\.lock$|\/$|\.$))[^\x00-\x20~^:?*[\x7f]+$/, { error: BRANCH_RULE });
+
+export const createProjectBody = z.strictObject({
+  name: nameSchema,
+  slug: slugSchema,
+  github_repo: githubRepoSchema.optional(),
+}).meta({ id: 'CreateProject' });
+
+/** A field the API refuses with a message saying where it can be changed instead. */
+const dashboardOnly = (message: string) => z.never({ error: message }).optional().describe(`Not accepted: ${message}`);
+
+export const updateProjectBody = z.strictObject({
+  name: nameSchema.optional(),
+  github_branch: branchSchema.optional(),
+  slug: dashboardOnly('cannot be changed through the API; renames are a dashboard operation'),
+  custom_domain: dashboardOnly('cannot be changed through the API; custom domains are a dashboard operation'),
+}).meta({ id: 'UpdateProject' });
+
+export const listProjectsQuery = z.object({
+  limit: limitQuery(20),
+  status: z.enum(PROJECT_STATUSES, { error: `must be one of ${PROJECT_STATUSES.join(', ')}` }).optional(),
+});
+
+export const projectListSchema = z.object({ data: z.array(projectSchema), total: z.number().int() });
+
+const booleanFeature = z.object({ type: z.literal('boolean'), enabled: z.boolean() });
+const quotaFeature = z.object({ type: z.literal('quota'), quota: z.number().int().nullable(), used: z.number().int(), remaining: z.number().int().nullable() });
+export const entitlementsSchema = z.object({
+  plan: z.object({ id: z.enum(['free', 'pro', 'team', 'enterprise']), name: z.string() }),
+  status: z.string(),
+  features: z.record(z.string(), z.union([booleanFeature, quotaFeature])),
+}).meta({ id: 'Entitlements' });

@@ -1,0 +1,82 @@
+/**
+ * API keys: `svc_<id>_<secret>`. The id is public and indexes the record; only a SHA-256 hash of
+ * the secret is stored (the secret has 190 bits of entropy, so a fast hash is sound and keeps
+ * authentication cheap). Keys are minted by the CLI (`npm run keys`), never through the API.
+ */
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Models } from '../db/models/index.ts';
+import { AppError, unauthorized } from '../errors.ts';
+import { isScope, type Scope } from './scopes.ts';
+
+export const KEY_PREFIX = 'svc';
+const KEY_PATTERN = /^svc_([a-z0-9]{16})_([A-Za-z0-9]{32})$/;
+const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+function randomString(length: number, alphabet: string): string {
+  const bytes = randomBytes(length * 2);
+  let out = '';
+  // Rejection sampling keeps every character equally likely.
+  for (let i = 0; i < bytes.length && out.length < length; i++) {
+    const b = bytes[i];
+    if (b < 256 - (256 % alphabet.length)) out += alphabet[b % alphabet.length];
+  }
+  return out.length === length ? out : randomString(length, alphabet);
+}
+
+export function hashSecret(secret: string): string {
+  return createHash('sha256').update(secret).digest('hex');
+}
+
+/** Splits a presented key into id and secret; undefined when it is not shaped like a key. */
+export function parseKey(value: string): { id: string; secret: string } | undefined {
+  const m = KEY_PATTERN.exec(value);
+  return m ? { id: m[1], secret: m[2] } : undefined;
+}
+
+export interface CreateKeyOptions {
+  orgId: string;
+  name?: string;
+  /** Omitted or empty → full access. */
+  scopes?: string[];
+  expiresAt?: Date;
+}
+
+/** Mints a key; returns the full value, shown once. */
+export async function createApiKey(m: Models, opts: CreateKeyOptions): Promise<{ key: string; id: string }> {
+  const scopes = opts.scopes?.length ? opts.scopes : null;
+  for (const s of scopes ?? []) {
+    if (!isScope(s)) throw new AppError(400, 'invalid_request', `scopes: Unexpected "${s}"; expected one of the scopes in the README`);
+  }
+  const id = randomString(16, 'abcdefghijklmnopqrstuvwxyz0123456789');
+  const secret = randomString(32, ALPHABET);
+  await m.ApiKey.create({ _id: id, org_id: opts.orgId, name: opts.name ?? '', secret_hash: hashSecret(secret), scopes, expires_at: opts.expiresAt ?? null });
+  return { key: `${KEY_PREFIX}_${id}_${secret}`, id };
+}
+
+export interface AuthenticatedKey {
+  id: string;
+  orgId: string;
+  scopes: Scope[] | null;
+}
+
+/**
+ * Resolves an `Authorization` header value to a key, or throws 401 (missing, malformed,
+ * unknown or expired). Expiry is compared with `now` on every call: a key stops working the
+ * moment it passes.
+ */
+export async function authenticate(m: Models, header: string | undefined, now: Date): Promise<AuthenticatedKey> {
+  if (!header) throw unauthorized('Missing Authorization header; expected "Bearer <API key>"');
+  const bearer = /^Bearer +(\S+)\s*$/i.exec(header);
+  if (!bearer) throw unauthorized('Malformed Authorization header; expected "Bearer <API key>"');
+  const parsed = parseKey(bearer[1]);
+  if (!parsed) throw unauthorized('Malformed API key; expected svc_<id>_<secret>');
+  const record = await m.ApiKey.findById(parsed.id).lean();
+  const presented = Buffer.from(hashSecret(parsed.secret), 'hex');
+  if (!record || !timingSafeEqual(presented, Buffer.from(record.secret_hash, 'hex'))) {
+    throw unauthorized('Invalid API key');
+  }
+  if (record.expires_at && record.expires_at.getTime() <= now.getTime()) {
+    throw unauthorized('API key expired');
+  }
+  return { id: record._id, orgId: record.org_id, scopes: (record.scopes as Scope[] | null) ?? null };
+}

@@ -1,0 +1,45 @@
+/**
+ * The mongoose models, registered on one connection. Every persistence path goes through these.
+ */
+import type { Connection, Model } from 'mongoose';
+import { apiKeySchema, type ApiKey } from './api-key.ts';
+import { organizationSchema, type Organization } from './organization.ts';
+import { projectSchema, type Project } from './project.ts';
+import { usageCounterSchema, type UsageCounter } from './usage-counter.ts';
+import { deploymentSchema, type Deployment } from './deployment.ts';
+import { pageSchema, type Page } from './page.ts';
+
+export interface Models {
+  Organization: Model<Organization>;
+  ApiKey: Model<ApiKey>;
+  Project: Model<Project>;
+  UsageCounter: Model<UsageCounter>;
+  Deployment: Model<Deployment>;
+  Page: Model<Page>;
+}
+
+const cache = new WeakMap<Connection, Models>();
+
+/** The models bound to `connection` (created once per connection). */
+export function models(connection: Connection): Models {
+  let m = cache.get(connection);
+  if (!m) {
+    m = {
+      Organization: connection.model<Organization>('Organization', organizationSchema, 'organizations'),
+      ApiKey: connection.model<ApiKey>('ApiKey', apiKeySchema, 'api_keys'),
+      Project: connection.model<Project>('Project', projectSchema, 'projects'),
+      UsageCounter: connection.model<UsageCounter>('UsageCounter', usageCounterSchema, 'usage_counters'),
+      Deployment: connection.model<Deployment>('Deployment', deploymentSchema, 'deployments'),
+      Page: connection.model<Page>('Page', pageSchema, 'pages'),
+    };
+    cache.set(connection, m);
+  }
+  return m;
+}
+
+/** Creates the indexes every model declares (unique slugs, counters) before serving. */
+export async function syncIndexes(connection: Connection): Promise<void> {
+  for (const model of Object.values(models(connection))) await (model as Model<unknown>).createIndexes();
+}
+
+export type { ApiKey, Organization, Project, UsageCounter, Deployment, Page };

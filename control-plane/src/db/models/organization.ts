@@ -1,0 +1,25 @@
+import { randomUUID } from 'node:crypto';
+import { Schema, type InferSchemaType } from 'mongoose';
+
+export const PLAN_IDS = ['free', 'pro', 'team', 'enterprise'] as const;
+export type PlanId = (typeof PLAN_IDS)[number];
+
+/**
+ * An organization owns projects and API keys. `plan` is the plan in force; a downgrade is
+ * recorded in `pending_plan` and takes effect at `pending_plan_at` (the end of the billing
+ * period, quota rule 6); an upgrade applies at once (rule 5).
+ */
+export const organizationSchema = new Schema({
+  _id: { type: String, default: () => randomUUID() },
+  /** Human handle used by the CLI, unique. */
+  handle: { type: String, required: true, unique: true },
+  name: { type: String, required: true },
+  plan: { type: String, enum: PLAN_IDS, required: true, default: 'free' },
+  pending_plan: { type: String, enum: [...PLAN_IDS, null], default: null },
+  pending_plan_at: { type: Date, default: null },
+  /** Dashboard members (managed in the dashboard; the owner counts as one). */
+  members: { type: Number, default: 1 },
+  created_at: { type: Date, default: () => new Date() },
+}, { versionKey: false });
+
+export type Organization = InferSchemaType<typeof organizationSchema> & { _id: string };

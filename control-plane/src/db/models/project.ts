@@ -1,0 +1,22 @@
+import { randomUUID } from 'node:crypto';
+import { Schema, type InferSchemaType } from 'mongoose';
+
+export const PROJECT_STATUSES = ['pending', 'building', 'active', 'failed'] as const;
+
+/** A docs site (spec 2.1). Projects without `github_repo` use a repository the platform manages. */
+export const projectSchema = new Schema({
+  _id: { type: String, default: () => randomUUID() },
+  org_id: { type: String, required: true, index: true },
+  name: { type: String, required: true },
+  slug: { type: String, required: true, unique: true },
+  status: { type: String, enum: PROJECT_STATUSES, default: 'pending' },
+  created_at: { type: Date, default: () => new Date() },
+  github_repo: { type: String, default: null },
+  github_branch: { type: String, default: 'main' },
+  custom_domain: { type: String, default: null, index: true },
+  last_deploy_at: { type: Date, default: null },
+  logo: { type: { light: String, dark: String, _id: false }, default: null },
+}, { versionKey: false });
+projectSchema.index({ org_id: 1, created_at: -1 });
+
+export type Project = InferSchemaType<typeof projectSchema> & { _id: string };

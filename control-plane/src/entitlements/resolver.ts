@@ -1,0 +1,101 @@
+/**
+ * The one entitlement resolver: `GET /me/entitlements` and every server-side check read it, so
+ * what a client is shown and what the server enforces always agree (quota rule 7).
+ */
+import type { Models, Organization } from '../db/models/index.ts';
+import type { PlanId } from '../db/models/organization.ts';
+import { AppError, notFound, planRequired } from '../errors.ts';
+import { periodStart } from './periods.ts';
+import {
+  BOOLEAN_FEATURES, LIFETIME_QUOTAS, PERIOD_QUOTAS, PLAN_NAMES, QUOTAS, planIncludes,
+  type BooleanFeature, type LifetimeQuota, type PeriodQuota, type QuotaFeature,
+} from './plans.ts';
+
+export type FeatureEntitlement =
+  | { type: 'boolean'; enabled: boolean }
+  | { type: 'quota'; quota: number | null; used: number; remaining: number | null };
+
+export interface Entitlements {
+  plan: { id: PlanId; name: string };
+  status: string;
+  features: Record<string, FeatureEntitlement>;
+}
+
+/**
+ * Loads an organization and applies a scheduled downgrade that has come due (quota rule 6:
+ * a downgrade takes effect at the end of the billing period).
+ */
+export async function loadOrganization(m: Models, orgId: string, now: Date): Promise<Organization> {
+  const org = await m.Organization.findById(orgId).lean();
+  if (!org) throw notFound('organization');
+  if (org.pending_plan && org.pending_plan_at && org.pending_plan_at.getTime() <= now.getTime()) {
+    const applied = await m.Organization.findOneAndUpdate(
+      { _id: orgId, pending_plan: org.pending_plan },
+      { $set: { plan: org.pending_plan, pending_plan: null, pending_plan_at: null } },
+      { new: true },
+    ).lean();
+    return (applied ?? (await m.Organization.findById(orgId).lean()))!;
+  }
+  return org;
+}
+
+async function lifetimeUsage(m: Models, org: Organization, feature: LifetimeQuota): Promise<number> {
+  switch (feature) {
+    case 'max_projects': return m.Project.countDocuments({ org_id: org._id });
+    case 'max_custom_domains': return m.Project.countDocuments({ org_id: org._id, custom_domain: { $ne: null } });
+    case 'max_dashboard_members': return org.members ?? 1;
+  }
+}
+
+async function periodUsage(m: Models, orgId: string, feature: PeriodQuota, now: Date): Promise<number> {
+  const counter = await m.UsageCounter.findOne({ org_id: orgId, feature, period_start: periodStart(PERIOD_QUOTAS[feature], now) }).lean();
+  return counter?.used ?? 0;
+}
+
+function quotaEntry(quota: number | null, used: number): FeatureEntitlement {
+  return { type: 'quota', quota, used, remaining: quota === null ? null : Math.max(0, quota - used) };
+}
+
+/** Usage of one quota feature for an organization, now. */
+export async function quotaUsage(m: Models, org: Organization, feature: QuotaFeature, now: Date): Promise<FeatureEntitlement> {
+  const used = feature in PERIOD_QUOTAS
+    ? await periodUsage(m, org._id, feature as PeriodQuota, now)
+    : await lifetimeUsage(m, org, feature as LifetimeQuota);
+  return quotaEntry(QUOTAS[feature][org.plan as PlanId], used);
+}
+
+/** The entitlements object of spec 2.10. */
+export async function resolveEntitlements(m: Models, orgId: string, now: Date): Promise<Entitlements> {
+  const org = await loadOrganization(m, orgId, now);
+  const plan = org.plan as PlanId;
+  const features: Record<string, FeatureEntitlement> = {};
+  for (const [feature, minimum] of Object.entries(BOOLEAN_FEATURES)) {
+    features[feature] = { type: 'boolean', enabled: planIncludes(plan, minimum) };
+  }
+  for (const feature of [...LIFETIME_QUOTAS, ...(Object.keys(PERIOD_QUOTAS) as PeriodQuota[])]) {
+    features[feature] = await quotaUsage(m, org, feature, now);
+  }
+  return { plan: { id: plan, name: PLAN_NAMES[plan] }, status: 'active', features };
+}
+
+/** Throws 402 `plan_required` when the organization's plan lacks a boolean feature. */
+export async function requireFeature(m: Models, orgId: string, feature: BooleanFeature, now: Date, upgradeUrl: string): Promise<void> {
+  const org = await loadOrganization(m, orgId, now);
+  const minimum = BOOLEAN_FEATURES[feature];
+  if (!planIncludes(org.plan as PlanId, minimum)) throw planRequired(feature, PLAN_NAMES[minimum], upgradeUrl);
+}
+
+/**
+ * Throws when creating one more of a lifetime-capped resource would pass the cap (quota rule 2).
+ * The error is 402 `plan_limit_reached` and carries `upgrade_url`: like `plan_required`, the way
+ * forward is a plan change, so it shares the Payment Required status with a distinct code.
+ */
+export async function checkLifetimeCap(m: Models, orgId: string, feature: LifetimeQuota, now: Date, upgradeUrl: string): Promise<void> {
+  const org = await loadOrganization(m, orgId, now);
+  const entry = await quotaUsage(m, org, feature, now);
+  if (entry.type === 'quota' && entry.quota !== null && entry.used >= entry.quota) {
+    throw new AppError(402, 'plan_limit_reached',
+      `Your ${PLAN_NAMES[org.plan as PlanId]} plan allows ${entry.quota} of ${feature}; upgrade to create more`,
+      { extra: { upgrade_url: upgradeUrl } });
+  }
+}

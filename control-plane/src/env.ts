@@ -1,0 +1,53 @@
+/**
+ * Environment configuration, parsed once at start-up. Every variable, its default and meaning is
+ * listed in the README ("Configuration"). On error, every issue is printed and the process exits 1.
+ */
+import path from 'node:path';
+import { z } from 'zod';
+
+const port = (def: number) => z.coerce.number().int().min(0).max(65535).default(def);
+const optional = z.string().trim().min(1).optional();
+
+export const envSchema = z.object({
+  API_HOST: z.string().default('127.0.0.1'),
+  API_PORT: port(4000),
+  /** Public base of the API as clients see it; defaults to http://API_HOST:API_PORT. */
+  PUBLIC_API_URL: optional,
+  SITE_HOST: z.string().default('127.0.0.1'),
+  SITE_PORT: port(4100),
+  /** Sites are served at {slug}.{SITES_DOMAIN}; `localhost` works in browsers with no DNS set-up. */
+  SITES_DOMAIN: z.string().default('localhost'),
+  /** Where durable data lives when no external services are configured. */
+  DATA_DIR: z.string().default('./data'),
+  /** Real MongoDB; when unset an embedded wire-compatible server runs in-process on DATA_DIR/db. */
+  MONGODB_URI: optional,
+  /** S3-compatible object storage; when S3_BUCKET is unset sites are stored under DATA_DIR/sites. */
+  S3_BUCKET: optional,
+  S3_ENDPOINT: optional,
+  S3_REGION: z.string().default('us-east-1'),
+  S3_ACCESS_KEY_ID: optional,
+  S3_SECRET_ACCESS_KEY: optional,
+  S3_FORCE_PATH_STYLE: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
+  /** Link shown in errors that ask for a plan upgrade. */
+  UPGRADE_URL: z.string().url().default('https://folio.dev/pricing'),
+  /** Number of builder workers `npm start` runs in-process. */
+  BUILDER_WORKERS: z.coerce.number().int().min(0).max(16).default(1),
+  LOG_LEVEL: z.enum(['silent', 'error', 'info', 'debug']).default('info'),
+});
+
+export type Env = z.infer<typeof envSchema> & { dataDir: string; publicApiUrl: string };
+
+/** Parses `source` (default `process.env`); throws an Error listing every issue. */
+export function parseEnv(source: Record<string, string | undefined> = process.env): Env {
+  const result = envSchema.safeParse(source);
+  if (!result.success) {
+    const lines = result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+    throw new Error(`Invalid environment:\n${lines.join('\n')}`);
+  }
+  const env = result.data;
+  return {
+    ...env,
+    dataDir: path.resolve(env.DATA_DIR),
+    publicApiUrl: env.PUBLIC_API_URL ?? `http://${env.API_HOST}:${env.API_PORT}/v1`,
+  };
+}

@@ -1,0 +1,97 @@
+/**
+ * The OpenAPI 3.1 document, generated from the route definitions and their zod schemas (the same
+ * schemas that validate requests). JSON Schema 2020-12 is OpenAPI 3.1's schema dialect, which
+ * is what `z.toJSONSchema` emits.
+ */
+import { z, type ZodType } from 'zod';
+import type { RouteDef } from './route.ts';
+
+const errorSchema = z.object({
+  error: z.string().describe('Machine-readable code, e.g. invalid_request, unauthorized, not_found'),
+  message: z.string().describe('Human-readable explanation naming the field and rule'),
+});
+
+const ERROR_RESPONSES: Record<number, string> = {
+  400: 'invalid_request: a field breaks a rule, or the JSON is malformed',
+  401: 'unauthorized: the API key is missing, malformed, unknown or expired',
+  403: 'forbidden: the API key lacks the scope this operation needs',
+  404: 'not_found: no such resource in this organization',
+  413: 'payload_too_large: the body is over the size limit',
+  500: 'internal_error',
+};
+
+/** Named schemas (`.meta({ id })`) collected into `components.schemas` while documents are built. */
+type Components = Record<string, unknown>;
+
+function jsonSchema(schema: ZodType, io: 'input' | 'output', components?: Components): Record<string, unknown> {
+  const generated = z.toJSONSchema(schema, { io, target: 'draft-2020-12', unrepresentable: 'any' }) as Record<string, unknown>;
+  delete generated.$schema;
+  const defs = generated.$defs as Record<string, unknown> | undefined;
+  delete generated.$defs;
+  // Named schemas become shared components, referenced from every operation that uses them.
+  const lifted = JSON.parse(JSON.stringify(generated).replaceAll('"#/$defs/', '"#/components/schemas/'));
+  if (defs && components) {
+    for (const [name, def] of Object.entries(defs)) components[name] ??= JSON.parse(JSON.stringify(def).replaceAll('"#/$defs/', '"#/components/schemas/'));
+  }
+  if (typeof generated.id === 'string' && components) {
+    const { id, ...rest } = lifted;
+    components[id as string] ??= rest;
+    return { $ref: `#/components/schemas/${id}` };
+  }
+  return lifted;
+}
+
+function toOpenApiPath(koaPath: string): string {
+  return koaPath.replace(/:([A-Za-z_]+)/g, '{$1}');
+}
+
+function parametersFrom(schema: ZodType | undefined, where: 'path' | 'query') {
+  if (!schema) return [];
+  const js = jsonSchema(schema, 'input') as { properties?: Record<string, any>; required?: string[] };
+  return Object.entries(js.properties ?? {}).map(([name, s]) => ({
+    name, in: where, required: where === 'path' || (js.required ?? []).includes(name),
+    ...(s.description ? { description: s.description } : {}), schema: s,
+  }));
+}
+
+export interface OpenApiInfo { title: string; version: string; description: string; serverUrl: string }
+
+/** Builds the document for `routes`. */
+export function buildOpenApi(routes: RouteDef[], info: OpenApiInfo): Record<string, unknown> {
+  const paths: Record<string, Record<string, unknown>> = {};
+  const components: Components = { Error: jsonSchema(errorSchema, 'output') };
+  for (const r of routes) {
+    const responses: Record<string, unknown> = {};
+    for (const [status, spec] of Object.entries(r.responses)) {
+      responses[status] = spec.schema
+        ? { description: spec.description, content: { [spec.contentType ?? 'application/json']: { schema: jsonSchema(spec.schema, 'output', components) } } }
+        : { description: spec.description };
+    }
+    const errors = r.auth === 'none' ? [400, 404, 500] : Object.keys(ERROR_RESPONSES).map(Number);
+    for (const status of errors) {
+      responses[String(status)] ??= { description: ERROR_RESPONSES[status], content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+    }
+    const op: Record<string, unknown> = {
+      operationId: r.operationId, summary: r.summary, ...(r.description ? { description: r.description } : {}),
+      tags: r.tags ?? [], parameters: [...parametersFrom(r.params, 'path'), ...parametersFrom(r.query, 'query')],
+      responses,
+      security: r.auth === 'none' ? [] : [{ bearer: [] }],
+      'x-required-scope': r.auth === 'none' || r.auth === 'key' ? null : r.auth,
+    };
+    if (r.body) {
+      const type = r.bodyType === 'multipart' ? 'multipart/form-data' : 'application/json';
+      op.requestBody = { required: true, content: { [type]: { schema: jsonSchema(r.body, 'input', components) } } };
+    }
+    (paths[toOpenApiPath(r.path)] ??= {})[r.method] = op;
+  }
+  return {
+    openapi: '3.1.0',
+    info: { title: info.title, version: info.version, description: info.description },
+    servers: [{ url: info.serverUrl }],
+    paths,
+    components: {
+      schemas: components,
+      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'An API key: svc_<id>_<secret>' } },
+    },
+  };
+}

@@ -1,0 +1,61 @@
+/**
+ * Route definitions: one object per endpoint holds its schemas, scope, responses and handler.
+ * The same definitions register the Koa routes, validate requests, describe the API in the
+ * OpenAPI document, and (in tests) check every response against its declared schema, so the
+ * description cannot drift from the behaviour.
+ */
+import type Koa from 'koa';
+import type { ZodType } from 'zod';
+import type { AuthenticatedKey } from '../auth/api-keys.ts';
+import type { Scope } from '../auth/scopes.ts';
+import type { Models } from '../db/models/index.ts';
+import type { Env } from '../env.ts';
+
+/** What every handler may use besides the request. */
+export interface Deps {
+  m: Models;
+  env: Env;
+  /** The clock (injectable so tests can cross period boundaries). */
+  now(): Date;
+  /** Extension point for services added by other modules (queue, stores, git). */
+  services: Record<string, unknown>;
+}
+
+export interface HandlerInput<P, Q, B> {
+  ctx: Koa.Context;
+  params: P;
+  query: Q;
+  body: B;
+  /** The caller's key; absent only on `auth: 'none'` routes. */
+  auth: AuthenticatedKey;
+  deps: Deps;
+}
+
+export interface HandlerOutput { status?: number; body?: unknown; headers?: Record<string, string> }
+
+export interface ResponseSpec { description: string; schema?: ZodType; contentType?: string }
+
+export interface RouteDef<P = any, Q = any, B = any> {
+  method: 'get' | 'post' | 'put' | 'patch' | 'delete';
+  /** Path below `/v1` in Koa form, e.g. `/projects/:id`. */
+  path: string;
+  operationId: string;
+  summary: string;
+  description?: string;
+  tags?: string[];
+  /** `'key'`: any valid key; a scope: that scope; `'none'`: public. */
+  auth: Scope | 'key' | 'none';
+  params?: ZodType<P>;
+  query?: ZodType<Q>;
+  body?: ZodType<B>;
+  /** How the body arrives; default `json` when `body` is set. */
+  bodyType?: 'json' | 'multipart' | 'raw';
+  /** Successful responses by status. Error responses are added to the document for every route. */
+  responses: Record<number, ResponseSpec>;
+  handler(input: HandlerInput<P, Q, B>): Promise<HandlerOutput>;
+}
+
+/** Identity helper that keeps the generic types of a route definition. */
+export function defineRoute<P, Q, B>(def: RouteDef<P, Q, B>): RouteDef<P, Q, B> {
+  return def;
+}

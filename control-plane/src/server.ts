@@ -1,0 +1,77 @@
+/**
+ * Starts the control plane's API: database (real or embedded), routes, HTTP listener.
+ * Other parts (deployment queue, git server, site server) attach through `extraRoutes`,
+ * `services` and `middleware`.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type Koa from 'koa';
+import { createApiKey } from './auth/api-keys.ts';
+import { createOrganization } from './admin/organizations.ts';
+import { connectDatabase, type Database } from './db/connect.ts';
+import { models, type Models } from './db/models/index.ts';
+import type { Env } from './env.ts';
+import { apiRoutes } from './api/routes.ts';
+import { createApp } from './http/app.ts';
+import type { Logger } from './http/error-middleware.ts';
+import type { Deps, RouteDef } from './http/route.ts';
+
+export interface ControlPlaneOptions {
+  env: Env;
+  /** In-memory database (tests); otherwise durable under env.dataDir unless MONGODB_URI is set. */
+  inMemory?: boolean;
+  now?: () => Date;
+  log?: Logger;
+  validateResponses?: boolean;
+  extraRoutes?: RouteDef[];
+  services?: Record<string, unknown>;
+  middleware?: Koa.Middleware[];
+  /** Port override (0 = ephemeral); default env.API_PORT. */
+  port?: number;
+}
+
+export interface ControlPlane {
+  /** API base URL, e.g. http://127.0.0.1:4000/v1 */
+  apiUrl: string;
+  port: number;
+  db: Database;
+  m: Models;
+  deps: Deps;
+  server: http.Server;
+  close(): Promise<void>;
+}
+
+export async function startControlPlane(opts: ControlPlaneOptions): Promise<ControlPlane> {
+  const db = await connectDatabase({ mongodbUri: opts.env.MONGODB_URI, dataDir: opts.inMemory ? undefined : opts.env.dataDir });
+  const m = models(db.connection);
+  const deps: Deps = { m, env: opts.env, now: opts.now ?? (() => new Date()), services: opts.services ?? {} };
+  const app = createApp({ deps, routes: apiRoutes(opts.extraRoutes), log: opts.log, validateResponses: opts.validateResponses, extra: opts.middleware });
+  const server = http.createServer(app.callback());
+  server.keepAliveTimeout = 5_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? opts.env.API_PORT, opts.env.API_HOST, resolve);
+  });
+  const port = (server.address() as AddressInfo).port;
+  const apiUrl = `http://${opts.env.API_HOST}:${port}/v1`;
+  if (!opts.env.PUBLIC_API_URL) deps.env = { ...opts.env, publicApiUrl: apiUrl };
+  return {
+    apiUrl, port, db, m, deps, server,
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await db.close();
+    },
+  };
+}
+
+/**
+ * On first start (no organization exists), creates the `default` organization on the free plan
+ * and one full-access key. Returns the key, to be shown once, or undefined when data exists.
+ */
+export async function bootstrap(m: Models): Promise<{ org: string; key: string } | undefined> {
+  if (await m.Organization.countDocuments({}) > 0) return undefined;
+  const org = await createOrganization(m, 'default', 'free', 'Default organization');
+  const { key } = await createApiKey(m, { orgId: org._id, name: 'bootstrap' });
+  return { org: org.handle, key };
+}
