@@ -1,0 +1,97 @@
+import t from 'tap';
+import { BuilderError } from '../../src/errors.ts';
+import { buildNav, titleFromFolder, type NavPage } from '../../src/nav/build-nav.ts';
+
+const page = (sourcePath: string, urlPath: string, title: string, extra: Partial<NavPage> = {}): NavPage => ({ sourcePath, urlPath, title, ...extra });
+
+const pages: NavPage[] = [
+  page('docs/guides/install.mdx', '/guides/install', 'Install'),
+  page('docs/guides/advanced/tuning.mdx', '/guides/advanced/tuning', 'Tuning'),
+  page('docs/guides/configure.mdx', '/guides/configure', 'Configure your site', { sidebarTitle: 'Configure' }),
+  page('docs/quickstart.mdx', '/quickstart', 'Quickstart', { order: 1 }),
+  page('docs/index.mdx', '/', 'Welcome', { order: 99 }),
+  page('docs/api-reference/index.mdx', '/api-reference', 'API overview', { order: 2 }),
+  page('docs/api-reference/auth.md', '/api-reference/auth', 'Authentication'),
+  page('docs/changelog.mdx', '/changelog', 'Changelog'),
+  page('docs/guides/zebra.mdx', '/guides/zebra', 'Zebra', { order: 0 }),
+];
+
+t.test('buildNav', async (t) => {
+  t.test('should derive groups from folders: index first, then by order, then by label', async (t) => {
+    t.same(buildNav(pages, { contentRoot: 'docs/' }), [
+      { kind: 'page', title: 'Welcome', path: '/' },
+      { kind: 'page', title: 'Quickstart', path: '/quickstart' },
+      {
+        kind: 'group', title: 'Api Reference', items: [
+          { kind: 'page', title: 'API overview', path: '/api-reference' },
+          { kind: 'page', title: 'Authentication', path: '/api-reference/auth' },
+        ],
+      },
+      { kind: 'page', title: 'Changelog', path: '/changelog' },
+      {
+        kind: 'group', title: 'Guides', items: [
+          { kind: 'page', title: 'Zebra', path: '/guides/zebra' },
+          { kind: 'group', title: 'Advanced', items: [{ kind: 'page', title: 'Tuning', path: '/guides/advanced/tuning' }] },
+          { kind: 'page', title: 'Configure', path: '/guides/configure' },
+          { kind: 'page', title: 'Install', path: '/guides/install' },
+        ],
+      },
+    ]);
+  });
+
+  t.test('should derive from the repository root when contentRoot is empty', async (t) => {
+    t.same(buildNav([page('a/b.mdx', '/a/b', 'B'), page('index.mdx', '/', 'Home')], { contentRoot: '' }), [
+      { kind: 'page', title: 'Home', path: '/' },
+      { kind: 'group', title: 'A', items: [{ kind: 'page', title: 'B', path: '/a/b' }] },
+    ]);
+  });
+
+  t.test('should follow an explicit navigation and leave unlisted pages out', async (t) => {
+    const nav = buildNav(pages, {
+      contentRoot: 'docs/',
+      navigation: ['index', { group: 'Get started', pages: ['quickstart', 'guides/install', { group: 'API', pages: ['api-reference', 'api-reference/auth'] }] }, 'changelog'],
+    });
+    t.same(nav, [
+      { kind: 'page', title: 'Welcome', path: '/' },
+      {
+        kind: 'group', title: 'Get started', items: [
+          { kind: 'page', title: 'Quickstart', path: '/quickstart' },
+          { kind: 'page', title: 'Install', path: '/guides/install' },
+          { kind: 'group', title: 'API', items: [
+            { kind: 'page', title: 'API overview', path: '/api-reference' },
+            { kind: 'page', title: 'Authentication', path: '/api-reference/auth' },
+          ] },
+        ],
+      },
+      { kind: 'page', title: 'Changelog', path: '/changelog' },
+    ]);
+  });
+
+  t.test('should accept a folder index by its folder path or by folder/index', async (t) => {
+    const nav = buildNav(pages, { contentRoot: 'docs/', navigation: ['api-reference/index', 'api-reference'] });
+    t.same(nav, [
+      { kind: 'page', title: 'API overview', path: '/api-reference' },
+      { kind: 'page', title: 'API overview', path: '/api-reference' },
+    ]);
+  });
+
+  t.test('should name every navigation entry that is not a page', async (t) => {
+    try {
+      buildNav(pages, { contentRoot: 'docs/', navigation: ['quickstart', 'guides/instal', { group: 'G', pages: ['nope'] }] });
+      t.fail('expected a user error');
+    } catch (error) {
+      t.ok(error instanceof BuilderError);
+      const e = error as BuilderError;
+      t.same({ kind: e.kind, code: e.code, message: e.message }, {
+        kind: 'user',
+        code: 'invalid_config',
+        message: 'docs.json: navigation[1]: Unexpected "guides/instal"; expected the path of a page in docs/\n'
+          + 'docs.json: navigation[2].pages[0]: Unexpected "nope"; expected the path of a page in docs/',
+      });
+    }
+  });
+
+  t.test('should title-case folder names', async (t) => {
+    t.same(['getting-started', 'api_reference', 'faq'].map(titleFromFolder), ['Getting Started', 'Api Reference', 'Faq']);
+  });
+});

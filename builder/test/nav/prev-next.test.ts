@@ -1,0 +1,35 @@
+import t from 'tap';
+import type { NavItem } from '@folio/site-template/shared/types.ts';
+import { prevNext, prevNextByPath, readingOrder } from '../../src/nav/prev-next.ts';
+
+const nav: NavItem[] = [
+  { kind: 'page', title: 'Welcome', path: '/' },
+  { kind: 'group', title: 'Guides', items: [
+    { kind: 'page', title: 'Install', path: '/guides/install' },
+    { kind: 'group', title: 'Deep', items: [{ kind: 'page', title: 'Tuning', path: '/guides/tuning' }] },
+    { kind: 'page', title: 'Welcome again', path: '/' },
+  ] },
+  { kind: 'page', title: 'Changelog', path: '/changelog' },
+];
+
+t.test('prevNext', async (t) => {
+  t.test('should flatten the sidebar depth-first, counting a repeated page once', async (t) => {
+    t.same(readingOrder(nav).map((l) => l.path), ['/', '/guides/install', '/guides/tuning', '/changelog']);
+  });
+
+  t.test('should link neighbours across group boundaries', async (t) => {
+    t.same(prevNext(nav, '/'), { next: { title: 'Install', path: '/guides/install' } });
+    t.same(prevNext(nav, '/guides/tuning'), { prev: { title: 'Install', path: '/guides/install' }, next: { title: 'Changelog', path: '/changelog' } });
+    t.same(prevNext(nav, '/changelog'), { prev: { title: 'Tuning', path: '/guides/tuning' } });
+  });
+
+  t.test('should give pages outside the sidebar no neighbours', async (t) => {
+    t.same(prevNext(nav, '/hidden'), {});
+  });
+
+  t.test('should compute every page at once with the same answers', async (t) => {
+    const all = prevNextByPath(nav);
+    t.same([...all.keys()], ['/', '/guides/install', '/guides/tuning', '/changelog']);
+    t.same(all.get('/guides/install'), prevNext(nav, '/guides/install'));
+  });
+});
