@@ -88,7 +88,16 @@ export interface PageShellInput {
   searchBase: string;
   /** Year used for `{year}` in the copyright (passed in so output is reproducible). */
   year: number;
+  /**
+   * Entries of the language, version and product switchers (navbar.controls). The configuration
+   * only places these controls; what they list comes from the content, so a switcher renders
+   * only when the builder passes its entries here.
+   */
+  switchers?: Partial<Record<'language' | 'version' | 'product', Switcher>>;
 }
+
+/** One switcher: the label of the current choice and a link per choice. */
+export interface Switcher { current: string; options: Link[] }
 
 /** URLs (root-relative) of the template's client bundle, built once per template version. */
 export interface ClientAssets {

@@ -1,0 +1,57 @@
+import { MODE_KEY } from './mode-key.ts';
+
+/** The appearance toggle: flips light/dark and remembers the choice (not shown when `strict`). */
+export function initAppearance(): void {
+  const root = document.documentElement;
+  for (const button of document.querySelectorAll<HTMLButtonElement>('[data-control=appearance]')) {
+    const sync = () => button.setAttribute('aria-pressed', String(root.dataset.mode === 'dark'));
+    sync();
+    button.addEventListener('click', () => {
+      const mode = root.dataset.mode === 'dark' ? 'light' : 'dark';
+      root.dataset.mode = mode;
+      try {
+        localStorage.setItem(MODE_KEY, mode);
+      } catch {
+        // Storage can be blocked; the choice then lasts for this page only.
+      }
+      document.querySelectorAll('[data-control=appearance]').forEach((b) => b.setAttribute('aria-pressed', String(mode === 'dark')));
+    });
+  }
+  // Follow the system while the reader has made no choice of their own.
+  const media = matchMedia('(prefers-color-scheme: dark)');
+  media.addEventListener('change', () => {
+    let stored: string | null;
+    try {
+      stored = localStorage.getItem(MODE_KEY);
+    } catch {
+      stored = null;
+    }
+    const followsSystem = root.dataset.appearance === 'system' && (!stored || root.hasAttribute('data-strict'));
+    if (followsSystem) root.dataset.mode = media.matches ? 'dark' : 'light';
+  });
+}
+
+/** The menu button shows and hides the sidebar on narrow screens; Escape and link clicks close it. */
+export function initMenu(): void {
+  const button = document.querySelector<HTMLButtonElement>('.menu-toggle');
+  const sidebar = document.getElementById('sidebar');
+  if (!button || !sidebar) return;
+  const set = (open: boolean) => {
+    button.setAttribute('aria-expanded', String(open));
+    document.documentElement.toggleAttribute('data-menu-open', open);
+  };
+  button.addEventListener('click', () => {
+    const open = button.getAttribute('aria-expanded') !== 'true';
+    set(open);
+    if (open) sidebar.querySelector<HTMLElement>('a[aria-current=page], a')?.focus();
+  });
+  document.addEventListener('keydown', (e) => {
+    if (e.key === 'Escape' && button.getAttribute('aria-expanded') === 'true') {
+      set(false);
+      button.focus();
+    }
+  });
+  sidebar.addEventListener('click', (e) => {
+    if ((e.target as Element).closest('a')) set(false);
+  });
+}

@@ -1,0 +1,41 @@
+import { canCopy, flashCopied } from './code-blocks.ts';
+
+/** Where feedback beacons go; a site without the endpoint answers 404, which nobody sees. */
+export const FEEDBACK_URL = '/_folio/feedback';
+
+/** "Copy page": copies the page's Markdown export instead of following the link (when copying can work). */
+export function initCopyPage(): void {
+  for (const link of document.querySelectorAll<HTMLAnchorElement>('a[data-copy-markdown]')) {
+    if (!canCopy()) continue;
+    link.addEventListener('click', (e) => {
+      e.preventDefault();
+      const text = fetch(link.href).then((r) => {
+        if (!r.ok) throw new Error(`HTTP ${r.status}`);
+        return r.text();
+      });
+      // A ClipboardItem holding a promise keeps the click's user activation across the fetch (Safari needs this).
+      const write = typeof ClipboardItem === 'function'
+        ? navigator.clipboard.write([new ClipboardItem({ 'text/plain': text.then((t) => new Blob([t], { type: 'text/plain' })) })])
+        : text.then((t) => navigator.clipboard.writeText(t));
+      write.then(() => flashCopied(link, 'Copied'), () => {
+        window.location.href = link.href;
+      });
+    });
+  }
+}
+
+/** Page feedback: one beacon per choice with the page path and the answer. */
+export function initFeedback(): void {
+  const root = document.querySelector<HTMLElement>('.feedback');
+  if (!root) return;
+  const thanks = root.querySelector('.feedback-thanks');
+  for (const button of root.querySelectorAll<HTMLButtonElement>('[data-feedback]')) {
+    button.addEventListener('click', () => {
+      const helpful = button.dataset.feedback === 'up';
+      root.querySelectorAll('[data-feedback]').forEach((b) => b.setAttribute('aria-pressed', String(b === button)));
+      const body = new Blob([JSON.stringify({ path: location.pathname, helpful })], { type: 'application/json' });
+      navigator.sendBeacon?.(FEEDBACK_URL, body);
+      if (thanks) thanks.textContent = 'Thanks for the feedback!';
+    });
+  }
+}

@@ -1,0 +1,165 @@
+/** The subset of Pagefind's JS API the dialog uses. */
+interface PagefindResultData {
+  url: string;
+  excerpt: string;
+  meta: { title?: string };
+  sub_results?: { title: string; url: string; excerpt: string }[];
+}
+interface Pagefind {
+  options(o: Record<string, unknown>): Promise<void>;
+  mergeIndex(base: string, o?: Record<string, unknown>): Promise<void>;
+  init(): Promise<void>;
+  search(q: string): Promise<{ results: { data(): Promise<PagefindResultData> }[] } | null>;
+}
+
+/** Results shown per query. */
+export const MAX_RESULTS = 8;
+
+let pagefind: Promise<Pagefind> | undefined;
+
+/**
+ * Loads Pagefind on first use. `<meta name="folio-search">` lists one or more bundle bases
+ * (comma-separated) when the index is sharded: the first is loaded, the others merged into it.
+ */
+function loadPagefind(): Promise<Pagefind> {
+  pagefind ??= (async () => {
+    const bases = (document.querySelector<HTMLMetaElement>('meta[name=folio-search]')?.content ?? '/_pagefind/')
+      .split(',').map((b) => b.trim()).filter(Boolean).map((b) => (b.endsWith('/') ? b : b + '/'));
+    const pf = (await import(/* @vite-ignore */ new URL(bases[0] + 'pagefind.js', location.href).href)) as Pagefind;
+    for (const base of bases.slice(1)) await pf.mergeIndex(base);
+    await pf.init();
+    return pf;
+  })();
+  pagefind.catch(() => (pagefind = undefined));
+  return pagefind;
+}
+
+function el<K extends keyof HTMLElementTagNameMap>(tag: K, className: string, text?: string): HTMLElementTagNameMap[K] {
+  const node = document.createElement(tag);
+  node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+function buildDialog(): { dialog: HTMLDialogElement; input: HTMLInputElement; list: HTMLUListElement; status: HTMLElement } {
+  const dialog = el('dialog', 'search-dialog');
+  dialog.setAttribute('aria-label', 'Search documentation');
+  const form = el('form', 'search-form');
+  form.method = 'dialog';
+  form.setAttribute('role', 'search');
+  const input = el('input', 'search-input');
+  Object.assign(input, { type: 'search', placeholder: 'Search the docs…', autocomplete: 'off', spellcheck: false });
+  input.setAttribute('aria-label', 'Search');
+  input.setAttribute('role', 'combobox');
+  input.setAttribute('aria-expanded', 'true');
+  input.setAttribute('aria-controls', 'search-results');
+  input.setAttribute('aria-autocomplete', 'list');
+  const list = el('ul', 'search-results');
+  list.id = 'search-results';
+  list.setAttribute('role', 'listbox');
+  list.setAttribute('aria-label', 'Results');
+  const status = el('p', 'search-status');
+  status.setAttribute('role', 'status');
+  form.append(input);
+  dialog.append(form, list, status);
+  document.body.append(dialog);
+  return { dialog, input, list, status };
+}
+
+/** Wires the search button, Ctrl/Cmd+K and `/` to a dialog over the Pagefind index. */
+export function initSearch(): void {
+  let ui: ReturnType<typeof buildDialog> | undefined;
+  let active = -1;
+  let seq = 0;
+
+  const options = () => [...(ui?.list.querySelectorAll<HTMLElement>('[role=option]') ?? [])];
+  const highlight = (index: number) => {
+    const all = options();
+    active = all.length ? (index + all.length) % all.length : -1;
+    all.forEach((o, i) => o.setAttribute('aria-selected', String(i === active)));
+    if (active >= 0) {
+      ui!.input.setAttribute('aria-activedescendant', all[active].id);
+      all[active].scrollIntoView({ block: 'nearest' });
+    } else ui!.input.removeAttribute('aria-activedescendant');
+  };
+
+  const run = async (query: string) => {
+    const mine = ++seq;
+    const { list, status } = ui!;
+    if (!query.trim()) {
+      list.replaceChildren();
+      status.textContent = '';
+      highlight(-1);
+      return;
+    }
+    try {
+      const pf = await loadPagefind();
+      const found = await pf.search(query);
+      const data = await Promise.all((found?.results ?? []).slice(0, MAX_RESULTS).map((r) => r.data()));
+      if (mine !== seq) return;
+      list.replaceChildren(...data.map((d, i) => {
+        const section = d.sub_results?.find((s) => s.url.includes('#') && s.title !== d.meta.title);
+        const li = el('li', 'search-result');
+        li.id = `search-result-${i}`;
+        li.setAttribute('role', 'option');
+        const a = el('a', 'search-link');
+        a.href = section?.url ?? d.url;
+        a.tabIndex = -1;
+        a.append(el('span', 'search-title', d.meta.title ?? d.url));
+        if (section) a.append(el('span', 'search-section', section.title));
+        const excerpt = el('span', 'search-excerpt');
+        // Pagefind escapes the page text and adds only <mark> around matches.
+        excerpt.innerHTML = section?.excerpt ?? d.excerpt;
+        a.append(excerpt);
+        li.append(a);
+        return li;
+      }));
+      status.textContent = data.length ? `${data.length} result${data.length === 1 ? '' : 's'}` : `No results for “${query}”`;
+      highlight(0);
+    } catch {
+      if (mine === seq) status.textContent = 'Search is unavailable right now.';
+    }
+  };
+
+  const open = () => {
+    if (!ui) {
+      ui = buildDialog();
+      const { dialog, input, list } = ui;
+      input.addEventListener('input', () => void run(input.value));
+      input.addEventListener('keydown', (e) => {
+        if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+          e.preventDefault();
+          highlight(active + (e.key === 'ArrowDown' ? 1 : -1));
+        } else if (e.key === 'Enter') {
+          e.preventDefault();
+          options()[active]?.querySelector('a')?.click();
+        }
+      });
+      list.addEventListener('click', (e) => {
+        if ((e.target as Element).closest('a')) dialog.close();
+      });
+      // A click on the backdrop (the dialog box itself, outside its content) closes it.
+      dialog.addEventListener('click', (e) => {
+        if (e.target === dialog) dialog.close();
+      });
+    }
+    if (!ui.dialog.open) ui.dialog.showModal();
+    ui.input.focus();
+    ui.input.select();
+    void loadPagefind().catch(() => undefined);
+  };
+
+  for (const b of document.querySelectorAll<HTMLButtonElement>('.search-open')) b.addEventListener('click', open);
+  document.addEventListener('folio:search', open);
+  document.addEventListener('keydown', (e) => {
+    const t = e.target as HTMLElement;
+    const typing = t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName);
+    if ((e.key === 'k' || e.key === 'K') && (e.ctrlKey || e.metaKey)) {
+      e.preventDefault();
+      open();
+    } else if (e.key === '/' && !typing && !e.ctrlKey && !e.metaKey && !e.altKey) {
+      e.preventDefault();
+      open();
+    }
+  });
+}

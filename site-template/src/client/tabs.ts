@@ -1,0 +1,70 @@
+/**
+ * WAI-ARIA tabs behaviour shared by `<Tabs>` and `<CodeGroup>`: click or arrow keys (Left/Right,
+ * Home/End) select a tab and show its panel; only the selected tab is in the Tab order.
+ */
+export function wireTabs(root: HTMLElement, tabs: HTMLElement[], panels: HTMLElement[]): void {
+  const select = (index: number, focus: boolean) => {
+    tabs.forEach((tab, i) => {
+      const on = i === index;
+      tab.setAttribute('aria-selected', String(on));
+      tab.tabIndex = on ? 0 : -1;
+      panels[i].hidden = !on;
+    });
+    if (focus) tabs[index].focus();
+  };
+  tabs.forEach((tab, i) => {
+    tab.addEventListener('click', () => select(i, false));
+    tab.addEventListener('keydown', (e) => {
+      const last = tabs.length - 1;
+      const to = e.key === 'ArrowRight' ? (i === last ? 0 : i + 1)
+        : e.key === 'ArrowLeft' ? (i === 0 ? last : i - 1)
+        : e.key === 'Home' ? 0
+        : e.key === 'End' ? last
+        : -1;
+      if (to < 0) return;
+      e.preventDefault();
+      select(to, true);
+    });
+  });
+  const initial = Math.max(0, tabs.findIndex((t) => t.getAttribute('aria-selected') === 'true'));
+  select(initial, false);
+  root.setAttribute('data-ready', '');
+}
+
+/** Enhances server-rendered `<Tabs>` (tab list already in the markup). */
+export function initTabs(): void {
+  for (const root of document.querySelectorAll<HTMLElement>('[data-tabs]:not([data-ready])')) {
+    const tabs = [...root.querySelectorAll<HTMLElement>(':scope > [role=tablist] > [role=tab]')];
+    const panels = [...root.querySelectorAll<HTMLElement>(':scope > [role=tabpanel]')];
+    if (tabs.length && tabs.length === panels.length) wireTabs(root, tabs, panels);
+  }
+}
+
+let groupCount = 0;
+
+/** Builds the tab list of each `<CodeGroup>` from its blocks' titles (or languages). */
+export function initCodeGroups(): void {
+  for (const root of document.querySelectorAll<HTMLElement>('[data-code-group]:not([data-ready])')) {
+    const panels = [...root.querySelectorAll<HTMLElement>(':scope > figure.code-block')];
+    if (!panels.length) continue;
+    const id = `cg${++groupCount}`;
+    const list = document.createElement('div');
+    list.className = 'tab-list';
+    list.setAttribute('role', 'tablist');
+    const tabs = panels.map((panel, i) => {
+      const tab = document.createElement('button');
+      tab.type = 'button';
+      tab.setAttribute('role', 'tab');
+      tab.id = `${id}-t${i}`;
+      tab.textContent = panel.querySelector('.code-title')?.textContent?.trim() || panel.dataset.lang || `Tab ${i + 1}`;
+      tab.setAttribute('aria-controls', (panel.id ||= `${id}-p${i}`));
+      tab.setAttribute('aria-selected', String(i === 0));
+      panel.setAttribute('role', 'tabpanel');
+      panel.setAttribute('aria-labelledby', tab.id);
+      list.append(tab);
+      return tab;
+    });
+    root.prepend(list);
+    wireTabs(root, tabs, panels);
+  }
+}

@@ -1,0 +1,76 @@
+/** @jsxRuntime automatic @jsxImportSource preact */
+import { toChildArray, type ComponentChildren, type VNode } from 'preact';
+import { useId } from 'preact/hooks';
+
+/** Props of `<Tab>`: `title` (the tab's label). */
+export interface TabProps { title: string; children?: ComponentChildren }
+
+/**
+ * One panel of `<Tabs>`. Rendered by `Tabs`; on its own (outside Tabs) it renders its content
+ * under its title so nothing is lost.
+ */
+export function Tab({ title, children }: TabProps) {
+  return (
+    <div class="tab-panel" data-label={title}>
+      {children}
+    </div>
+  );
+}
+
+/** Props of `<Tabs>`: `<Tab>` children; `defaultIndex` selects the first shown tab (default 0). */
+export interface TabsProps { defaultIndex?: number; children?: ComponentChildren }
+
+/**
+ * WAI-ARIA tabs. Without JavaScript every panel shows, each under its label, and the tab list is
+ * hidden (it could not switch anything); the client script marks the group `data-ready`, hides
+ * the other panels and adds arrow-key handling.
+ */
+export function Tabs({ defaultIndex = 0, children }: TabsProps) {
+  const id = useId();
+  const tabs = toChildArray(children).filter((c) => typeof c === 'object' && c !== null && 'props' in c) as VNode<TabProps>[];
+  const selected = Math.min(Math.max(defaultIndex, 0), Math.max(tabs.length - 1, 0));
+  return (
+    <div class="tabs" data-tabs="">
+      <div class="tab-list" role="tablist">
+        {tabs.map((t, i) => (
+          <button
+            type="button"
+            role="tab"
+            id={`${id}-t${i}`}
+            aria-controls={`${id}-p${i}`}
+            aria-selected={i === selected ? 'true' : 'false'}
+            tabindex={i === selected ? 0 : -1}
+          >
+            {t.props.title}
+          </button>
+        ))}
+      </div>
+      {tabs.map((t, i) => (
+        <div
+          class="tab-panel"
+          role="tabpanel"
+          id={`${id}-p${i}`}
+          aria-labelledby={`${id}-t${i}`}
+          data-label={t.props.title}
+          data-selected={i === selected ? '' : undefined}
+          tabindex={0}
+        >
+          {t.props.children}
+        </div>
+      ))}
+    </div>
+  );
+}
+
+/**
+ * `<CodeGroup>`: tabs over code blocks. The tab labels come from each block's title or language,
+ * which only the rendered figures know, so the client script builds the tab list; without
+ * JavaScript the blocks simply stack.
+ */
+export function CodeGroup({ children }: { children?: ComponentChildren }) {
+  return (
+    <div class="code-group" data-code-group="">
+      {children}
+    </div>
+  );
+}

@@ -1,0 +1,158 @@
+/** @jsxRuntime automatic @jsxImportSource preact */
+import { renderToString } from 'preact-render-to-string';
+import type { PageShellInput } from '../shared/types.ts';
+import { Icon } from '../components/icons.tsx';
+import { resolveControls } from './controls.tsx';
+import { Footer } from './footer.tsx';
+import { Head } from './head.tsx';
+import { Header } from './header.tsx';
+import { Sidebar, Toc } from './sidebar.tsx';
+import { THEME_TRAITS } from './theme-traits.ts';
+import { cssValue, withBase } from './urls.ts';
+
+type ShellInput = Omit<PageShellInput, 'page' | 'prev' | 'next'>;
+
+/**
+ * Per-site settings as custom properties on <html>; the theme CSS reads them with its own
+ * fallbacks, so one stylesheet per theme serves every site.
+ */
+export function siteStyle(site: PageShellInput['site']): string | undefined {
+  const t = site.typography;
+  const vars: [string, string | undefined][] = [
+    ['--folio-primary', site.colors?.primary],
+    ['--folio-primary-light', site.colors?.light],
+    ['--folio-primary-dark', site.colors?.dark],
+    ['--folio-bg-light', site.background?.light],
+    ['--folio-bg-dark', site.background?.dark],
+    ['--folio-font', t?.fontFamily],
+    ['--folio-heading-font', t?.headingFont],
+    ['--folio-body-font', t?.bodyFont],
+  ];
+  const css = vars.flatMap(([k, v]) => (cssValue(v) ? [`${k}:${cssValue(v)}`] : [])).join(';');
+  return css || undefined;
+}
+
+function Pager({ prev, next, basePath }: Pick<PageShellInput, 'prev' | 'next'> & { basePath: string }) {
+  if (!prev && !next) return null;
+  return (
+    <nav class="pager" aria-label="Previous and next pages" data-pagefind-ignore="all">
+      {prev ? (
+        <a class="pager-prev" href={withBase(basePath, prev.path)} rel="prev">
+          <span class="pager-dir"><Icon name="left" />Previous</span>
+          <span class="pager-title">{prev.title}</span>
+        </a>
+      ) : null}
+      {next ? (
+        <a class="pager-next" href={withBase(basePath, next.path)} rel="next">
+          <span class="pager-dir">Next<Icon name="right" /></span>
+          <span class="pager-title">{next.title}</span>
+        </a>
+      ) : null}
+    </nav>
+  );
+}
+
+function PageActions({ page, basePath }: { page: PageShellInput['page']; basePath: string }) {
+  return (
+    <div class="page-actions" data-pagefind-ignore="all">
+      {/* A plain link to the Markdown export; the client turns the click into a copy. */}
+      <a class="copy-page" href={withBase(basePath, page.markdownPath)} data-copy-markdown="">
+        <Icon name="copy" class="icon-copy" />
+        <Icon name="check" class="icon-check" />
+        <span>Copy page</span>
+      </a>
+      {page.rss ? (
+        <a class="rss-link" href={withBase(basePath, page.feedPath)} type="application/rss+xml">
+          <Icon name="rss" />
+          <span>Subscribe</span>
+        </a>
+      ) : null}
+    </div>
+  );
+}
+
+function Feedback() {
+  return (
+    <div class="feedback js-only" data-pagefind-ignore="all">
+      <p id="feedback-q">Was this page helpful?</p>
+      <div role="group" aria-labelledby="feedback-q">
+        <button type="button" data-feedback="up" aria-label="Yes" aria-pressed="false"><Icon name="up" /></button>
+        <button type="button" data-feedback="down" aria-label="No" aria-pressed="false"><Icon name="down" /></button>
+      </div>
+      <p class="feedback-thanks" role="status" />
+    </div>
+  );
+}
+
+interface ShellProps {
+  input: ShellInput;
+  page: PageShellInput['page'];
+  prev?: PageShellInput['prev'];
+  next?: PageShellInput['next'];
+  notFound?: boolean;
+}
+
+function Shell({ input, page, prev, next, notFound }: ShellProps) {
+  const { site } = input;
+  const controls = resolveControls(input);
+  const footerWidth = site.footer?.width ?? THEME_TRAITS[site.theme].footerWidth ?? 'reading';
+  return (
+    <html
+      lang="en"
+      data-theme={site.theme}
+      data-appearance={site.appearance.default}
+      data-strict={site.appearance.strict ? '' : undefined}
+      data-mode={site.appearance.default === 'system' ? undefined : site.appearance.default}
+      data-footer-width={footerWidth}
+      style={siteStyle(site)}
+    >
+      <Head input={input} page={notFound ? undefined : page} title={page.title} notFound={notFound} />
+      <body>
+        <a class="skip-link" href="#content">Skip to content</a>
+        <Header input={input} controls={controls} />
+        <div class="layout">
+          <Sidebar input={input} current={page.path} controls={controls} />
+          <main class="content" id="content" tabindex={-1}>
+            <article class="page" data-pagefind-body={notFound ? undefined : ''}>
+              <header class="page-header">
+                <h1>{page.title}</h1>
+                {page.description ? <p class="page-description">{page.description}</p> : null}
+                {notFound ? null : <PageActions page={page} basePath={site.basePath} />}
+              </header>
+              <div class="prose" dangerouslySetInnerHTML={{ __html: page.bodyHtml }} />
+            </article>
+            {notFound ? null : <Feedback />}
+            <Pager prev={prev} next={next} basePath={site.basePath} />
+          </main>
+          <Toc toc={page.toc} />
+        </div>
+        <Footer site={site} year={input.year} />
+      </body>
+    </html>
+  );
+}
+
+/** Renders one docs page: a complete `<!doctype html>` document around the builder's body HTML. */
+export function renderPage(input: PageShellInput): string {
+  const { page, prev, next, ...rest } = input;
+  return '<!doctype html>' + renderToString(<Shell input={rest} page={page} prev={prev} next={next} />);
+}
+
+/**
+ * Renders the 404 page with the site's shell (header, navigation, footer), `noindex` and no
+ * canonical URL. `title` defaults to "Page not found".
+ */
+export function render404(input: ShellInput & { title?: string }): string {
+  const { title = 'Page not found', ...rest } = input;
+  const home = withBase(rest.site.basePath, '/');
+  const page: PageShellInput['page'] = {
+    path: '/404',
+    title,
+    bodyHtml: `<p>The page you are looking for does not exist or has moved.</p><p><a href="${home.replace(/"/g, '&quot;')}">Go to the home page</a> or use the search.</p>`,
+    toc: [],
+    rss: false,
+    markdownPath: '',
+    feedPath: '',
+  };
+  return '<!doctype html>' + renderToString(<Shell input={rest} page={page} notFound />);
+}

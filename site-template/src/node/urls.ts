@@ -1,0 +1,44 @@
+/**
+ * URL helpers. Every path the shell receives (page paths, nav paths, asset URLs, the search base,
+ * logo href, favicon) is site-relative: it starts with `/` and does not include `basePath`.
+ * The shell prefixes `basePath` once, here.
+ */
+
+/** `basePath` + a root-relative path; absolute URLs, anchors and protocol-relative URLs pass through. */
+export function withBase(basePath: string, href: string): string {
+  if (!href.startsWith('/') || href.startsWith('//')) return href;
+  const base = basePath.replace(/\/+$/, '');
+  if (base && (href === base || href.startsWith(base + '/'))) return href;
+  return base + href;
+}
+
+/** Absolute URL of a site path: siteUrl + basePath + path. */
+export function absoluteUrl(siteUrl: string, basePath: string, href: string): string {
+  if (/^[a-z][a-z0-9+.-]*:/i.test(href)) return href;
+  return siteUrl.replace(/\/+$/, '') + withBase(basePath, href.startsWith('/') ? href : '/' + href);
+}
+
+/** True for http(s) URLs, which open in a new tab when a link says so. */
+export function isExternal(href: string): boolean {
+  return /^https?:\/\//i.test(href);
+}
+
+/** Anchor id from free text: lowercase words joined by hyphens (same rule as heading ids). */
+export function slugify(text: string): string {
+  return text
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
+}
+
+/**
+ * A configuration value placed inside a CSS declaration. Values that could end the declaration
+ * or the rule (`;`, braces, angle brackets) are dropped rather than escaped: a colour or a font
+ * stack never needs them.
+ */
+export function cssValue(value: string | undefined): string | undefined {
+  if (value === undefined || /[;{}<>]/.test(value) || value.trim() === '') return undefined;
+  return value.trim();
+}
