@@ -36,8 +36,8 @@ t.test('conformance: CRUD and cursors through the driver', async (t) => {
     await t.test('should update with operators, multi, upsert and replacement', async (t) => {
       const r1 = await items.updateMany({ n: { $lt: 3 } }, { $inc: { n: 10 }, $set: { low: true } });
       t.same([r1.matchedCount, r1.modifiedCount], [2, 2]);
-      await items.updateOne({ _id: 1 as never }, { $push: { tags: 'z' }, $unset: { name: '' } });
-      await items.updateOne({ _id: 1 as never }, { $pull: { tags: 'x' } });
+      await items.updateOne({ _id: 1 as never }, { $push: { tags: 'z' }, $unset: { name: '' } } as never);
+      await items.updateOne({ _id: 1 as never }, { $pull: { tags: 'x' } } as never);
       t.same(await items.findOne({ _id: 1 as never }), { _id: 1, n: 3, tags: ['y', 'z'] });
       const r2 = await items.updateOne({ name: 'zz' }, { $set: { n: 7 }, $setOnInsert: { created: true } }, { upsert: true });
       t.equal(r2.upsertedCount, 1);
