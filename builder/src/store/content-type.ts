@@ -29,13 +29,13 @@ export const SHORT = 'public, max-age=60, must-revalidate';
 export const PRIVATE = 'no-store';
 
 /**
- * Cache-Control for a key: `IMMUTABLE` for the template's hashed assets (`_folio/assets/**`)
+ * Cache-Control for a key: `IMMUTABLE` for the template's content-hashed bundle (`_folio/*`)
  * and Pagefind's hashed fragments, indexes and filters; `PRIVATE` for the builder's state
  * (`_folio/cache/**`, `_folio/manifest.json`); `SHORT` for everything else.
  */
 export function cacheControlFor(key: string): string {
-  if (key.startsWith('_folio/assets/')) return IMMUTABLE;
   if (key.startsWith('_folio/cache/') || key === '_folio/manifest.json') return PRIVATE;
+  if (key.startsWith('_folio/')) return IMMUTABLE;
   if (/(^|\/)_pagefind\/(.+\/)?(fragment|index|filter)\//.test(key) || /\.pf_(fragment|index|filter)$/.test(key)) return IMMUTABLE;
   return SHORT;
 }

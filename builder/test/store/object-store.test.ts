@@ -79,7 +79,7 @@ t.test('object stores', async (t) => {
     const store = createS3Store({ client, bucket: server.bucket, prefix: 'prod/' });
     await contract(t, store);
     await t.test('should set Content-Type and Cache-Control per key', async (t) => {
-      await store.put('_folio/assets/app-1a2b3c.js', Buffer.from('x'));
+      await store.put('_folio/client-1a2b3c.js', Buffer.from('x'));
       await store.put('_pagefind/fragment/en_1a2b3c.pf_fragment', Buffer.from('x'));
       await store.put('guides/index.html', Buffer.from('x'));
       await store.put('llms.txt', Buffer.from('x'));
@@ -88,7 +88,7 @@ t.test('object stores', async (t) => {
         const h = await client.send(new HeadObjectCommand({ Bucket: server.bucket, Key: `prod/${key}` }));
         return [h.ContentType, h.CacheControl];
       };
-      t.same(await seen('_folio/assets/app-1a2b3c.js'), ['text/javascript; charset=utf-8', 'public, max-age=31536000, immutable']);
+      t.same(await seen('_folio/client-1a2b3c.js'), ['text/javascript; charset=utf-8', 'public, max-age=31536000, immutable']);
       t.same(await seen('_pagefind/fragment/en_1a2b3c.pf_fragment'), ['application/octet-stream', 'public, max-age=31536000, immutable']);
       t.same(await seen('guides/index.html'), ['text/html; charset=utf-8', 'public, max-age=60, must-revalidate']);
       t.same(await seen('llms.txt'), ['text/plain; charset=utf-8', 'public, max-age=60, must-revalidate']);

@@ -1,0 +1,183 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { TEMPLATE_VERSION } from '@folio/site-template';
+import { createPageCache, pageCacheKey, type CacheEntry } from './cache/page-cache.ts';
+import { pageDeps } from './cache/page-deps.ts';
+import { COMPILER_VERSION, createCompiler, isPageFailure, urlPathFor, type Compiler } from './compile/index.ts';
+import { CONFIG_FILE, parseConfig } from './config/parse-config.ts';
+import { userError } from './errors.ts';
+import { isGitRepository, openDirSnapshot, openGitSnapshot, type RepoSnapshot } from './git/repo-snapshot.ts';
+import { syncRemote } from './git/sync-remote.ts';
+import { checkRepository, DEFAULT_LIMITS, startDeadline, type BuildLimits } from './limits/build-limits.ts';
+import { CACHE_PREFIX, readManifest, writeManifest, type BuildManifest, type ManifestPage } from './manifest.ts';
+import { createPublisher } from './publish.ts';
+import { pageKeys, publishPublicFiles, renderSite } from './render-site.ts';
+import { limitConcurrency } from './store/limit-concurrency.ts';
+import { prefixStore, type ObjectStore } from './store/object-store.ts';
+import type { BuildResult, CompiledPage, PageFailure, StepTimings } from './types.ts';
+
+/** Where the repository comes from. */
+export type BuildSource =
+  /** A remote over HTTP(S); objects kept in `workDir` (reuse it across builds to fetch less). */
+  | { kind: 'remote'; url: string; workDir: string; branch?: string; token?: string }
+  /** A local folder: a Git repository (read at `ref`, default `HEAD`) or a plain folder of files. */
+  | { kind: 'dir'; dir: string; ref?: string };
+
+/** Options of `build`. */
+export interface BuildOptions {
+  source: BuildSource;
+  /** The site's store (already scoped to the site, e.g. with `prefixStore(s3, 'sites/<id>/')`). */
+  store: ObjectStore;
+  /** Absolute origin of the site, e.g. `https://acme.docs.example`. */
+  siteUrl: string;
+  /** Docs base path; default `''` (the root). */
+  basePath?: string;
+  /** Overrides of `DEFAULT_LIMITS`. */
+  limits?: Partial<BuildLimits>;
+  /** A compiler to reuse across builds; default: one made (and closed) for this build. */
+  compiler?: Compiler;
+  /** Year for `{year}` in the copyright; default the current UTC year. */
+  year?: number;
+}
+
+/** Pages per compile batch: large enough to keep both cores busy, small enough to bound memory. */
+const BATCH = 200;
+const sha = (b: Uint8Array | string) => createHash('sha256').update(b).digest('hex');
+
+/**
+ * Builds the site of one commit and publishes it incrementally: only pages whose source (or an
+ * imported snippet) changed are compiled, results are cached in the store, only changed objects
+ * are uploaded, removed ones deleted afterwards, and the manifest written last.
+ *
+ * @throws BuilderError `kind: 'user'` for an invalid docs.json, an unsafe path or an exceeded
+ *   limit (nothing is published: the previous site stays live); `kind: 'app'` otherwise.
+ */
+export async function build(opts: BuildOptions): Promise<BuildResult> {
+  const limits: BuildLimits = { ...DEFAULT_LIMITS, ...opts.limits };
+  const deadline = startDeadline(limits);
+  const timings: StepTimings = {};
+  const start = performance.now();
+  let mark = start;
+  const lap = (step: keyof StepTimings) => { const now = performance.now(); timings[step] = Math.round(now - mark); mark = now; deadline.check(); };
+
+  const snapshot = await openSource(opts.source);
+  checkRepository(snapshot.sizeBytes, snapshot.files.size, limits);
+  lap('clone');
+
+  const store = opts.store;
+  const cache = createPageCache(prefixStore(store, CACHE_PREFIX));
+  const previous = await readManifest(store);
+  const configBytes = snapshot.files.has(CONFIG_FILE) ? await snapshot.read(CONFIG_FILE) : undefined;
+  if (configBytes === undefined) throw userError('invalid_config', `${CONFIG_FILE}: file not found; expected it at the repository root`, { file: CONFIG_FILE });
+  const config = parseConfig(Buffer.from(configBytes).toString('utf8'), { siteUrl: opts.siteUrl, basePath: opts.basePath ?? '' });
+  const contentRoot = config.contentRoot;
+  const sources = [...snapshot.files.keys()].filter((p) => p.startsWith(contentRoot) && /\.mdx?$/.test(p)).sort();
+  const keyOf = (p: string) => pageCacheKey(snapshot.files.get(p)!, COMPILER_VERSION, TEMPLATE_VERSION, contentRoot);
+  const limit = limitConcurrency(32);
+  const hits = await Promise.all(sources.map((p) => limit(() => cache.get(keyOf(p), p, snapshot.files))));
+  const pages = new Map<string, CompiledPage>();
+  const cacheKeys = new Map<string, string>();
+  const misses: string[] = [];
+  sources.forEach((p, i) => {
+    const hit = hits[i];
+    if (hit) { pages.set(p, relocate(hit.page, p, contentRoot)); cacheKeys.set(p, keyOf(p)); } else misses.push(p);
+  });
+  lap('plan');
+
+  const errors: PageFailure[] = [];
+  const failed = new Set<string>();
+  const compiler = opts.compiler ?? (misses.length > 0 ? await createCompiler() : undefined);
+  try {
+    for (let i = 0; i < misses.length; i += BATCH) {
+      const batch = misses.slice(i, i + BATCH);
+      const texts = await Promise.all(batch.map(async (p) => Buffer.from(await snapshot.read(p)).toString('utf8')));
+      const results = await compiler!.compile(batch.map((p, j) => ({ sourcePath: p, source: texts[j], contentRoot })), {
+        readFile: async (repoPath) => (snapshot.files.has(repoPath) ? Buffer.from(await snapshot.read(repoPath)).toString('utf8') : undefined),
+      });
+      await Promise.all(results.map((res, j) => limit(async () => {
+        const p = batch[j];
+        if (isPageFailure(res)) { errors.push(res); failed.add(p); return; }
+        const entry: CacheEntry = { page: res, deps: await pageDeps(p, texts[j], snapshot) };
+        await cache.put(keyOf(p), entry);
+        pages.set(p, res);
+        cacheKeys.set(p, keyOf(p));
+      })));
+      deadline.check();
+    }
+  } finally {
+    if (!opts.compiler) await compiler?.close();
+  }
+  // A page that fails keeps its previously published version live.
+  for (const p of failed) {
+    const prev = previous?.pages[p];
+    const entry = prev && await cache.get(prev.cacheKey, p, new Map());
+    if (entry && prev) { pages.set(p, relocate(entry.page, p, contentRoot)); cacheKeys.set(p, prev.cacheKey); }
+  }
+  lap('compile');
+
+  const ordered = sources.filter((p) => pages.has(p)).map((p) => pages.get(p)!);
+  const publisher = createPublisher(store, previous?.objects ?? {}, limits);
+  const configHash = sha(configBytes);
+  const rendered = await renderSite(ordered, {
+    config, configHash, cacheKeys, publisher, previousInputs: previous?.inputs ?? {},
+    year: opts.year ?? new Date().getUTCFullYear(), tick: () => deadline.check(),
+  });
+  await publishPublicFiles(snapshot, publisher, previous?.files ?? {});
+  lap('render');
+
+  const manifestPages: Record<string, ManifestPage> = {};
+  for (const page of ordered) {
+    const p = page.sourcePath;
+    const keys = pageKeys(page.urlPath);
+    const isFailed = failed.has(p);
+    manifestPages[p] = {
+      blob: isFailed ? previous!.pages[p].blob : snapshot.files.get(p)!,
+      cacheKey: cacheKeys.get(p)!, urlPath: page.urlPath, outputs: [keys.html],
+      ...(isFailed ? { failed: true } : {}),
+    };
+  }
+  lap('exports');
+  lap('index');
+
+  deadline.check();
+  const stats = await publisher.finish();
+  const manifest: BuildManifest = {
+    version: 1, commit: snapshot.commit, configHash, compilerVersion: COMPILER_VERSION, templateVersion: TEMPLATE_VERSION,
+    files: Object.fromEntries(snapshot.files), pages: manifestPages, inputs: rendered.inputs, objects: stats.objects,
+  };
+  await writeManifest(store, manifest);
+  lap('publish');
+  timings.total = Math.round(performance.now() - start);
+
+  return {
+    ...(snapshot.commit ? { commit: snapshot.commit } : {}),
+    pagesTotal: sources.length,
+    pagesSuccess: sources.length - failed.size,
+    pagesFailed: failed.size,
+    errors,
+    compiled: misses.length,
+    uploaded: stats.uploaded,
+    deleted: stats.deleted,
+    timings,
+  };
+}
+
+/** Opens the repository snapshot of a build source (cloning or fetching a remote first). */
+export async function openSource(source: BuildSource): Promise<RepoSnapshot> {
+  if (source.kind === 'remote') {
+    const { commit } = await syncRemote({ url: source.url, dir: source.workDir, branch: source.branch, token: source.token });
+    return openGitSnapshot(source.workDir, commit);
+  }
+  return isGitRepository(source.dir) ? openGitSnapshot(source.dir, source.ref ?? 'HEAD', gitdirOf(source.dir)) : openDirSnapshot(source.dir);
+}
+
+/** `<dir>/.git` for a working copy, `dir` itself for a bare repository. */
+function gitdirOf(dir: string): string {
+  return fs.existsSync(path.join(dir, '.git')) ? path.join(dir, '.git') : dir;
+}
+
+/** A cached page found under another path (a rename with the same bytes): re-derive its location. */
+function relocate(page: CompiledPage, sourcePath: string, contentRoot: string): CompiledPage {
+  return page.sourcePath === sourcePath ? page : { ...page, sourcePath, urlPath: urlPathFor(sourcePath, contentRoot) };
+}

@@ -1,0 +1,113 @@
+#!/usr/bin/env node
+/**
+ * `npm run build-site -- <git-url|dir> --out <dir> [--branch b] [--token t] [--site-url u]`
+ *
+ * Builds a docs repository into a local folder: the site's files at the top of `--out`, the
+ * manifest and page cache under `--out/_folio/`. Running it again over the same `--out` is
+ * incremental. Exit codes: 0 built (some pages may have failed: see the summary), 1 user error,
+ * 2 app error.
+ *
+ * The repository is fetched in this process (which holds the token); the build itself, where
+ * customer MDX runs, runs in a child process whose environment is scrubbed (`scrubbedEnv`): no
+ * token, no cloud credentials, nothing but PATH, HOME, locale and time zone.
+ */
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { build, type BuildOptions } from './build.ts';
+import { BuilderError } from './errors.ts';
+import { syncRemote } from './git/sync-remote.ts';
+import { scrubbedEnv } from './limits/scrubbed-env.ts';
+import { createLocalDirStore } from './store/local-dir-store.ts';
+import type { BuildResult } from './types.ts';
+
+const USAGE = 'usage: build-site <git-url|dir> --out <dir> [--branch <b>] [--token <t>] [--site-url <u>]';
+
+interface ChildRequest { dir: string; ref?: string; out: string; siteUrl: string }
+type ChildReply = { ok: true; result: BuildResult } | { ok: false; kind: 'user' | 'app'; message: string };
+
+/** Runs the CLI with `argv` (without node and script); returns the exit code. */
+export async function main(argv: string[], log: (line: string) => void = (l) => process.stdout.write(`${l}\n`)): Promise<number> {
+  let args;
+  try {
+    args = parseArgs({ args: argv, allowPositionals: true, options: {
+      out: { type: 'string' }, branch: { type: 'string' }, token: { type: 'string' }, 'site-url': { type: 'string' },
+    } });
+  } catch (err) {
+    log(`${(err as Error).message}\n${USAGE}`);
+    return 1;
+  }
+  const [source] = args.positionals;
+  if (!source || !args.values.out) { log(USAGE); return 1; }
+  const out = path.resolve(args.values.out);
+  const siteUrl = args.values['site-url'] ?? 'http://localhost';
+  try {
+    let request: ChildRequest;
+    if (/^https?:\/\//.test(source)) {
+      const dir = path.join(out, '_folio', 'cache', 'git');
+      const { commit } = await syncRemote({ url: source, dir, branch: args.values.branch, token: args.values.token });
+      request = { dir, ref: commit, out, siteUrl };
+    } else {
+      request = { dir: path.resolve(source), ref: args.values.branch, out, siteUrl };
+    }
+    const reply = await runChild(request);
+    if (!reply.ok) { log(`error: ${reply.message}`); return reply.kind === 'user' ? 1 : 2; }
+    log(summary(reply.result));
+    return 0;
+  } catch (err) {
+    if (err instanceof BuilderError) { log(`error: ${err.toString()}`); return err.kind === 'user' ? 1 : 2; }
+    log(`error: ${(err as Error).message}`);
+    return 2;
+  }
+}
+
+/** The human summary of a build result. */
+export function summary(r: BuildResult): string {
+  const lines = [
+    `${r.commit ? `commit ${r.commit.slice(0, 12)}: ` : ''}${r.pagesTotal} pages, ${r.pagesSuccess} ok, ${r.pagesFailed} failed; ${r.compiled} compiled; ${r.uploaded} uploaded, ${r.deleted} deleted`,
+    ...r.errors.map((e) => `  ${[e.sourcePath, e.line, e.column].filter((v) => v !== undefined).join(':')}: ${e.message}`),
+    `timings (ms): ${Object.entries(r.timings).map(([k, v]) => `${k} ${v}`).join(', ')}`,
+  ];
+  return lines.join('\n');
+}
+
+/** Runs the build in a child process with a scrubbed environment and reads its reply. */
+function runChild(request: ChildRequest): Promise<ChildReply> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), '--child'], {
+      env: scrubbedEnv(), stdio: ['pipe', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => { out += c.toString(); });
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const last = out.trim().split('\n').at(-1) ?? '';
+      try { resolve(JSON.parse(last) as ChildReply); } catch { reject(new Error(`build process exited with ${code}`)); }
+    });
+    child.stdin.end(JSON.stringify(request));
+  });
+}
+
+/** The child side: build, then print one JSON reply line. */
+async function child(): Promise<void> {
+  let input = '';
+  for await (const chunk of process.stdin) input += chunk;
+  const req = JSON.parse(input) as ChildRequest;
+  const opts: BuildOptions = { source: { kind: 'dir', dir: req.dir, ref: req.ref }, store: createLocalDirStore(req.out), siteUrl: req.siteUrl };
+  let reply: ChildReply;
+  try {
+    reply = { ok: true, result: await build(opts) };
+  } catch (err) {
+    reply = err instanceof BuilderError
+      ? { ok: false, kind: err.kind, message: err.toString() }
+      : { ok: false, kind: 'app', message: (err as Error).message };
+  }
+  process.stdout.write(`\n${JSON.stringify(reply)}\n`);
+  process.exit(0);
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  if (process.argv[2] === '--child') await child();
+  else process.exitCode = await main(process.argv.slice(2));
+}

@@ -1,0 +1,55 @@
+import type { ObjectStore } from './store/object-store.ts';
+import type { PublishedObject } from './publish.ts';
+
+/** Key of the build manifest in the site's store. */
+export const MANIFEST_KEY = '_folio/manifest.json';
+/** Prefix of the per-page cache in the site's store. */
+export const CACHE_PREFIX = '_folio/cache/pages/';
+
+/** What the manifest remembers of one page. */
+export interface ManifestPage {
+  /** Blob id of the source this build published (the previous one when `failed`). */
+  blob: string;
+  /** Page cache key of the published version. */
+  cacheKey: string;
+  urlPath: string;
+  /** True when this build failed to compile the page and kept its previous version. */
+  failed?: boolean;
+  /** Keys of the objects this page produced (HTML, Markdown export, feed). */
+  outputs: string[];
+}
+
+/**
+ * The state of a published site (`_folio/manifest.json`), written last by every publish. It drives
+ * the next build: which pages are cached, which objects exist with which hash, which shells were
+ * rendered from which inputs.
+ */
+export interface BuildManifest {
+  version: 1;
+  commit?: string;
+  /** sha256 of docs.json's bytes. */
+  configHash: string;
+  compilerVersion: string;
+  templateVersion: string;
+  /** Every repository file's blob id, so a builder without the previous commit can still diff. */
+  files: Record<string, string>;
+  /** Source path → page. */
+  pages: Record<string, ManifestPage>;
+  /** Object key → hash of everything its rendering read; equal hash means re-rendering is skipped. */
+  inputs: Record<string, string>;
+  /** Object key → hash and size of its published bytes. */
+  objects: Record<string, PublishedObject>;
+}
+
+/** The manifest of the site in `store`, or `undefined` before the first publish. */
+export async function readManifest(store: ObjectStore): Promise<BuildManifest | undefined> {
+  const bytes = await store.get(MANIFEST_KEY);
+  if (bytes === undefined) return undefined;
+  const parsed = JSON.parse(Buffer.from(bytes).toString('utf8')) as BuildManifest;
+  return parsed.version === 1 ? parsed : undefined;
+}
+
+/** Writes the manifest; the last write of a publish. */
+export async function writeManifest(store: ObjectStore, manifest: BuildManifest): Promise<void> {
+  await store.put(MANIFEST_KEY, Buffer.from(JSON.stringify(manifest)), { contentType: 'application/json', cacheControl: 'no-store' });
+}
