@@ -1,0 +1,40 @@
+/**
+ * `llms.txt` (llmstxt.org format) and `llms-full.txt`, the machine-readable exports for LLMs.
+ *
+ * `llms.txt`: `# <name>`, then `> <seo.description>` when set, then `## Docs` listing every page
+ * in reading order as `- [Title](<absolute .md URL>): <description>`. Links point at the
+ * Markdown exports, which is what an agent should fetch.
+ *
+ * `llms-full.txt`: the same header, then every page's Markdown export in the same order, each
+ * preceded by `Source: <page URL>` and separated by a `---` line.
+ */
+import type { NavItem, SiteConfig } from '@folio/site-template/shared/types.ts';
+import type { CompiledPage } from '../types.ts';
+import { inReadingOrder } from './reading-order.ts';
+import { absoluteUrl, markdownKey, sitePath } from './site-paths.ts';
+
+/** The page fields the LLM exports read. */
+export type LlmsPage = Pick<CompiledPage, 'urlPath' | 'title' | 'description' | 'markdown'>;
+
+const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
+const linkText = (text: string) => oneLine(text).replace(/[[\]\\]/g, (c) => `\\${c}`);
+
+function header(config: Pick<SiteConfig, 'name' | 'seo'>): string {
+  const description = config.seo?.description;
+  return `# ${oneLine(config.name)}\n\n` + (description ? `> ${oneLine(description)}\n\n` : '');
+}
+
+/** The text of `llms.txt`. */
+export function llmsTxt(pages: readonly LlmsPage[], config: Pick<SiteConfig, 'name' | 'seo' | 'siteUrl' | 'basePath'>, nav?: readonly NavItem[]): string {
+  const lines = inReadingOrder(pages, nav).map((page) => {
+    const url = absoluteUrl(config, sitePath(markdownKey(page.urlPath)));
+    return `- [${linkText(page.title)}](${url})` + (page.description ? `: ${oneLine(page.description)}` : '');
+  });
+  return `${header(config)}## Docs\n\n${lines.join('\n')}\n`;
+}
+
+/** The text of `llms-full.txt`. */
+export function llmsFullTxt(pages: readonly LlmsPage[], config: Pick<SiteConfig, 'name' | 'seo' | 'siteUrl' | 'basePath'>, nav?: readonly NavItem[]): string {
+  const blocks = inReadingOrder(pages, nav).map((page) => `Source: ${absoluteUrl(config, page.urlPath)}\n\n${page.markdown.trim()}\n`);
+  return header(config) + blocks.map((block) => `---\n\n${block}`).join('\n');
+}

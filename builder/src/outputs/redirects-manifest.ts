@@ -1,0 +1,32 @@
+/**
+ * `_redirects.json`, the manifest the site server and the CDN apply before looking up a file:
+ * `[{ source, destination, status }]` in configuration order, first match wins.
+ *
+ * Status: 308 for `permanent: true`, 307 otherwise. Both keep the method and body, unlike
+ * 301/302, and 307 keeps browsers from caching a redirect the author may still change.
+ * Sources, and destinations that are root-relative paths, are resolved against the docs base,
+ * so the server compares them with request paths as they are.
+ */
+import type { SiteConfig } from '@folio/site-template/shared/types.ts';
+
+/** One redirect as the server applies it. */
+export interface RedirectRule { source: string; destination: string; status: 307 | 308 }
+
+/** Key of the manifest. */
+export const REDIRECTS_KEY = '_redirects.json';
+
+const withBase = (basePath: string, path: string) => (path.startsWith('/') && !path.startsWith('//') ? basePath.replace(/\/+$/, '') + path : path);
+
+/** The redirect rules of a site. */
+export function redirectRules(site: Pick<SiteConfig, 'redirects' | 'basePath'>): RedirectRule[] {
+  return (site.redirects ?? []).map((r) => ({
+    source: withBase(site.basePath, r.source),
+    destination: withBase(site.basePath, r.destination),
+    status: r.permanent ? 308 : 307,
+  }));
+}
+
+/** The text of `_redirects.json`. */
+export function redirectsManifest(site: Pick<SiteConfig, 'redirects' | 'basePath'>): string {
+  return JSON.stringify(redirectRules(site), null, 2) + '\n';
+}
