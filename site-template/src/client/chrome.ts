@@ -43,7 +43,7 @@ export function initMenu(): void {
   button.addEventListener('click', () => {
     const open = button.getAttribute('aria-expanded') !== 'true';
     set(open);
-    if (open) sidebar.querySelector<HTMLElement>('a[aria-current=page], a')?.focus();
+    if (open) (sidebar.querySelector<HTMLElement>('a[aria-current=page]') ?? sidebar.querySelector<HTMLElement>('a'))?.focus();
   });
   document.addEventListener('keydown', (e) => {
     if (e.key === 'Escape' && button.getAttribute('aria-expanded') === 'true') {

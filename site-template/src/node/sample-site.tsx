@@ -3,7 +3,7 @@ import { renderToString } from 'preact-render-to-string';
 import type { ClientAssets, NavItem, PageShellInput, SiteConfig, ThemeName } from '../shared/types.ts';
 import { Accordion, AccordionGroup, Card, CardGroup, Steps, Step, Update, Visibility, Badge, Frame } from '../components/blocks.tsx';
 import { Note, Warning } from '../components/callout.tsx';
-import { CodeGroup, Tab, Tabs } from '../components/tabs.tsx';
+import { Tab, Tabs } from '../components/tabs.tsx';
 
 function esc(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
@@ -72,10 +72,10 @@ export function sampleBodyHtml(): string {
       <Update label="v2.1.0" date="2025-05-01" description="Faster builds"><p>Incremental syncs are now the default.</p></Update>
     </>,
   );
-  const codeGroup = renderToString(<CodeGroup><div data-slot="" /></CodeGroup>).replace(
-    '<div data-slot=""></div>',
-    sampleCodeBlock("const client = new Client();", { lang: 'ts', title: 'client.ts' }) + sampleCodeBlock('client = Client()', { lang: 'py', title: 'client.py' }),
-  );
+  // Code fences arrive as HTML strings, so the group is assembled the way compiled MDX nests them.
+  const codeGroup = '<div class="code-group" data-code-group="">' +
+    sampleCodeBlock('const client = new Client();', { lang: 'ts', title: 'client.ts' }) +
+    sampleCodeBlock('client = Client()', { lang: 'py', title: 'client.py' }) + '</div>';
   return [
     '<p>The SDK wraps the REST API with typed helpers, retries and pagination. This page walks through installing it, authenticating and making a first call.</p>',
     '<h2 id="install"><a href="#install">Install</a></h2>',
