@@ -1,0 +1,66 @@
+/**
+ * HTML shells: the site template's `renderPage` around each page's compiled body, written at
+ * clean URLs (`/guides/install` → `guides/install/index.html`, `/` → `index.html`), and
+ * `404.html` from `render404`.
+ */
+import { render404, renderPage } from '@folio/site-template';
+import type { ClientAssets, NavItem, PageShellInput, SiteConfig } from '@folio/site-template/shared/types.ts';
+import { prevNextByPath, type PrevNext } from '../nav/prev-next.ts';
+import type { CompiledPage } from '../types.ts';
+import { feedKey, htmlKey, markdownKey, sitePath } from './site-paths.ts';
+
+/** What every shell of a site shares. */
+export interface ShellContext {
+  site: SiteConfig;
+  nav: NavItem[];
+  assets: ClientAssets;
+  /** Comma-separated Pagefind bundle bases (see `searchBaseOf`). */
+  searchBase: string;
+  /** For `{year}` in the copyright; passed in so output is reproducible. */
+  year: number;
+  switchers?: PageShellInput['switchers'];
+}
+
+/** The page fields a shell reads. */
+export type ShellPage = Pick<CompiledPage, 'urlPath' | 'title' | 'description' | 'bodyHtml' | 'toc' | 'rss' | 'seo'>;
+
+/** The template input of one page, with its export and feed paths and its neighbours. */
+export function pageShellInput(page: ShellPage, ctx: ShellContext, neighbours: PrevNext = {}): PageShellInput {
+  const input: PageShellInput = {
+    site: ctx.site,
+    page: {
+      path: page.urlPath,
+      title: page.title,
+      description: page.description,
+      bodyHtml: page.bodyHtml,
+      toc: page.toc,
+      rss: page.rss,
+      seo: page.seo,
+      markdownPath: sitePath(markdownKey(page.urlPath)),
+      feedPath: sitePath(feedKey(page.urlPath)),
+    },
+    nav: ctx.nav,
+    assets: ctx.assets,
+    searchBase: ctx.searchBase,
+    year: ctx.year,
+  };
+  if (neighbours.prev) input.prev = neighbours.prev;
+  if (neighbours.next) input.next = neighbours.next;
+  if (ctx.switchers) input.switchers = ctx.switchers;
+  return input;
+}
+
+/** Key → HTML of every page's shell. */
+export function pageShells(pages: readonly ShellPage[], ctx: ShellContext): Map<string, string> {
+  const neighbours = prevNextByPath(ctx.nav);
+  return new Map(pages.map((page) => [htmlKey(page.urlPath), renderPage(pageShellInput(page, ctx, neighbours.get(page.urlPath)))]));
+}
+
+/** Key of the not-found page the server answers 404 with. */
+export const NOT_FOUND_KEY = '404.html';
+
+/** The not-found page. */
+export function notFoundShell(ctx: ShellContext): string {
+  const { site, nav, assets, searchBase, year, switchers } = ctx;
+  return render404({ site, nav, assets, searchBase, year, ...(switchers ? { switchers } : {}) });
+}
