@@ -1,0 +1,83 @@
+/**
+ * `npm run bench:build [-- --pages 1000]`: builds generated corpora (1,000 and 10,000 pages by
+ * default) and prints, in one run: cold build wall time and pages/s, a one-page edit rebuilt and
+ * published to the local store, peak RSS of the build process, and the pipeline's per-page cost
+ * against the raw floor (plain @mdx-js/mdx + shiki + Preact, compile/raw-floor.ts) measured here.
+ * Each build runs in its own process, as the CLI runs it, so peak RSS is the build's own.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { build } from '@folio/builder/build.ts';
+import { createRawFloor } from '@folio/builder/compile/raw-floor.ts';
+import { createLocalDirStore } from '@folio/builder/store/local-dir-store.ts';
+import { corpusPagePath, generateCorpus, pageSource } from './generate-corpus.ts';
+
+interface Run { wallMs: number; buildMs: number; compiled: number; uploaded: number; pages: number; failed: number; maxRssMb: number }
+
+function runBuild(dir: string, out: string): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), '--child', dir, out], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let text = '';
+    child.stdout.on('data', (c: Buffer) => { text += c.toString(); });
+    child.on('close', () => {
+      try {
+        resolve({ ...JSON.parse(text.trim().split('\n').at(-1)!), wallMs: Math.round(performance.now() - started) });
+      } catch { reject(new Error(`build process failed: ${text}`)); }
+    });
+  });
+}
+
+async function child(dir: string, out: string): Promise<void> {
+  const t0 = performance.now();
+  const r = await build({ source: { kind: 'dir', dir }, store: createLocalDirStore(out), siteUrl: 'https://bench.example' });
+  const buildMs = Math.round(performance.now() - t0);
+  const maxRssMb = Math.round(process.resourceUsage().maxRSS / 1024);
+  process.stdout.write(`\n${JSON.stringify({ buildMs, compiled: r.compiled, uploaded: r.uploaded, pages: r.pagesTotal, failed: r.pagesFailed, maxRssMb })}\n`);
+  process.exit(0);
+}
+
+async function rawFloorPerPage(samples: number): Promise<number> {
+  const floor = await createRawFloor();
+  try {
+    for (let i = 0; i < 5; i++) await floor.render(pageSource(i), 'warm.mdx');
+    const t0 = performance.now();
+    for (let i = 0; i < samples; i++) await floor.render(pageSource(i), corpusPagePath(i));
+    return (performance.now() - t0) / samples;
+  } finally {
+    await floor.close();
+  }
+}
+
+async function bench(pages: number, floorMs: number): Promise<void> {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), `folio-bench-${pages}-`));
+  const dir = path.join(root, 'repo');
+  const out = path.join(root, 'out');
+  const g0 = performance.now();
+  generateCorpus(dir, pages);
+  console.log(`\n== ${pages} pages (corpus generated in ${Math.round(performance.now() - g0)} ms)`);
+  const cold = await runBuild(dir, out);
+  const perPage = cold.buildMs / pages;
+  console.log(`cold build: ${cold.buildMs} ms in build(), ${cold.wallMs} ms process wall; ${(pages / (cold.buildMs / 1000)).toFixed(1)} pages/s; compiled ${cold.compiled}, failed ${cold.failed}, uploaded ${cold.uploaded}; peak RSS ${cold.maxRssMb} MB`);
+  fs.writeFileSync(path.join(dir, corpusPagePath(7)), pageSource(7, 1));
+  execFileSync('git', ['commit', '-q', '-am', 'edit'], { cwd: dir, env: { ...process.env, GIT_AUTHOR_NAME: 'b', GIT_AUTHOR_EMAIL: 'b@x', GIT_COMMITTER_NAME: 'b', GIT_COMMITTER_EMAIL: 'b@x' } });
+  const edit = await runBuild(dir, out);
+  console.log(`one-page edit: ${edit.buildMs} ms in build() (rebuild + publish), ${edit.wallMs} ms process wall; compiled ${edit.compiled}, uploaded ${edit.uploaded}; peak RSS ${edit.maxRssMb} MB`);
+  console.log(`per-page cost: pipeline ${perPage.toFixed(1)} ms (cold build / pages), raw floor ${floorMs.toFixed(1)} ms; ratio ${(perPage / floorMs).toFixed(2)}x`);
+  fs.rmSync(root, { recursive: true, force: true });
+}
+
+const args = process.argv.slice(2);
+if (args[0] === '--child') await child(args[1], args[2]);
+else {
+  const { values } = parseArgs({ args, options: { pages: { type: 'string' } } });
+  const sizes = values.pages ? [Number(values.pages)] : [1000, 10000];
+  console.log(`machine: ${os.cpus().length} cores, node ${process.version}`);
+  const floorMs = await rawFloorPerPage(100);
+  console.log(`raw floor: ${floorMs.toFixed(1)} ms per page (plain @mdx-js/mdx + shiki + Preact, one thread, 100 pages)`);
+  for (const n of sizes) await bench(n, floorMs);
+}
