@@ -1,0 +1,16 @@
+/**
+ * @folio/builder: a Git repository of MDX becomes a static docs site, incrementally.
+ */
+export { build, openSource, type BuildOptions, type BuildSource } from './build.ts';
+export { BuilderError, userError, appError, type BuilderErrorKind } from './errors.ts';
+export type { BuildResult, CompiledPage, PageFailure, StepTimings } from './types.ts';
+export { syncRemote, redact, type RemoteOptions } from './git/sync-remote.ts';
+export { diffCommits, hasCommit, type FileChange } from './git/diff-commits.ts';
+export { openGitSnapshot, openDirSnapshot, type RepoSnapshot } from './git/repo-snapshot.ts';
+export { prefixStore, type ObjectStore, type ObjectHead, type PutOptions } from './store/object-store.ts';
+export { createLocalDirStore } from './store/local-dir-store.ts';
+export { createS3Store, type S3StoreOptions } from './store/s3-store.ts';
+export { cacheControlFor, contentTypeFor, IMMUTABLE, SHORT, PRIVATE } from './store/content-type.ts';
+export { DEFAULT_LIMITS, type BuildLimits } from './limits/build-limits.ts';
+export { scrubbedEnv } from './limits/scrubbed-env.ts';
+export { readManifest, MANIFEST_KEY, CACHE_PREFIX, type BuildManifest } from './manifest.ts';
