@@ -26,8 +26,8 @@ import type { BlockContent, Heading, Nodes, Paragraph, PhrasingContent, Root, Ro
 import type {} from 'mdast-util-mdx';
 import { toMarkdown } from 'mdast-util-to-markdown';
 import { gfmToMarkdown } from 'mdast-util-gfm';
-import { toString } from 'mdast-util-to-string';
 import { isJsx, stringProp, type JsxElement } from './jsx-attributes.ts';
+import { plainText } from './search-text.ts';
 import { visibilityOf } from './visibility.ts';
 
 const LABELLED = new Set(['Note', 'Tip', 'Warning', 'Info', 'Check']);
@@ -51,11 +51,33 @@ function paragraphs(nodes: RootContent[]): BlockContent[] {
   return out;
 }
 
-/** Converts a parsed page (frontmatter already read) to the export document. */
-export function markdownExport(tree: Root, title: string, description: string | undefined, file: string): string {
+const MDX_TYPES = new Set(['mdxjsEsm', 'mdxFlowExpression', 'mdxTextExpression', 'mdxJsxFlowElement', 'mdxJsxTextElement']);
+
+function plainMarkdown(node: Nodes): boolean {
+  if (MDX_TYPES.has(node.type)) return false;
+  return !('children' in node) || node.children.every((c) => plainMarkdown(c as Nodes));
+}
+
+/**
+ * Converts a parsed page (frontmatter already read) to the export document. `source` is the
+ * page text: subtrees without any MDX syntax are copied from it verbatim, which keeps the
+ * author's formatting and skips re-serialising (the costly part of mdast-util-to-markdown).
+ */
+export function markdownExport(tree: Root, source: string, title: string, description: string | undefined, file: string): string {
   let lastDepth = 1;
   const convert = (nodes: RootContent[]): RootContent[] => nodes.flatMap((n) => one(n));
   const one = (node: RootContent): RootContent[] => {
+    if (node.type === 'heading') lastDepth = node.depth;
+    const start = node.position?.start.offset;
+    const end = node.position?.end.offset;
+    if (start !== undefined && end !== undefined && FLOW.has(node.type) && node.type !== 'html' && plainMarkdown(node)) {
+      // An `html` node is written out as-is by mdast-util-to-markdown. Paragraphs stay
+      // paragraphs (a callout label may be put in front of their text).
+      if (node.type !== 'paragraph') return [{ type: 'html', value: source.slice(start, end) }];
+      const first = node.children[0]?.position?.start.offset;
+      const last = node.children.at(-1)?.position?.end.offset;
+      if (first !== undefined && last !== undefined) return [{ type: 'paragraph', children: [{ type: 'html', value: source.slice(first, last) }] }];
+    }
     switch (node.type) {
       case 'yaml':
       case 'mdxjsEsm':
@@ -63,7 +85,6 @@ export function markdownExport(tree: Root, title: string, description: string | 
       case 'mdxTextExpression':
         return [];
       case 'heading':
-        lastDepth = node.depth;
         return [{ ...node, children: convert(node.children) as PhrasingContent[] }];
       case 'mdxJsxFlowElement':
       case 'mdxJsxTextElement':
@@ -128,9 +149,10 @@ export function markdownExport(tree: Root, title: string, description: string | 
     return convert(node.children);
   };
 
-  const body = convert(tree.children);
-  const first = body[0];
-  if (first?.type === 'heading' && first.depth === 1 && toString(first).trim() === title.trim()) body.shift();
+  const content = tree.children.filter((n) => n.type !== 'yaml' && n.type !== 'mdxjsEsm');
+  const first = content[0];
+  if (first?.type === 'heading' && first.depth === 1 && plainText(first).trim() === title.trim()) content.shift();
+  const body = convert(content);
   const doc: Root = {
     type: 'root',
     children: [

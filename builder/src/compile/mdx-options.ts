@@ -10,6 +10,9 @@ import { remarkFolio, type FolioRemarkEnv } from './remark-folio.ts';
 /** MDX compile options (without `format`, which follows the file extension: `.md` is plain Markdown). */
 export function mdxOptions(env: FolioRemarkEnv): CompileOptions {
   return {
+    // @mdx-js/rollup generates source maps unless told otherwise; nobody debugs customer pages
+    // through them and they cost time on every page.
+    SourceMapGenerator: undefined,
     jsxImportSource: 'preact',
     elementAttributeNameCase: 'html',
     development: false,

@@ -79,7 +79,7 @@ export function remarkFolio(env: FolioRemarkEnv) {
     const headingTitle = firstH1 ? plainText(firstH1).trim() : '';
     const title = frontmatter.title ?? (headingTitle || posix.basename(file).replace(/\.(mdx|md)$/, ''));
     const text = searchText(tree);
-    const markdown = markdownExport(tree, title, frontmatter.description, file);
+    const markdown = markdownExport(tree, String(vfile.value), title, frontmatter.description, file);
     const structure = applyOutline(tree, file);
     applyVisibility(tree, file);
 

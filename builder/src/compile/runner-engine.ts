@@ -6,11 +6,11 @@
 import mdx from '@mdx-js/rollup';
 import { createServer, createServerModuleRunner, type ViteDevServer } from 'vite';
 import type { ModuleRunner } from 'vite/module-runner';
-import { fileURLToPath } from 'node:url';
 import type { FolioRemarkEnv } from './remark-folio.ts';
 import { mdxOptions } from './mdx-options.ts';
 import { BatchIds, folioPagesPlugin, type PageSource } from './page-plugin.ts';
 import type { MdxContent } from './render.ts';
+import { baseViteConfig, TEMPLATE_COMPONENTS } from './template-components.ts';
 
 /** One page's module: its default export, or what its compile threw. */
 export type ModuleResult = { ok: true; Content: MdxContent } | { ok: false; error: unknown };
@@ -24,31 +24,21 @@ export interface PageEngine {
   close(): Promise<void>;
 }
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-
 /** Creates the module-runner engine; `env` is the remark plugin's environment. */
 export async function createRunnerEngine(env: FolioRemarkEnv): Promise<PageEngine> {
   let source: PageSource | undefined;
   const server: ViteDevServer = await createServer({
-    configFile: false,
-    envFile: false,
-    // Only variables with this prefix would reach import.meta.env; none are ever set.
-    envPrefix: 'FOLIO_PAGE_PUBLIC_',
-    root: ROOT,
-    logLevel: 'silent',
+    ...baseViteConfig,
     appType: 'custom',
-    clearScreen: false,
-    publicDir: false,
     server: { middlewareMode: true, hmr: false, ws: false, watch: null },
     optimizeDeps: { noDiscovery: true, include: [] },
-    oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
     plugins: [folioPagesPlugin(() => source!), mdx(mdxOptions(env))],
   });
   const environment = server.environments.ssr;
   const runner: ModuleRunner = createServerModuleRunner(environment, { hmr: false, sourcemapInterceptor: false });
   // Through the runner, so the template's TSX is compiled with Preact's JSX runtime whatever
   // loader runs the builder; it stays cached for the compiler's life.
-  const template = await runner.import('@folio/site-template/components/index.ts');
+  const template = await runner.import(TEMPLATE_COMPONENTS);
   let queue: Promise<unknown> = Promise.resolve();
   return {
     components: template.components as Record<string, unknown>,
