@@ -33,9 +33,15 @@ export const envSchema = z.object({
   /** Number of builder workers `npm start` runs in-process. */
   BUILDER_WORKERS: z.coerce.number().int().min(0).max(16).default(1),
   LOG_LEVEL: z.enum(['silent', 'error', 'info', 'debug']).default('info'),
+  /** Shared secret builder workers present to claim jobs; `npm start` makes one when unset. */
+  WORKER_SECRET: optional,
+  /** How a site's public URL is formed; `{slug}` is replaced. Default http://{slug}.SITES_DOMAIN:SITE_PORT */
+  SITE_URL_TEMPLATE: optional,
+  /** Token the builders use to clone customers' own repositories (e.g. a GitHub App installation token). */
+  GITHUB_TOKEN: optional,
 });
 
-export type Env = z.infer<typeof envSchema> & { dataDir: string; publicApiUrl: string };
+export type Env = z.infer<typeof envSchema> & { dataDir: string; publicApiUrl: string; siteUrlTemplate: string };
 
 /** Parses `source` (default `process.env`); throws an Error listing every issue. */
 export function parseEnv(source: Record<string, string | undefined> = process.env): Env {
@@ -49,5 +55,6 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
     ...env,
     dataDir: path.resolve(env.DATA_DIR),
     publicApiUrl: env.PUBLIC_API_URL ?? `http://${env.API_HOST}:${env.API_PORT}/v1`,
+    siteUrlTemplate: env.SITE_URL_TEMPLATE ?? `http://{slug}.${env.SITES_DOMAIN}:${env.SITE_PORT}`,
   };
 }
