@@ -1,0 +1,121 @@
+import t from 'tap';
+import { render404, renderPage } from '../../src/node/render-page.tsx';
+import { placeholderAssets, samplePageInput, sampleSite } from '../../src/node/sample-site.tsx';
+import type { PageShellInput, SiteConfig } from '../../src/shared/types.ts';
+
+/** Renders the sample page with site overrides and page overrides. */
+function render(site: Partial<SiteConfig> = {}, page: Partial<PageShellInput['page']> = {}, input: Partial<PageShellInput> = {}): string {
+  const base = samplePageInput(sampleSite('larch', site));
+  return renderPage({ ...base, ...input, page: { ...base.page, ...page } });
+}
+
+/** Every match of `re` (its first matched group, else the whole match). */
+function all(html: string, re: RegExp): string[] {
+  return [...html.matchAll(new RegExp(re, 'g'))].map((m) => m.slice(1).find((g) => g !== undefined) ?? m[0]);
+}
+
+t.test('render-page', async (t) => {
+  t.test('should compose the title from the page, a separator and the site title', async (t) => {
+    t.same(all(render(), /<title>(.*?)<\/title>/), ['SDK guide - Acme Docs']);
+    t.same(all(render({ seo: { title: 'Acme Developer Hub', indexing: 'default' } }), /<title>(.*?)<\/title>/), ['SDK guide - Acme Developer Hub']);
+    t.same(all(render({}, { seo: { title: 'SDK' } }), /<title>(.*?)<\/title>/), ['SDK guide - SDK'], 'frontmatter seo.title overrides the site part');
+    t.same(all(render({}, { title: 'Acme Docs' }), /<title>(.*?)<\/title>/), ['Acme Docs'], 'a page titled like the site shows it once');
+  });
+
+  t.test('should start with a doctype and carry per-site settings on <html>', async (t) => {
+    const html = render({
+      colors: { primary: '#0ea5e9', light: '#38bdf8', dark: '#0369a1' },
+      background: { dark: 'linear-gradient(#000, #111)', light: 'red;}body{display:none' },
+      typography: { fontFamily: 'Inter, sans-serif', headingFont: 'Georgia' },
+      appearance: { default: 'dark', strict: false },
+    });
+    t.equal(html.slice(0, html.indexOf('<head>')),
+      '<!doctype html><html lang="en" data-theme="larch" data-appearance="dark" data-mode="dark" data-footer-width="reading" ' +
+      'style="--folio-primary:#0ea5e9;--folio-primary-light:#38bdf8;--folio-primary-dark:#0369a1;--folio-bg-dark:linear-gradient(#000, #111);' +
+      '--folio-font:Inter, sans-serif;--folio-heading-font:Georgia">', 'a value that would break out of the declaration is dropped');
+  });
+
+  t.test('should render SEO metadata with page overrides', async (t) => {
+    const html = render(
+      { basePath: '/docs', seo: { indexing: 'default', author: 'Acme', ogImage: '/og.png', favicon: '/favicon.svg', metatags: { 'google-site-verification': 'abc', 'og:locale': 'en_US' } } },
+      { seo: { metatags: { 'og:locale': 'fr_FR' } } },
+    );
+    t.same(all(html, /<meta name="author"[^>]*>|<link rel="(?:canonical|icon)"[^>]*>|<meta (?:property|name)="(?:og:image|twitter:[a-z]+|google-site-verification|og:locale)"[^>]*>/), [
+      '<meta name="author" content="Acme"/>',
+      '<link rel="canonical" href="https://acme.docs.example/docs/guides/sdk"/>',
+      '<link rel="icon" href="/docs/favicon.svg"/>',
+      '<meta property="og:image" content="https://acme.docs.example/docs/og.png"/>',
+      '<meta name="twitter:card" content="summary_large_image"/>',
+      '<meta name="twitter:image" content="https://acme.docs.example/docs/og.png"/>',
+      '<meta name="google-site-verification" content="abc"/>',
+      '<meta property="og:locale" content="fr_FR"/>',
+    ]);
+    t.same(all(html, /<meta name="description"[^>]*>/), ['<meta name="description" content="Install the SDK, authenticate and make your first call."/>']);
+  });
+
+  t.test('should add robots noindex only when indexing is noindex', async (t) => {
+    t.same(all(render(), /<meta name="robots"[^>]*>/), []);
+    t.same(all(render({ seo: { indexing: 'noindex' } }), /<meta name="robots"[^>]*>/), ['<meta name="robots" content="noindex"/>']);
+    t.same(all(render({}, { seo: { indexing: 'noindex' } }), /<meta name="robots"[^>]*>/), ['<meta name="robots" content="noindex"/>'], 'per page');
+  });
+
+  t.test('should render the call to action with its style and target', async (t) => {
+    const external = render({ navbar: { primaryCta: { label: 'Sign up', href: 'https://app.acme.example', style: 'outline', color: '#111', textColor: '#fff', external: true } } });
+    t.same(all(external, /<a class="cta"[^>]*>[^<]*<\/a>/), ['<a class="cta" data-style="outline" href="https://app.acme.example" style="--cta-bg:#111;--cta-fg:#fff" target="_blank" rel="noopener">Sign up</a>']);
+    const internal = render({ basePath: '/docs', navbar: { primaryCta: { label: 'Start', href: '/start', style: 'ghost', external: false } } });
+    t.same(all(internal, /<a class="cta"[^>]*>[^<]*<\/a>/), ['<a class="cta" data-style="ghost" href="/docs/start">Start</a>']);
+  });
+
+  t.test('should render social links with icons and other slugs as text', async (t) => {
+    const html = render({ footer: { style: 'page', social: { github: 'https://github.com/acme', hackernews: 'https://news.ycombinator.com/x', mastodon: 'https://m.example/@acme' } } });
+    t.same(all(html, /<li>(<a [^>]*>)(?:<svg|mastodon)/), [
+      '<a href="https://github.com/acme" aria-label="GitHub" rel="noopener" data-platform="github">',
+      '<a href="https://news.ycombinator.com/x" aria-label="Hacker News" rel="noopener" data-platform="hackernews">',
+      '<a href="https://m.example/@acme" rel="noopener">',
+    ]);
+    t.same(all(html, /<li><a href="https:\/\/m[^<]*<\/a><\/li>/), ['<li><a href="https://m.example/@acme" rel="noopener">mastodon</a></li>']);
+  });
+
+  t.test('should expand {year} in the copyright and list legal links', async (t) => {
+    const html = renderPage({ ...samplePageInput(sampleSite('larch', { legal: { copyright: '© 2019–{year} Acme', cookieUrl: '/cookies', links: [{ label: 'Imprint', href: '/imprint' }] } })), year: 2031 });
+    t.same(all(html, /<div class="legal">.*?<\/div>/), ['<div class="legal"><p class="copyright">© 2019–2031 Acme</p><nav aria-label="Legal"><a href="/cookies">Cookies</a><a href="/imprint">Imprint</a></nav></div>']);
+  });
+
+  t.test('should render footer columns only for the columns style', async (t) => {
+    t.same(all(render(), /<p class="footer-column-title">([^<]*)/), ['Product', 'Company']);
+    const page = render({ footer: { style: 'page', links: [{ title: 'Product', items: [] }] } });
+    t.same(all(page, /<p class="footer-column-title">([^<]*)/), []);
+    t.same(all(render({ footer: { style: 'none' }, legal: undefined }), /<footer[^>]*>/), [], 'none without legal renders nothing');
+  });
+
+  t.test('should order header controls as configured and hide the toggle when strict', async (t) => {
+    const switchers = { language: { current: 'English', options: [{ label: 'English', href: '/' }, { label: 'Deutsch', href: '/de' }] } };
+    const header = (html: string) => all(html.slice(html.indexOf('<div class="header-controls">'), html.indexOf('</header>')), /data-control="([a-z]+)"/);
+    t.same(header(render({ assistantTrigger: 'button', navbar: { controls: { order: ['appearance', 'assistant'] } } }, {}, { switchers })), ['appearance', 'assistant', 'language']);
+    t.same(header(render({ assistantTrigger: 'button' }, {}, { switchers })), ['language', 'assistant', 'appearance'], 'default order');
+    const strict = render({ appearance: { default: 'light', strict: true } });
+    t.same(all(strict, /data-control="appearance"/), []);
+    t.same(all(strict, /<html[^>]*>/), ['<html lang="en" data-theme="larch" data-appearance="light" data-strict data-mode="light" data-footer-width="reading">']);
+  });
+
+  t.test('should mark the current page in the sidebar', async (t) => {
+    t.same(all(render(), /<a [^>]*aria-current="page"[^>]*>[^<]*<\/a>/), ['<a href="/guides/sdk" aria-current="page">SDK guide</a>']);
+  });
+
+  t.test('should resolve the logo link against the base path and show both logos', async (t) => {
+    const html = render({ basePath: '/docs', colors: { logo: { light: '/logo.svg', dark: 'https://cdn.example/dark.svg', href: '/' } } });
+    t.same(all(html, /<header class="site-header">.*?(<a class="brand".*?<\/a>)/), [
+      '<a class="brand" href="/docs/"><img class="logo logo-light" src="/docs/logo.svg" alt="Acme Docs"/><img class="logo logo-dark" src="https://cdn.example/dark.svg" alt="Acme Docs"/></a>',
+    ]);
+  });
+
+  t.test('should show the RSS button only on pages with rss', async (t) => {
+    t.same(all(render(), /<a class="rss-link" href="([^"]*)"/), ['/guides/sdk/rss.xml']);
+    t.same(all(render({}, { rss: false }), /class="rss-link"|application\/rss\+xml" title/), []);
+  });
+
+  t.test('should render a noindex 404 page without a canonical URL', async (t) => {
+    const html = render404({ site: sampleSite(), nav: [], assets: placeholderAssets(), searchBase: '/_pagefind/', year: 2025 });
+    t.same(all(html, /<title>(.*?)<\/title>|<meta name="robots"[^>]*>|<link rel="canonical"|<h1>(.*?)<\/h1>|data-pagefind-body/), ['Page not found - Acme Docs', '<meta name="robots" content="noindex"/>', 'Page not found']);
+  });
+});
