@@ -40,8 +40,9 @@ function opQuery(requestId: number, ns: string, query: Document): Buffer {
 }
 
 function opMsg(requestId: number, flags: number, body: Document, sequence?: [string, Document[]]): Buffer {
-  const parts = [Buffer.alloc(4), Buffer.from([0]), serialize(body)];
-  parts[0].writeUInt32LE(flags, 0);
+  const flagBits = Buffer.alloc(4);
+  flagBits.writeUInt32LE(flags, 0);
+  const parts: Uint8Array[] = [flagBits, Buffer.from([0]), serialize(body)];
   if (sequence) {
     const docs = Buffer.concat(sequence[1].map((d) => serialize(d)));
     const name = Buffer.from(`${sequence[0]}\0`);
