@@ -39,6 +39,10 @@ export const envSchema = z.object({
   SITE_URL_TEMPLATE: optional,
   /** Token the builders use to clone customers' own repositories (e.g. a GitHub App installation token). */
   GITHUB_TOKEN: optional,
+  /** Secret of the GitHub push webhook (`POST /v1/webhooks/github`); unset: the webhook answers 503 `webhooks_disabled`. */
+  GITHUB_WEBHOOK_SECRET: optional,
+  /** Base URL own repositories are cloned from (`<base>/<owner>/<name>.git`); GitHub Enterprise installs set theirs. */
+  GITHUB_BASE_URL: z.string().url().default('https://github.com'),
 });
 
 export type Env = z.infer<typeof envSchema> & { dataDir: string; publicApiUrl: string; siteUrlTemplate: string };

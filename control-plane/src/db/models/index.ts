@@ -8,6 +8,7 @@ import { projectSchema, type Project } from './project.ts';
 import { usageCounterSchema, type UsageCounter } from './usage-counter.ts';
 import { deploymentSchema, type Deployment } from './deployment.ts';
 import { pageSchema, type Page } from './page.ts';
+import { webhookDeliverySchema, type WebhookDelivery } from './webhook-delivery.ts';
 
 export interface Models {
   Organization: Model<Organization>;
@@ -16,6 +17,7 @@ export interface Models {
   UsageCounter: Model<UsageCounter>;
   Deployment: Model<Deployment>;
   Page: Model<Page>;
+  WebhookDelivery: Model<WebhookDelivery>;
 }
 
 const cache = new WeakMap<Connection, Models>();
@@ -31,6 +33,7 @@ export function models(connection: Connection): Models {
       UsageCounter: connection.model<UsageCounter>('UsageCounter', usageCounterSchema, 'usage_counters'),
       Deployment: connection.model<Deployment>('Deployment', deploymentSchema, 'deployments'),
       Page: connection.model<Page>('Page', pageSchema, 'pages'),
+      WebhookDelivery: connection.model<WebhookDelivery>('WebhookDelivery', webhookDeliverySchema, 'webhook_deliveries'),
     };
     cache.set(connection, m);
   }
@@ -42,4 +45,4 @@ export async function syncIndexes(connection: Connection): Promise<void> {
   for (const model of Object.values(models(connection))) await (model as Model<unknown>).createIndexes();
 }
 
-export type { ApiKey, Organization, Project, UsageCounter, Deployment, Page };
+export type { ApiKey, Organization, Project, UsageCounter, Deployment, Page, WebhookDelivery };
