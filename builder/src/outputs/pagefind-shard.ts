@@ -1,0 +1,38 @@
+/**
+ * Runs Pagefind (its Node API, which drives the bundled binary) over the pages of one shard and
+ * returns the bundle's files.
+ */
+import * as pagefind from 'pagefind';
+import { appError } from '../errors.ts';
+import { searchDocument, type SearchPage } from './search-shards.ts';
+
+const UNUSED = /^pagefind-(ui|modular-ui|component-ui)\.(js|css)$/;
+
+/**
+ * Indexes `pages` into one Pagefind bundle. Result URLs are `basePath + urlPath`, the links a
+ * browser follows. Agents-only content (`data-visibility="agents"`) is left out of the index.
+ *
+ * @returns file name inside the bundle (e.g. `pagefind-entry.json`) → bytes.
+ * @throws BuilderError `search_index` (kind `app`, retried) when Pagefind fails.
+ */
+export async function buildPagefindShard(pages: readonly SearchPage[], basePath = ''): Promise<Map<string, Buffer>> {
+  const { index, errors } = await pagefind.createIndex({ excludeSelectors: ['[data-visibility="agents"]'], forceLanguage: 'en' });
+  if (!index) throw appError('search_index', `Pagefind could not start: ${errors.join('; ')}`);
+  try {
+    for (const page of pages) {
+      const added = await index.addHTMLFile({ url: basePath + page.urlPath, content: searchDocument(page) });
+      if (added.errors.length) throw appError('search_index', `Pagefind could not index ${page.urlPath}: ${added.errors.join('; ')}`);
+    }
+    const { files, errors: fileErrors } = await index.getFiles();
+    if (fileErrors.length) throw appError('search_index', `Pagefind could not write its bundle: ${fileErrors.join('; ')}`);
+    // The site template has its own search UI: Pagefind's UI bundles would be dead weight.
+    return new Map(files.filter((file) => !UNUSED.test(file.path)).map((file) => [file.path, Buffer.from(file.content)]));
+  } finally {
+    await index.deleteIndex();
+  }
+}
+
+/** Stops the Pagefind process (call once when the builder shuts down). */
+export async function closePagefind(): Promise<void> {
+  await pagefind.close();
+}

@@ -1,0 +1,98 @@
+/**
+ * The sharded search index of a site (see search-shards.ts for why it is sharded). Given the
+ * previous build's `_pagefind/shards.json`, only shards whose fingerprint changed are re-indexed;
+ * the others are listed as kept so the pipeline leaves their objects in place.
+ */
+import type { SearchPage } from './search-shards.ts';
+import { planShards, shardBase } from './search-shards.ts';
+import { buildPagefindShard } from './pagefind-shard.ts';
+
+/** Key of the shard manifest, published with the site and read back by the next build. */
+export const SEARCH_MANIFEST_KEY = '_pagefind/shards.json';
+
+/** One shard as the manifest records it. */
+export interface ShardEntry {
+  name: string;
+  /** Site path of the bundle, e.g. `/_pagefind/4-1/` (the shell prefixes `basePath`). */
+  base: string;
+  fingerprint: string;
+  pages: number;
+  /** Keys of the bundle's files, relative to the docs base. */
+  files: string[];
+}
+
+/** Content of `_pagefind/shards.json`. */
+export interface SearchManifest { version: 1; bases: string[]; shards: ShardEntry[] }
+
+/** What a search build returns. */
+export interface SearchIndexResult {
+  /** Files to publish: the re-indexed shards' bundles and the manifest. */
+  files: Map<string, Buffer | string>;
+  manifest: SearchManifest;
+  /** Names of the shards indexed by this build. */
+  rebuilt: string[];
+  /** Keys of unchanged shards' files, already published, to keep. */
+  kept: string[];
+}
+
+/** Options of {@link buildSearchIndex}. */
+export interface SearchIndexOptions {
+  /** Docs base path, part of result URLs. Default `''`. */
+  basePath?: string;
+  /** The previous build's manifest; absent or unreadable means index every shard. */
+  previous?: SearchManifest;
+  /** Pages per shard before the shard count doubles. Default 400. */
+  perShard?: number;
+  /** Shards indexed at once. Default 2. */
+  concurrency?: number;
+}
+
+/** `PageShellInput.searchBase`: the bundle bases, comma-separated (`<meta name="folio-search">`). */
+export function searchBaseOf(manifest: SearchManifest): string {
+  return manifest.bases.join(',');
+}
+
+/** Reads a manifest published by an earlier build; undefined when missing or not one. */
+export function parseSearchManifest(text: string | undefined): SearchManifest | undefined {
+  if (!text) return undefined;
+  try {
+    const value = JSON.parse(text) as SearchManifest;
+    return value?.version === 1 && Array.isArray(value.shards) ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Indexes the site's pages into shards, re-indexing only shards whose content changed. */
+export async function buildSearchIndex(pages: readonly SearchPage[], options: SearchIndexOptions = {}): Promise<SearchIndexResult> {
+  const basePath = options.basePath ?? '';
+  const previous = new Map((options.previous?.shards ?? []).map((shard) => [shard.name, shard]));
+  const plans = planShards(pages, basePath, options.perShard).filter((plan) => plan.pages.length > 0);
+  const files = new Map<string, Buffer | string>();
+  const entries: ShardEntry[] = new Array(plans.length);
+  const rebuilt: string[] = [];
+  const kept: string[] = [];
+  let next = 0;
+  const worker = async () => {
+    while (next < plans.length) {
+      const i = next++;
+      const plan = plans[i];
+      const base = shardBase(plan.name);
+      const old = previous.get(plan.name);
+      if (old && old.fingerprint === plan.fingerprint) {
+        entries[i] = old;
+        kept.push(...old.files);
+        continue;
+      }
+      const bundle = await buildPagefindShard(plan.pages, basePath);
+      const keys = [...bundle.keys()].sort().map((file) => `${base.slice(1)}${file}`);
+      for (const [file, bytes] of bundle) files.set(`${base.slice(1)}${file}`, bytes);
+      entries[i] = { name: plan.name, base, fingerprint: plan.fingerprint, pages: plan.pages.length, files: keys };
+      rebuilt.push(plan.name);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? 2) }, worker));
+  const manifest: SearchManifest = { version: 1, bases: entries.map((entry) => entry.base), shards: entries };
+  files.set(SEARCH_MANIFEST_KEY, JSON.stringify(manifest) + '\n');
+  return { files, manifest, rebuilt: rebuilt.sort(), kept };
+}

@@ -1,0 +1,77 @@
+/**
+ * Sharding of the search index. Pagefind takes ~10 s for 5,000 pages, far over the one-page-edit
+ * budget (≤ 1 s at 1,000 pages, ≤ 3 s at 10,000), so pages are hashed by path into shards of
+ * ~200-400 pages, each its own Pagefind bundle under `_pagefind/<count>-<index>/`. A one-page
+ * edit changes one shard's fingerprint, and only that shard is re-indexed. The browser loads
+ * the first bundle and merges the others (`<meta name="folio-search" content="base,base,…">`).
+ *
+ * The shard count is a power of two so the page-to-shard mapping only changes when a site
+ * doubles or halves; the count is part of the shard name, so bundles of different counts never
+ * mix.
+ */
+import { createHash } from 'node:crypto';
+import type { CompiledPage } from '../types.ts';
+
+/** The page fields the search index reads. */
+export type SearchPage = Pick<CompiledPage, 'urlPath' | 'title' | 'bodyHtml'>;
+
+/** Most pages per shard before the shard count doubles. */
+export const MAX_PAGES_PER_SHARD = 400;
+
+/** Smallest power of two giving at most `perShard` (default 400) pages per shard on average. */
+export function shardCount(pageCount: number, perShard = MAX_PAGES_PER_SHARD): number {
+  let count = 1;
+  while (pageCount / count > perShard) count *= 2;
+  return count;
+}
+
+/** 32-bit FNV-1a of the UTF-16 code units: stable across runs, machines and Node versions. */
+export function fnv1a(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash;
+}
+
+/** The shard index of a page. */
+export function shardOf(urlPath: string, count: number): number {
+  return fnv1a(urlPath) % count;
+}
+
+/** Site path of a shard's bundle, e.g. `/_pagefind/4-1/`. */
+export function shardBase(name: string): string {
+  return `/_pagefind/${name}/`;
+}
+
+const escapeHtml = (text: string) => text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c] as string);
+
+/**
+ * The minimal document Pagefind indexes for a page: its title as `h1` (and the result title via
+ * `data-pagefind-meta`) and its body, without the shell (faster, and no navigation text in
+ * results). Agents-only content is excluded at indexing time (see `pagefind-shard.ts`).
+ */
+export function searchDocument(page: SearchPage): string {
+  const title = escapeHtml(page.title);
+  return `<!doctype html><html lang="en"><head><title>${title}</title></head><body><main data-pagefind-body><h1 data-pagefind-meta="title">${title}</h1>${page.bodyHtml}</main></body></html>`;
+}
+
+/** One planned shard: its pages (by path) and a fingerprint of everything indexed from them. */
+export interface ShardPlan { name: string; pages: SearchPage[]; fingerprint: string }
+
+/**
+ * Splits pages into shards (`perShard` as in {@link shardCount}). `basePath` is part of the
+ * fingerprint since result URLs carry it.
+ */
+export function planShards(pages: readonly SearchPage[], basePath = '', perShard = MAX_PAGES_PER_SHARD): ShardPlan[] {
+  const count = shardCount(pages.length, perShard);
+  const buckets: SearchPage[][] = Array.from({ length: count }, () => []);
+  for (const page of pages) buckets[shardOf(page.urlPath, count)].push(page);
+  return buckets.map((bucket, index) => {
+    bucket.sort((a, b) => (a.urlPath < b.urlPath ? -1 : a.urlPath > b.urlPath ? 1 : 0));
+    const hash = createHash('sha256').update(basePath).update('\0');
+    for (const page of bucket) hash.update(page.urlPath).update('\0').update(searchDocument(page)).update('\0');
+    return { name: `${count}-${index}`, pages: bucket, fingerprint: hash.digest('hex') };
+  });
+}

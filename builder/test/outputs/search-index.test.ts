@@ -1,0 +1,57 @@
+import t from 'tap';
+import { gunzipSync } from 'node:zlib';
+import { closePagefind } from '../../src/outputs/pagefind-shard.ts';
+import { buildSearchIndex, parseSearchManifest, SEARCH_MANIFEST_KEY, searchBaseOf } from '../../src/outputs/search-index.ts';
+import { shardOf } from '../../src/outputs/search-shards.ts';
+
+const pages = Array.from({ length: 6 }, (_, i) => ({
+  urlPath: `/guides/page-${i}`,
+  title: `Guide ${i}`,
+  bodyHtml: `<h2 id="usage">Usage</h2><p>Install widget number ${i}.</p><div data-visibility="agents" style="display:none">agentonlyword</div>`,
+}));
+
+/** Pagefind fragments are gzipped `pagefind_dcd` + JSON. */
+const fragmentText = (files: Map<string, Buffer | string>) =>
+  [...files].filter(([key]) => key.includes('/fragment/')).map(([, bytes]) => gunzipSync(bytes as Buffer).toString('utf8')).join('\n');
+
+t.teardown(closePagefind);
+
+t.test('buildSearchIndex', async (t) => {
+  t.test('should write a Pagefind bundle per shard and a manifest of their bases', async (t) => {
+    const result = await buildSearchIndex(pages, { basePath: '/docs' });
+    t.same(result.rebuilt, ['1-0']);
+    t.same(result.kept, []);
+    const entry = JSON.parse(String(result.files.get('_pagefind/1-0/pagefind-entry.json'))) as { languages: Record<string, { page_count: number }> };
+    t.equal(entry.languages.en.page_count, 6);
+    for (const file of ['pagefind.js', 'pagefind-worker.js', 'wasm.en.pagefind']) t.ok(result.files.has(`_pagefind/1-0/${file}`), `${file} exists`);
+    t.notOk(result.files.has('_pagefind/1-0/pagefind-ui.js'), 'Pagefind UI bundles are not published');
+    t.equal(searchBaseOf(result.manifest), '/_pagefind/1-0/');
+    t.same(parseSearchManifest(String(result.files.get(SEARCH_MANIFEST_KEY))), result.manifest);
+    t.same(result.manifest.shards[0].files, [...result.files.keys()].filter((k) => k !== SEARCH_MANIFEST_KEY).sort());
+    const fragments = fragmentText(result.files);
+    t.match(fragments, '"url":"/docs/guides/page-0"', 'result URLs carry the base path');
+    t.match(fragments, 'Install widget number 3');
+    t.notMatch(fragments, 'agentonlyword', 'agents-only content is not searchable');
+  });
+
+  t.test('should re-index only the shard of an edited page', async (t) => {
+    const first = await buildSearchIndex(pages, { perShard: 2 });
+    t.same(first.manifest.bases, ['/_pagefind/4-0/', '/_pagefind/4-1/', '/_pagefind/4-2/', '/_pagefind/4-3/'].filter((b) => first.manifest.shards.some((s) => s.base === b)));
+    const unchanged = await buildSearchIndex(pages, { perShard: 2, previous: first.manifest });
+    t.same(unchanged.rebuilt, []);
+    t.same([...unchanged.files.keys()], [SEARCH_MANIFEST_KEY]);
+    t.same(unchanged.manifest, first.manifest);
+    t.same(unchanged.kept.sort(), first.manifest.shards.flatMap((s) => s.files).sort());
+
+    const edited = pages.map((p, i) => (i === 4 ? { ...p, bodyHtml: '<p>Rewritten</p>' } : p));
+    const second = await buildSearchIndex(edited, { perShard: 2, previous: first.manifest });
+    t.same(second.rebuilt, [`4-${shardOf('/guides/page-4', 4)}`]);
+    t.equal(second.manifest.shards.reduce((n, s) => n + s.pages, 0), 6);
+  });
+
+  t.test('should ignore a previous manifest that is missing or unreadable', async (t) => {
+    t.equal(parseSearchManifest(undefined), undefined);
+    t.equal(parseSearchManifest('{"version":2}'), undefined);
+    t.equal(parseSearchManifest('not json'), undefined);
+  });
+});

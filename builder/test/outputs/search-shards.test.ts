@@ -1,0 +1,43 @@
+import t from 'tap';
+import { fnv1a, planShards, searchDocument, shardBase, shardCount, shardOf } from '../../src/outputs/search-shards.ts';
+
+const pages = Array.from({ length: 1000 }, (_, i) => ({ urlPath: `/section-${i % 7}/page-${i}`, title: `Page ${i}`, bodyHtml: `<p>Body ${i}</p>` }));
+
+t.test('search shards', async (t) => {
+  t.test('should hash with 32-bit FNV-1a (reference vectors)', async (t) => {
+    t.same([fnv1a(''), fnv1a('a'), fnv1a('foobar')], [0x811c9dc5, 0xe40c292c, 0xbf9cf968]);
+  });
+
+  t.test('should grow the shard count in powers of two, at most 400 pages per shard on average', async (t) => {
+    t.same([0, 1, 400, 401, 800, 801, 1000, 5000, 10000].map((n) => shardCount(n)), [1, 1, 1, 2, 2, 4, 4, 16, 32]);
+  });
+
+  t.test('should assign a page to the same shard on every run', async (t) => {
+    t.same(['/', '/guides/install', '/api/auth'].map((p) => shardOf(p, 4)), [fnv1a('/') % 4, fnv1a('/guides/install') % 4, fnv1a('/api/auth') % 4]);
+    t.same(['/', '/guides/install', '/api/auth'].map((p) => shardOf(p, 4)), [2, 3, 1], 'values checked against an independent FNV-1a');
+  });
+
+  t.test('should spread 1,000 pages over 4 shards named by count and index', async (t) => {
+    const plans = planShards(pages);
+    t.same(plans.map((p) => p.name), ['4-0', '4-1', '4-2', '4-3']);
+    t.equal(plans.reduce((n, p) => n + p.pages.length, 0), 1000);
+    for (const plan of plans) t.ok(plan.pages.length > 150 && plan.pages.length < 350, `${plan.name} holds ${plan.pages.length} pages`);
+    t.equal(shardBase('4-2'), '/_pagefind/4-2/');
+  });
+
+  t.test('should change only the edited page\'s shard fingerprint', async (t) => {
+    const before = planShards(pages);
+    const edited = pages.map((p, i) => (i === 123 ? { ...p, bodyHtml: '<p>changed</p>' } : p));
+    const after = planShards(edited);
+    const changed = after.filter((plan, i) => plan.fingerprint !== before[i].fingerprint).map((plan) => plan.name);
+    t.same(changed, [`4-${shardOf(pages[123].urlPath, 4)}`]);
+    t.same(planShards([...pages].reverse()).map((p) => p.fingerprint), before.map((p) => p.fingerprint), 'input order does not matter');
+  });
+
+  t.test('should index a minimal document: escaped title as h1 and meta, then the body', async (t) => {
+    t.equal(
+      searchDocument({ urlPath: '/x', title: 'A & <B>', bodyHtml: '<p>Hi</p>' }),
+      '<!doctype html><html lang="en"><head><title>A &amp; &lt;B&gt;</title></head><body><main data-pagefind-body><h1 data-pagefind-meta="title">A &amp; &lt;B&gt;</h1><p>Hi</p></main></body></html>',
+    );
+  });
+});
