@@ -12,7 +12,7 @@
  * Commands: hello/isMaster, ping, buildInfo, insert, find, getMore, killCursors, update (multi,
  * upsert, operators, replacement, pipeline, arrayFilters), delete, findAndModify, count,
  * distinct, aggregate, createIndexes/listIndexes/dropIndexes (unique, compound, sparse, partial,
- * text; TTL accepted), listCollections, create, drop, dropDatabase, listDatabases, endSessions,
+ * text; TTL indexes expire documents once a minute), listCollections, create, drop, dropDatabase, listDatabases, endSessions,
  * abortTransaction/commitTransaction (acknowledged, no isolation). Anything else answers
  * `CommandNotFound` (59) with mongod's wording.
  *
@@ -27,6 +27,7 @@
  */
 import { Journal } from './journal.ts';
 import { Store } from './store.ts';
+import { sweepExpired, TTL_INTERVAL_MS } from './ttl-sweeper.ts';
 import { WireServer } from './wire-server.ts';
 
 export { MongoCommandError } from './errors.ts';
@@ -74,11 +75,16 @@ export async function startEmbeddedMongo(opts: EmbeddedMongoOptions = {}): Promi
     await journal?.close();
     throw err;
   }
+  const ttl = setInterval(() => {
+    if (sweepExpired(store) > 0) journal?.flush().catch(() => {});
+  }, TTL_INTERVAL_MS);
+  ttl.unref();
   const uriHost = host.includes(':') ? `[${host}]` : host;
   return {
     uri: `mongodb://${uriHost}:${port}/?directConnection=true`,
     port,
     async close() {
+      clearInterval(ttl);
       await wire.close();
       await journal?.close();
     },
