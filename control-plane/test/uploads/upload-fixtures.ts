@@ -32,7 +32,7 @@ export function form(files: Record<string, { bytes: Buffer | string; filename?: 
   const fd = new FormData();
   for (const [k, v] of Object.entries(fields)) fd.append(k, v);
   for (const [k, f] of Object.entries(files)) {
-    fd.append(k, new Blob([typeof f.bytes === 'string' ? Buffer.from(f.bytes) : f.bytes], { type: f.type ?? 'application/octet-stream' }), f.filename ?? `${k}.bin`);
+    fd.append(k, new Blob([new Uint8Array(typeof f.bytes === 'string' ? Buffer.from(f.bytes) : f.bytes)], { type: f.type ?? 'application/octet-stream' }), f.filename ?? `${k}.bin`);
   }
   return fd;
 }

@@ -1,0 +1,48 @@
+/**
+ * What a verified GitHub `push` delivery does: every project connected to that repository
+ * whose synced branch was pushed gets a sync queued at the pushed commit.
+ */
+import type { Models } from '../db/models/index.ts';
+import { enqueueDeployment } from '../deploy/queue.ts';
+
+/** The fields of a push payload this module reads. */
+export interface PushPayload {
+  ref?: unknown;
+  after?: unknown;
+  deleted?: unknown;
+  repository?: { full_name?: unknown } | null;
+}
+
+export type PushOutcome =
+  | { status: 'queued'; deployments: string[] }
+  | { status: 'ignored'; reason: string };
+
+const SHA = /^[0-9a-f]{40}$/;
+const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * Queues syncs for a push: projects whose `github_repo` equals `repository.full_name`
+ * (case-insensitive, as GitHub names are) and whose `github_branch` (default `main`) is the
+ * pushed `refs/heads/<branch>`. Tag pushes, branch deletions and unknown repositories are
+ * ignored with a reason the delivery log on GitHub shows.
+ */
+export async function handlePush(m: Models, payload: PushPayload, now: Date): Promise<PushOutcome> {
+  const repo = typeof payload.repository?.full_name === 'string' ? payload.repository.full_name : '';
+  const ref = typeof payload.ref === 'string' ? payload.ref : '';
+  const after = typeof payload.after === 'string' ? payload.after : '';
+  if (!repo || !ref) return { status: 'ignored', reason: 'push payload without repository.full_name or ref' };
+  if (!ref.startsWith('refs/heads/')) return { status: 'ignored', reason: `${ref} is not a branch` };
+  if (payload.deleted === true || /^0{40}$/.test(after)) return { status: 'ignored', reason: `${ref} was deleted` };
+  if (!SHA.test(after)) return { status: 'ignored', reason: 'push payload without a commit sha in after' };
+  const projects = await m.Project.find({ github_repo: { $regex: `^${escapeRegex(repo)}$`, $options: 'i' } }, { _id: 1, github_branch: 1 }).lean();
+  if (projects.length === 0) return { status: 'ignored', reason: `no project is connected to ${repo}` };
+  const branch = ref.slice('refs/heads/'.length);
+  const matching = projects.filter((p) => (p.github_branch ?? 'main') === branch);
+  if (matching.length === 0) return { status: 'ignored', reason: `${branch} is not the synced branch of any project connected to ${repo}` };
+  const deployments: string[] = [];
+  for (const p of matching) {
+    const d = await enqueueDeployment(m, p._id, { commitSha: after, trigger: 'webhook' }, now);
+    deployments.push(d._id);
+  }
+  return { status: 'queued', deployments };
+}
