@@ -14,6 +14,12 @@ export type WriteRecord =
   | { op: 'dropIndex'; db: string; c: string; name: string }
   | { op: 'dropDatabase'; db: string };
 
+/** The `_id` of a filter that is exactly `{ _id: <scalar or ObjectId> }`, else undefined. */
+function plainIdLookup(filter: Document | undefined): unknown {
+  const id = filter && Object.keys(filter).length === 1 ? filter._id : undefined;
+  return id !== undefined && (typeof id !== 'object' || id === null || id instanceof ObjectId) ? id : undefined;
+}
+
 export const ID_INDEX: IndexSpec = { v: 2, key: { _id: 1 }, name: '_id_' };
 
 /**
@@ -45,8 +51,8 @@ export class Collection {
 
   /** All documents, or the single match of a plain `_id` equality filter without scanning. */
   candidates(filter: Document | undefined): Document[] {
-    const id = filter && Object.keys(filter).length === 1 ? filter._id : undefined;
-    if (id !== undefined && (typeof id !== 'object' || id === null || id instanceof ObjectId)) {
+    const id = plainIdLookup(filter);
+    if (id !== undefined) {
       const doc = this.docs.get(keyOf(id));
       return doc ? [doc] : [];
     }
@@ -57,6 +63,8 @@ export class Collection {
   find(filter: Document | undefined): Document[] {
     const docs = this.candidates(filter);
     if (!filter || Object.keys(filter).length === 0) return docs;
+    // candidates() already resolved a plain `_id` equality exactly.
+    if (plainIdLookup(filter) !== undefined) return docs;
     const query = compileFilter(filter);
     return docs.filter((d) => query.test(d));
   }

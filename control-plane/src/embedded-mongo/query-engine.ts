@@ -48,7 +48,7 @@ export function selectDocs(coll: Collection | undefined, spec: ReadSpec): Docume
     const sort = translateSort(spec.sort);
     const skip = spec.skip ?? 0;
     const limit = spec.limit ? Math.abs(spec.limit) : 0;
-    if (sort || skip || limit) {
+    if ((sort || skip || limit) && (docs.length > 1 || skip > 0)) {
       let cursor = new Query({}, mingoOptions()).find(docs);
       if (sort) cursor = cursor.sort(sort as never);
       if (skip) cursor = cursor.skip(skip);
