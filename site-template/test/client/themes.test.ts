@@ -43,6 +43,8 @@ t.test('themes', async (t) => {
       backgrounds[`${theme}-${mode}`] = style.background;
       if (mode === 'light') looks[theme] = { font: style.font, radius: style.radius, header: style.header };
       await page.screenshot({ path: `${SHOTS}${theme}-${mode}.png`, fullPage: false });
+      // One whole page per mode shows every component in context.
+      if (theme === 'larch' || theme === 'obsidian') await page.screenshot({ path: `${SHOTS}${theme}-${mode}-full.png`, fullPage: true });
     }
   }
 
