@@ -5,7 +5,8 @@
  * - build: one Vite SSR build of the whole batch (`build.ssr`, `write: false`), chunks written to
  *   a temporary directory and imported, then rendered the same way (happy path only: a failing
  *   page would fail the whole build, so it would need retries without the failing pages);
- * - floor: `@mdx-js/mdx` evaluate + render per page (raw-floor.ts).
+ * - floor: `@mdx-js/mdx` evaluate + render per page (raw-floor.ts);
+ * - pool (only when asked: `… 200 pool`): the compiler with 2 worker threads.
  * Every variant is warmed on other pages first (highlighter grammars, Vite start-up excluded).
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -15,6 +16,7 @@ import { pathToFileURL } from 'node:url';
 import mdx from '@mdx-js/rollup';
 import { build, type Rollup } from 'vite';
 import { createLocalCompiler } from './local-compiler.ts';
+import { createCompiler } from './index.ts';
 import { createRawFloor } from './raw-floor.ts';
 import { createSharedHighlighter } from './highlighter.ts';
 import { mdxOptions } from './mdx-options.ts';
@@ -89,7 +91,17 @@ async function floor(): Promise<void> {
   await raw.close();
 }
 
+async function pool(): Promise<void> {
+  const compiler = await createCompiler({ workers: 2, workerThreshold: 1 });
+  await compiler.compile(pages(10_000).slice(0, 20), ctx);
+  const t = start();
+  await compiler.compile(pages(0), ctx);
+  console.log(`pool (2 workers; cpu = all threads): ${count} pages in ${ms(t)}`);
+  await compiler.close();
+}
+
 const only = process.argv[3];
+if (only === 'pool') await pool();
 if (!only || only === 'runner') await runner();
 if (!only || only === 'build') await viteBuild();
 if (!only || only === 'floor') await floor();

@@ -14,7 +14,9 @@
  * environment).
  */
 import type { Compiler, CompilerOptions } from './compiler.ts';
+import { availableParallelism } from 'node:os';
 import { createLocalCompiler } from './local-compiler.ts';
+import { createPoolCompiler } from './worker-pool.ts';
 
 export type { CompileContext, CompileInput, Compiler, CompilerOptions } from './compiler.ts';
 export { isPageFailure } from './compiler.ts';
@@ -26,5 +28,7 @@ export const COMPILER_VERSION = 'compile-1';
 
 /** Creates a compiler with one shared highlighter (per thread). Close it when done. */
 export async function createCompiler(opts: CompilerOptions = {}): Promise<Compiler> {
-  return createLocalCompiler({ themes: opts.themes });
+  const workers = opts.workers ?? (availableParallelism() >= 2 ? 2 : 0);
+  if (workers === 0) return createLocalCompiler({ themes: opts.themes });
+  return createPoolCompiler({ workers, threshold: opts.workerThreshold ?? 40, themes: opts.themes });
 }
