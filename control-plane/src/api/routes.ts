@@ -2,15 +2,18 @@
 import { z } from 'zod';
 import { buildOpenApi } from '../http/openapi.ts';
 import { defineRoute, type RouteDef } from '../http/route.ts';
+import { assetRoutes } from './asset.ts';
 import { entitlementRoutes } from './entitlements.ts';
+import { logoRoutes } from './logo.ts';
 import { projectRoutes } from './projects.ts';
 import { scimRoutes } from './scim.ts';
+import { webhookRoutes } from './webhooks.ts';
 
 export const API_VERSION = '1.0.0';
 
 /** Builds the route list; modules added later (deployments, pages, uploads) pass theirs in. */
 export function apiRoutes(extra: RouteDef[] = []): RouteDef[] {
-  const routes: RouteDef[] = [...projectRoutes, ...entitlementRoutes, ...scimRoutes, ...extra];
+  const routes: RouteDef[] = [...projectRoutes, ...entitlementRoutes, ...scimRoutes, ...logoRoutes, ...assetRoutes, ...webhookRoutes, ...extra];
   const all: RouteDef[] = [...routes];
   const openapi: RouteDef = defineRoute({
     method: 'get', path: '/openapi.json', operationId: 'getOpenApi', summary: 'This API\'s OpenAPI 3.1 description', tags: ['Meta'],
