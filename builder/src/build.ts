@@ -39,6 +39,20 @@ export interface BuildOptions {
   compiler?: Compiler;
   /** Year for `{year}` in the copyright; default the current UTC year. */
   year?: number;
+  /**
+   * Called once the site is rendered and before it is published, with the pages whose published
+   * version changes (new, edited, moved) and the ones removed. The worker reports them to the
+   * pages API; reporting before the publish means a build that dies in between re-reports them.
+   */
+  onPages?(changes: PageChanges): Promise<void>;
+  /** Called as each step finishes (`clone`, `plan`, `compile`, …), for progress logs. */
+  onStep?(step: keyof StepTimings): void;
+}
+
+/** Pages a build changes, relative to the previously published site. */
+export interface PageChanges {
+  upserted: Array<{ page: CompiledPage; source: string }>;
+  removed: Array<{ sourcePath: string; urlPath: string }>;
 }
 
 /** Pages per compile batch: large enough to keep both cores busy, small enough to bound memory. */
@@ -59,7 +73,7 @@ export async function build(opts: BuildOptions): Promise<BuildResult> {
   const timings: StepTimings = {};
   const start = performance.now();
   let mark = start;
-  const lap = (step: keyof StepTimings) => { const now = performance.now(); timings[step] = Math.round(now - mark); mark = now; deadline.check(); };
+  const lap = (step: keyof StepTimings) => { const now = performance.now(); timings[step] = Math.round(now - mark); mark = now; opts.onStep?.(step); deadline.check(); };
 
   const snapshot = await openSource(opts.source);
   checkRepository(snapshot.sizeBytes, snapshot.files.size, limits);
@@ -140,6 +154,7 @@ export async function build(opts: BuildOptions): Promise<BuildResult> {
   lap('exports');
   lap('index');
 
+  if (opts.onPages) await opts.onPages(await pageChanges(ordered, manifestPages, previous, snapshot));
   deadline.check();
   const stats = await publisher.finish();
   const manifest: BuildManifest = {
@@ -180,4 +195,21 @@ function gitdirOf(dir: string): string {
 /** A cached page found under another path (a rename with the same bytes): re-derive its location. */
 function relocate(page: CompiledPage, sourcePath: string, contentRoot: string): CompiledPage {
   return page.sourcePath === sourcePath ? page : { ...page, sourcePath, urlPath: urlPathFor(sourcePath, contentRoot) };
+}
+
+/** Pages whose published version differs from the previous manifest's, and the removed ones. */
+async function pageChanges(ordered: CompiledPage[], pages: Record<string, ManifestPage>, previous: BuildManifest | undefined, snapshot: RepoSnapshot): Promise<PageChanges> {
+  const upserted: PageChanges['upserted'] = [];
+  for (const page of ordered) {
+    const before = previous?.pages[page.sourcePath];
+    const now = pages[page.sourcePath];
+    if (before && before.cacheKey === now.cacheKey && before.urlPath === now.urlPath) continue;
+    const bytes = snapshot.files.get(page.sourcePath) === now.blob ? await snapshot.read(page.sourcePath) : undefined;
+    upserted.push({ page, source: bytes ? Buffer.from(bytes).toString('utf8') : '' });
+  }
+  const live = new Set(Object.values(pages).map((p) => p.urlPath));
+  const removed = Object.entries(previous?.pages ?? {})
+    .filter(([, p]) => !live.has(p.urlPath))
+    .map(([sourcePath, p]) => ({ sourcePath, urlPath: p.urlPath }));
+  return { upserted, removed };
 }

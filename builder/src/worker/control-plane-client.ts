@@ -1,0 +1,82 @@
+/**
+ * The worker's side of the control plane's internal build API. The worker holds a worker
+ * secret (to claim) and, per job, a build token scoped to that one deployment; no database
+ * or platform credentials.
+ */
+import { appError } from '../errors.ts';
+
+export interface Job {
+  deployment_id: string;
+  fencing: number;
+  token: string;
+  lease_ms: number;
+  commit_sha: string | null;
+  project: { id: string; slug: string };
+  source: { url: string; branch: string; token: string | null };
+  site: { prefix: string; url: string };
+}
+
+export interface PageRecord { path: string; title: string; description: string; source_mdx: string; compiled_html: string; search_text: string }
+
+export interface JobReport {
+  status: 'deployed' | 'failed';
+  commit_sha?: string | null;
+  pages_total?: number;
+  pages_success?: number;
+  pages_failed?: number;
+  error?: string;
+  retryable?: boolean;
+}
+
+/** Thrown when the control plane says another worker holds the job now: stop, report nothing. */
+export class LeaseLostError extends Error {
+  constructor() { super('lease lost'); this.name = 'LeaseLostError'; }
+}
+
+export class ControlPlaneClient {
+  constructor(private readonly baseUrl: string, private readonly workerSecret: string) {}
+
+  private async post(path: string, token: string, body: unknown): Promise<Response> {
+    let res: Response;
+    try {
+      res = await fetch(`${this.baseUrl}/internal/v1${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+        signal: AbortSignal.timeout(30_000),
+      });
+    } catch (err) {
+      throw appError('control_plane_unreachable', `The control plane did not answer ${path}`, err);
+    }
+    if (res.status === 409) throw new LeaseLostError();
+    if (res.status >= 400) throw appError('control_plane_error', `The control plane answered ${res.status} to ${path}: ${await res.text()}`);
+    return res;
+  }
+
+  /** The next job, or undefined when none is waiting. */
+  async claim(workerId: string): Promise<Job | undefined> {
+    const res = await this.post('/jobs/claim', this.workerSecret, { worker_id: workerId });
+    return res.status === 204 ? undefined : ((await res.json()) as Job);
+  }
+
+  async heartbeat(job: Job): Promise<void> {
+    await this.post(`/jobs/${job.deployment_id}/heartbeat`, job.token, { fencing: job.fencing });
+  }
+
+  async release(job: Job): Promise<void> {
+    await this.post(`/jobs/${job.deployment_id}/release`, job.token, { fencing: job.fencing });
+  }
+
+  /** Reports page changes in batches small enough for one request each. */
+  async pages(job: Job, upserts: PageRecord[], deletes: string[]): Promise<void> {
+    const BATCH = 200;
+    for (let i = 0; i < upserts.length; i += BATCH) {
+      await this.post(`/jobs/${job.deployment_id}/pages`, job.token, { fencing: job.fencing, upserts: upserts.slice(i, i + BATCH), deletes: [] });
+    }
+    if (deletes.length) await this.post(`/jobs/${job.deployment_id}/pages`, job.token, { fencing: job.fencing, upserts: [], deletes });
+  }
+
+  async complete(job: Job, report: JobReport): Promise<void> {
+    await this.post(`/jobs/${job.deployment_id}/complete`, job.token, { fencing: job.fencing, ...report });
+  }
+}

@@ -1,0 +1,93 @@
+/**
+ * Runs one claimed job: heartbeats while it builds, builds and publishes the site into the
+ * project's prefix of the store, reports page changes and the final result. A user error (bad
+ * config, limits) is final; anything else is reported as retryable.
+ */
+import path from 'node:path';
+import { build, type PageChanges } from '../build.ts';
+import type { Compiler } from '../compile/index.ts';
+import { BuilderError } from '../errors.ts';
+import { prefixStore, type ObjectStore } from '../store/object-store.ts';
+import type { BuildResult } from '../types.ts';
+import { LeaseLostError, type ControlPlaneClient, type Job, type PageRecord } from './control-plane-client.ts';
+
+export interface RunJobOptions {
+  client: ControlPlaneClient;
+  store: ObjectStore;
+  /** Local folder for clones, one sub-folder per project (kept between jobs to fetch less). */
+  workDir: string;
+  compiler?: Compiler;
+  /** Observes phases (clone, compile, publish), e.g. for logs or crash tests. */
+  onPhase?(phase: string, job: Job): void;
+  /** Aborted when the worker must stop: the job is handed back instead of reported. */
+  signal?: AbortSignal;
+}
+
+function records(changes: PageChanges): { upserts: PageRecord[]; deletes: string[] } {
+  return {
+    upserts: changes.upserted.map(({ page, source }) => ({
+      path: page.urlPath, title: page.title, description: page.description ?? '',
+      source_mdx: source, compiled_html: page.bodyHtml, search_text: page.searchText,
+    })),
+    deletes: changes.removed.map((r) => r.urlPath),
+  };
+}
+
+function failureMessage(result: BuildResult): string | undefined {
+  if (!result.pagesFailed) return undefined;
+  return result.errors.map((e) => `${[e.sourcePath, e.line, e.column].filter((v) => v !== undefined).join(':')}: ${e.message}`).join('\n');
+}
+
+export async function runJob(job: Job, opts: RunJobOptions): Promise<'reported' | 'lease_lost' | 'released'> {
+  const { client } = opts;
+  let lost = false;
+  let released: Promise<'released'> | undefined;
+  // Stopping: hand the job back now; the build's own outcome is then never reported or published.
+  const onAbort = () => { lost = true; released = client.release(job).then(() => 'released' as const, () => 'released' as const); };
+  if (opts.signal?.aborted) onAbort(); else opts.signal?.addEventListener('abort', onAbort, { once: true });
+  const beat = setInterval(() => {
+    client.heartbeat(job).catch((err) => { if (err instanceof LeaseLostError) lost = true; });
+  }, Math.max(1000, Math.floor(job.lease_ms / 3)));
+  try {
+    opts.onPhase?.('clone', job);
+    const aborted = new Promise<'aborted'>((resolve) => {
+      if (opts.signal?.aborted) resolve('aborted'); else opts.signal?.addEventListener('abort', () => resolve('aborted'), { once: true });
+    });
+    const building = build({
+      source: { kind: 'remote', url: job.source.url, branch: job.source.branch, token: job.source.token ?? undefined, workDir: path.join(opts.workDir, job.project.id) },
+      store: prefixStore(opts.store, job.site.prefix),
+      siteUrl: job.site.url,
+      compiler: opts.compiler,
+      onStep: (step) => { if (step === 'clone') opts.onPhase?.('compile', job); },
+      onPages: async (changes) => {
+        if (lost) throw new LeaseLostError();
+        opts.onPhase?.('publish', job);
+        const { upserts, deletes } = records(changes);
+        await client.pages(job, upserts, deletes);
+      },
+    });
+    building.catch(() => undefined); // once abandoned, its failure is nobody's to report
+    const result = await Promise.race([building, aborted]);
+    if (result === 'aborted') return released ?? 'released';
+    if (released) return released;
+    if (lost) return 'lease_lost';
+    await client.complete(job, {
+      status: 'deployed', commit_sha: result.commit ?? null,
+      pages_total: result.pagesTotal, pages_success: result.pagesSuccess, pages_failed: result.pagesFailed,
+      ...(result.pagesFailed ? { error: failureMessage(result) } : {}),
+    });
+    return 'reported';
+  } catch (err) {
+    if (released) return released;
+    if (err instanceof LeaseLostError || lost) return 'lease_lost';
+    const user = err instanceof BuilderError && err.kind === 'user';
+    await client.complete(job, {
+      status: 'failed', retryable: !user,
+      error: user ? (err as BuilderError).toString() : `Build failed on the platform's side; it will be retried (${(err as Error).message})`,
+    }).catch((e) => { if (!(e instanceof LeaseLostError)) throw e; });
+    return 'reported';
+  } finally {
+    clearInterval(beat);
+    opts.signal?.removeEventListener('abort', onAbort);
+  }
+}
