@@ -99,15 +99,16 @@ function request(field: string, url: URL, address: string, maxBytes: number, sig
       }
       const tooLarge = () => new AppError(413, 'payload_too_large', `${field}: Downloaded file exceeds the ${Math.round(maxBytes / 1024 / 1024 * 10) / 10} MB limit`);
       if (Number(res.headers['content-length'] ?? 0) > maxBytes) {
-        res.destroy();
         reject(tooLarge());
+        res.destroy();
         return;
       }
       const chunks: Buffer[] = [];
       let size = 0;
       res.on('data', (chunk: Buffer) => {
         size += chunk.length;
-        if (size > maxBytes) { res.destroy(); reject(tooLarge()); return; }
+        // Reject before destroying: destroying emits its own errors, which must not win.
+        if (size > maxBytes) { reject(tooLarge()); res.destroy(); return; }
         chunks.push(chunk);
       });
       res.on('end', () => resolvePromise({ status, body: Buffer.concat(chunks) }));

@@ -51,8 +51,8 @@ const CONFIG: Config & { IN_PLACE: true } = {
 const FOREIGN_ENTITY = /&(?!(?:amp|lt|gt|quot|apos|#[0-9]+|#x[0-9a-fA-F]+);)[A-Za-z_:][\w.:-]*;/g;
 
 /**
- * Removes a DOCTYPE declaration with its internal subset, tracking quotes and brackets so a
- * `]>` inside an entity value does not end it early. Declared entities are the door to
+ * Removes a DOCTYPE declaration with its internal subset, tracking quotes, comments and
+ * brackets so a `]>` inside an entity value does not end it early. Declared entities are the door to
  * billion-laughs and quadratic blow-up attacks and to external entities; no logo needs them.
  */
 function stripDoctype(text: string): string {
@@ -63,6 +63,13 @@ function stripDoctype(text: string): string {
   for (let i = start + 9; i < text.length; i++) {
     const c = text[i];
     if (quote) { if (c === quote) quote = ''; continue; }
+    if (text.startsWith('<!--', i)) {
+      // A comment may hold a lone quote or bracket; it ends at the first "-->".
+      const end = text.indexOf('-->', i + 4);
+      if (end < 0) return text.slice(0, start);
+      i = end + 2;
+      continue;
+    }
     if (c === '"' || c === '\'') quote = c;
     else if (c === '[') depth++;
     else if (c === ']') depth--;
