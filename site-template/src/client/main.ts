@@ -7,6 +7,7 @@ import { initCodeBlocks } from './code-blocks.ts';
 import { initCopyPage, initFeedback } from './page-actions.ts';
 import { initSearch } from './search.ts';
 import { initCodeGroups, initTabs } from './tabs.ts';
+import { initToc } from './toc.ts';
 
 initAppearance();
 initMenu();
@@ -16,6 +17,7 @@ initCodeBlocks();
 initCopyPage();
 initFeedback();
 initSearch();
+initToc();
 
 // The assistant UI is served by the site; without a handler the button falls back to search.
 for (const button of document.querySelectorAll<HTMLButtonElement>('[data-control=assistant]')) {

@@ -1,4 +1,5 @@
 import t from 'tap';
+import { mkdir } from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
 import { sampleSite } from '../../src/node/sample-site.tsx';
 import { launchBrowser } from '../helpers/browser.ts';
@@ -7,12 +8,14 @@ import { serveStatic, type StaticServer } from '../helpers/static-server.ts';
 
 const MARKDOWN = '# SDK guide\n\nInstall the SDK, authenticate and make your first call.\n';
 const INSTALL = 'npm install @acme/sdk\nnpx acme init --project my-docs';
+const SHOTS = new URL('../../../test-artifacts/screenshots/', import.meta.url).pathname;
 
 t.test('client scripts', async (t) => {
   const site = await createExampleSite();
   await site.addPage('/interactive');
   await site.addPage('/strict', sampleSite('larch', { appearance: { default: 'dark', strict: true } }));
   await site.addFile('guides/sdk.md', MARKDOWN);
+  await mkdir(SHOTS, { recursive: true });
   const server: StaticServer = await serveStatic(site.dir);
   const browser: Browser = await launchBrowser();
   t.teardown(async () => {
@@ -154,8 +157,20 @@ t.test('client scripts', async (t) => {
     t.equal(await page.locator('#sidebar').isVisible(), true);
     t.equal(await page.getAttribute('.menu-toggle', 'aria-expanded'), 'true');
     t.equal(await page.evaluate(() => document.activeElement?.getAttribute('aria-current')), 'page', 'focus moves to the current page link');
+    t.equal(await page.locator('#sidebar').evaluate((s) => s.getBoundingClientRect().bottom), 800, 'covers the page below the header');
+    await page.screenshot({ path: `${SHOTS}mobile-menu.png` });
     await page.keyboard.press('Escape');
     t.equal(await page.locator('#sidebar').isVisible(), false);
+    await page.context().close();
+  });
+
+  t.test('should mark the TOC entry of the section in view', async (t) => {
+    const page = await newPage();
+    await page.goto(`${server.origin}/interactive`);
+    t.same(await page.locator('.toc a[aria-current]').allTextContents(), []);
+    await page.evaluate(() => document.getElementById('authenticate')!.scrollIntoView());
+    await page.waitForFunction(() => document.querySelector('.toc a[aria-current]')?.textContent === 'Authenticate');
+    t.same(await page.locator('.toc a[aria-current]').allTextContents(), ['Authenticate']);
     await page.context().close();
   });
 

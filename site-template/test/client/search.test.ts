@@ -1,5 +1,5 @@
 import t from 'tap';
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as pagefind from 'pagefind';
 import { launchBrowser } from '../helpers/browser.ts';
@@ -31,6 +31,7 @@ t.test('search', async (t) => {
   await indexPages(site.dir, '_pagefind', { '/guides/sdk': 'guides/sdk.html' });
   await indexPages(site.dir, '_pagefind-2', { '/quickstart': 'quickstart.html' });
   await pagefind.close();
+  await mkdir(new URL('../../../test-artifacts/screenshots/', import.meta.url), { recursive: true });
   const server = await serveStatic(site.dir);
   const browser = await launchBrowser();
   t.teardown(async () => {
@@ -57,6 +58,7 @@ t.test('search', async (t) => {
     // Pagefind stems the query, so the section heading itself is the highlighted match.
     t.match(first.excerpt, /^<mark>Authenticate\.<\/mark> Create an API key/);
     t.equal(first.selected, 'true');
+    await page.screenshot({ path: new URL('../../../test-artifacts/screenshots/search.png', import.meta.url).pathname });
   });
 
   t.test('should search the merged shard and open a result with the keyboard', async (t) => {
