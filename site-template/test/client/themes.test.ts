@@ -8,6 +8,19 @@ import { serveStatic } from '../helpers/static-server.ts';
 
 const SHOTS = new URL('../../../test-artifacts/screenshots/', import.meta.url).pathname;
 
+/**
+ * WCAG contrast ratios of text against the page background, computed in the page. A string, so
+ * the test runner's transpiler cannot add helpers the browser lacks. Computed colours arrive as
+ * rgb()/rgba() or, from color-mix(), as color(srgb …) with 0-1 channels.
+ */
+const CONTRASTS = `(() => {
+  const rgb = (c) => { const n = c.match(/[\\d.]+/g).map(Number); return c.startsWith('color(') ? n.slice(0, 3).map((v) => v * 255) : n.slice(0, 3); };
+  const lum = (c) => { const [r, g, b] = rgb(c).map((v) => (v / 255 <= 0.03928 ? v / 255 / 12.92 : ((v / 255 + 0.055) / 1.055) ** 2.4)); return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
+  const bg = lum(getComputedStyle(document.body).backgroundColor);
+  const ratio = (sel) => { const fg = lum(getComputedStyle(document.querySelector(sel)).color); return Math.round(((Math.max(fg, bg) + 0.05) / (Math.min(fg, bg) + 0.05)) * 10) / 10; };
+  return { text: ratio('.prose p'), muted: ratio('.page-description'), link: ratio('.pager-title'), nav: ratio('.sidebar a:not([aria-current])') };
+})()`;
+
 t.test('themes', async (t) => {
   const site = await createExampleSite();
   for (const theme of THEMES) {
@@ -26,6 +39,7 @@ t.test('themes', async (t) => {
 
   const looks: Record<string, { font: string; radius: string; header: string }> = {};
   const backgrounds: Record<string, string> = {};
+  const contrasts: Record<string, Record<string, number>> = {};
   for (const theme of THEMES) {
     for (const mode of ['light', 'dark'] as const) {
       await page.goto(`${server.origin}/${theme}-${mode}`);
@@ -40,6 +54,7 @@ t.test('themes', async (t) => {
         };
       });
       t.equal(style.mode, mode, `${theme} renders in ${mode} mode`);
+      contrasts[`${theme}-${mode}`] = await page.evaluate<Record<string, number>>(CONTRASTS);
       backgrounds[`${theme}-${mode}`] = style.background;
       if (mode === 'light') looks[theme] = { font: style.font, radius: style.radius, header: style.header };
       await page.screenshot({ path: `${SHOTS}${theme}-${mode}.png`, fullPage: false });
@@ -61,6 +76,12 @@ t.test('themes', async (t) => {
       slate: { font: 'Segoe UI', radius: '6px', header: '58px' },
       terminal: { font: 'JetBrains Mono', radius: '0px', header: '44px' },
     });
+  });
+
+  t.test('should meet WCAG AA contrast (4.5:1) for text, muted text, links and navigation with default colours', async (t) => {
+    for (const [name, ratios] of Object.entries(contrasts)) {
+      for (const [kind, ratio] of Object.entries(ratios)) t.ok(ratio >= 4.5, `${name} ${kind} ${ratio}:1`);
+    }
   });
 
   t.test('should paint a different page background in dark mode for every theme', async (t) => {
