@@ -4,15 +4,21 @@ import path from 'node:path';
 import { TEMPLATE_VERSION } from '@folio/site-template';
 import { createPageCache, pageCacheKey, type CacheEntry } from './cache/page-cache.ts';
 import { pageDeps } from './cache/page-deps.ts';
-import { COMPILER_VERSION, createCompiler, isPageFailure, urlPathFor, type Compiler } from './compile/index.ts';
+import { COMPILER_VERSION, createCompiler, isPageFailure, type Compiler } from './compile/index.ts';
 import { CONFIG_FILE, parseConfig } from './config/parse-config.ts';
 import { userError } from './errors.ts';
 import { isGitRepository, openDirSnapshot, openGitSnapshot, type RepoSnapshot } from './git/repo-snapshot.ts';
 import { syncRemote } from './git/sync-remote.ts';
 import { checkRepository, DEFAULT_LIMITS, startDeadline, type BuildLimits } from './limits/build-limits.ts';
 import { CACHE_PREFIX, readManifest, writeManifest, type BuildManifest, type ManifestPage } from './manifest.ts';
+import { buildNav } from './nav/build-nav.ts';
+import { buildSearchIndex, parseSearchManifest, plannedSearchBase, SEARCH_MANIFEST_KEY } from './outputs/search-index.ts';
+import { siteExports } from './outputs/site-exports.ts';
+import { feedKey, htmlKey, markdownKey } from './outputs/site-paths.ts';
+import { createPageBodies, type PageRecord } from './page-bodies.ts';
+import { readSummaries, relocate, serializeSummaries, summarize, summaryHolds, writeSummaries, type PageSummary } from './page-summaries.ts';
 import { createPublisher } from './publish.ts';
-import { pageKeys, publishPublicFiles, renderSite } from './render-site.ts';
+import { publishPublicFiles, renderSite } from './render-site.ts';
 import { limitConcurrency } from './store/limit-concurrency.ts';
 import { prefixStore, type ObjectStore } from './store/object-store.ts';
 import type { BuildResult, CompiledPage, PageFailure, StepTimings } from './types.ts';
@@ -61,8 +67,13 @@ const sha = (b: Uint8Array | string) => createHash('sha256').update(b).digest('h
 
 /**
  * Builds the site of one commit and publishes it incrementally: only pages whose source (or an
- * imported snippet) changed are compiled, results are cached in the store, only changed objects
- * are uploaded, removed ones deleted afterwards, and the manifest written last.
+ * imported snippet) changed are compiled, results are cached in the store, site-wide outputs
+ * (exports, feeds, sitemap, search shards) are derived from the cached per-page summaries, only
+ * changed objects are uploaded, removed ones deleted afterwards, and the manifest written last.
+ *
+ * Timings: `render` covers shells, the 404 page, client assets and `public/`; `exports` the
+ * Markdown exports, LLM files, feeds, sitemap, robots and redirects; `index` the search shards,
+ * which are indexed (by Pagefind's own process) while shells render, so `index` overlaps them.
  *
  * @throws BuilderError `kind: 'user'` for an invalid docs.json, an unsafe path or an exceeded
  *   limit (nothing is published: the previous site stays live); `kind: 'app'` otherwise.
@@ -81,7 +92,11 @@ export async function build(opts: BuildOptions): Promise<BuildResult> {
 
   const store = opts.store;
   const cache = createPageCache(prefixStore(store, CACHE_PREFIX));
-  const previous = await readManifest(store);
+  const bodies = createPageBodies(cache);
+  const [previous, summaries, previousSearch] = await Promise.all([
+    readManifest(store), readSummaries(store),
+    store.get(SEARCH_MANIFEST_KEY).then((b) => parseSearchManifest(b && Buffer.from(b).toString('utf8'))),
+  ]);
   const configBytes = snapshot.files.has(CONFIG_FILE) ? await snapshot.read(CONFIG_FILE) : undefined;
   if (configBytes === undefined) throw userError('invalid_config', `${CONFIG_FILE}: file not found; expected it at the repository root`, { file: CONFIG_FILE });
   const config = parseConfig(Buffer.from(configBytes).toString('utf8'), { siteUrl: opts.siteUrl, basePath: opts.basePath ?? '' });
@@ -89,14 +104,24 @@ export async function build(opts: BuildOptions): Promise<BuildResult> {
   const sources = [...snapshot.files.keys()].filter((p) => p.startsWith(contentRoot) && /\.mdx?$/.test(p)).sort();
   const keyOf = (p: string) => pageCacheKey(snapshot.files.get(p)!, COMPILER_VERSION, TEMPLATE_VERSION, contentRoot);
   const limit = limitConcurrency(32);
-  const hits = await Promise.all(sources.map((p) => limit(() => cache.get(keyOf(p), p, snapshot.files))));
-  const pages = new Map<string, CompiledPage>();
-  const cacheKeys = new Map<string, string>();
+  const records = new Map<string, PageRecord>();
   const misses: string[] = [];
-  sources.forEach((p, i) => {
-    const hit = hits[i];
-    if (hit) { pages.set(p, relocate(hit.page, p, contentRoot)); cacheKeys.set(p, keyOf(p)); } else misses.push(p);
-  });
+  // A summary answers without reading the page's cache entry; without one (first build of this
+  // version, or a lost summaries object) the entry itself is read.
+  await Promise.all(sources.map((p) => limit(async () => {
+    const key = keyOf(p);
+    const summary = summaries.get(key);
+    if (summary) {
+      if (summaryHolds(summary, p, snapshot.files)) records.set(p, { cacheKey: key, summary: relocate(summary, p, contentRoot) });
+      else misses.push(p);
+      return;
+    }
+    const hit = await cache.get(key, p, snapshot.files);
+    if (!hit) { misses.push(p); return; }
+    bodies.remember(key, hit.page);
+    records.set(p, { cacheKey: key, summary: relocate(summarize(hit.page, hit.deps), p, contentRoot) });
+  })));
+  misses.sort();
   lap('plan');
 
   const errors: PageFailure[] = [];
@@ -112,54 +137,87 @@ export async function build(opts: BuildOptions): Promise<BuildResult> {
       await Promise.all(results.map((res, j) => limit(async () => {
         const p = batch[j];
         if (isPageFailure(res)) { errors.push(res); failed.add(p); return; }
+        const key = keyOf(p);
         const entry: CacheEntry = { page: res, deps: await pageDeps(p, texts[j], snapshot) };
-        await cache.put(keyOf(p), entry);
-        pages.set(p, res);
-        cacheKeys.set(p, keyOf(p));
+        await cache.put(key, entry);
+        bodies.remember(key, res);
+        records.set(p, { cacheKey: key, summary: summarize(res, entry.deps) });
       })));
       deadline.check();
     }
   } finally {
     if (!opts.compiler) await compiler?.close();
   }
-  // A page that fails keeps its previously published version live.
+  // A page that fails keeps its previously published version live (shell, export, feed, search).
   for (const p of failed) {
     const prev = previous?.pages[p];
-    const entry = prev && await cache.get(prev.cacheKey, p, new Map());
-    if (entry && prev) { pages.set(p, relocate(entry.page, p, contentRoot)); cacheKeys.set(p, prev.cacheKey); }
+    if (!prev) continue;
+    let summary = summaries.get(prev.cacheKey);
+    if (!summary) {
+      // The previous commit's blobs are the ones its imports had.
+      const entry = await cache.get(prev.cacheKey, p, new Map(Object.entries(previous.files)));
+      if (entry) { bodies.remember(prev.cacheKey, entry.page); summary = summarize(entry.page, entry.deps); }
+    }
+    if (summary) records.set(p, { cacheKey: prev.cacheKey, summary: relocate(summary, p, contentRoot) });
   }
   lap('compile');
 
-  const ordered = sources.filter((p) => pages.has(p)).map((p) => pages.get(p)!);
+  const ordered = sources.filter((p) => records.has(p)).map((p) => records.get(p)!);
+  const pageSummaries = ordered.map((r) => r.summary);
+  const load = (record: PageRecord) => bodies.load(record, contentRoot);
   const publisher = createPublisher(store, previous?.objects ?? {}, limits);
+  const nav = buildNav(pageSummaries, config);
+  const searchPages = pageSummaries.map((s) => ({ urlPath: s.urlPath, searchHash: s.searchHash }));
+  const byUrl = new Map(ordered.map((r) => [r.summary.urlPath, r]));
+  // Pagefind indexes in its own process: start it now and let it run while shells render.
+  const indexStart = performance.now();
+  const indexing = buildSearchIndex(searchPages, {
+    basePath: config.basePath, previous: previousSearch,
+    load: async (paths) => Promise.all(paths.map((p) => limit(() => load(byUrl.get(p)!)))),
+  }).then(async (search) => {
+    for (const [key, bytes] of search.files) await publisher.emit(key, bytes);
+    for (const key of search.kept) publisher.keep(key);
+    timings.index = Math.round(performance.now() - indexStart);
+    return search;
+  });
+  indexing.catch(() => undefined); // awaited below; a failure while shells render is reported there
+
   const configHash = sha(configBytes);
   const rendered = await renderSite(ordered, {
-    config, configHash, cacheKeys, publisher, previousInputs: previous?.inputs ?? {},
-    year: opts.year ?? new Date().getUTCFullYear(), tick: () => deadline.check(),
+    config, configHash, nav, searchBase: plannedSearchBase(searchPages, config.basePath), publisher,
+    previousInputs: previous?.inputs ?? {}, year: opts.year ?? new Date().getUTCFullYear(), load, tick: () => deadline.check(),
   });
-  await publishPublicFiles(snapshot, publisher, previous?.files ?? {});
   lap('render');
 
+  for (const [key, text] of siteExports(pageSummaries, config, nav)) await publisher.emit(key, text);
+  await publishPublicFiles(snapshot, publisher, previous?.files ?? {});
+  lap('exports');
+  await indexing;
+  mark = performance.now();
+  opts.onStep?.('index');
+  deadline.check();
+
   const manifestPages: Record<string, ManifestPage> = {};
-  for (const page of ordered) {
-    const p = page.sourcePath;
-    const keys = pageKeys(page.urlPath);
+  const nextSummaries = new Map<string, PageSummary>();
+  for (const { summary, cacheKey } of ordered) {
+    const p = summary.sourcePath;
     const isFailed = failed.has(p);
     manifestPages[p] = {
       blob: isFailed ? previous!.pages[p].blob : snapshot.files.get(p)!,
-      cacheKey: cacheKeys.get(p)!, urlPath: page.urlPath, outputs: [keys.html],
+      cacheKey, urlPath: summary.urlPath, outputs: [htmlKey(summary.urlPath), markdownKey(summary.urlPath), feedKey(summary.urlPath)],
       ...(isFailed ? { failed: true } : {}),
     };
+    nextSummaries.set(cacheKey, summary);
   }
-  lap('exports');
-  lap('index');
 
-  if (opts.onPages) await opts.onPages(await pageChanges(ordered, manifestPages, previous, snapshot));
+  if (opts.onPages) await opts.onPages(await pageChanges(ordered, manifestPages, previous, snapshot, load));
   deadline.check();
   const stats = await publisher.finish();
+  const next = serializeSummaries(nextSummaries);
+  if (next.hash !== previous?.summariesHash) await writeSummaries(store, next.bytes);
   const manifest: BuildManifest = {
     version: 1, commit: snapshot.commit, configHash, compilerVersion: COMPILER_VERSION, templateVersion: TEMPLATE_VERSION,
-    files: Object.fromEntries(snapshot.files), pages: manifestPages, inputs: rendered.inputs, objects: stats.objects,
+    files: Object.fromEntries(snapshot.files), pages: manifestPages, inputs: rendered.inputs, objects: stats.objects, summariesHash: next.hash,
   };
   await writeManifest(store, manifest);
   lap('publish');
@@ -192,18 +250,17 @@ function gitdirOf(dir: string): string {
   return fs.existsSync(path.join(dir, '.git')) ? path.join(dir, '.git') : dir;
 }
 
-/** A cached page found under another path (a rename with the same bytes): re-derive its location. */
-function relocate(page: CompiledPage, sourcePath: string, contentRoot: string): CompiledPage {
-  return page.sourcePath === sourcePath ? page : { ...page, sourcePath, urlPath: urlPathFor(sourcePath, contentRoot) };
-}
-
 /** Pages whose published version differs from the previous manifest's, and the removed ones. */
-async function pageChanges(ordered: CompiledPage[], pages: Record<string, ManifestPage>, previous: BuildManifest | undefined, snapshot: RepoSnapshot): Promise<PageChanges> {
+async function pageChanges(
+  ordered: readonly PageRecord[], pages: Record<string, ManifestPage>, previous: BuildManifest | undefined, snapshot: RepoSnapshot,
+  load: (record: PageRecord) => Promise<CompiledPage>,
+): Promise<PageChanges> {
   const upserted: PageChanges['upserted'] = [];
-  for (const page of ordered) {
-    const before = previous?.pages[page.sourcePath];
-    const now = pages[page.sourcePath];
+  for (const record of ordered) {
+    const before = previous?.pages[record.summary.sourcePath];
+    const now = pages[record.summary.sourcePath];
     if (before && before.cacheKey === now.cacheKey && before.urlPath === now.urlPath) continue;
+    const page = await load(record);
     const bytes = snapshot.files.get(page.sourcePath) === now.blob ? await snapshot.read(page.sourcePath) : undefined;
     upserted.push({ page, source: bytes ? Buffer.from(bytes).toString('utf8') : '' });
   }

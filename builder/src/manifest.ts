@@ -39,6 +39,8 @@ export interface BuildManifest {
   inputs: Record<string, string>;
   /** Object key → hash and size of its published bytes. */
   objects: Record<string, PublishedObject>;
+  /** sha256 of the page summaries object written with this manifest (rewritten only when it changes). */
+  summariesHash?: string;
 }
 
 /** The manifest of the site in `store`, or `undefined` before the first publish. */

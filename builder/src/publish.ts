@@ -21,6 +21,8 @@ export interface Publisher {
   emit(key: string, bytes: Uint8Array | string): Promise<void>;
   /** Keeps the previous object at `key` as it is (not re-rendered this build). */
   keep(key: string): boolean;
+  /** Whether `key` was already emitted or kept by this build. */
+  has(key: string): boolean;
   /** Waits for uploads, deletes what this build did not emit or keep, and returns counts. */
   finish(): Promise<PublishStats>;
 }
@@ -56,6 +58,7 @@ export function createPublisher(store: ObjectStore, previous: Record<string, Pub
       record(key, prev);
       return true;
     },
+    has: (key) => objects[key] !== undefined,
     async finish() {
       await Promise.all(pending);
       const removed = Object.keys(previous).filter((k) => objects[k] === undefined);

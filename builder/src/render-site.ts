@@ -2,73 +2,68 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { buildClientAssets, render404, renderPage, TEMPLATE_VERSION } from '@folio/site-template';
+import { buildClientAssets, renderPage, TEMPLATE_VERSION } from '@folio/site-template';
 import type { ClientAssets, NavItem } from '@folio/site-template/shared/types.ts';
 import type { ResolvedConfig } from './config/parse-config.ts';
 import type { RepoSnapshot } from './git/repo-snapshot.ts';
-import { buildNav } from './nav/build-nav.ts';
 import { prevNextByPath } from './nav/prev-next.ts';
+import { NOT_FOUND_KEY, notFoundShell, pageShellInput, type ShellContext, type ShellPage } from './outputs/page-shells.ts';
+import { htmlKey } from './outputs/site-paths.ts';
+import type { PageRecord } from './page-bodies.ts';
 import type { Publisher } from './publish.ts';
-import type { CompiledPage } from './types.ts';
 
 const sha = (s: string) => createHash('sha256').update(s).digest('hex');
 
-/** Object keys of one page: `/guides/install` → `guides/install/index.html`, `guides/install.md`. */
-export function pageKeys(urlPath: string): { html: string; markdown: string } {
-  const base = urlPath === '/' ? 'index' : urlPath.slice(1);
-  return { html: urlPath === '/' ? 'index.html' : `${base}/index.html`, markdown: `${base}.md` };
-}
+/** Shells whose bodies are loaded at once: bounds memory while keeping reads overlapped. */
+const SHELL_BATCH = 64;
 
 /** What rendering shells needs besides the pages. */
 export interface RenderContext {
   config: ResolvedConfig;
   configHash: string;
-  /** Source path → cache key, which identifies the compiled body. */
-  cacheKeys: Map<string, string>;
+  nav: NavItem[];
+  /** Comma-separated search bundle bases (`searchBaseOf`). */
+  searchBase: string;
   /** Previous build's object key → input hash. */
   previousInputs: Record<string, string>;
   publisher: Publisher;
   year: number;
-  /** Called between pages so a build over its time limit stops. */
+  /** The full page of a record (body and table of contents), read only for shells to render. */
+  load(record: PageRecord): Promise<ShellPage>;
+  /** Called between batches so a build over its time limit stops. */
   tick(): void;
 }
 
 /**
- * Renders every page shell, the 404 page and the client assets, skipping shells whose inputs
- * (page body, configuration, sidebar, neighbours, template) are unchanged since the last publish:
- * an edit to one page's body renders one shell, a sidebar change renders them all. Returns the
- * new input hashes and the number of shells rendered.
+ * Renders every page shell and the 404 page, skipping shells whose inputs (page cache key,
+ * configuration, sidebar, search bases, neighbours, template, client assets) are unchanged
+ * since the last publish: an edit to one page's body renders one shell, a sidebar change
+ * renders them all. Bodies are loaded in batches, so a 10,000-page site never holds them all.
+ * Returns the new input hashes and the number of shells rendered.
  */
-export async function renderSite(pages: CompiledPage[], ctx: RenderContext): Promise<{ inputs: Record<string, string>; rendered: number; nav: NavItem[] }> {
-  const { config, publisher } = ctx;
+export async function renderSite(records: readonly PageRecord[], ctx: RenderContext): Promise<{ inputs: Record<string, string>; rendered: number }> {
+  const { publisher } = ctx;
   const inputs: Record<string, string> = {};
   const assets = await clientAssets(publisher);
-  const nav = buildNav(pages, config);
-  const neighbours = prevNextByPath(nav);
-  const siteHash = sha(JSON.stringify([TEMPLATE_VERSION, ctx.configHash, config.siteUrl, config.basePath, assets, nav, ctx.year]));
-  let rendered = 0;
-  for (const page of pages) {
+  const shell: ShellContext = { site: ctx.config, nav: ctx.nav, assets, searchBase: ctx.searchBase, year: ctx.year };
+  const neighbours = prevNextByPath(ctx.nav);
+  const siteHash = sha(JSON.stringify([TEMPLATE_VERSION, ctx.configHash, ctx.config.siteUrl, ctx.config.basePath, assets, ctx.nav, ctx.searchBase, ctx.year]));
+  const todo: PageRecord[] = [];
+  for (const record of records) {
+    const { urlPath } = record.summary;
+    const { prev, next } = neighbours.get(urlPath) ?? {};
+    const key = htmlKey(urlPath);
+    inputs[key] = sha(JSON.stringify([siteHash, record.cacheKey, urlPath, prev, next]));
+    if (!(ctx.previousInputs[key] === inputs[key] && publisher.keep(key))) todo.push(record);
+  }
+  for (let i = 0; i < todo.length; i += SHELL_BATCH) {
     ctx.tick();
-    const { prev, next } = neighbours.get(page.urlPath) ?? {};
-    const key = pageKeys(page.urlPath).html;
-    inputs[key] = sha(JSON.stringify([siteHash, ctx.cacheKeys.get(page.sourcePath), page.urlPath, prev, next]));
-    if (ctx.previousInputs[key] === inputs[key] && publisher.keep(key)) continue;
-    const html = renderPage({
-      site: config, nav, prev, next, assets, searchBase: '/_pagefind/', year: ctx.year,
-      page: {
-        path: page.urlPath, title: page.title, description: page.description, bodyHtml: page.bodyHtml, toc: page.toc,
-        rss: page.rss, seo: page.seo, markdownPath: `/${pageKeys(page.urlPath).markdown}`,
-        feedPath: page.urlPath === '/' ? '/rss.xml' : `${page.urlPath}/rss.xml`,
-      },
-    });
-    await publisher.emit(key, html);
-    rendered++;
+    const pages = await Promise.all(todo.slice(i, i + SHELL_BATCH).map((record) => ctx.load(record)));
+    for (const page of pages) await publisher.emit(htmlKey(page.urlPath), renderPage(pageShellInput(page, shell, neighbours.get(page.urlPath))));
   }
-  inputs['404.html'] = siteHash;
-  if (!(ctx.previousInputs['404.html'] === siteHash && publisher.keep('404.html'))) {
-    await publisher.emit('404.html', render404({ site: config, nav, assets, searchBase: '/_pagefind/', year: ctx.year }));
-  }
-  return { inputs, rendered, nav };
+  inputs[NOT_FOUND_KEY] = siteHash;
+  if (!(ctx.previousInputs[NOT_FOUND_KEY] === siteHash && publisher.keep(NOT_FOUND_KEY))) await publisher.emit(NOT_FOUND_KEY, notFoundShell(shell));
+  return { inputs, rendered: todo.length };
 }
 
 /** Builds (once per template version, cached on disk) and publishes the template's client bundle. */
@@ -86,11 +81,18 @@ async function clientAssets(publisher: Publisher): Promise<ClientAssets> {
   }
 }
 
-/** Publishes the repository's `public/` folder at the site root. */
+/**
+ * Publishes the repository's `public/` folder at the site root, after the generated outputs: a
+ * public file named like one of them (`public/robots.txt`, `public/index.html`) is skipped, so
+ * every build publishes one well-defined object per key. Files under `public/_folio/` and
+ * `public/_pagefind/` are not published.
+ */
 export async function publishPublicFiles(snapshot: RepoSnapshot, publisher: Publisher, previousFiles: Record<string, string>): Promise<void> {
   for (const [repoPath, oid] of snapshot.files) {
     if (!repoPath.startsWith('public/')) continue;
     const key = repoPath.slice('public/'.length);
+    // `_folio/` and `_pagefind/` belong to the builder (state, bundle, search): never from the repository.
+    if (publisher.has(key) || key.startsWith('_folio/') || key.startsWith('_pagefind/')) continue;
     // Same blob as last publish: the object is already up, no need to read it.
     if (previousFiles[repoPath] === oid && publisher.keep(key)) continue;
     await publisher.emit(key, await snapshot.read(repoPath));

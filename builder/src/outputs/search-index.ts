@@ -3,7 +3,7 @@
  * previous build's `_pagefind/shards.json`, only shards whose fingerprint changed are re-indexed;
  * the others are listed as kept so the pipeline leaves their objects in place.
  */
-import type { SearchPage } from './search-shards.ts';
+import type { SearchEntry, SearchPage } from './search-shards.ts';
 import { planShards, shardBase } from './search-shards.ts';
 import { buildPagefindShard } from './pagefind-shard.ts';
 
@@ -45,11 +45,24 @@ export interface SearchIndexOptions {
   perShard?: number;
   /** Shards indexed at once. Default 2. */
   concurrency?: number;
+  /**
+   * Loads the pages given as `SearchEntry` (hash only) when their shard must be re-indexed,
+   * in the order asked. Required when any page is a `SearchEntry`.
+   */
+  load?(urlPaths: string[]): Promise<SearchPage[]>;
 }
 
 /** `PageShellInput.searchBase`: the bundle bases, comma-separated (`<meta name="folio-search">`). */
 export function searchBaseOf(manifest: SearchManifest): string {
   return manifest.bases.join(',');
+}
+
+/**
+ * The `searchBase` a build of `pages` publishes, known before indexing (shells are rendered
+ * while Pagefind runs): the bases of the non-empty shards.
+ */
+export function plannedSearchBase(pages: readonly (SearchPage | SearchEntry)[], basePath = '', perShard?: number): string {
+  return planShards(pages, basePath, perShard).filter((plan) => plan.pages.length > 0).map((plan) => shardBase(plan.name)).join(',');
 }
 
 /** Reads a manifest published by an earlier build; undefined when missing or not one. */
@@ -63,8 +76,17 @@ export function parseSearchManifest(text: string | undefined): SearchManifest | 
   }
 }
 
+/** The shard's pages with their bodies, loading those given by hash only. */
+async function withBodies(pages: readonly (SearchPage | SearchEntry)[], load: SearchIndexOptions['load']): Promise<SearchPage[]> {
+  const missing = pages.filter((page) => !('bodyHtml' in page)).map((page) => page.urlPath);
+  if (missing.length === 0) return pages as SearchPage[];
+  if (!load) throw new TypeError('buildSearchIndex: pages without a body need options.load');
+  const loaded = new Map((await load(missing)).map((page) => [page.urlPath, page]));
+  return pages.map((page) => ('bodyHtml' in page ? page : loaded.get(page.urlPath)!));
+}
+
 /** Indexes the site's pages into shards, re-indexing only shards whose content changed. */
-export async function buildSearchIndex(pages: readonly SearchPage[], options: SearchIndexOptions = {}): Promise<SearchIndexResult> {
+export async function buildSearchIndex(pages: readonly (SearchPage | SearchEntry)[], options: SearchIndexOptions = {}): Promise<SearchIndexResult> {
   const basePath = options.basePath ?? '';
   const previous = new Map((options.previous?.shards ?? []).map((shard) => [shard.name, shard]));
   const plans = planShards(pages, basePath, options.perShard).filter((plan) => plan.pages.length > 0);
@@ -84,7 +106,7 @@ export async function buildSearchIndex(pages: readonly SearchPage[], options: Se
         kept.push(...old.files);
         continue;
       }
-      const bundle = await buildPagefindShard(plan.pages, basePath);
+      const bundle = await buildPagefindShard(await withBodies(plan.pages, options.load), basePath);
       const keys = [...bundle.keys()].sort().map((file) => `${base.slice(1)}${file}`);
       for (const [file, bytes] of bundle) files.set(`${base.slice(1)}${file}`, bytes);
       entries[i] = { name: plan.name, base, fingerprint: plan.fingerprint, pages: plan.pages.length, files: keys };

@@ -15,6 +15,18 @@ import type { CompiledPage } from '../types.ts';
 /** The page fields the search index reads. */
 export type SearchPage = Pick<CompiledPage, 'urlPath' | 'title' | 'bodyHtml'>;
 
+/**
+ * A page known only by the hash of its search document (`searchHash`): enough to plan shards and
+ * fingerprint them without holding every page body in memory. Bodies are loaded only for the
+ * shards that must be re-indexed (`SearchIndexOptions.load`).
+ */
+export interface SearchEntry { urlPath: string; searchHash: string }
+
+/** sha256 of a page's search document: what a shard fingerprint is made of. */
+export function searchHash(page: SearchPage): string {
+  return createHash('sha256').update(searchDocument(page)).digest('hex');
+}
+
 /** Most pages per shard before the shard count doubles. */
 export const MAX_PAGES_PER_SHARD = 400;
 
@@ -58,20 +70,20 @@ export function searchDocument(page: SearchPage): string {
 }
 
 /** One planned shard: its pages (by path) and a fingerprint of everything indexed from them. */
-export interface ShardPlan { name: string; pages: SearchPage[]; fingerprint: string }
+export interface ShardPlan<T extends SearchPage | SearchEntry = SearchPage> { name: string; pages: T[]; fingerprint: string }
 
 /**
  * Splits pages into shards (`perShard` as in {@link shardCount}). `basePath` is part of the
  * fingerprint since result URLs carry it.
  */
-export function planShards(pages: readonly SearchPage[], basePath = '', perShard = MAX_PAGES_PER_SHARD): ShardPlan[] {
+export function planShards<T extends SearchPage | SearchEntry>(pages: readonly T[], basePath = '', perShard = MAX_PAGES_PER_SHARD): ShardPlan<T>[] {
   const count = shardCount(pages.length, perShard);
-  const buckets: SearchPage[][] = Array.from({ length: count }, () => []);
+  const buckets: T[][] = Array.from({ length: count }, () => []);
   for (const page of pages) buckets[shardOf(page.urlPath, count)].push(page);
   return buckets.map((bucket, index) => {
     bucket.sort((a, b) => (a.urlPath < b.urlPath ? -1 : a.urlPath > b.urlPath ? 1 : 0));
     const hash = createHash('sha256').update(basePath).update('\0');
-    for (const page of bucket) hash.update(page.urlPath).update('\0').update(searchDocument(page)).update('\0');
+    for (const page of bucket) hash.update(page.urlPath).update('\0').update('searchHash' in page ? page.searchHash : searchHash(page)).update('\0');
     return { name: `${count}-${index}`, pages: bucket, fingerprint: hash.digest('hex') };
   });
 }

@@ -1,0 +1,48 @@
+import { appError } from './errors.ts';
+import type { PageCache } from './cache/page-cache.ts';
+import { relocate, type PageSummary } from './page-summaries.ts';
+import type { CompiledPage } from './types.ts';
+
+/** Characters of page text kept in memory at most by default (~400 MB as UTF-16 at worst). */
+export const DEFAULT_BODY_BUDGET = 200_000_000;
+
+/** A published page of this build: where it is, which cache entry holds it, what it says. */
+export interface PageRecord { cacheKey: string; summary: PageSummary }
+
+/**
+ * Full compiled pages on demand. Pages compiled (or read) by this build stay in memory while
+ * their text fits the budget; the others are read back from the page cache when a shell, a
+ * search shard or the pages report needs them. This bounds memory on large sites (10,000 bodies
+ * of highlighted code do not fit comfortably) while small sites never read an entry twice.
+ */
+export interface PageBodies {
+  /** Keeps `page` (the cache entry under `cacheKey`) in memory if the budget allows. */
+  remember(cacheKey: string, page: CompiledPage): void;
+  /** The full page of a record, at the record's path. */
+  load(record: PageRecord, contentRoot: string): Promise<CompiledPage>;
+}
+
+/** Page bodies over `cache`, holding up to `budget` characters of page text in memory. */
+export function createPageBodies(cache: PageCache, budget = DEFAULT_BODY_BUDGET): PageBodies {
+  const memory = new Map<string, CompiledPage>();
+  let used = 0;
+  return {
+    remember(cacheKey, page) {
+      if (memory.has(cacheKey)) return;
+      const size = page.bodyHtml.length + page.markdown.length + page.searchText.length;
+      if (used + size > budget) return;
+      used += size;
+      memory.set(cacheKey, page);
+    },
+    async load({ cacheKey, summary }, contentRoot) {
+      let page = memory.get(cacheKey);
+      if (!page) {
+        // The summary's own path and deps: the entry is the one it was made from, whatever changed since.
+        const entry = await cache.get(cacheKey, summary.sourcePath, new Map(Object.entries(summary.deps)));
+        if (!entry) throw appError('cache_missing', `page cache entry ${cacheKey} of ${summary.sourcePath} is missing or unreadable`);
+        page = entry.page;
+      }
+      return relocate(page, summary.sourcePath, contentRoot);
+    },
+  };
+}

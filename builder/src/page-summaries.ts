@@ -1,0 +1,71 @@
+import { createHash } from 'node:crypto';
+import { urlPathFor } from './compile/index.ts';
+import { searchHash } from './outputs/search-shards.ts';
+import type { ObjectStore } from './store/object-store.ts';
+import type { CompiledPage } from './types.ts';
+
+/** Key of the page summaries in the site's store (builder state, never served). */
+export const SUMMARIES_KEY = '_folio/cache/summaries.json';
+
+/**
+ * What the sidebar and the site-wide outputs (exports, feeds, sitemap, search planning) read of
+ * a page: everything but its body HTML, table of contents and search text. One object holds the
+ * summaries of every published page, so a build reads one object instead of one cache entry per
+ * page, and bodies are read only for the shells and search shards that must be rebuilt.
+ */
+export type PageSummary = Omit<CompiledPage, 'bodyHtml' | 'toc' | 'searchText' | 'frontmatter'> & {
+  /** sha256 of the page's search document (see `searchHash`). */
+  searchHash: string;
+  /** Repository path → blob id of every file the page imported, as in its cache entry. */
+  deps: Record<string, string>;
+};
+
+/** Content of `_folio/cache/summaries.json`: page cache key → summary. */
+interface SummariesFile { version: 1; pages: Record<string, PageSummary> }
+
+/** The summary of a compiled page. */
+export function summarize(page: CompiledPage, deps: Record<string, string>): PageSummary {
+  const { bodyHtml: _body, toc: _toc, searchText: _text, frontmatter: _fm, ...rest } = page;
+  return { ...rest, searchHash: searchHash(page), deps };
+}
+
+/**
+ * Whether a summary made for `key` may serve `sourcePath` now: every imported file still has
+ * the recorded blob, and a page with imports is only reused at its own path (relative imports
+ * resolve from its folder). The same rule as the page cache's.
+ */
+export function summaryHolds(summary: PageSummary, sourcePath: string, blobs: ReadonlyMap<string, string>): boolean {
+  const deps = Object.entries(summary.deps);
+  if (deps.length > 0 && summary.sourcePath !== sourcePath) return false;
+  return deps.every(([dep, oid]) => blobs.get(dep) === oid);
+}
+
+/** A page (or summary) found under another path (a rename with the same bytes): re-derive its location. */
+export function relocate<T extends { sourcePath: string; urlPath: string }>(page: T, sourcePath: string, contentRoot: string): T {
+  return page.sourcePath === sourcePath ? page : { ...page, sourcePath, urlPath: urlPathFor(sourcePath, contentRoot) };
+}
+
+/** The summaries of the last publish, by cache key; empty when absent or unreadable. */
+export async function readSummaries(store: ObjectStore): Promise<Map<string, PageSummary>> {
+  const bytes = await store.get(SUMMARIES_KEY);
+  if (bytes === undefined) return new Map();
+  try {
+    const file = JSON.parse(Buffer.from(bytes).toString('utf8')) as SummariesFile;
+    return file.version === 1 ? new Map(Object.entries(file.pages)) : new Map();
+  } catch {
+    return new Map();
+  }
+}
+
+/** The bytes of a summaries object and their sha256 (written only when it changed). */
+export function serializeSummaries(pages: ReadonlyMap<string, PageSummary>): { bytes: Buffer; hash: string } {
+  const keys = [...pages.keys()].sort();
+  const file: SummariesFile = { version: 1, pages: Object.fromEntries(keys.map((k) => [k, pages.get(k)!])) };
+  const bytes = Buffer.from(JSON.stringify(file));
+  return { bytes, hash: createHash('sha256').update(bytes).digest('hex') };
+}
+
+/** Writes the summaries object. */
+export async function writeSummaries(store: ObjectStore, bytes: Buffer): Promise<void> {
+  await store.put(SUMMARIES_KEY, bytes, { contentType: 'application/json', cacheControl: 'no-store' });
+}
