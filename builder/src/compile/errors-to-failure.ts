@@ -41,9 +41,13 @@ export function toBuilderError(err: unknown, sourcePath: string): BuilderError {
   return userError('mdx_runtime', `Unexpected error while running the page: ${message}`, { file: sourcePath, cause: err });
 }
 
-/** The `PageFailure` of a page whose compile threw `err`; the message names the file when it is another one (a snippet). */
+/**
+ * The `PageFailure` of a page whose compile threw `err`. When the error is in another file (a
+ * snippet), the message starts with that file's `path:line:column` and the failure carries no
+ * position, since `line`/`column` always refer to the page itself.
+ */
 export function toPageFailure(err: unknown, sourcePath: string): PageFailure {
   const e = toBuilderError(err, sourcePath);
-  const message = e.file !== undefined && e.file !== sourcePath ? `${e.file}: ${e.message}` : e.message;
-  return { sourcePath, message, ...(e.line !== undefined ? { line: e.line } : {}), ...(e.column !== undefined ? { column: e.column } : {}) };
+  if (e.file !== undefined && e.file !== sourcePath) return { sourcePath, message: e.toString() };
+  return { sourcePath, message: e.message, ...(e.line !== undefined ? { line: e.line } : {}), ...(e.column !== undefined ? { column: e.column } : {}) };
 }

@@ -36,7 +36,11 @@ export async function createSharedHighlighter(themes: CodeThemes = DEFAULT_THEME
       if (highlighter.getLoadedLanguages().includes(lang)) return lang;
       let loading = pending.get(lang);
       if (!loading) {
-        loading = highlighter.loadLanguage(lang as keyof typeof bundledLanguages);
+        loading = highlighter.loadLanguage(lang as keyof typeof bundledLanguages).then(() => {
+          // Measured with shiki 4.6: now and then the very first highlight after a grammar loads
+          // gives the light theme's tokens the default colour. A throwaway highlight settles it.
+          highlighter.codeToHtml('x', { lang, themes: { light: themes.light, dark: themes.dark }, defaultColor: false });
+        });
         pending.set(lang, loading);
       }
       await loading;

@@ -46,22 +46,30 @@ function walk(node: unknown, visit: (n: Located) => void): void {
   }
 }
 
+/** An import found in a page or snippet, resolved to a repository path. */
+export interface FoundImport { path: string; spec: string; line?: number; column?: number }
+
 /**
- * Checks every import of a page and returns the repository paths it imports (for existence
- * checks). Throws the first refused import as a positioned `mdx_import` user error.
+ * Checks every import under `root` (an MDX syntax tree or a JavaScript program) and returns the
+ * repository paths imported. Throws the first refused import as an `mdx_import` user error at
+ * `position(node)`.
  */
-export function checkImports(tree: Root, file: string): Array<{ path: string; spec: string; line?: number; column?: number }> {
-  const found: Array<{ path: string; spec: string; line?: number; column?: number }> = [];
-  const fail = (message: string, at: Located): BuilderError =>
-    userError('mdx_import', message, { file, line: at.loc?.start.line, column: at.loc ? at.loc.start.column + 1 : undefined });
-  walk(tree.children, (n) => {
+export function checkImportsIn(root: unknown, file: string, position: (node: Located) => { line: number; column: number } | undefined): FoundImport[] {
+  const found: FoundImport[] = [];
+  const fail = (message: string, at: Located): BuilderError => userError('mdx_import', message, { file, ...position(at) });
+  walk(root, (n) => {
     if (n.type === 'ImportExpression') throw fail('Unexpected dynamic import(); expected a static import of a file inside the repository', n);
     if (n.type !== 'ImportDeclaration' && n.type !== 'ExportNamedDeclaration' && n.type !== 'ExportAllDeclaration') return;
     const source = n.source;
     if (!source || typeof source.value !== 'string') return;
     const resolved = resolveRepoImport(source.value, file);
     if (!resolved.ok) throw fail(resolved.message, n);
-    found.push({ path: resolved.path, spec: source.value, line: n.loc?.start.line, column: n.loc ? n.loc.start.column + 1 : undefined });
+    found.push({ path: resolved.path, spec: source.value, ...position(n) });
   });
   return found;
+}
+
+/** Checks every import of a parsed MDX page (estree nodes carry 1-based lines, 0-based columns). */
+export function checkImports(tree: Root, file: string): FoundImport[] {
+  return checkImportsIn(tree.children, file, (n) => (n.loc ? { line: n.loc.start.line, column: n.loc.start.column + 1 } : undefined));
 }

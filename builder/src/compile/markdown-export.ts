@@ -14,7 +14,7 @@
  *   start with a bold label (`**Note:** …`), a `Callout` with a `title` starts with it in bold.
  * - `Tab`, `Accordion` and `Update` become headed sections: a heading one level below the last
  *   heading before them (level 2 when there is none, at most 6) with their `title` (`label` for
- *   `Update`, followed by its date in italics), then their content.
+ *   `Update`, followed by its date in italics and its description), then their content.
  * - `Steps` becomes an ordered list; each `Step` is an item starting with its bold `title`.
  * - `Card` becomes its bold title (linked when it has `href`) followed by its content.
  * - `<img>`, `<a>` and `<br>` written as JSX become Markdown images, links and line breaks.
@@ -112,11 +112,15 @@ export function markdownExport(tree: Root, source: string, title: string, descri
       const depth = Math.min(6, lastDepth + 1) as Heading['depth'];
       const heading: Heading = { type: 'heading', depth, children: [{ type: 'text', value: stringProp(node, name === 'Update' ? 'label' : 'title') ?? name }] };
       const date = name === 'Update' ? stringProp(node, 'date') : undefined;
+      const about = name === 'Update' ? stringProp(node, 'description') : undefined;
       const saved = lastDepth;
       lastDepth = depth;
       const body = convert(node.children);
       lastDepth = saved;
-      return [heading, ...(date ? [{ type: 'paragraph', children: [{ type: 'emphasis', children: [{ type: 'text', value: date }] }] } as Paragraph] : []), ...body];
+      const meta: Paragraph[] = [];
+      if (date) meta.push({ type: 'paragraph', children: [{ type: 'emphasis', children: [{ type: 'text', value: date }] }] });
+      if (about) meta.push({ type: 'paragraph', children: [{ type: 'text', value: about }] });
+      return [heading, ...meta, ...body];
     }
     if (flow && name === 'Steps') {
       const items = node.children.filter((c) => isJsx(c as Nodes, 'Step')) as JsxElement[];

@@ -3,7 +3,7 @@
  * - every heading gets a slug `id` and a trailing `<a class="heading-anchor" href="#id">`;
  *   h2 and h3 outside agents-only content become TOC entries;
  * - every `<Update label=…>` is described by `id` (its anchor: the template's slug of the label)
- *   and its body is wrapped in comment markers so its rendered HTML can be cut out of the page for the RSS feed.
+ *   and a TOC entry, and its body is wrapped in comment markers so its rendered HTML can be cut out of the page for the RSS feed.
  */
 import type { Heading, Nodes, Root } from 'mdast';
 import type { MdxJsxFlowElement, MdxJsxTextElement } from 'mdast-util-mdx-jsx';
@@ -54,7 +54,7 @@ export function applyOutline(tree: Root, file: string): Outline {
     if (node.depth === 1 && outline.firstH1 === undefined) outline.firstH1 = text;
     if ((node.depth === 2 || node.depth === 3) && !hidden) outline.toc.push({ depth: node.depth, id, text });
   };
-  const update = (node: JsxElement): void => {
+  const update = (node: JsxElement, hidden: boolean): void => {
     const label = stringProp(node, 'label');
     if (label === undefined) {
       throw userError('mdx_update', 'Unexpected <Update> without `label`; expected label="…"', { file, line: node.position?.start.line, column: node.position?.start.column });
@@ -66,13 +66,15 @@ export function applyOutline(tree: Root, file: string): Outline {
     const description = stringProp(node, 'rss') ?? node.children.map((c) => plainText(c as Nodes).replace(/\s+/g, ' ').trim()).filter(Boolean).join(' ');
     const date = isoDate(stringProp(node, 'date'));
     outline.updates.push({ id, label, description, ...(date ? { date } : {}) });
+    // The template renders each update as an anchored h2, so it belongs in the page's TOC.
+    if (!hidden) outline.toc.push({ depth: 2, id, text: label });
     const flow = node.type === 'mdxJsxFlowElement';
     node.children = [marker(flow, `u:${index}`), ...node.children, marker(flow, `/u:${index}`)] as typeof node.children;
   };
   const visit = (nodes: Nodes[], hidden: boolean): void => {
     for (const node of nodes) {
       if (node.type === 'heading') heading(node, hidden);
-      else if (isJsx(node, 'Update')) update(node);
+      else if (isJsx(node, 'Update')) update(node, hidden);
       if ('children' in node) {
         const agents = isJsx(node, 'Visibility') && stringProp(node, 'for') === 'agents';
         // Update children were just wrapped; markers have no children, so walking them is harmless.

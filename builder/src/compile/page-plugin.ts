@@ -4,12 +4,19 @@
  * from disk), imports are resolved inside the repository only, and the JSX runtime is the one
  * external module a page may reach.
  */
-import type { Plugin } from 'vite';
+import { parseAst, type Plugin } from 'vite';
 import { userError } from '../errors.ts';
-import { resolveRepoImport } from './imports.ts';
+import { checkImportsIn, resolveRepoImport } from './imports.ts';
 
 const PREFIX = '/folio-repo/';
 const EXTERNAL = new Set(['preact', 'preact/jsx-runtime']);
+
+/** 1-based line and column of a character offset. */
+function position(code: string, offset: number): { line: number; column: number } {
+  const before = code.slice(0, offset);
+  const line = before.split('\n').length;
+  return { line, column: offset - before.lastIndexOf('\n') };
+}
 
 /** The files of the batch being compiled and how to read other repository files. */
 export interface PageSource {
@@ -50,6 +57,15 @@ export function folioPagesPlugin(current: () => PageSource): Plugin {
       // MDX imports were checked with positions already; this catches imports of JS snippets.
       if (!resolved.ok) throw userError('mdx_import', resolved.message, { file });
       return importer.slice(0, importer.length - file.length) + resolved.path;
+    },
+    transform(code, id) {
+      // JavaScript snippets: Vite hands `node:` built-ins to Node before any resolveId hook
+      // runs, so imports are checked on the source instead.
+      if (!BatchIds.isRepo(id) || !/\.jsx?$/.test(id)) return null;
+      const file = BatchIds.repoPath(id);
+      const program = parseAst(code, { lang: id.endsWith('.jsx') ? 'jsx' : 'js' }, file);
+      checkImportsIn(program, file, (n) => position(code, (n as unknown as { start: number }).start));
+      return null;
     },
     async load(id) {
       if (!BatchIds.isRepo(id)) return null;
