@@ -45,6 +45,8 @@ export interface BuildOptions {
   compiler?: Compiler;
   /** Year for `{year}` in the copyright; default the current UTC year. */
   year?: number;
+  /** Pages per search shard before the shard count doubles; default 400 (`MAX_PAGES_PER_SHARD`). */
+  searchPerShard?: number;
   /**
    * Called once the site is rendered and before it is published, with the pages whose published
    * version changes (new, edited, moved) and the ones removed. The worker reports them to the
@@ -172,7 +174,7 @@ export async function build(opts: BuildOptions): Promise<BuildResult> {
   // Pagefind indexes in its own process: start it now and let it run while shells render.
   const indexStart = performance.now();
   const indexing = buildSearchIndex(searchPages, {
-    basePath: config.basePath, previous: previousSearch,
+    basePath: config.basePath, previous: previousSearch, perShard: opts.searchPerShard,
     load: async (paths) => Promise.all(paths.map((p) => limit(() => load(byUrl.get(p)!)))),
   }).then(async (search) => {
     for (const [key, bytes] of search.files) await publisher.emit(key, bytes);
@@ -184,7 +186,7 @@ export async function build(opts: BuildOptions): Promise<BuildResult> {
 
   const configHash = sha(configBytes);
   const rendered = await renderSite(ordered, {
-    config, configHash, nav, searchBase: plannedSearchBase(searchPages, config.basePath), publisher,
+    config, configHash, nav, searchBase: plannedSearchBase(searchPages, config.basePath, opts.searchPerShard), publisher,
     previousInputs: previous?.inputs ?? {}, year: opts.year ?? new Date().getUTCFullYear(), load, tick: () => deadline.check(),
   });
   lap('render');

@@ -4,22 +4,146 @@ import { fileURLToPath } from 'node:url';
 import t from 'tap';
 import { build, type BuildOptions } from '../../src/build.ts';
 import { createCompiler } from '../../src/compile/index.ts';
+import { closePagefind } from '../../src/outputs/pagefind-shard.ts';
 import { createLocalDirStore } from '../../src/store/local-dir-store.ts';
-import { commitFiles, repoFromFolder, tempDir } from '../helpers/git-repo.ts';
+import type { ObjectStore } from '../../src/store/object-store.ts';
+import { commitFiles, makeRepo, repoFromFolder, tempDir } from '../helpers/git-repo.ts';
 
 const fixture = fileURLToPath(new URL('../fixtures/sample-repo', import.meta.url));
+
+/** A real local store that remembers which keys each build wrote and deleted. */
+function recordingStore(root: string): { store: ObjectStore; puts: string[]; deletes: string[]; clear(): void } {
+  const inner = createLocalDirStore(root);
+  const puts: string[] = [];
+  const deletes: string[] = [];
+  const store: ObjectStore = {
+    put: (key, bytes, o) => { puts.push(key); return inner.put(key, bytes, o); },
+    get: (key) => inner.get(key),
+    head: (key) => inner.head(key),
+    list: (prefix) => inner.list(prefix),
+    delete: (keys) => { deletes.push(...keys); return inner.delete(keys); },
+  };
+  return { store, puts, deletes, clear: () => { puts.length = 0; deletes.length = 0; } };
+}
+
+/** Written keys with content hashes replaced, sorted, so a list can be compared exactly. */
+const shape = (keys: string[]) => [...new Set(keys.map((k) => k
+  .replace(/^_folio\/cache\/pages\/[0-9a-f]{64}\.json$/, '_folio/cache/pages/<key>.json')
+  .replace(/\/(en_|pagefind\.en_)[0-9a-f]+\./, '/$1<hash>.')))].sort();
+
+t.teardown(closePagefind);
+
+/** A small site exercising every site-wide output: visibility, updates, redirects, a public file named like an output. */
+const OUTPUTS_REPO = {
+  'docs.json': JSON.stringify({
+    name: 'Outputs',
+    seo: { description: 'Docs for the outputs test.' },
+    redirects: [
+      { source: '/old', destination: '/guides/agents', permanent: true },
+      { source: '/blog', destination: 'https://outputs.example/blog' },
+    ],
+  }),
+  'docs/index.mdx': '---\ntitle: Home\ndescription: Start here.\nrss: true\n---\n\n# Home\n\nWelcome.\n',
+  'docs/guides/agents.mdx': [
+    '---', 'title: Agents', 'description: What agents read.', 'order: 1', '---', '', '# Agents', '',
+    '<Visibility for="humans">', '  Click **Copy page**.', '</Visibility>', '',
+    '<Visibility for="agents">', '  Agents read this line.', '</Visibility>', '', 'Everyone reads this.', '',
+  ].join('\n'),
+  'docs/changelog.mdx': [
+    '---', 'title: Changelog', 'description: Releases.', 'order: 2', '---', '', '# Changelog', '',
+    '<Update label="v2" description="Second" date="2025-03-01" rss="Faster builds.">', '  Builds are faster.', '</Update>', '',
+    '<Update label="v1" description="First" date="2025-01-01">', '  First release.', '</Update>', '',
+  ].join('\n'),
+  'public/robots.txt': 'User-agent: custom\n',
+};
+
+const CHANGELOG_FEED = `<?xml version="1.0" encoding="UTF-8"?>
+<rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom" xmlns:content="http://purl.org/rss/1.0/modules/content/">
+<channel>
+<title>Changelog · Outputs</title>
+<link>https://outputs.example/changelog</link>
+<description>Releases.</description>
+<atom:link href="https://outputs.example/changelog/rss.xml" rel="self" type="application/rss+xml"/>
+<item>
+<title>v2</title>
+<link>https://outputs.example/changelog#v2</link>
+<guid isPermaLink="true">https://outputs.example/changelog#v2</guid>
+<pubDate>Sat, 01 Mar 2025 00:00:00 GMT</pubDate>
+<description>Faster builds.</description>
+<content:encoded><![CDATA[<p>Builds are faster.</p>]]></content:encoded>
+</item>
+<item>
+<title>v1</title>
+<link>https://outputs.example/changelog#v1</link>
+<guid isPermaLink="true">https://outputs.example/changelog#v1</guid>
+<pubDate>Wed, 01 Jan 2025 00:00:00 GMT</pubDate>
+<description>First release.</description>
+<content:encoded><![CDATA[<p>First release.</p>]]></content:encoded>
+</item>
+</channel>
+</rss>
+`;
 
 t.test('build', async (t) => {
   const compiler = await createCompiler();
   t.teardown(() => compiler.close());
   const { dir } = repoFromFolder(fixture);
   const out = tempDir();
+  const rec = recordingStore(out);
   const opts = (o: Partial<BuildOptions> = {}): BuildOptions => ({
-    source: { kind: 'dir', dir }, store: createLocalDirStore(out), siteUrl: 'https://sample.example', compiler, year: 2025, ...o,
+    source: { kind: 'dir', dir }, store: rec.store, siteUrl: 'https://sample.example', compiler, year: 2025, ...o,
   });
   const read = (key: string) => fs.readFileSync(path.join(out, key), 'utf8');
   const exists = (key: string) => fs.existsSync(path.join(out, key));
   const counts = (r: Awaited<ReturnType<typeof build>>) => ({ total: r.pagesTotal, ok: r.pagesSuccess, failed: r.pagesFailed, compiled: r.compiled });
+
+  await t.test('should publish the exact site-wide outputs of a site', async (t) => {
+    const repo = tempDir();
+    makeRepo(repo, OUTPUTS_REPO);
+    const site = tempDir();
+    const res = await build({ source: { kind: 'dir', dir: repo }, store: createLocalDirStore(site), siteUrl: 'https://outputs.example', compiler, year: 2025 });
+    t.same(counts(res), { total: 3, ok: 3, failed: 0, compiled: 3 });
+    const text = (key: string) => fs.readFileSync(path.join(site, key), 'utf8');
+    t.equal(text('guides/agents.md'), '# Agents\n\nWhat agents read.\n\nAgents read this line.\n\nEveryone reads this.\n', 'agents content in, humans content out');
+    t.equal(text('llms.txt'), [
+      '# Outputs', '', '> Docs for the outputs test.', '', '## Docs', '',
+      '- [Home](https://outputs.example/index.md): Start here.',
+      '- [Changelog](https://outputs.example/changelog.md): Releases.',
+      '- [Agents](https://outputs.example/guides/agents.md): What agents read.', '',
+    ].join('\n'));
+    t.match(text('llms-full.txt'), 'Source: https://outputs.example/guides/agents\n\n# Agents\n\nWhat agents read.\n\nAgents read this line.\n\nEveryone reads this.\n');
+    t.equal(text('changelog/rss.xml'), CHANGELOG_FEED);
+    t.match(text('index/rss.xml'), '<atom:link href="https://outputs.example/index/rss.xml" rel="self" type="application/rss+xml"/>');
+    t.match(text('rss.xml'), '<title>Changelog: v2</title>');
+    t.equal(text('robots.txt'), 'User-agent: *\nAllow: /\n\nSitemap: https://outputs.example/sitemap.xml\n', 'the generated file wins over public/robots.txt');
+    t.same(JSON.parse(text('_redirects.json')), [
+      { source: '/old', destination: '/guides/agents', status: 308 },
+      { source: '/blog', destination: 'https://outputs.example/blog', status: 307 },
+    ]);
+    t.equal(text('sitemap.xml'), [
+      '<?xml version="1.0" encoding="UTF-8"?>', '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">',
+      '<url><loc>https://outputs.example/</loc></url>', '<url><loc>https://outputs.example/changelog</loc></url>',
+      '<url><loc>https://outputs.example/guides/agents</loc></url>', '</urlset>', '',
+    ].join('\n'));
+    const home = text('index.html');
+    t.match(home, '<link rel="alternate" type="application/rss+xml" title="Home - Outputs" href="/index/rss.xml"/>', 'the root page links its own feed, not the site feed');
+    t.match(home, '<meta name="folio-search" content="/_pagefind/1-0/"/>');
+    const shards = JSON.parse(text('_pagefind/shards.json')) as { bases: string[]; shards: Array<{ files: string[] }> };
+    t.same(shards.bases, ['/_pagefind/1-0/']);
+    for (const key of shards.shards[0].files) t.ok(fs.existsSync(path.join(site, key)), key);
+    t.same(Object.keys(res.timings).sort(), ['clone', 'compile', 'exports', 'index', 'plan', 'publish', 'render', 'total']);
+
+    await t.test('should split the search index and remove the old bundle when the shard count changes', async (t) => {
+      const again = await build({ source: { kind: 'dir', dir: repo }, store: createLocalDirStore(site), siteUrl: 'https://outputs.example', compiler, year: 2025, searchPerShard: 1 });
+      t.equal(again.compiled, 0);
+      const split = JSON.parse(text('_pagefind/shards.json')) as { bases: string[]; shards: Array<{ files: string[]; pages: number }> };
+      t.same(split.shards.map((s) => s.pages).reduce((a, b) => a + b), 3);
+      t.ok(split.bases.every((b) => b.startsWith('/_pagefind/4-')), split.bases.join());
+      t.match(text('guides/agents/index.html'), `<meta name="folio-search" content="${split.bases.join(',')}"/>`);
+      t.equal(fs.existsSync(path.join(site, '_pagefind/1-0')), false, 'the one-shard bundle is deleted');
+      for (const key of split.shards.flatMap((s) => s.files)) t.ok(fs.existsSync(path.join(site, key)), key);
+    });
+  });
 
   await t.test('should build every page, copy public files and write the manifest', async (t) => {
     const res = await build(opts());
@@ -39,9 +163,21 @@ t.test('build', async (t) => {
 
   await t.test('should compile exactly one page after a one-page edit', async (t) => {
     commitFiles(dir, { 'docs/guides/usage.md': '---\ntitle: Usage\norder: 2\n---\n\n# Usage\n\nRun it twice.\n' });
+    rec.clear();
     const res = await build(opts());
     t.equal(res.compiled, 1);
     t.match(read('guides/usage/index.html'), 'Run it twice.');
+    t.equal(read('guides/usage.md'), '# Usage\n\nRun it twice.\n');
+    // Its shell and export, the files that concatenate every page's text, its search shard's
+    // changed files, and the builder's state; no other shell, export or feed.
+    t.same(shape(rec.puts), [
+      '_folio/cache/pages/<key>.json', '_folio/cache/summaries.json', '_folio/manifest.json',
+      '_pagefind/1-0/fragment/en_<hash>.pf_fragment', '_pagefind/1-0/index/en_<hash>.pf_index',
+      '_pagefind/1-0/pagefind-entry.json', '_pagefind/1-0/pagefind.en_<hash>.pf_meta', '_pagefind/shards.json',
+      'guides/usage.md', 'guides/usage/index.html', 'llms-full.txt',
+    ]);
+    t.equal(res.uploaded, rec.puts.filter((k) => !k.startsWith('_folio/cache/') && k !== '_folio/manifest.json').length, 'uploaded counts the site objects written');
+    t.same(shape(rec.deletes), ['_pagefind/1-0/fragment/en_<hash>.pf_fragment', '_pagefind/1-0/index/en_<hash>.pf_index', '_pagefind/1-0/pagefind.en_<hash>.pf_meta']);
   });
 
   await t.test('should recompile the page importing a snippet when only the snippet changed', async (t) => {
@@ -66,15 +202,21 @@ t.test('build', async (t) => {
     commitFiles(dir, { 'docs/guides/running.md': null });
     const res = await build(opts());
     t.same({ total: res.pagesTotal, compiled: res.compiled }, { total: 2, compiled: 0 });
+    for (const key of ['guides/running/index.html', 'guides/running.md', 'guides/running/rss.xml']) t.equal(exists(key), false, `${key} removed`);
     t.equal(exists('guides/running'), false);
+    t.notMatch(read('llms.txt'), 'running');
+    t.notMatch(read('sitemap.xml'), 'running');
   });
 
   await t.test('should re-render shells without compiling when the configuration changes', async (t) => {
     const before = read('index.html');
     commitFiles(dir, { 'docs.json': '{ "name": "Sample Renamed", "seo": { "favicon": "/favicon.svg" } }\n' });
+    rec.clear();
     const res = await build(opts());
     t.equal(res.compiled, 0);
+    t.equal(rec.puts.filter((k) => k.startsWith('_folio/cache/pages/')).length, 0, 'no page cache entry written');
     t.not(read('index.html'), before);
+    t.match(read('llms.txt'), '# Sample Renamed\n');
     t.match(read('index.html'), 'Sample Renamed');
   });
 
@@ -86,19 +228,22 @@ t.test('build', async (t) => {
   });
 
   await t.test('should count a broken page as failed and keep its previous version live', async (t) => {
-    const before = read('index.html');
+    const before = { html: read('index.html'), md: read('index.md'), llms: read('llms-full.txt') };
     commitFiles(dir, { 'docs/index.mdx': '# Welcome\n\n<Broken\n' });
     const res = await build(opts());
     t.same(counts(res), { total: 2, ok: 1, failed: 1, compiled: 1 });
     t.equal(res.errors.length, 1);
     t.equal(res.errors[0].sourcePath, 'docs/index.mdx');
-    t.equal(read('index.html'), before);
+    t.same({ html: read('index.html'), md: read('index.md'), llms: read('llms-full.txt') }, before);
+    t.equal(read('index.md'), '# Welcome\n\nHello from the sample site.\n');
   });
 
   await t.test('should publish nothing when docs.json is invalid', async (t) => {
     const manifest = read('_folio/manifest.json');
     commitFiles(dir, { 'docs.json': '{ "theme": "maple" }\n', 'docs/index.mdx': '# Welcome back\n' });
+    rec.clear();
     const err = await build(opts()).catch((e) => e);
+    t.same({ puts: rec.puts, deletes: rec.deletes }, { puts: [], deletes: [] });
     t.same({ kind: err.kind, code: err.code }, { kind: 'user', code: 'invalid_config' });
     t.equal(read('_folio/manifest.json'), manifest);
     t.match(read('index.html'), 'Hello from the sample site.');
