@@ -19,9 +19,10 @@ export function flashCopied(el: HTMLElement, label: string): void {
   }, COPIED_MS);
 }
 
-/** The raw code of a block: `data-code` (exact source), else the rendered text. */
+/** The raw code of a block: its `<template class="code-raw">` (exact source), else the rendered text. */
 export function rawCode(figure: HTMLElement): string {
-  return figure.dataset.code ?? figure.querySelector('pre')?.innerText ?? '';
+  const raw = figure.querySelector<HTMLTemplateElement>('template.code-raw');
+  return raw ? (raw.content.textContent ?? '') : (figure.querySelector('pre')?.innerText ?? '');
 }
 
 /**

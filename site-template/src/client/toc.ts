@@ -9,7 +9,8 @@ export function initToc(): void {
   let queued = false;
   const update = () => {
     queued = false;
-    const line = (document.querySelector('.site-header')?.getBoundingClientRect().bottom ?? 0) + 16;
+    // Just below where a TOC jump lands (scroll-padding-top is the header plus 1rem).
+    const line = (document.querySelector('.site-header')?.getBoundingClientRect().bottom ?? 0) + 24;
     let current = -1;
     headings.forEach((h, i) => {
       if (h && h.getBoundingClientRect().top <= line) current = i;

@@ -14,31 +14,33 @@ export interface SampleCodeOptions { lang?: string; title?: string; lines?: bool
 
 /**
  * A code block in the markup the builder emits (README, "Markup contract"), with shiki-style
- * dual-theme spans. Used by the sample page, the tests and the bench.
+ * dual-theme spans (`defaultColor: false`: both colours as CSS variables). Used by the sample page, the tests and the bench.
  */
 export function sampleCodeBlock(code: string, o: SampleCodeOptions = {}): string {
   const lang = o.lang ?? 'ts';
   const lines = code.split('\n').map((text, i) => {
     const cls = ['line', o.highlight?.includes(i + 1) && 'highlighted', o.focus?.includes(i + 1) && 'focused'].filter(Boolean).join(' ');
-    const words = text.split(/(\s+)/).map((w, j) => (w.trim() ? `<span style="color:${j % 4 ? '#24292E' : '#D73A49'};--shiki-dark:${j % 4 ? '#E1E4E8' : '#F97583'}">${esc(w)}</span>` : esc(w)));
+    const words = text.split(/(\s+)/).map((w, j) => (w.trim() ? `<span style="--shiki-light:${j % 4 ? '#24292E' : '#D73A49'};--shiki-dark:${j % 4 ? '#E1E4E8' : '#F97583'}">${esc(w)}</span>` : esc(w)));
     return `<span class="${cls}">${words.join('')}</span>`;
   });
   const attrs = [
     `data-lang="${lang}"`, o.lines && 'data-line-numbers', o.wrap && 'data-wrap', o.expandable && 'data-expandable', o.focus?.length && 'data-has-focus',
-    `data-code="${esc(code)}"`,
   ].filter(Boolean).join(' ');
   return `<figure class="code-block" ${attrs}>` +
     (o.title ? `<figcaption class="code-title">${esc(o.title)}</figcaption>` : '') +
     `<div class="code-badge">${lang}</div>` +
     '<button class="code-copy" type="button" aria-label="Copy code" hidden>' +
-    '<svg class="icon icon-copy" viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2" aria-hidden="true"><rect x="9" y="9" width="13" height="13" rx="2"/><path d="M5 15H4a2 2 0 0 1-2-2V4a2 2 0 0 1 2-2h9a2 2 0 0 1 2 2v1"/></svg>' +
-    '<svg class="icon icon-check" viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2" aria-hidden="true"><path d="M20 6L9 17l-5-5"/></svg></button>' +
-    `<pre class="shiki shiki-themes github-light github-dark" style="background-color:#fff;--shiki-dark-bg:#24292e;color:#24292e;--shiki-dark:#e1e4e8" tabindex="0"><code>${lines.join('\n')}</code></pre>` +
+    '<svg class="icon-copy" viewBox="0 0 24 24" width="16" height="16" fill="none" stroke="currentColor" stroke-width="2" aria-hidden="true"><rect x="9" y="9" width="13" height="13" rx="2"/><path d="M5 15H4a2 2 0 0 1-2-2V4a2 2 0 0 1 2-2h9a2 2 0 0 1 2 2v1"/></svg>' +
+    '<svg class="icon-check" viewBox="0 0 24 24" width="16" height="16" fill="none" stroke="currentColor" stroke-width="2" aria-hidden="true"><path d="M20 6L9 17l-5-5"/></svg></button>' +
+    `<pre class="shiki shiki-themes github-light github-dark" style="--shiki-light:#24292e;--shiki-dark:#e1e4e8;--shiki-light-bg:#fff;--shiki-dark-bg:#24292e" tabindex="0"><code>${lines.join('\n')}</code></pre>` +
+    `<template class="code-raw">${esc(code)}</template>` +
     (o.expandable ? '<button class="code-expand" type="button" aria-expanded="false">Show more</button>' : '') +
     '</figure>';
 }
 
 const INSTALL = 'npm install @acme/sdk\nnpx acme init --project my-docs';
+/** Markup-significant characters, so copying proves the raw code survives escaping. */
+export const SNIPPET = '<a href="/docs?a=1&b=2">Docs & more</a>\n<script src="https://acme.example/w.js" async></script>';
 const CLIENT = Array.from({ length: 24 }, (_, i) =>
   i === 0 ? "import { Client } from '@acme/sdk';" : i === 1 ? '' : `const step${i} = await client.run({ id: ${i}, retries: 3, label: 'step ${i}' });`,
 ).join('\n');
@@ -81,6 +83,8 @@ export function sampleBodyHtml(): string {
     '<h2 id="install"><a href="#install">Install</a></h2>',
     '<p>Install the package and create a configuration file in your repository:</p>',
     sampleCodeBlock(INSTALL, { lang: 'bash', title: 'Terminal' }),
+    '<p>Link to the docs from your own pages:</p>',
+    sampleCodeBlock(SNIPPET, { lang: 'html', title: 'page.html' }),
     '<h2 id="authenticate"><a href="#authenticate">Authenticate</a></h2>',
     '<p>Create an API key in the dashboard and pass it to the client. Keys belong to one organization and see only its projects.</p>',
     sampleCodeBlock("import { Client } from '@acme/sdk';\n\nconst client = new Client({ apiKey: process.env.ACME_KEY });\nawait client.projects.list();", { lang: 'ts', title: 'index.ts', lines: true, highlight: [3], focus: [3, 4] }),

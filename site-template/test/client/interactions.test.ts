@@ -1,7 +1,7 @@
 import t from 'tap';
 import { mkdir } from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
-import { sampleSite } from '../../src/node/sample-site.tsx';
+import { SNIPPET, sampleSite } from '../../src/node/sample-site.tsx';
 import { launchBrowser } from '../helpers/browser.ts';
 import { createExampleSite } from '../helpers/example-site.ts';
 import { serveStatic, type StaticServer } from '../helpers/static-server.ts';
@@ -69,6 +69,11 @@ t.test('client scripts', async (t) => {
     await page.waitForFunction(() => !document.querySelector('.code-copy')!.hasAttribute('data-copied'), undefined, { timeout: 5000 });
     t.equal(await button.locator('.icon-copy').isVisible(), true);
     t.equal(await button.getAttribute('aria-label'), 'Copy code');
+    const html = page.locator('figure.code-block[data-lang=html]');
+    await html.hover();
+    await html.locator('.code-copy').click();
+    await page.waitForFunction(() => document.querySelector('figure[data-lang=html] .code-copy')!.hasAttribute('data-copied'));
+    t.equal(await page.evaluate(() => navigator.clipboard.readText()), SNIPPET, 'markup characters come back unescaped');
     await page.context().close();
   });
 
