@@ -1,0 +1,40 @@
+import t from 'tap';
+import { createPoolCompiler } from '../../src/compile/worker-pool.ts';
+import type { CompiledPage } from '../../src/types.ts';
+
+t.test('createPoolCompiler', async (t) => {
+  // A secret in the builder's environment that customer pages must not see in workers.
+  process.env.FOLIO_TEST_SECRET = 'hunter2';
+  t.teardown(() => delete process.env.FOLIO_TEST_SECRET);
+  const pool = await createPoolCompiler({ workers: 2, threshold: 3 });
+  t.teardown(() => pool.close());
+  const reads: string[] = [];
+  const ctx = {
+    async readFile(path: string) {
+      reads.push(path);
+      return path === 'snippets/note.mdx' ? 'From the **snippet**.\n' : undefined;
+    },
+  };
+  const inputs = [
+    { sourcePath: 'docs/a.mdx', source: "import Note from '/snippets/note.mdx'\n\n<Note />\n", contentRoot: 'docs/' },
+    { sourcePath: 'docs/b.mdx', source: 'Secret is {String(process.env.FOLIO_TEST_SECRET)}.\n', contentRoot: 'docs/' },
+    { sourcePath: 'docs/c.mdx', source: '<Broken\n', contentRoot: 'docs/' },
+    { sourcePath: 'docs/d.mdx', source: "import Note from '../snippets/note.mdx'\n\n<Note />\n", contentRoot: 'docs/' },
+  ];
+
+  t.test('should compile a big batch in workers, in input order, reading snippets through the caller', async (t) => {
+    const results = await pool.compile(inputs, ctx);
+    t.same(results.map((r) => ('bodyHtml' in r ? r.bodyHtml : r)), [
+      '<p>From the <strong>snippet</strong>.</p>',
+      '<p>Secret is undefined.</p>',
+      { sourcePath: 'docs/c.mdx', message: 'Unexpected end of file after name, expected a character that can start an attribute name, such as a letter, `$`, or `_`; whitespace before attributes; or the end of the tag', line: 2, column: 1 },
+      '<p>From the <strong>snippet</strong>.</p>',
+    ]);
+    t.same(reads.sort(), ['snippets/note.mdx', 'snippets/note.mdx']);
+  });
+
+  t.test('should compile small batches in the calling thread, where the environment is the builder\'s', async (t) => {
+    const [result] = await pool.compile([inputs[1]], ctx);
+    t.equal((result as CompiledPage).bodyHtml, '<p>Secret is hunter2.</p>');
+  });
+});
