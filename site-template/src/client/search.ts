@@ -149,7 +149,12 @@ export function initSearch(): void {
     void loadPagefind().catch(() => undefined);
   };
 
-  for (const b of document.querySelectorAll<HTMLButtonElement>('.search-open')) b.addEventListener('click', open);
+  const mac = /Mac|iPhone|iPad/.test(navigator.platform);
+  for (const b of document.querySelectorAll<HTMLButtonElement>('.search-open')) {
+    b.addEventListener('click', open);
+    const kbd = b.querySelector('kbd');
+    if (kbd && mac) kbd.textContent = '⌘K';
+  }
   document.addEventListener('folio:search', open);
   document.addEventListener('keydown', (e) => {
     const t = e.target as HTMLElement;

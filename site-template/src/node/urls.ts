@@ -23,14 +23,19 @@ export function isExternal(href: string): boolean {
   return /^https?:\/\//i.test(href);
 }
 
-/** Anchor id from free text: lowercase words joined by hyphens (same rule as heading ids). */
+/**
+ * Anchor id from free text: lowercase letters and digits of any script, accents dropped, every
+ * other run of characters one hyphen (`v2.1.0` → `v2-1-0`). Text with no letters or digits gives
+ * `section`, so an anchor is never empty.
+ */
 export function slugify(text: string): string {
-  return text
+  const slug = text
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')
     .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/[^\p{L}\p{N}]+/gu, '-')
     .replace(/^-+|-+$/g, '');
+  return slug || 'section';
 }
 
 /**
