@@ -58,7 +58,7 @@ async function viteBuild(): Promise<void> {
   const once = async (inputs: ReturnType<typeof pages>) => {
     const ids = new BatchIds(++batch);
     const byPath = new Map(inputs.map((p) => [p.sourcePath, p.source]));
-    const env = { highlighter, repoPath: BatchIds.repoPath, exists: async () => false, report: (id: string, f: PageFacts) => void facts.set(id, f) };
+    const env = { highlighter, repoPath: BatchIds.repoPath, read: async () => undefined, report: (id: string, f: PageFacts) => void facts.set(id, f) };
     const out = await build({
       ...baseViteConfig,
       plugins: [folioPagesPlugin(() => ({ read: async (p) => byPath.get(p) })), mdx(mdxOptions(env))],

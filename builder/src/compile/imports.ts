@@ -47,7 +47,14 @@ function walk(node: unknown, visit: (n: Located) => void): void {
 }
 
 /** An import found in a page or snippet, resolved to a repository path. */
-export interface FoundImport { path: string; spec: string; line?: number; column?: number }
+export interface FoundImport {
+  path: string;
+  spec: string;
+  /** Local name of a default import (`import Name from …`), the component a snippet becomes. */
+  defaultName?: string;
+  line?: number;
+  column?: number;
+}
 
 /**
  * Checks every import under `root` (an MDX syntax tree or a JavaScript program) and returns the
@@ -64,7 +71,8 @@ export function checkImportsIn(root: unknown, file: string, position: (node: Loc
     if (!source || typeof source.value !== 'string') return;
     const resolved = resolveRepoImport(source.value, file);
     if (!resolved.ok) throw fail(resolved.message, n);
-    found.push({ path: resolved.path, spec: source.value, ...position(n) });
+    const named = n.type === 'ImportDeclaration' ? n.specifiers.find((sp) => sp.type === 'ImportDefaultSpecifier') : undefined;
+    found.push({ path: resolved.path, spec: source.value, ...(named ? { defaultName: named.local.name } : {}), ...position(n) });
   });
   return found;
 }

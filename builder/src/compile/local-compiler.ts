@@ -21,7 +21,7 @@ export async function createLocalCompiler(opts: { themes?: CodeThemes } = {}): P
   const env: FolioRemarkEnv = {
     highlighter,
     repoPath: BatchIds.repoPath,
-    exists: async (path) => (await source!.read(path)) !== undefined,
+    read: (path) => source!.read(path),
     report: (id, f) => void facts.set(id, f),
   };
   const engine = await createRunnerEngine(env);

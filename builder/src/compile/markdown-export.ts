@@ -20,6 +20,7 @@
  * - `<img>`, `<a>` and `<br>` written as JSX become Markdown images, links and line breaks.
  * - Every other component (`Tabs`, `CardGroup`, `CodeGroup`, `Frame`, `Badge`, unknown ones, …)
  *   is replaced by its content.
+ * - A component imported from a `.md`/`.mdx` snippet is replaced by the snippet's export.
  * - Code fences keep their language and options; GFM tables, task lists and strikethrough stay.
  */
 import type { BlockContent, Heading, Nodes, Paragraph, PhrasingContent, Root, RootContent } from 'mdast';
@@ -63,7 +64,34 @@ function plainMarkdown(node: Nodes): boolean {
  * page text: subtrees without any MDX syntax are copied from it verbatim, which keeps the
  * author's formatting and skips re-serialising (the costly part of mdast-util-to-markdown).
  */
-export function markdownExport(tree: Root, source: string, title: string, description: string | undefined, file: string): string {
+export function markdownExport(tree: Root, source: string, title: string, description: string | undefined, file: string, snippets: ReadonlyMap<string, string> = new Map()): string {
+  const content = tree.children.filter((n) => n.type !== 'yaml' && n.type !== 'mdxjsEsm');
+  const first = content[0];
+  if (first?.type === 'heading' && first.depth === 1 && plainText(first).trim() === title.trim()) content.shift();
+  const doc: Root = {
+    type: 'root',
+    children: [
+      { type: 'heading', depth: 1, children: [{ type: 'text', value: title }] },
+      ...(description ? [{ type: 'paragraph', children: [{ type: 'text', value: description }] } as Paragraph] : []),
+      ...exportNodes(content, source, file, snippets),
+    ],
+  };
+  return serialize(doc);
+}
+
+/**
+ * The export of an imported Markdown/MDX snippet: its body only, to be put where the page uses
+ * it (`<Snippet />`). Snippets of snippets are not followed.
+ */
+export function snippetExport(tree: Root, source: string, file: string): string {
+  return serialize({ type: 'root', children: exportNodes(tree.children, source, file, new Map()) }).trimEnd();
+}
+
+function serialize(doc: Root): string {
+  return toMarkdown(doc, { extensions: [gfmToMarkdown()], bullet: '-', listItemIndent: 'one', rule: '-', fences: true });
+}
+
+function exportNodes(nodes: RootContent[], source: string, file: string, snippets: ReadonlyMap<string, string>): RootContent[] {
   let lastDepth = 1;
   const convert = (nodes: RootContent[]): RootContent[] => nodes.flatMap((n) => one(n));
   const one = (node: RootContent): RootContent[] => {
@@ -97,6 +125,8 @@ export function markdownExport(tree: Root, source: string, title: string, descri
     const name = node.name ?? '';
     const flow = node.type === 'mdxJsxFlowElement';
     if (name === 'Visibility') return visibilityOf(node, file) === 'agents' ? convert(node.children) : [];
+    const snippet = snippets.get(name);
+    if (snippet !== undefined) return snippet === '' ? [] : [{ type: 'html', value: snippet }];
     if (flow && (LABELLED.has(name) || name === 'Callout')) {
       const children = paragraphs(convert(node.children));
       const label = LABELLED.has(name) ? `${name}:` : stringProp(node, 'title');
@@ -153,17 +183,5 @@ export function markdownExport(tree: Root, source: string, title: string, descri
     return convert(node.children);
   };
 
-  const content = tree.children.filter((n) => n.type !== 'yaml' && n.type !== 'mdxjsEsm');
-  const first = content[0];
-  if (first?.type === 'heading' && first.depth === 1 && plainText(first).trim() === title.trim()) content.shift();
-  const body = convert(content);
-  const doc: Root = {
-    type: 'root',
-    children: [
-      { type: 'heading', depth: 1, children: [{ type: 'text', value: title }] },
-      ...(description ? [{ type: 'paragraph', children: [{ type: 'text', value: description }] } as Paragraph] : []),
-      ...body,
-    ],
-  };
-  return toMarkdown(doc, { extensions: [gfmToMarkdown()], bullet: '-', listItemIndent: 'one', rule: '-', fences: true });
+  return convert(nodes);
 }

@@ -2,7 +2,8 @@
  * The remark plugin that turns a parsed page into what the platform needs, in one pass over the
  * syntax tree (MDX then compiles the tree to a module):
  * 1. frontmatter is read and checked;
- * 2. imports are checked (repository files only) and must exist;
+ * 2. imports are checked (repository files only) and must exist; Markdown/MDX snippets are
+ *    parsed so the page's export and search text can include them;
  * 3. `<Visibility>` props are checked;
  * 4. the Markdown export and search text are taken from the untouched tree;
  * 5. headings get ids and anchors, the TOC and `<Update>` facts are collected;
@@ -15,6 +16,11 @@ import { posix } from 'node:path';
 import type { Code, Parent, Root } from 'mdast';
 import type {} from 'mdast-util-mdx';
 import type { VFile } from 'vfile';
+import remarkFrontmatter from 'remark-frontmatter';
+import remarkGfm from 'remark-gfm';
+import remarkMdx from 'remark-mdx';
+import remarkParse from 'remark-parse';
+import { unified } from 'unified';
 import type { TocEntry } from '@folio/site-template/shared/types.ts';
 import { userError } from '../errors.ts';
 import { CodeMetaError, parseCodeMeta } from './code-meta.ts';
@@ -22,7 +28,7 @@ import { renderCodeBlock } from './code-block.ts';
 import { readFrontmatter, type PageFrontmatter } from './frontmatter.ts';
 import type { SharedHighlighter } from './highlighter.ts';
 import { checkImports } from './imports.ts';
-import { markdownExport } from './markdown-export.ts';
+import { markdownExport, snippetExport } from './markdown-export.ts';
 import { applyOutline, type UpdateFacts } from './outline.ts';
 import { plainText, searchText } from './search-text.ts';
 import { applyVisibility, checkVisibility } from './visibility.ts';
@@ -45,8 +51,8 @@ export interface FolioRemarkEnv {
   highlighter: SharedHighlighter;
   /** Repository path (e.g. `docs/a.mdx`) of a module id (the vfile path). */
   repoPath(id: string): string;
-  /** Whether an imported repository file exists. */
-  exists(repoPath: string): Promise<boolean>;
+  /** Text of an imported repository file, undefined when it does not exist. */
+  read(repoPath: string): Promise<string | undefined>;
   /** Receives the facts of each compiled file. */
   report(id: string, facts: PageFacts): void;
 }
@@ -63,23 +69,47 @@ function codeNodes(tree: Root): Array<{ node: Code; parent: Parent; index: numbe
   return found;
 }
 
+const mdxParser = unified().use(remarkParse).use(remarkMdx).use(remarkFrontmatter, ['yaml']).use(remarkGfm);
+const mdParser = unified().use(remarkParse).use(remarkFrontmatter, ['yaml']).use(remarkGfm);
+
+/**
+ * The syntax tree of a Markdown/MDX snippet for the page's export and search text; undefined
+ * for other files, and for broken snippets (their own compile reports the error with its place).
+ */
+function parseSnippet(text: string, path: string): Root | undefined {
+  const parser = path.endsWith('.mdx') ? mdxParser : path.endsWith('.md') ? mdParser : undefined;
+  try {
+    return parser?.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
 /** The remark plugin (use as `[remarkFolio, env]`). */
 export function remarkFolio(env: FolioRemarkEnv) {
   return async function transform(tree: Root, vfile: VFile): Promise<void> {
     const id = vfile.path;
     const file = env.repoPath(id);
     const frontmatter = readFrontmatter(tree, file);
+    const snippetMarkdown = new Map<string, string>();
+    const snippetText = new Map<string, string>();
     for (const imported of checkImports(tree, file)) {
-      if (!(await env.exists(imported.path))) {
+      const text = await env.read(imported.path);
+      if (text === undefined) {
         throw userError('mdx_import', `Unexpected import of \`${imported.spec}\`: ${imported.path} does not exist in the repository`, { file, line: imported.line, column: imported.column });
+      }
+      const snippet = imported.defaultName ? parseSnippet(text, imported.path) : undefined;
+      if (snippet && imported.defaultName) {
+        snippetMarkdown.set(imported.defaultName, snippetExport(snippet, text, imported.path));
+        snippetText.set(imported.defaultName, searchText(snippet));
       }
     }
     checkVisibility(tree, file);
     const firstH1 = tree.children.find((n) => n.type === 'heading' && n.depth === 1);
     const headingTitle = firstH1 ? plainText(firstH1).trim() : '';
     const title = frontmatter.title ?? (headingTitle || posix.basename(file).replace(/\.(mdx|md)$/, ''));
-    const text = searchText(tree);
-    const markdown = markdownExport(tree, String(vfile.value), title, frontmatter.description, file);
+    const text = searchText(tree, snippetText);
+    const markdown = markdownExport(tree, String(vfile.value), title, frontmatter.description, file, snippetMarkdown);
     const structure = applyOutline(tree, file);
     applyVisibility(tree, file);
 

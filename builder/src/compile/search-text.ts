@@ -23,11 +23,15 @@ export function plainText(node: Nodes): string {
   return 'children' in node ? node.children.map((c) => plainText(c as Nodes)).join('') : '';
 }
 
-/** The humans-view plain text of a parsed page. */
-export function searchText(tree: Root): string {
+/** The humans-view plain text of a parsed page; `snippets` holds the text of imported snippet components by name. */
+export function searchText(tree: Root, snippets: ReadonlyMap<string, string> = new Map()): string {
   const out: string[] = [];
   const visit = (node: Nodes): void => {
     if (hidden(node)) return;
+    if (isJsx(node) && node.name && snippets.has(node.name)) {
+      if (snippets.get(node.name)) out.push(snippets.get(node.name)!);
+      return;
+    }
     if (BLOCKS.has(node.type)) {
       const text = plainText(node).replace(/\s+/g, ' ').trim();
       if (text !== '') out.push(text);

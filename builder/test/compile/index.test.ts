@@ -156,6 +156,6 @@ t.test('compile', async (t) => {
   t.test('should export a page using components as clean Markdown', async (t) => {
     const result = await ok((await readSite('docs/components.mdx'))!, 'docs/components.mdx');
     t.equal(result.markdown, await readSite('docs/components.expected.md'));
-    t.equal(result.searchText, 'Components\nIntro with bold and a link.\nKeep your API key secret.\nCallouts can have a title.\nInstall\nnpm install acme\nRun pnpm add acme.\nOpen the dashboard.\nSend a request.\nStep by step.\nClick the blue button.\nVersion v2 is current.');
+    t.equal(result.searchText, 'Components\nIntro with bold and a link.\nKeep your API key secret.\nCallouts can have a title.\nInstall\nnpm install acme\nRun pnpm add acme.\nOpen the dashboard.\nSend a request.\nStep by step.\nClick the blue button.\nYou need Node 20 or later.\nVersion v2 is current.');
   });
 });
