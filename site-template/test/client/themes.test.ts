@@ -18,7 +18,8 @@ const CONTRASTS = `(() => {
   const lum = (c) => { const [r, g, b] = rgb(c).map((v) => (v / 255 <= 0.03928 ? v / 255 / 12.92 : ((v / 255 + 0.055) / 1.055) ** 2.4)); return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
   const bg = lum(getComputedStyle(document.body).backgroundColor);
   const ratio = (sel) => { const fg = lum(getComputedStyle(document.querySelector(sel)).color); return Math.round(((Math.max(fg, bg) + 0.05) / (Math.min(fg, bg) + 0.05)) * 10) / 10; };
-  return { text: ratio('.prose p'), muted: ratio('.page-description'), link: ratio('.pager-title'), nav: ratio('.sidebar a:not([aria-current])') };
+  const own = (sel) => { const s = getComputedStyle(document.querySelector(sel)); const a = lum(s.color), b = lum(s.backgroundColor); return Math.round(((Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05)) * 10) / 10; };
+  return { text: ratio('.prose p'), muted: ratio('.page-description'), link: ratio('.pager-title'), nav: ratio('.sidebar a:not([aria-current])'), cta: own('.cta') };
 })()`;
 
 t.test('themes', async (t) => {
@@ -78,7 +79,7 @@ t.test('themes', async (t) => {
     });
   });
 
-  t.test('should meet WCAG AA contrast (4.5:1) for text, muted text, links and navigation with default colours', async (t) => {
+  t.test('should meet WCAG AA contrast (4.5:1) for text, muted text, links, navigation and the solid button with default colours', async (t) => {
     for (const [name, ratios] of Object.entries(contrasts)) {
       for (const [kind, ratio] of Object.entries(ratios)) t.ok(ratio >= 4.5, `${name} ${kind} ${ratio}:1`);
     }
