@@ -15,6 +15,12 @@ t.test('client scripts', async (t) => {
   await site.addPage('/interactive');
   await site.addPage('/strict', sampleSite('larch', { appearance: { default: 'dark', strict: true } }));
   await site.addFile('guides/sdk.md', MARKDOWN);
+  const svg = (fill: string) => `data:image/svg+xml,${encodeURIComponent(`<svg xmlns="http://www.w3.org/2000/svg" width="80" height="20"><rect width="80" height="20" fill="${fill}"/></svg>`)}`;
+  await site.addPage('/branded', sampleSite('larch', {
+    colors: { primary: '#0055aa', dark: '#003366', light: '#99ccff', logo: { light: svg('#000'), dark: svg('#fff'), href: '/' } },
+    background: { light: 'linear-gradient(#ffffff, #eeeeee)', dark: '#101010' },
+    typography: { fontFamily: 'Verdana, sans-serif', headingFont: 'Georgia, serif' },
+  }));
   await mkdir(SHOTS, { recursive: true });
   const server: StaticServer = await serveStatic(site.dir);
   const browser: Browser = await launchBrowser();
@@ -176,6 +182,34 @@ t.test('client scripts', async (t) => {
     await page.evaluate(() => document.getElementById('authenticate')!.scrollIntoView());
     await page.waitForFunction(() => document.querySelector('.toc a[aria-current]')?.textContent === 'Authenticate');
     t.same(await page.locator('.toc a[aria-current]').allTextContents(), ['Authenticate']);
+    await page.context().close();
+  });
+
+  t.test('should apply site colours, backgrounds, fonts and logos per mode', async (t) => {
+    const page = await newPage();
+    await page.goto(`${server.origin}/branded`);
+    const look = () => page.evaluate(() => ({
+      link: getComputedStyle(document.querySelector('.pager-title')!).color,
+      background: getComputedStyle(document.body).backgroundImage + ' ' + getComputedStyle(document.body).backgroundColor,
+      body: getComputedStyle(document.body).fontFamily,
+      heading: getComputedStyle(document.querySelector('h1')!).fontFamily,
+      logos: [...document.querySelectorAll('.site-header .logo')].map((i) => getComputedStyle(i).display),
+    }));
+    t.same(await look(), {
+      link: 'rgb(0, 51, 102)',
+      background: 'linear-gradient(rgb(255, 255, 255), rgb(238, 238, 238)) rgba(0, 0, 0, 0)',
+      body: 'Verdana, sans-serif',
+      heading: 'Georgia, serif',
+      logos: ['block', 'none'],
+    });
+    await page.click('.header-controls [data-control=appearance]');
+    t.same(await look(), {
+      link: 'rgb(153, 204, 255)',
+      background: 'none rgb(16, 16, 16)',
+      body: 'Verdana, sans-serif',
+      heading: 'Georgia, serif',
+      logos: ['none', 'block'],
+    });
     await page.context().close();
   });
 
