@@ -27,38 +27,45 @@ export async function createLocalCompiler(opts: { themes?: CodeThemes } = {}): P
   const engine = await createRunnerEngine(env);
   const components = pageComponents(engine.components);
   let batch = 0;
+  let queue: Promise<unknown> = Promise.resolve();
+  const compileBatch = async (inputs: CompileInput[], ctx: CompileContext): Promise<Array<CompiledPage | PageFailure>> => {
+    const ids = new BatchIds(++batch);
+    const byPath = new Map(inputs.map((input) => [input.sourcePath, input.source]));
+    const reads = new Map<string, Promise<string | undefined>>();
+    const batchSource: PageSource = {
+      read(path) {
+        const own = byPath.get(path);
+        if (own !== undefined) return Promise.resolve(own);
+        let read = reads.get(path);
+        if (!read) reads.set(path, (read = ctx.readFile(path)));
+        return read;
+      },
+    };
+    source = batchSource;
+    const modules = await engine.load(ids, inputs.map((i) => i.sourcePath), batchSource);
+    try {
+      return inputs.map((input, i) => {
+        const mod = modules[i];
+        if (!mod.ok) return toPageFailure(mod.error, input.sourcePath);
+        const pageFacts = facts.get(ids.id(input.sourcePath));
+        try {
+          if (!pageFacts) throw userError('mdx_runtime', 'Unexpected page without compile facts', { file: input.sourcePath });
+          return assemblePage(input.sourcePath, input.contentRoot, pageFacts, renderMdx(mod.Content, components));
+        } catch (err) {
+          return toPageFailure(err, input.sourcePath);
+        }
+      });
+    } finally {
+      for (const path of byPath.keys()) facts.delete(ids.id(path));
+      for (const path of reads.keys()) facts.delete(ids.id(path));
+    }
+  };
   return {
-    async compile(inputs: CompileInput[], ctx: CompileContext): Promise<Array<CompiledPage | PageFailure>> {
-      const ids = new BatchIds(++batch);
-      const byPath = new Map(inputs.map((input) => [input.sourcePath, input.source]));
-      const reads = new Map<string, Promise<string | undefined>>();
-      const batchSource: PageSource = {
-        read(path) {
-          const own = byPath.get(path);
-          if (own !== undefined) return Promise.resolve(own);
-          let read = reads.get(path);
-          if (!read) reads.set(path, (read = ctx.readFile(path)));
-          return read;
-        },
-      };
-      source = batchSource;
-      const modules = await engine.load(ids, inputs.map((i) => i.sourcePath), batchSource);
-      try {
-        return inputs.map((input, i) => {
-          const mod = modules[i];
-          if (!mod.ok) return toPageFailure(mod.error, input.sourcePath);
-          const pageFacts = facts.get(ids.id(input.sourcePath));
-          try {
-            if (!pageFacts) throw userError('mdx_runtime', 'Unexpected page without compile facts', { file: input.sourcePath });
-            return assemblePage(input.sourcePath, input.contentRoot, pageFacts, renderMdx(mod.Content, components));
-          } catch (err) {
-            return toPageFailure(err, input.sourcePath);
-          }
-        });
-      } finally {
-        for (const path of byPath.keys()) facts.delete(ids.id(path));
-        for (const path of reads.keys()) facts.delete(ids.id(path));
-      }
+    compile(inputs, ctx) {
+      // Batches run one after another: the remark plugin reads through the current batch's source.
+      const next = queue.then(() => compileBatch(inputs, ctx), () => compileBatch(inputs, ctx));
+      queue = next.catch(() => undefined);
+      return next;
     },
     async close() {
       await engine.close();
