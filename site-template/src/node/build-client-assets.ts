@@ -64,6 +64,8 @@ async function cachedBuild(cacheDir: string): Promise<CachedBuild> {
   try {
     const built = await viteBuild(tmp);
     await writeFile(join(tmp, 'folio-assets.json'), JSON.stringify(built));
+    // A folder without a manifest is what an interrupted build leaves behind; it would block the rename.
+    if (!existsSync(manifest)) await rm(dir, { recursive: true, force: true });
     await rename(tmp, dir).catch(async (err) => {
       if (!existsSync(manifest)) throw err;
     });

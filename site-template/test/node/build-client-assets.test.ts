@@ -1,5 +1,5 @@
 import t from 'tap';
-import { mkdtemp, readFile, readdir } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildClientAssets } from '../../src/node/build-client-assets.ts';
@@ -8,6 +8,9 @@ import { THEMES } from '../../src/node/theme-traits.ts';
 
 t.test('build-client-assets', async (t) => {
   const cacheDir = await mkdtemp(join(tmpdir(), 'folio-cache-'));
+  // What an interrupted build leaves: the version folder without its manifest.
+  await mkdir(join(cacheDir, TEMPLATE_VERSION));
+  await writeFile(join(cacheDir, TEMPLATE_VERSION, 'client-partial.js'), '');
   const first = await mkdtemp(join(tmpdir(), 'folio-out-'));
   const built = await buildClientAssets(first, { cacheDir });
 
@@ -40,5 +43,6 @@ t.test('build-client-assets', async (t) => {
     t.same(again, built);
     t.equal(await readFile(join(second, built.assets.js), 'utf8'), await readFile(join(first, built.assets.js), 'utf8'));
     t.same(await readdir(cacheDir), [TEMPLATE_VERSION], 'no second build folder');
+    t.same((await readdir(join(cacheDir, TEMPLATE_VERSION))).sort(), [...built.files, 'folio-assets.json'].sort(), 'the interrupted build was replaced');
   });
 });
