@@ -129,14 +129,26 @@ export async function build(opts: BuildOptions): Promise<BuildResult> {
   const errors: PageFailure[] = [];
   const failed = new Set<string>();
   const compiler = opts.compiler ?? (misses.length > 0 ? await createCompiler() : undefined);
+  const readFile = async (repoPath: string) => (snapshot.files.has(repoPath) ? Buffer.from(await snapshot.read(repoPath)).toString('utf8') : undefined);
+  const startBatch = (i: number) => {
+    const batch = misses.slice(i, i + BATCH);
+    const texts = Promise.all(batch.map(async (p) => Buffer.from(await snapshot.read(p)).toString('utf8')));
+    const results = texts.then((t) => compiler!.compile(batch.map((p, j) => ({ sourcePath: p, source: t[j], contentRoot })), { readFile }));
+    // Awaited in turn; a failure while an earlier batch is processed must not go unhandled meanwhile.
+    texts.catch(() => undefined);
+    results.catch(() => undefined);
+    return { batch, texts, results };
+  };
   try {
-    for (let i = 0; i < misses.length; i += BATCH) {
-      const batch = misses.slice(i, i + BATCH);
-      const texts = await Promise.all(batch.map(async (p) => Buffer.from(await snapshot.read(p)).toString('utf8')));
-      const results = await compiler!.compile(batch.map((p, j) => ({ sourcePath: p, source: texts[j], contentRoot })), {
-        readFile: async (repoPath) => (snapshot.files.has(repoPath) ? Buffer.from(await snapshot.read(repoPath)).toString('utf8') : undefined),
-      });
-      await Promise.all(results.map((res, j) => limit(async () => {
+    // The next batch is queued before this one's results are stored, so the compile workers
+    // never wait for the main thread's cache writes.
+    let current = misses.length > 0 ? startBatch(0) : undefined;
+    for (let i = 0; current; i += BATCH) {
+      const upcoming = i + BATCH < misses.length ? startBatch(i + BATCH) : undefined;
+      const { batch } = current;
+      const [texts, compiled] = [await current.texts, await current.results];
+      current = upcoming;
+      await Promise.all(compiled.map((res, j) => limit(async () => {
         const p = batch[j];
         if (isPageFailure(res)) { errors.push(res); failed.add(p); return; }
         const key = keyOf(p);
