@@ -34,7 +34,7 @@ export class BuilderError extends Error {
   }
 
   /** `file:line:column: message`, the form shown to customers. */
-  toString(): string {
+  override toString(): string {
     const where = [this.file, this.line, this.column].filter((v) => v !== undefined).join(':');
     return where ? `${where}: ${this.message}` : this.message;
   }

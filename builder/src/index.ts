@@ -10,6 +10,7 @@ export { openGitSnapshot, openDirSnapshot, type RepoSnapshot } from './git/repo-
 export { prefixStore, type ObjectStore, type ObjectHead, type PutOptions } from './store/object-store.ts';
 export { createLocalDirStore } from './store/local-dir-store.ts';
 export { createS3Store, type S3StoreOptions } from './store/s3-store.ts';
+export { storeFromEnv, type StoreEnv } from './store/store-from-env.ts';
 export { cacheControlFor, contentTypeFor, IMMUTABLE, SHORT, PRIVATE } from './store/content-type.ts';
 export { DEFAULT_LIMITS, type BuildLimits } from './limits/build-limits.ts';
 export { scrubbedEnv } from './limits/scrubbed-env.ts';

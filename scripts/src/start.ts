@@ -1,10 +1,14 @@
 /**
  * `npm start`: runs the platform on embedded defaults (or on the services the environment
- * names): the API, and prints its base URL and, on first start, a bootstrap API key.
+ * names): the API with Git hosting and the internal build API, the site server, and
+ * BUILDER_WORKERS builder worker processes. Prints the API base URL and, on first start, a
+ * bootstrap API key.
  */
-import { bootstrap, parseEnv, startControlPlane } from '@folio/control-plane';
+import { bootstrap, parseEnv, type Env } from '@folio/control-plane';
+import { startPlatform } from '@folio/control-plane/platform.ts';
+import { spawnWorkers } from './spawn-workers.ts';
 
-let env;
+let env: Env;
 try {
   env = parseEnv();
 } catch (err) {
@@ -12,15 +16,18 @@ try {
   process.exit(1);
 }
 
-const cp = await startControlPlane({ env });
-console.log(`Folio API: ${cp.apiUrl}`);
-console.log(`Database: ${cp.db.embedded ? `embedded, data in ${env.dataDir}` : 'MONGODB_URI'}`);
-const first = await bootstrap(cp.m);
+const platform = await startPlatform({ env });
+const first = await bootstrap(platform.cp.m);
+const workers = spawnWorkers(env.BUILDER_WORKERS, { env, controlPlaneUrl: platform.internalUrl, workerSecret: platform.workerSecret });
+
+console.log(`Folio API:    ${platform.cp.apiUrl}`);
+console.log(`Sites:        ${env.siteUrlTemplate}  (site server on ${platform.site.url})`);
+console.log(`Database:     ${platform.cp.db.embedded ? `embedded, data in ${env.dataDir}` : 'MONGODB_URI'}`);
+console.log(`Builders:     ${env.BUILDER_WORKERS} worker process(es)`);
 if (first) {
   console.log('');
   console.log(`First start: created organization "${first.org}" (free plan) and this API key. It is shown only once:`);
   console.log(`  ${first.key}`);
-  console.log('');
 }
 
 let stopping = false;
@@ -28,7 +35,8 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, async () => {
     if (stopping) return;
     stopping = true;
-    await cp.close();
+    await workers.stop();
+    await platform.close();
     process.exit(0);
   });
 }

@@ -26,6 +26,7 @@ export interface JobReport {
   pages_failed?: number;
   error?: string;
   retryable?: boolean;
+  stats?: { compiled: number; uploaded: number; deleted: number; timings: Record<string, number> };
 }
 
 /** Thrown when the control plane says another worker holds the job now: stop, report nothing. */

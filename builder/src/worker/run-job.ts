@@ -75,6 +75,7 @@ export async function runJob(job: Job, opts: RunJobOptions): Promise<'reported' 
       status: 'deployed', commit_sha: result.commit ?? null,
       pages_total: result.pagesTotal, pages_success: result.pagesSuccess, pages_failed: result.pagesFailed,
       ...(result.pagesFailed ? { error: failureMessage(result) } : {}),
+      stats: { compiled: result.compiled, uploaded: result.uploaded, deleted: result.deleted, timings: result.timings as Record<string, number> },
     });
     return 'reported';
   } catch (err) {

@@ -42,10 +42,10 @@ export async function changePlan(m: Models, handle: string, plan: PlanId, now: D
   const org = await findOrganization(m, handle);
   const upgrade = PLAN_ORDER.indexOf(plan) >= PLAN_ORDER.indexOf(org.plan as PlanId);
   if (upgrade || immediate) {
-    const updated = await m.Organization.findOneAndUpdate({ _id: org._id }, { $set: { plan, pending_plan: null, pending_plan_at: null } }, { new: true }).lean();
+    const updated = await m.Organization.findOneAndUpdate({ _id: org._id }, { $set: { plan, pending_plan: null, pending_plan_at: null } }, { returnDocument: 'after' }).lean();
     return { org: updated as Organization, effective: 'now' };
   }
   const at = nextPeriodStart('month', now);
-  const updated = await m.Organization.findOneAndUpdate({ _id: org._id }, { $set: { pending_plan: plan, pending_plan_at: at } }, { new: true }).lean();
+  const updated = await m.Organization.findOneAndUpdate({ _id: org._id }, { $set: { pending_plan: plan, pending_plan_at: at } }, { returnDocument: 'after' }).lean();
   return { org: updated as Organization, effective: at };
 }

@@ -77,7 +77,7 @@ export const projectRoutes = [
     responses: { 200: { description: 'The updated project', schema: projectSchema } },
     async handler({ params, body, auth, deps }) {
       await findOwnProject(deps.m, auth.orgId, params.id);
-      const updated = await deps.m.Project.findOneAndUpdate({ _id: params.id, org_id: auth.orgId }, { $set: body }, { new: true }).lean();
+      const updated = await deps.m.Project.findOneAndUpdate({ _id: params.id, org_id: auth.orgId }, { $set: body }, { returnDocument: 'after' }).lean();
       if (!updated) throw notFound('project');
       return { body: projectJson(updated) };
     },

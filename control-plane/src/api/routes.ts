@@ -3,8 +3,10 @@ import { z } from 'zod';
 import { buildOpenApi } from '../http/openapi.ts';
 import { defineRoute, type RouteDef } from '../http/route.ts';
 import { assetRoutes } from './asset.ts';
+import { deploymentRoutes } from './deployments.ts';
 import { entitlementRoutes } from './entitlements.ts';
 import { logoRoutes } from './logo.ts';
+import { pageRoutes } from './pages.ts';
 import { projectRoutes } from './projects.ts';
 import { scimRoutes } from './scim.ts';
 import { webhookRoutes } from './webhooks.ts';
@@ -13,7 +15,17 @@ export const API_VERSION = '1.0.0';
 
 /** Builds the route list; modules added later (deployments, pages, uploads) pass theirs in. */
 export function apiRoutes(extra: RouteDef[] = []): RouteDef[] {
-  const routes: RouteDef[] = [...projectRoutes, ...entitlementRoutes, ...scimRoutes, ...logoRoutes, ...assetRoutes, ...webhookRoutes, ...extra];
+  const routes: RouteDef[] = [
+    ...projectRoutes,
+    ...deploymentRoutes,
+    ...pageRoutes,
+    ...entitlementRoutes,
+    ...scimRoutes,
+    ...logoRoutes,
+    ...assetRoutes,
+    ...webhookRoutes,
+    ...extra,
+  ];
   const all: RouteDef[] = [...routes];
   const openapi: RouteDef = defineRoute({
     method: 'get', path: '/openapi.json', operationId: 'getOpenApi', summary: 'This API\'s OpenAPI 3.1 description', tags: ['Meta'],

@@ -3,6 +3,7 @@
  * document, and (in tests) check responses.
  */
 import { z } from 'zod';
+import { DEPLOYMENT_STATUSES } from '../db/models/deployment.ts';
 import { PROJECT_STATUSES } from '../db/models/project.ts';
 
 /** Largest `limit` accepted by list endpoints (the spec leaves it open; 100 keeps pages cheap). */
@@ -73,3 +74,42 @@ export const entitlementsSchema = z.object({
   status: z.string(),
   features: z.record(z.string(), z.union([booleanFeature, quotaFeature])),
 }).meta({ id: 'Entitlements' });
+
+export const deploymentSchema = z.object({
+  id: z.string(),
+  status: z.enum(DEPLOYMENT_STATUSES),
+  commit_sha: z.string().nullable(),
+  project_id: z.string(),
+  started_at: dateTime,
+  finished_at: dateTime.nullable().describe('null while the deployment is in progress'),
+  pages_total: z.number().int().nullable(),
+  pages_success: z.number().int().nullable(),
+  pages_failed: z.number().int().nullable(),
+  error: z.string().nullable().describe('Why the deployment failed (file:line:column where known); null otherwise'),
+}).meta({ id: 'Deployment' });
+
+export const deploymentParams = z.object({ id: uuidParam, deploymentId: uuidParam });
+export const listDeploymentsQuery = z.object({
+  limit: limitQuery(20),
+  status: z.enum(DEPLOYMENT_STATUSES, { error: `must be one of ${DEPLOYMENT_STATUSES.join(', ')}` }).optional(),
+});
+
+export const pageSchema = z.object({
+  id: z.string(), path: z.string(), title: z.string(), description: z.string(), version: z.string(),
+  source_mdx: z.string(), compiled_html: z.string(), updated_at: dateTime,
+}).meta({ id: 'Page' });
+export const listPagesQuery = z.object({
+  version: z.string().min(1, { error: 'must be a non-empty version label' }).max(100, { error: 'must be at most 100 characters' }).default('latest').describe('Content version label, default latest'),
+});
+
+/** Default and largest number of search results (the spec leaves the default open). */
+export const SEARCH_DEFAULT_LIMIT = 10;
+export const SEARCH_MAX_LIMIT = 50;
+export const searchPagesBody = z.strictObject({
+  query: z.string({ error: 'must be a string' }).trim().min(1, { error: 'must not be empty' }).max(500, { error: 'must be at most 500 characters' }),
+  limit: z.number({ error: `must be an integer from 1 to ${SEARCH_MAX_LIMIT}` }).int({ error: `must be an integer from 1 to ${SEARCH_MAX_LIMIT}` })
+    .min(1, { error: `must be an integer from 1 to ${SEARCH_MAX_LIMIT}` }).max(SEARCH_MAX_LIMIT, { error: `must be an integer from 1 to ${SEARCH_MAX_LIMIT}` })
+    .default(SEARCH_DEFAULT_LIMIT),
+  version: z.string().min(1).max(100).default('latest'),
+}).meta({ id: 'SearchPages' });
+export const searchResultSchema = z.object({ path: z.string(), title: z.string(), snippet: z.string(), description: z.string() });

@@ -1,5 +1,5 @@
 /** Database records → API objects (the field sets of spec section 2). */
-import type { Project } from '../db/models/index.ts';
+import type { Deployment, Page, Project } from '../db/models/index.ts';
 
 const iso = (d: Date | null | undefined) => (d ? new Date(d).toISOString() : null);
 
@@ -14,5 +14,33 @@ export function projectJson(p: Project) {
     custom_domain: p.custom_domain ?? null,
     github_branch: p.github_branch ?? null,
     last_deploy_at: iso(p.last_deploy_at),
+  };
+}
+
+export function deploymentJson(d: Deployment) {
+  return {
+    id: d._id,
+    status: d.status as 'queued' | 'building' | 'deployed' | 'failed',
+    commit_sha: d.commit_sha ?? null,
+    project_id: d.project_id,
+    started_at: iso(d.started_at)!,
+    finished_at: iso(d.finished_at),
+    pages_total: d.pages_total ?? null,
+    pages_success: d.pages_success ?? null,
+    pages_failed: d.pages_failed ?? null,
+    error: d.error ?? null,
+  };
+}
+
+export function pageJson(p: Omit<Page, 'search_text'>) {
+  return {
+    id: p._id,
+    path: p.path,
+    title: p.title ?? '',
+    description: p.description ?? '',
+    version: p.version ?? 'latest',
+    source_mdx: p.source_mdx ?? '',
+    compiled_html: p.compiled_html ?? '',
+    updated_at: iso(p.updated_at)!,
   };
 }

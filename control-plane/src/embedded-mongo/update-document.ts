@@ -13,15 +13,12 @@ export function idFirst(doc: Document): Document {
   return { _id, ...rest };
 }
 
-function dropEmptyOperators(u: Document, keepSetOnInsert: boolean): Document {
+function dropEmptyOperators(u: Document): Document {
   const out: Document = {};
   for (const [op, fields] of Object.entries(u)) {
     if (op === '$setOnInsert') continue;
     if (fields && typeof fields === 'object' && Object.keys(fields).length === 0) continue;
     out[op] = fields;
-  }
-  if (keepSetOnInsert && u.$setOnInsert && Object.keys(u.$setOnInsert).length > 0) {
-    out.$set = { ...(u.$setOnInsert as Document), ...((out.$set as Document | undefined) ?? {}) };
   }
   return out;
 }
@@ -36,7 +33,7 @@ export function updatedVersion(doc: Document, u: UpdateSpec, arrayFilters: Docum
     if (Array.isArray(u)) {
       next = applyPipelineUpdate(cloneDoc(doc), u);
     } else if (isOperatorDoc(u)) {
-      const modifier = dropEmptyOperators(u, false);
+      const modifier = dropEmptyOperators(u);
       next = cloneDoc(doc);
       if (Object.keys(modifier).length === 0) return undefined;
       const changed = applyModifier(next, modifier, arrayFilters, q);
@@ -89,8 +86,9 @@ export function upsertedDocument(q: Document, u: UpdateSpec, arrayFilters: Docum
     if (Array.isArray(u)) {
       doc = applyPipelineUpdate(seed, u);
     } else if (isOperatorDoc(u)) {
-      doc = seed;
-      const modifier = dropEmptyOperators(u, true);
+      // $setOnInsert seeds the new document directly: it may set `_id`, which $set may not.
+      doc = { ...seed, ...cloneDoc((u.$setOnInsert as Document | undefined) ?? {}) };
+      const modifier = dropEmptyOperators(u);
       if (Object.keys(modifier).length > 0) applyModifier(doc, modifier, arrayFilters, {});
     } else {
       doc = { ...(seed._id !== undefined ? { _id: seed._id } : {}), ...cloneDoc(u) };

@@ -36,7 +36,7 @@ export async function consumeQuota(m: Models, orgId: string, feature: PeriodQuot
   }
   const allowOverage = OVERAGE[feature]?.includes(plan) ?? false;
   if (quota === null || allowOverage) {
-    const after = await m.UsageCounter.findOneAndUpdate(key, { $inc: { used: amount } }, { new: true }).lean();
+    const after = await m.UsageCounter.findOneAndUpdate(key, { $inc: { used: amount } }, { returnDocument: 'after' }).lean();
     const used = after!.used ?? 0;
     const over = quota === null ? 0 : Math.min(amount, Math.max(0, used - quota));
     if (over > 0) await m.UsageCounter.updateOne(key, { $inc: { overage: over } });
@@ -45,7 +45,7 @@ export async function consumeQuota(m: Models, orgId: string, feature: PeriodQuot
   const after = await m.UsageCounter.findOneAndUpdate(
     { ...key, used: { $lte: quota - amount } },
     { $inc: { used: amount } },
-    { new: true },
+    { returnDocument: 'after' },
   ).lean();
   if (!after) {
     const resetAt = nextPeriodStart(unit, now);

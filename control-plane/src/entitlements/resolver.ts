@@ -32,7 +32,7 @@ export async function loadOrganization(m: Models, orgId: string, now: Date): Pro
     const applied = await m.Organization.findOneAndUpdate(
       { _id: orgId, pending_plan: org.pending_plan },
       { $set: { plan: org.pending_plan, pending_plan: null, pending_plan_at: null } },
-      { new: true },
+      { returnDocument: 'after' },
     ).lean();
     return (applied ?? (await m.Organization.findById(orgId).lean()))!;
   }

@@ -6,7 +6,7 @@ import cors from '@koa/cors';
 import Router from '@koa/router';
 import Koa from 'koa';
 import { koaBody } from 'koa-body';
-import { authenticate } from '../auth/api-keys.ts';
+import { authenticate, type AuthenticatedKey } from '../auth/api-keys.ts';
 import { hasScope } from '../auth/scopes.ts';
 import { AppError, forbidden, internal } from '../errors.ts';
 import { errorMiddleware, type Logger } from './error-middleware.ts';
@@ -46,9 +46,16 @@ export function createApp(opts: AppOptions): Koa {
     const parser = !def.body && def.method !== 'put' && def.method !== 'post' && def.method !== 'patch'
       ? undefined
       : def.bodyType === 'multipart' ? multipartBody : def.bodyType === 'raw' ? rawBody : jsonBody;
-    const handler: Koa.Middleware = async (ctx) => {
+    // Authentication and scope come before any body is read, so an unauthenticated caller can
+    // make the server parse (or store, for uploads) nothing.
+    const guard: Koa.Middleware = async (ctx, next) => {
       const auth = def.auth === 'none' ? undefined : await authenticate(opts.deps.m, ctx.get('authorization') || undefined, opts.deps.now());
       if (auth && def.auth !== 'key' && def.auth !== 'none' && !hasScope(auth.scopes, def.auth)) throw forbidden(def.auth);
+      ctx.state.auth = auth;
+      await next();
+    };
+    const handler: Koa.Middleware = async (ctx) => {
+      const auth = ctx.state.auth as AuthenticatedKey | undefined;
       const params = def.params ? validate(def.params, ctx.params, 'path') : {};
       const query = def.query ? validate(def.query, { ...ctx.query }, 'query') : {};
       let body: unknown;
@@ -71,7 +78,7 @@ export function createApp(opts: AppOptions): Koa {
       ctx.status = status;
       if (out.body !== undefined) ctx.body = out.body;
     };
-    const chain: Koa.Middleware[] = parser ? [withDefaultJsonType, parser, handler] : [handler];
+    const chain: Koa.Middleware[] = parser ? [guard, withDefaultJsonType, parser, handler] : [guard, handler];
     router.register(def.path, [def.method.toUpperCase()], chain as any);
   }
 

@@ -33,6 +33,14 @@ t.test('conformance: CRUD and cursors through the driver', async (t) => {
       t.same(all.map((d) => d._id), [1, 2, 3, 4, 5]);
     });
 
+    await t.test('should let an upsert set _id with $setOnInsert and ignore it on update', async (t) => {
+      const docs = db.collection('upserts');
+      const up = (title: string) => docs.updateOne({ key: 'k' }, { $setOnInsert: { _id: 'chosen-id' as never }, $set: { title } }, { upsert: true });
+      t.same((await up('first')).upsertedId, 'chosen-id');
+      t.same((await up('second')).modifiedCount, 1);
+      t.same(await docs.find({}).toArray(), [{ _id: 'chosen-id', key: 'k', title: 'second' }]);
+    });
+
     await t.test('should update with operators, multi, upsert and replacement', async (t) => {
       const r1 = await items.updateMany({ n: { $lt: 3 } }, { $inc: { n: 10 }, $set: { low: true } });
       t.same([r1.matchedCount, r1.modifiedCount], [2, 2]);

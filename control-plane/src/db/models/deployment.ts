@@ -15,7 +15,21 @@ export const deploymentSchema = new Schema({
   pages_success: { type: Number, default: null },
   pages_failed: { type: Number, default: null },
   error: { type: String, default: null },
+  /** What queued it: manual (API), push (managed repo), webhook (own repo), ci (builder in customer CI). */
+  trigger: { type: String, enum: ['manual', 'push', 'webhook', 'ci'], default: 'manual' },
+  /** Queue bookkeeping, never exposed: the worker holding the lease, until when, and the fencing token. */
+  lease_owner: { type: String, default: null },
+  lease_expires_at: { type: Date, default: null },
+  fencing: { type: Number, default: 0 },
+  attempts: { type: Number, default: 0 },
+  next_attempt_at: { type: Date, default: () => new Date(0) },
+  /** SHA-256 of the build token handed to the current lease holder. */
+  token_hash: { type: String, default: null },
+  token_expires_at: { type: Date, default: null },
+  /** Build statistics the worker reported (MDX compiled, objects uploaded and deleted, step timings). */
+  stats: { type: Schema.Types.Mixed, default: null },
 }, { versionKey: false });
 deploymentSchema.index({ project_id: 1, started_at: -1 });
+deploymentSchema.index({ status: 1, next_attempt_at: 1 });
 
 export type Deployment = InferSchemaType<typeof deploymentSchema> & { _id: string };

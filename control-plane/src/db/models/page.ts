@@ -15,5 +15,7 @@ export const pageSchema = new Schema({
   updated_at: { type: Date, default: () => new Date() },
 }, { versionKey: false });
 pageSchema.index({ project_id: 1, version: 1, path: 1 }, { unique: true });
+// Candidates for page search; ranking and the web-search syntax are applied in pages/search.ts.
+pageSchema.index({ title: 'text', description: 'text', search_text: 'text' }, { weights: { title: 10, description: 4, search_text: 1 }, name: 'page_text' });
 
 export type Page = InferSchemaType<typeof pageSchema> & { _id: string };

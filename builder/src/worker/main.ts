@@ -1,0 +1,46 @@
+/**
+ * Builder worker process (the builder image's default command, and what `npm start` runs).
+ *
+ * Environment: `CONTROL_PLANE_URL` (e.g. http://control-plane:4000), `WORKER_SECRET`,
+ * `WORK_DIR` (clones; default a temp folder), and the store: `S3_*` as in the README, or
+ * `DATA_DIR` for a local store (default ./data). After reading its settings the process removes
+ * every variable but the harmless ones from `process.env`, so customer MDX, which runs in this
+ * process, finds no secret there. SIGTERM: the job in progress gets `GRACEFUL_MS` (default 60 s)
+ * to finish, then is handed back.
+ */
+import os from 'node:os';
+import path from 'node:path';
+import { scrubbedEnv } from '../limits/scrubbed-env.ts';
+import { storeFromEnv } from '../store/store-from-env.ts';
+import { startWorker } from './run-worker.ts';
+
+const env = { ...process.env };
+const controlPlaneUrl = env.CONTROL_PLANE_URL;
+const workerSecret = env.WORKER_SECRET;
+if (!controlPlaneUrl || !workerSecret) {
+  console.error('CONTROL_PLANE_URL and WORKER_SECRET are required');
+  process.exit(1);
+}
+const store = storeFromEnv(env, path.resolve(env.DATA_DIR ?? './data'));
+const workDir = env.WORK_DIR ?? path.join(os.tmpdir(), `folio-worker-${process.pid}`);
+const safe = scrubbedEnv(env);
+for (const name of Object.keys(process.env)) if (!(name in safe)) delete process.env[name];
+
+const worker = startWorker({
+  controlPlaneUrl, workerSecret, store, workDir,
+  pollMs: Number(env.POLL_MS ?? 500),
+  gracefulMs: Number(env.GRACEFUL_MS ?? 60_000),
+  // One line per phase on stdout: operators read it, and the crash tests time their kills by it.
+  onPhase: (phase, job) => console.log(`phase ${phase} ${job.deployment_id}`),
+  log: (message) => console.error(message),
+});
+console.log(`worker ${worker.id} polling ${controlPlaneUrl}`);
+
+let stopping = false;
+for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+  process.on(signal, () => {
+    if (stopping) return;
+    stopping = true;
+    worker.stop().then(() => process.exit(0));
+  });
+}

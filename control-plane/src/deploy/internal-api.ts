@@ -1,0 +1,118 @@
+/**
+ * The narrow internal HTTP API builder workers use (never the database):
+ *
+ *   POST /internal/v1/jobs/claim           Bearer WORKER_SECRET, { worker_id } → 200 job | 204
+ *   POST /internal/v1/jobs/:id/heartbeat   Bearer <build token>, { fencing } → 204
+ *   POST /internal/v1/jobs/:id/pages       Bearer <build token>, { fencing, upserts, deletes } → 204
+ *   POST /internal/v1/jobs/:id/complete    Bearer <build token>, { fencing, status, … } → 204
+ *   POST /internal/v1/jobs/:id/release     Bearer <build token>, { fencing } → 204
+ *
+ * A build token is scoped to one deployment of one project and expires; a stale worker (its
+ * fencing token superseded) gets 409 `lease_lost` and its report changes nothing.
+ */
+import { timingSafeEqual } from 'node:crypto';
+import Router from '@koa/router';
+import type Koa from 'koa';
+import { koaBody } from 'koa-body';
+import { z } from 'zod';
+import { AppError, unauthorized } from '../errors.ts';
+import type { Deps } from '../http/route.ts';
+import { assertPlainJson, validate } from '../http/validate.ts';
+import { claimJob, completeJob, heartbeat, LEASE_MS, releaseJob, verifyLease, type LeaseProof } from './queue.ts';
+
+const fencing = z.number().int().min(1);
+const pageUpsert = z.strictObject({
+  path: z.string().min(1).max(1000), title: z.string().max(1000), description: z.string().max(5000),
+  source_mdx: z.string(), compiled_html: z.string(), search_text: z.string(),
+});
+const pagesBody = z.strictObject({ fencing, upserts: z.array(pageUpsert).max(500).default([]), deletes: z.array(z.string()).max(10_000).default([]) });
+const completeBody = z.strictObject({
+  fencing, status: z.enum(['deployed', 'failed']), commit_sha: z.string().regex(/^[0-9a-f]{40}$/).nullable().optional(),
+  pages_total: z.number().int().min(0).optional(), pages_success: z.number().int().min(0).optional(), pages_failed: z.number().int().min(0).optional(),
+  error: z.string().max(20_000).optional(), retryable: z.boolean().optional(),
+  stats: z.object({ compiled: z.number().int(), uploaded: z.number().int(), deleted: z.number().int(), timings: z.record(z.string(), z.number()) }).optional(),
+});
+
+function bearer(ctx: Koa.Context): string {
+  const m = /^Bearer\s+(\S+)$/i.exec(ctx.get('authorization'));
+  if (!m) throw unauthorized('Missing build token');
+  return m[1];
+}
+
+function sameSecret(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/** The public URL of a project's site. */
+export function siteUrlOf(deps: Deps, project: { slug: string; custom_domain?: string | null }): string {
+  return project.custom_domain ? `https://${project.custom_domain}` : deps.env.siteUrlTemplate.replace('{slug}', project.slug);
+}
+
+/** Where a project's repository is fetched from, and with which token. */
+export function sourceOf(deps: Deps, project: { _id: string; slug: string; github_repo?: string | null; github_branch?: string | null }, buildToken: string) {
+  const branch = project.github_branch ?? 'main';
+  if (project.github_repo) {
+    const base = (deps.env as { GITHUB_BASE_URL?: string }).GITHUB_BASE_URL ?? 'https://github.com';
+    return { url: `${base.replace(/\/$/, '')}/${project.github_repo}.git`, branch, token: deps.env.GITHUB_TOKEN ?? null };
+  }
+  const internal = (deps.services.internalBaseUrl as string | undefined) ?? deps.env.publicApiUrl.replace(/\/v1$/, '');
+  return { url: `${internal}/git/${project.slug}.git`, branch, token: buildToken };
+}
+
+export function internalApi(deps: Deps, workerSecret: string | undefined): Koa.Middleware {
+  const router = new Router({ prefix: '/internal/v1' });
+  const json = koaBody({ jsonLimit: '64mb', jsonStrict: true, text: false, urlencoded: false });
+  const proofOf = (ctx: Koa.Context, body: { fencing: number }): LeaseProof => ({ deploymentId: ctx.params.id, fencing: body.fencing, token: bearer(ctx) });
+  const bodyOf = <T>(ctx: Koa.Context, schema: z.ZodType<T>): T => { assertPlainJson(ctx.request.body); return validate(schema, ctx.request.body ?? {}, 'body'); };
+
+  router.post('/jobs/claim', json, async (ctx) => {
+    if (!workerSecret || !sameSecret(bearer(ctx), workerSecret)) throw unauthorized('Invalid worker secret');
+    const { worker_id } = bodyOf(ctx, z.object({ worker_id: z.string().min(1).max(200) }));
+    const job = await claimJob(deps.m, worker_id, deps.now());
+    if (!job) { ctx.status = 204; return; }
+    const project = await deps.m.Project.findById(job.deployment.project_id).lean();
+    if (!project) throw new AppError(404, 'not_found', 'project not found');
+    ctx.body = {
+      deployment_id: job.deployment._id, fencing: job.deployment.fencing, token: job.token, lease_ms: LEASE_MS,
+      commit_sha: job.deployment.commit_sha ?? null,
+      project: { id: project._id, slug: project.slug },
+      source: sourceOf(deps, project, job.token),
+      site: { prefix: `sites/${project._id}/`, url: siteUrlOf(deps, project) },
+    };
+  });
+  router.post('/jobs/:id/heartbeat', json, async (ctx) => {
+    const body = bodyOf(ctx, z.object({ fencing }));
+    await heartbeat(deps.m, proofOf(ctx, body), deps.now());
+    ctx.status = 204;
+  });
+  router.post('/jobs/:id/release', json, async (ctx) => {
+    const body = bodyOf(ctx, z.object({ fencing }));
+    await releaseJob(deps.m, proofOf(ctx, body), deps.now());
+    ctx.status = 204;
+  });
+  router.post('/jobs/:id/pages', json, async (ctx) => {
+    const body = bodyOf(ctx, pagesBody);
+    const d = await verifyLease(deps.m, proofOf(ctx, body), deps.now());
+    const now = deps.now();
+    if (body.upserts.length) {
+      await deps.m.Page.bulkWrite(body.upserts.map((p) => ({
+        updateOne: {
+          filter: { project_id: d.project_id, version: 'latest', path: p.path },
+          update: { $set: { ...p, updated_at: now } },
+          upsert: true,
+        },
+      })));
+    }
+    if (body.deletes.length) await deps.m.Page.deleteMany({ project_id: d.project_id, version: 'latest', path: { $in: body.deletes } });
+    ctx.status = 204;
+  });
+  router.post('/jobs/:id/complete', json, async (ctx) => {
+    const body = bodyOf(ctx, completeBody);
+    const { fencing: f, ...report } = body;
+    await completeJob(deps.m, proofOf(ctx, { fencing: f }), report, deps.now());
+    ctx.status = 204;
+  });
+  return router.routes() as Koa.Middleware;
+}

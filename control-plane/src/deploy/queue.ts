@@ -1,0 +1,161 @@
+/**
+ * The deployment queue, kept in the deployments collection.
+ *
+ * - Enqueue coalesces: a project has at most one `queued` deployment; later triggers join it.
+ * - Claim hands the oldest runnable job to a worker with a lease (LEASE_MS, renewed by
+ *   heartbeats), a fencing token (incremented on every claim) and a build token (random, only its
+ *   hash stored) scoped to that one deployment. One build per project at a time.
+ * - A worker that dies loses its lease when it runs out; the next claim takes the job over with a
+ *   higher fencing token, so the dead (or stalled) worker's late reports are rejected.
+ * - Retryable failures go back to `queued` with exponential backoff; after MAX_ATTEMPTS the
+ *   deployment fails with the reason.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import type { QueryFilter } from 'mongoose';
+import type { Deployment, Models } from '../db/models/index.ts';
+import { AppError } from '../errors.ts';
+
+export const LEASE_MS = 30_000;
+export const MAX_ATTEMPTS = 3;
+/** A build token outlives any build the limits allow, and no more. */
+export const TOKEN_TTL_MS = 45 * 60_000;
+const BACKOFF_BASE_MS = 2_000;
+
+export type Trigger = 'manual' | 'push' | 'webhook' | 'ci';
+
+/** A query filter on deployments. */
+type DeploymentFilter = QueryFilter<Deployment>;
+
+const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+
+/** Queues a sync of the project, or joins the one already queued. */
+export async function enqueueDeployment(m: Models, projectId: string, opts: { commitSha?: string; trigger: Trigger }, now: Date): Promise<Deployment> {
+  const joined = await m.Deployment.findOneAndUpdate(
+    { project_id: projectId, status: 'queued' },
+    opts.commitSha ? { $set: { commit_sha: opts.commitSha } } : { $set: {} },
+    { returnDocument: 'after', sort: { started_at: 1 } },
+  ).lean();
+  if (joined) return joined as Deployment;
+  const created = await m.Deployment.create({
+    project_id: projectId, status: 'queued', commit_sha: opts.commitSha ?? null, trigger: opts.trigger,
+    started_at: now, next_attempt_at: now,
+  });
+  return created.toObject() as Deployment;
+}
+
+export interface ClaimedJob { deployment: Deployment; token: string }
+
+/** Claims the oldest runnable job for `workerId`, or returns undefined when none is runnable. */
+export async function claimJob(m: Models, workerId: string, now: Date): Promise<ClaimedJob | undefined> {
+  const candidates = await m.Deployment.find({
+    $or: [
+      { status: 'queued', next_attempt_at: { $lte: now } },
+      { status: 'building', lease_expires_at: { $lt: now } },
+    ],
+  }).sort({ started_at: 1 }).limit(50).lean();
+  for (const c of candidates) {
+    if (c.status === 'building' && (c.attempts ?? 0) >= MAX_ATTEMPTS) {
+      await finish(m, c as Deployment, { status: 'failed', error: `The builder stopped responding ${MAX_ATTEMPTS} times; giving up` }, now, { _id: c._id, fencing: c.fencing, status: 'building' } as DeploymentFilter);
+      continue;
+    }
+    const busy = await m.Deployment.exists({ project_id: c.project_id, status: 'building', lease_expires_at: { $gte: now }, _id: { $ne: c._id } });
+    if (busy) continue;
+    const token = `bt_${randomBytes(24).toString('base64url')}`;
+    const claimed = await m.Deployment.findOneAndUpdate(
+      { _id: c._id, status: c.status, fencing: c.fencing },
+      {
+        $set: {
+          status: 'building', lease_owner: workerId, lease_expires_at: new Date(now.getTime() + LEASE_MS),
+          token_hash: hashToken(token), token_expires_at: new Date(now.getTime() + TOKEN_TTL_MS),
+        },
+        $inc: { fencing: 1, attempts: 1 },
+      },
+      { returnDocument: 'after' },
+    ).lean();
+    if (!claimed) continue;
+    await m.Project.updateOne({ _id: claimed.project_id }, { $set: { status: 'building' } });
+    return { deployment: claimed as Deployment, token };
+  }
+  return undefined;
+}
+
+/** The lease a worker proves with its deployment id, fencing token and build token. */
+export interface LeaseProof { deploymentId: string; fencing: number; token: string }
+
+function leaseFilter(proof: LeaseProof, now: Date): DeploymentFilter {
+  return { _id: proof.deploymentId, fencing: proof.fencing, status: 'building', token_hash: hashToken(proof.token), token_expires_at: { $gt: now } };
+}
+
+const leaseLost = () => new AppError(409, 'lease_lost', 'This build no longer holds the deployment\'s lease; another worker has taken it over or it has finished');
+
+/** Loads the deployment a build token belongs to, checking the lease; throws 409 `lease_lost`. */
+export async function verifyLease(m: Models, proof: LeaseProof, now: Date): Promise<Deployment> {
+  const d = await m.Deployment.findOne(leaseFilter(proof, now)).lean();
+  if (!d) throw leaseLost();
+  return d as Deployment;
+}
+
+/** Extends the lease; throws 409 `lease_lost` for a stale worker. */
+export async function heartbeat(m: Models, proof: LeaseProof, now: Date): Promise<void> {
+  const d = await m.Deployment.findOneAndUpdate(leaseFilter(proof, now), { $set: { lease_expires_at: new Date(now.getTime() + LEASE_MS) } }).lean();
+  if (!d) throw leaseLost();
+}
+
+/** Gives the job back untouched (a worker shutting down): it is queued again, the attempt not counted. */
+export async function releaseJob(m: Models, proof: LeaseProof, now: Date): Promise<void> {
+  const d = await m.Deployment.findOneAndUpdate(leaseFilter(proof, now), {
+    $set: { status: 'queued', lease_owner: null, lease_expires_at: null, token_hash: null, next_attempt_at: now },
+    $inc: { attempts: -1 },
+  }).lean();
+  if (!d) throw leaseLost();
+}
+
+export interface JobReport {
+  status: 'deployed' | 'failed';
+  commit_sha?: string | null;
+  pages_total?: number;
+  pages_success?: number;
+  pages_failed?: number;
+  /** Shown to the customer when the deployment fails. */
+  error?: string;
+  /** A platform-side failure worth another attempt (network, storage). */
+  retryable?: boolean;
+  stats?: Record<string, unknown>;
+}
+
+/** Records a worker's final report, or re-queues a retryable failure with backoff. */
+export async function completeJob(m: Models, proof: LeaseProof, report: JobReport, now: Date): Promise<Deployment> {
+  const d = await verifyLease(m, proof, now);
+  if (report.status === 'failed' && report.retryable && (d.attempts ?? 0) < MAX_ATTEMPTS) {
+    const delay = BACKOFF_BASE_MS * 2 ** ((d.attempts ?? 1) - 1);
+    const requeued = await m.Deployment.findOneAndUpdate(leaseFilter(proof, now), {
+      $set: { status: 'queued', lease_owner: null, lease_expires_at: null, token_hash: null, next_attempt_at: new Date(now.getTime() + delay), error: report.error ?? null },
+    }, { returnDocument: 'after' }).lean();
+    if (!requeued) throw leaseLost();
+    return requeued as Deployment;
+  }
+  return finish(m, d, report, now, leaseFilter(proof, now));
+}
+
+async function finish(m: Models, d: Deployment, report: JobReport, now: Date, filter: DeploymentFilter): Promise<Deployment> {
+  const done = await m.Deployment.findOneAndUpdate(filter, {
+    $set: {
+      status: report.status, finished_at: now, error: report.error ?? (report.status === 'failed' ? 'Build failed' : null),
+      ...(report.commit_sha ? { commit_sha: report.commit_sha } : {}),
+      ...(report.stats ? { stats: report.stats } : {}),
+      ...(report.pages_total !== undefined ? { pages_total: report.pages_total, pages_success: report.pages_success ?? 0, pages_failed: report.pages_failed ?? 0 } : {}),
+      lease_owner: null, lease_expires_at: null, token_hash: null, token_expires_at: null,
+    },
+  }, { returnDocument: 'after' }).lean();
+  if (!done) throw leaseLost();
+  await m.Project.updateOne({ _id: d.project_id }, {
+    $set: report.status === 'deployed' ? { status: 'active', last_deploy_at: now } : { status: 'failed' },
+  });
+  return done as Deployment;
+}
+
+/** The building deployment a build token belongs to (for Git fetches by workers), if valid now. */
+export async function deploymentForToken(m: Models, token: string, now: Date): Promise<Deployment | undefined> {
+  const d = await m.Deployment.findOne({ token_hash: hashToken(token), status: 'building', token_expires_at: { $gt: now } }).lean();
+  return (d as Deployment | null) ?? undefined;
+}

@@ -1,0 +1,83 @@
+/**
+ * The whole control plane on one machine: the API with the internal build API and Git smart
+ * HTTP mounted beside it, and the site server. Builder workers run as separate processes (see
+ * scripts/src/start.ts): customer MDX never runs in the control plane.
+ */
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import { storeFromEnv, type ObjectStore } from '@folio/builder';
+import type { ProjectHooks } from './api/projects.ts';
+import { internalApi } from './deploy/internal-api.ts';
+import type { Env } from './env.ts';
+import { gitHttpMiddleware } from './git/git-http.ts';
+import { createManagedRepo, deleteManagedRepo } from './git/managed-repos.ts';
+import type { Deps } from './http/route.ts';
+import { startControlPlane, type ControlPlane, type ControlPlaneOptions } from './server.ts';
+import { startSiteServer, type SiteServer } from './sites/site-server.ts';
+
+export interface PlatformOptions extends Omit<ControlPlaneOptions, 'middleware' | 'services'> {
+  /** Site server port override (0 = ephemeral); default env.SITE_PORT. */
+  sitePort?: number;
+  /** Object store override (tests); default from the environment. */
+  store?: ObjectStore;
+  services?: Record<string, unknown>;
+}
+
+export interface Platform {
+  cp: ControlPlane;
+  site: SiteServer;
+  store: ObjectStore;
+  /** Workers present this to claim jobs. */
+  workerSecret: string;
+  /** Origin workers reach the control plane at (internal API and Git). */
+  internalUrl: string;
+  close(): Promise<void>;
+}
+
+/** Keeps managed repositories and published files in step with projects. */
+function projectHooks(getDeps: () => Deps, store: ObjectStore): ProjectHooks {
+  return {
+    async created(project) {
+      if (!project.github_repo) await createManagedRepo(getDeps(), project.id);
+    },
+    async deleted(project) {
+      await deleteManagedRepo(getDeps(), project.id);
+      const prefix = `sites/${project.id}/`;
+      await store.delete((await store.list(prefix)).map((k) => (k.startsWith(prefix) ? k : prefix + k)));
+    },
+  };
+}
+
+export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
+  const env: Env = opts.env;
+  fs.mkdirSync(env.dataDir, { recursive: true });
+  const store = opts.store ?? storeFromEnv(env, env.dataDir);
+  const workerSecret = env.WORKER_SECRET ?? randomBytes(24).toString('base64url');
+  // Hooks and middleware are built before the control plane exists; they read its deps through this.
+  const ref: { deps?: Deps } = {};
+  const services: Record<string, unknown> = { siteStore: store, ...opts.services };
+  services.projectHooks = [projectHooks(() => ref.deps!, store)];
+  const lazy = (make: (d: Deps) => import('koa').Middleware): import('koa').Middleware => {
+    let mw: import('koa').Middleware | undefined;
+    return (ctx, next) => (mw ??= make(ref.deps!))(ctx, next);
+  };
+  const cp = await startControlPlane({
+    ...opts, services,
+    middleware: [lazy((d) => internalApi(d, workerSecret)), lazy((d) => gitHttpMiddleware(d))],
+  });
+  ref.deps = cp.deps;
+  const internalUrl = `http://${env.API_HOST === '0.0.0.0' ? '127.0.0.1' : env.API_HOST}:${cp.port}`;
+  services.internalBaseUrl ??= internalUrl;
+  const schemaPath = new URL('../../builder/schema/docs.schema.json', import.meta.url);
+  const site = await startSiteServer({
+    m: cp.m, store, sitesDomain: env.SITES_DOMAIN, host: env.SITE_HOST, port: opts.sitePort ?? env.SITE_PORT,
+    globalFiles: fs.existsSync(schemaPath) ? { '/docs.schema.json': { body: fs.readFileSync(schemaPath), contentType: 'application/schema+json' } } : {},
+  });
+  return {
+    cp, site, store, workerSecret, internalUrl,
+    async close() {
+      await site.close();
+      await cp.close();
+    },
+  };
+}

@@ -1,0 +1,111 @@
+/**
+ * The site server: the CDN's part on one machine. A request's Host picks the project
+ * (`{slug}.{SITES_DOMAIN}`, or a custom domain), and only that project's prefix of the object
+ * store is read, so no host can reach another project's files. It applies the redirects
+ * manifest, clean URLs, `Accept: text/markdown`, the 404 page, and the content types and cache
+ * headers the builder decided for each key. Since a failed build never writes the manifest or
+ * moves objects the published site references, what is served stays as it was.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { cacheControlFor, contentTypeFor, type ObjectStore } from '@folio/builder';
+import type { Models } from '../db/models/index.ts';
+import { candidateKeys, wantsMarkdown } from './resolve-path.ts';
+
+export interface SiteServerOptions {
+  m: Models;
+  store: ObjectStore;
+  sitesDomain: string;
+  host: string;
+  port: number;
+  /** Extra routes answered on every site host before files (e.g. the feedback beacon). */
+  handle?(req: http.IncomingMessage, res: http.ServerResponse, projectId: string): Promise<boolean>;
+  /** Files served on every host at a fixed path (e.g. `/docs.schema.json`). */
+  globalFiles?: Record<string, { body: Buffer; contentType: string }>;
+}
+
+export interface SiteServer { port: number; url: string; close(): Promise<void> }
+
+interface RedirectRule { source: string; destination: string; status: number }
+
+const TTL_MS = 2_000;
+
+export async function startSiteServer(opts: SiteServerOptions): Promise<SiteServer> {
+  const projects = new Map<string, { id: string | undefined; at: number }>();
+  const redirects = new Map<string, { etag: string; rules: RedirectRule[] }>();
+
+  async function projectFor(hostHeader: string | undefined): Promise<string | undefined> {
+    const host = (hostHeader ?? '').toLowerCase().replace(/:\d+$/, '').replace(/\.$/, '');
+    const hit = projects.get(host);
+    if (hit && Date.now() - hit.at < TTL_MS) return hit.id;
+    const suffix = `.${opts.sitesDomain.toLowerCase()}`;
+    const slug = host.endsWith(suffix) ? host.slice(0, -suffix.length) : undefined;
+    const project = slug && !slug.includes('.')
+      ? await opts.m.Project.findOne({ slug }, { _id: 1 }).lean()
+      : await opts.m.Project.findOne({ custom_domain: host }, { _id: 1 }).lean();
+    projects.set(host, { id: project?._id, at: Date.now() });
+    return project?._id;
+  }
+
+  async function rulesFor(prefix: string): Promise<RedirectRule[]> {
+    const head = await opts.store.head(`${prefix}_redirects.json`);
+    if (!head) return [];
+    const cached = redirects.get(prefix);
+    if (cached && cached.etag === head.etag) return cached.rules;
+    const bytes = await opts.store.get(`${prefix}_redirects.json`);
+    let rules: RedirectRule[];
+    try { rules = JSON.parse(Buffer.from(bytes ?? []).toString('utf8')); } catch { rules = []; }
+    redirects.set(prefix, { etag: head.etag, rules });
+    return rules;
+  }
+
+  async function send(req: http.IncomingMessage, res: http.ServerResponse, key: string, prefix: string, status = 200): Promise<boolean> {
+    const head = await opts.store.head(prefix + key);
+    if (!head) return false;
+    const etag = `"${head.etag.replace(/"/g, '')}"`;
+    res.setHeader('Content-Type', contentTypeFor(key));
+    res.setHeader('Cache-Control', status === 200 ? cacheControlFor(key) : 'public, max-age=60');
+    res.setHeader('ETag', etag);
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    if (key.endsWith('.md')) res.setHeader('Vary', 'Accept');
+    if (status === 200 && req.headers['if-none-match'] === etag) { res.statusCode = 304; res.end(); return true; }
+    const bytes = await opts.store.get(prefix + key);
+    if (bytes === undefined) return false;
+    res.statusCode = status;
+    res.setHeader('Content-Length', bytes.byteLength);
+    res.end(req.method === 'HEAD' ? undefined : Buffer.from(bytes));
+    return true;
+  }
+
+  const server = http.createServer(async (req, res) => {
+    try {
+      const url = new URL(req.url ?? '/', 'http://site');
+      const global = opts.globalFiles?.[url.pathname];
+      if (global) { res.setHeader('Content-Type', global.contentType); res.end(global.body); return; }
+      const projectId = await projectFor(req.headers.host);
+      if (!projectId) { res.statusCode = 404; res.setHeader('Content-Type', 'text/plain; charset=utf-8'); res.end('No site is published at this address.\n'); return; }
+      if (opts.handle && await opts.handle(req, res, projectId)) return;
+      if (req.method !== 'GET' && req.method !== 'HEAD') { res.statusCode = 405; res.setHeader('Allow', 'GET, HEAD'); res.end(); return; }
+      const prefix = `sites/${projectId}/`;
+      const path = url.pathname.length > 1 ? url.pathname.replace(/\/+$/, '') : '/';
+      const rule = (await rulesFor(prefix)).find((r) => r.source === path || r.source === url.pathname);
+      if (rule) { res.statusCode = rule.status; res.setHeader('Location', rule.destination + url.search); res.end(); return; }
+      const keys = candidateKeys(url.pathname, wantsMarkdown(req.headers.accept));
+      for (const key of keys ?? []) if (await send(req, res, key, prefix)) return;
+      if (await send(req, res, '404.html', prefix, 404)) return;
+      res.statusCode = 404;
+      res.setHeader('Content-Type', 'text/plain; charset=utf-8');
+      res.end('Not found\n');
+    } catch {
+      if (!res.headersSent) { res.statusCode = 500; res.setHeader('Content-Type', 'text/plain; charset=utf-8'); }
+      res.end('Internal error\n');
+    }
+  });
+  await new Promise<void>((resolve, reject) => { server.once('error', reject); server.listen(opts.port, opts.host, resolve); });
+  const port = (server.address() as AddressInfo).port;
+  return {
+    port,
+    url: `http://${opts.host}:${port}`,
+    close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+  };
+}
