@@ -12,7 +12,8 @@ import { syncRemote } from './git/sync-remote.ts';
 import { checkRepository, DEFAULT_LIMITS, startDeadline, type BuildLimits } from './limits/build-limits.ts';
 import { CACHE_PREFIX, readManifest, writeManifest, type BuildManifest, type ManifestPage } from './manifest.ts';
 import { buildNav } from './nav/build-nav.ts';
-import { buildSearchIndex, parseSearchManifest, plannedSearchBase, SEARCH_MANIFEST_KEY } from './outputs/search-index.ts';
+import { startChangedShards } from './early-search.ts';
+import { buildSearchIndex, discardStarted, parseSearchManifest, plannedSearchBase, SEARCH_MANIFEST_KEY, type StartedShard } from './outputs/search-index.ts';
 import { siteExports } from './outputs/site-exports.ts';
 import { feedKey, htmlKey, markdownKey } from './outputs/site-paths.ts';
 import { createPageBodies, type PageRecord } from './page-bodies.ts';
@@ -81,6 +82,15 @@ const sha = (b: Uint8Array | string) => createHash('sha256').update(b).digest('h
  *   limit (nothing is published: the previous site stays live); `kind: 'app'` otherwise.
  */
 export async function build(opts: BuildOptions): Promise<BuildResult> {
+  const started = new Map<string, StartedShard>();
+  try {
+    return await buildSite(opts, started);
+  } finally {
+    await discardStarted(started); // a no-op for shards written; frees Pagefind's memory after a failure
+  }
+}
+
+async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>): Promise<BuildResult> {
   const limits: BuildLimits = { ...DEFAULT_LIMITS, ...opts.limits };
   const deadline = startDeadline(limits);
   const timings: StepTimings = {};
@@ -124,6 +134,11 @@ export async function build(opts: BuildOptions): Promise<BuildResult> {
     records.set(p, { cacheKey: key, summary: relocate(summarize(hit.page, hit.deps), p, contentRoot) });
   })));
   misses.sort();
+  const load = (record: PageRecord) => bodies.load(record, contentRoot);
+  for (const [name, shard] of startChangedShards({
+    changed: misses, unchanged: [...records.values()], pageCount: sources.length, contentRoot,
+    basePath: config.basePath, perShard: opts.searchPerShard, load,
+  })) started.set(name, shard);
   lap('plan');
 
   const errors: PageFailure[] = [];
@@ -178,7 +193,6 @@ export async function build(opts: BuildOptions): Promise<BuildResult> {
 
   const ordered = sources.filter((p) => records.has(p)).map((p) => records.get(p)!);
   const pageSummaries = ordered.map((r) => r.summary);
-  const load = (record: PageRecord) => bodies.load(record, contentRoot);
   const publisher = createPublisher(store, previous?.objects ?? {}, limits);
   const nav = buildNav(pageSummaries, config);
   const searchPages = pageSummaries.map((s) => ({ urlPath: s.urlPath, searchHash: s.searchHash }));
@@ -186,7 +200,7 @@ export async function build(opts: BuildOptions): Promise<BuildResult> {
   // Pagefind indexes in its own process: start it now and let it run while shells render.
   const indexStart = performance.now();
   const indexing = buildSearchIndex(searchPages, {
-    basePath: config.basePath, previous: previousSearch, perShard: opts.searchPerShard,
+    basePath: config.basePath, previous: previousSearch, perShard: opts.searchPerShard, started,
     load: async (paths) => Promise.all(paths.map((p) => limit(() => load(byUrl.get(p)!)))),
   }).then(async (search) => {
     for (const [key, bytes] of search.files) await publisher.emit(key, bytes);

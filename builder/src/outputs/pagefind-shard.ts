@@ -9,27 +9,68 @@ import { searchDocument, type SearchPage } from './search-shards.ts';
 const UNUSED = /^pagefind-(ui|modular-ui|component-ui)\.(js|css)$/;
 
 /**
- * Indexes `pages` into one Pagefind bundle. Result URLs are `basePath + urlPath`, the links a
- * browser follows. Agents-only content (`data-visibility="agents"`) is left out of the index.
+ * A Pagefind index being filled: pages may be added in several calls (e.g. the unchanged pages
+ * of a shard while the changed ones still compile) before the bundle is written.
+ */
+export interface PagefindShard {
+  /** Indexes `pages`; result URLs are `basePath + urlPath`. */
+  add(pages: readonly SearchPage[]): Promise<void>;
+  /** The bundle's files (file name inside the bundle → bytes); closes the index. */
+  files(): Promise<Map<string, Buffer>>;
+  /** Closes the index without writing it; does nothing once closed. */
+  discard(): Promise<void>;
+}
+
+/**
+ * Opens an empty Pagefind index for one shard. Agents-only content (`data-visibility="agents"`)
+ * is left out of it.
+ *
+ * @throws BuilderError `search_index` (kind `app`, retried) when Pagefind fails.
+ */
+export async function openPagefindShard(basePath = ''): Promise<PagefindShard> {
+  const { index, errors } = await pagefind.createIndex({ excludeSelectors: ['[data-visibility="agents"]'], forceLanguage: 'en' });
+  if (!index) throw appError('search_index', `Pagefind could not start: ${errors.join('; ')}`);
+  let open = true;
+  const close = async () => {
+    if (!open) return;
+    open = false;
+    await index.deleteIndex();
+  };
+  return {
+    async add(pages) {
+      // All files in flight at once: the service pipelines them, which saves a round trip per page.
+      const added = await Promise.all(pages.map((page) => index.addHTMLFile({ url: basePath + page.urlPath, content: searchDocument(page) })));
+      added.forEach((result, i) => {
+        if (result.errors.length) throw appError('search_index', `Pagefind could not index ${pages[i].urlPath}: ${result.errors.join('; ')}`);
+      });
+    },
+    async files() {
+      try {
+        const { files, errors: fileErrors } = await index.getFiles();
+        if (fileErrors.length) throw appError('search_index', `Pagefind could not write its bundle: ${fileErrors.join('; ')}`);
+        // The site template has its own search UI: Pagefind's UI bundles would be dead weight.
+        return new Map(files.filter((file) => !UNUSED.test(file.path)).map((file) => [file.path, Buffer.from(file.content)]));
+      } finally {
+        await close();
+      }
+    },
+    discard: close,
+  };
+}
+
+/**
+ * Indexes `pages` into one Pagefind bundle (see {@link openPagefindShard}).
  *
  * @returns file name inside the bundle (e.g. `pagefind-entry.json`) → bytes.
  * @throws BuilderError `search_index` (kind `app`, retried) when Pagefind fails.
  */
 export async function buildPagefindShard(pages: readonly SearchPage[], basePath = ''): Promise<Map<string, Buffer>> {
-  const { index, errors } = await pagefind.createIndex({ excludeSelectors: ['[data-visibility="agents"]'], forceLanguage: 'en' });
-  if (!index) throw appError('search_index', `Pagefind could not start: ${errors.join('; ')}`);
+  const shard = await openPagefindShard(basePath);
   try {
-    // All files in flight at once: the service pipelines them, which saves a round trip per page.
-    const added = await Promise.all(pages.map((page) => index.addHTMLFile({ url: basePath + page.urlPath, content: searchDocument(page) })));
-    added.forEach((result, i) => {
-      if (result.errors.length) throw appError('search_index', `Pagefind could not index ${pages[i].urlPath}: ${result.errors.join('; ')}`);
-    });
-    const { files, errors: fileErrors } = await index.getFiles();
-    if (fileErrors.length) throw appError('search_index', `Pagefind could not write its bundle: ${fileErrors.join('; ')}`);
-    // The site template has its own search UI: Pagefind's UI bundles would be dead weight.
-    return new Map(files.filter((file) => !UNUSED.test(file.path)).map((file) => [file.path, Buffer.from(file.content)]));
+    await shard.add(pages);
+    return await shard.files();
   } finally {
-    await index.deleteIndex();
+    await shard.discard();
   }
 }
 

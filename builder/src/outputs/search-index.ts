@@ -5,7 +5,7 @@
  */
 import type { SearchEntry, SearchPage } from './search-shards.ts';
 import { planShards, shardBase } from './search-shards.ts';
-import { buildPagefindShard } from './pagefind-shard.ts';
+import { buildPagefindShard, type PagefindShard } from './pagefind-shard.ts';
 
 /** Key of the shard manifest, published with the site and read back by the next build. */
 export const SEARCH_MANIFEST_KEY = '_pagefind/shards.json';
@@ -35,6 +35,9 @@ export interface SearchIndexResult {
   kept: string[];
 }
 
+/** A shard whose index was opened early with some of its unchanged pages (`urlPaths`). */
+export interface StartedShard { shard: Promise<PagefindShard>; urlPaths: ReadonlySet<string> }
+
 /** Options of {@link buildSearchIndex}. */
 export interface SearchIndexOptions {
   /** Docs base path, part of result URLs. Default `''`. */
@@ -50,6 +53,12 @@ export interface SearchIndexOptions {
    * in the order asked. Required when any page is a `SearchEntry`.
    */
   load?(urlPaths: string[]): Promise<SearchPage[]>;
+  /**
+   * Shard name → an index already holding some of its pages (opened while changed pages
+   * compile): when that shard must be re-indexed and still holds those pages, only the rest
+   * are added. Unused ones are discarded. The caller guarantees the early pages are unchanged.
+   */
+  started?: ReadonlyMap<string, StartedShard>;
 }
 
 /** `PageShellInput.searchBase`: the bundle bases, comma-separated (`<meta name="folio-search">`). */
@@ -74,6 +83,11 @@ export function parseSearchManifest(text: string | undefined): SearchManifest | 
   } catch {
     return undefined;
   }
+}
+
+/** Closes early-opened shards (a no-op for those already written). */
+export async function discardStarted(started: ReadonlyMap<string, StartedShard> | undefined): Promise<void> {
+  for (const { shard } of started?.values() ?? []) await shard.then((s) => s.discard(), () => undefined);
 }
 
 /** The shard's pages with their bodies, loading those given by hash only. */
@@ -106,14 +120,27 @@ export async function buildSearchIndex(pages: readonly (SearchPage | SearchEntry
         kept.push(...old.files);
         continue;
       }
-      const bundle = await buildPagefindShard(await withBodies(plan.pages, options.load), basePath);
+      const early = options.started?.get(plan.name);
+      const paths = new Set(plan.pages.map((page) => page.urlPath));
+      let bundle: Map<string, Buffer>;
+      if (early && [...early.urlPaths].every((urlPath) => paths.has(urlPath))) {
+        const shard = await early.shard;
+        await shard.add(await withBodies(plan.pages.filter((page) => !early.urlPaths.has(page.urlPath)), options.load));
+        bundle = await shard.files();
+      } else {
+        bundle = await buildPagefindShard(await withBodies(plan.pages, options.load), basePath);
+      }
       const keys = [...bundle.keys()].sort().map((file) => `${base.slice(1)}${file}`);
       for (const [file, bytes] of bundle) files.set(`${base.slice(1)}${file}`, bytes);
       entries[i] = { name: plan.name, base, fingerprint: plan.fingerprint, pages: plan.pages.length, files: keys };
       rebuilt.push(plan.name);
     }
   };
-  await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? 2) }, worker));
+  try {
+    await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? 2) }, worker));
+  } finally {
+    await discardStarted(options.started);
+  }
   const manifest: SearchManifest = { version: 1, bases: entries.map((entry) => entry.base), shards: entries };
   files.set(SEARCH_MANIFEST_KEY, JSON.stringify(manifest) + '\n');
   return { files, manifest, rebuilt: rebuilt.sort(), kept };
