@@ -1,0 +1,60 @@
+import t from 'tap';
+import { startChangedShards } from '../src/early-search.ts';
+import { closePagefind } from '../src/outputs/pagefind-shard.ts';
+import { buildSearchIndex } from '../src/outputs/search-index.ts';
+import { shardOf } from '../src/outputs/search-shards.ts';
+import type { PageRecord } from '../src/page-bodies.ts';
+import { summarize } from '../src/page-summaries.ts';
+import type { CompiledPage } from '../src/types.ts';
+
+const page = (i: number, text = `Widget number ${i} spins.`): CompiledPage => ({
+  sourcePath: `docs/guides/page-${i}.mdx`, urlPath: `/guides/page-${i}`, title: `Guide ${i}`, frontmatter: {},
+  bodyHtml: `<h2 id="usage">Usage</h2><p>${text}</p>`, markdown: `# Guide ${i}\n\n${text}\n`, toc: [], updates: [], rss: false, searchText: text,
+});
+const pages = Array.from({ length: 6 }, (_, i) => page(i));
+const record = (p: CompiledPage): PageRecord => ({ cacheKey: `key-${p.urlPath}`, summary: summarize(p, {}) });
+const byUrl = new Map(pages.map((p) => [p.urlPath, p]));
+const load = async (r: PageRecord) => byUrl.get(r.summary.urlPath)!;
+const loadPaths = async (paths: string[]) => paths.map((p) => byUrl.get(p)!);
+const entries = (list: CompiledPage[]) => list.map((p) => ({ urlPath: p.urlPath, searchHash: summarize(p, {}).searchHash }));
+
+t.teardown(closePagefind);
+
+t.test('startChangedShards', async (t) => {
+  const first = await buildSearchIndex(pages, { perShard: 2 });
+  const edited = page(4, 'Widget four was rewritten.');
+  const after = pages.map((p) => (p.urlPath === edited.urlPath ? edited : p));
+  const unchanged = pages.filter((p) => p !== pages[4]).map(record);
+  const fresh = await buildSearchIndex(after, { perShard: 2, previous: first.manifest });
+
+  t.test('should open only the changed page\'s shard, holding its unchanged pages', async (t) => {
+    const started = startChangedShards({ changed: [edited.sourcePath], unchanged, pageCount: 6, contentRoot: 'docs/', basePath: '', perShard: 2, load });
+    const name = `4-${shardOf(edited.urlPath, 4)}`;
+    t.same([...started.keys()], [name]);
+    t.same([...started.get(name)!.urlPaths].sort(), pages.filter((p) => p !== pages[4] && shardOf(p.urlPath, 4) === shardOf(edited.urlPath, 4)).map((p) => p.urlPath).sort());
+    await buildSearchIndex([...entries(after.filter((p) => p !== edited)), edited], { perShard: 2, previous: first.manifest, started, load: loadPaths });
+  });
+
+  t.test('should produce the same bundle as indexing the shard from scratch', async (t) => {
+    const started = startChangedShards({ changed: [edited.sourcePath], unchanged, pageCount: 6, contentRoot: 'docs/', basePath: '', perShard: 2, load });
+    const early = await buildSearchIndex([...entries(after.filter((p) => p !== edited)), edited], { perShard: 2, previous: first.manifest, started, load: loadPaths });
+    t.same(early.rebuilt, fresh.rebuilt);
+    t.same(early.manifest, fresh.manifest);
+    t.same([...early.files.keys()].sort(), [...fresh.files.keys()].sort());
+    for (const [key, bytes] of fresh.files) t.same(early.files.get(key), bytes, key);
+  });
+
+  t.test('should ignore early shards of another shard count', async (t) => {
+    // Planned for 3 pages (one shard); the site has 6 (four shards): the early shard is discarded.
+    const started = startChangedShards({ changed: [edited.sourcePath], unchanged, pageCount: 3, contentRoot: 'docs/', basePath: '', perShard: 2, load });
+    t.same([...started.keys()].map((k) => k.split('-')[0]), ['2']);
+    const result = await buildSearchIndex([...entries(after.filter((p) => p !== edited)), edited], { perShard: 2, previous: first.manifest, started, load: loadPaths });
+    t.same(result.manifest, fresh.manifest);
+  });
+
+  t.test('should open nothing without changes or with too many', async (t) => {
+    t.same(startChangedShards({ changed: [], unchanged, pageCount: 6, contentRoot: 'docs/', basePath: '', load }).size, 0);
+    const many = Array.from({ length: 51 }, (_, i) => `docs/x-${i}.mdx`);
+    t.same(startChangedShards({ changed: many, unchanged, pageCount: 57, contentRoot: 'docs/', basePath: '', load }).size, 0);
+  });
+});
