@@ -3,8 +3,11 @@ import type { PageCache } from './cache/page-cache.ts';
 import { relocate, type PageSummary } from './page-summaries.ts';
 import type { CompiledPage } from './types.ts';
 
-/** Characters of page text kept in memory at most by default (~400 MB as UTF-16 at worst). */
-export const DEFAULT_BODY_BUDGET = 200_000_000;
+/**
+ * Characters of page text kept in memory at most by default: about 3,500 typical pages (so a
+ * 1,000-page site never reads an entry twice), 40-80 MB of strings.
+ */
+export const DEFAULT_BODY_BUDGET = 40_000_000;
 
 /** A published page of this build: where it is, which cache entry holds it, what it says. */
 export interface PageRecord { cacheKey: string; summary: PageSummary }
