@@ -33,10 +33,14 @@ export const envSchema = z.object({
   /** Number of builder workers `npm start` runs in-process. */
   BUILDER_WORKERS: z.coerce.number().int().min(0).max(16).default(1),
   LOG_LEVEL: z.enum(['silent', 'error', 'info', 'debug']).default('info'),
+  /** Origin builder workers reach this control plane at (managed Git); default the API's own address. */
+  INTERNAL_API_URL: z.string().url().optional(),
   /** Shared secret builder workers present to claim jobs; `npm start` makes one when unset. */
   WORKER_SECRET: optional,
   /** How a site's public URL is formed; `{slug}` is replaced. Default http://{slug}.SITES_DOMAIN:SITE_PORT */
   SITE_URL_TEMPLATE: optional,
+  /** How long a worker's lease on a build lasts without a heartbeat; a dead worker's job is taken over after it. */
+  BUILD_LEASE_MS: z.coerce.number().int().min(1000).max(600_000).default(30_000),
   /** Token the builders use to clone customers' own repositories (e.g. a GitHub App installation token). */
   GITHUB_TOKEN: optional,
   /** Secret of the GitHub push webhook (`POST /v1/webhooks/github`); unset: the webhook answers 503 `webhooks_disabled`. */

@@ -18,7 +18,7 @@ import { z } from 'zod';
 import { AppError, unauthorized } from '../errors.ts';
 import type { Deps } from '../http/route.ts';
 import { assertPlainJson, validate } from '../http/validate.ts';
-import { claimJob, completeJob, heartbeat, LEASE_MS, releaseJob, verifyLease, type LeaseProof } from './queue.ts';
+import { claimJob, completeJob, heartbeat, releaseJob, verifyLease, type LeaseProof } from './queue.ts';
 
 const fencing = z.number().int().min(1);
 const pageUpsert = z.strictObject({
@@ -70,12 +70,12 @@ export function internalApi(deps: Deps, workerSecret: string | undefined): Koa.M
   router.post('/jobs/claim', json, async (ctx) => {
     if (!workerSecret || !sameSecret(bearer(ctx), workerSecret)) throw unauthorized('Invalid worker secret');
     const { worker_id } = bodyOf(ctx, z.object({ worker_id: z.string().min(1).max(200) }));
-    const job = await claimJob(deps.m, worker_id, deps.now());
+    const job = await claimJob(deps.m, worker_id, deps.now(), deps.env.BUILD_LEASE_MS);
     if (!job) { ctx.status = 204; return; }
     const project = await deps.m.Project.findById(job.deployment.project_id).lean();
     if (!project) throw new AppError(404, 'not_found', 'project not found');
     ctx.body = {
-      deployment_id: job.deployment._id, fencing: job.deployment.fencing, token: job.token, lease_ms: LEASE_MS,
+      deployment_id: job.deployment._id, fencing: job.deployment.fencing, token: job.token, lease_ms: deps.env.BUILD_LEASE_MS,
       commit_sha: job.deployment.commit_sha ?? null,
       project: { id: project._id, slug: project.slug },
       source: sourceOf(deps, project, job.token),
@@ -84,7 +84,7 @@ export function internalApi(deps: Deps, workerSecret: string | undefined): Koa.M
   });
   router.post('/jobs/:id/heartbeat', json, async (ctx) => {
     const body = bodyOf(ctx, z.object({ fencing }));
-    await heartbeat(deps.m, proofOf(ctx, body), deps.now());
+    await heartbeat(deps.m, proofOf(ctx, body), deps.now(), deps.env.BUILD_LEASE_MS);
     ctx.status = 204;
   });
   router.post('/jobs/:id/release', json, async (ctx) => {

@@ -15,6 +15,7 @@ import type { QueryFilter } from 'mongoose';
 import type { Deployment, Models } from '../db/models/index.ts';
 import { AppError } from '../errors.ts';
 
+/** Default lease; the control plane passes env.BUILD_LEASE_MS. */
 export const LEASE_MS = 30_000;
 export const MAX_ATTEMPTS = 3;
 /** A build token outlives any build the limits allow, and no more. */
@@ -46,7 +47,7 @@ export async function enqueueDeployment(m: Models, projectId: string, opts: { co
 export interface ClaimedJob { deployment: Deployment; token: string }
 
 /** Claims the oldest runnable job for `workerId`, or returns undefined when none is runnable. */
-export async function claimJob(m: Models, workerId: string, now: Date): Promise<ClaimedJob | undefined> {
+export async function claimJob(m: Models, workerId: string, now: Date, leaseMs = LEASE_MS): Promise<ClaimedJob | undefined> {
   const candidates = await m.Deployment.find({
     $or: [
       { status: 'queued', next_attempt_at: { $lte: now } },
@@ -65,7 +66,7 @@ export async function claimJob(m: Models, workerId: string, now: Date): Promise<
       { _id: c._id, status: c.status, fencing: c.fencing },
       {
         $set: {
-          status: 'building', lease_owner: workerId, lease_expires_at: new Date(now.getTime() + LEASE_MS),
+          status: 'building', lease_owner: workerId, lease_expires_at: new Date(now.getTime() + leaseMs),
           token_hash: hashToken(token), token_expires_at: new Date(now.getTime() + TOKEN_TTL_MS),
         },
         $inc: { fencing: 1, attempts: 1 },
@@ -96,8 +97,8 @@ export async function verifyLease(m: Models, proof: LeaseProof, now: Date): Prom
 }
 
 /** Extends the lease; throws 409 `lease_lost` for a stale worker. */
-export async function heartbeat(m: Models, proof: LeaseProof, now: Date): Promise<void> {
-  const d = await m.Deployment.findOneAndUpdate(leaseFilter(proof, now), { $set: { lease_expires_at: new Date(now.getTime() + LEASE_MS) } }).lean();
+export async function heartbeat(m: Models, proof: LeaseProof, now: Date, leaseMs = LEASE_MS): Promise<void> {
+  const d = await m.Deployment.findOneAndUpdate(leaseFilter(proof, now), { $set: { lease_expires_at: new Date(now.getTime() + leaseMs) } }).lean();
   if (!d) throw leaseLost();
 }
 

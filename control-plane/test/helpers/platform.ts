@@ -34,9 +34,9 @@ export interface TestPlatform {
   close(): Promise<void>;
 }
 
-export async function startTestPlatform(): Promise<TestPlatform> {
+export async function startTestPlatform(envOverrides: Record<string, string> = {}): Promise<TestPlatform> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-platform-'));
-  const env = parseEnv({ API_PORT: '0', SITE_PORT: '0', DATA_DIR: dataDir, WORKER_SECRET: 'test-worker-secret', LOG_LEVEL: 'silent', ...(process.env.MONGODB_URI ? { MONGODB_URI: process.env.MONGODB_URI } : {}) });
+  const env = parseEnv({ API_PORT: '0', SITE_PORT: '0', DATA_DIR: dataDir, WORKER_SECRET: 'test-worker-secret', LOG_LEVEL: 'silent', ...envOverrides, ...(process.env.MONGODB_URI ? { MONGODB_URI: process.env.MONGODB_URI } : {}) });
   const p = await startPlatform({ env, inMemory: true, port: 0, sitePort: 0, log: (m, e) => { if (process.env.FOLIO_TEST_LOG) console.error(m, e); }, validateResponses: true });
   const org = await createOrganization(p.cp.m, `e2e-${process.pid}`, 'enterprise');
   const { key } = await createApiKey(p.cp.m, { orgId: org._id });
