@@ -6,12 +6,14 @@
  * `DATA_DIR` for a local store (default ./data). After reading its settings the process removes
  * every variable but the harmless ones from `process.env`, so customer MDX, which runs in this
  * process, finds no secret there. SIGTERM: the job in progress gets `GRACEFUL_MS` (default 60 s)
- * to finish, then is handed back.
+ * to finish, then is handed back. `HEALTH_FILE` (unset: none): a file rewritten every few seconds
+ * for the container's health check.
  */
 import os from 'node:os';
 import path from 'node:path';
 import { scrubbedEnv } from '../limits/scrubbed-env.ts';
 import { storeFromEnv } from '../store/store-from-env.ts';
+import { startHealthFile } from './health-file.ts';
 import { startWorker } from './run-worker.ts';
 
 const env = { ...process.env };
@@ -23,6 +25,7 @@ if (!controlPlaneUrl || !workerSecret) {
 }
 const store = storeFromEnv(env, path.resolve(env.DATA_DIR ?? './data'));
 const workDir = env.WORK_DIR ?? path.join(os.tmpdir(), `folio-worker-${process.pid}`);
+if (env.HEALTH_FILE) startHealthFile(env.HEALTH_FILE);
 const safe = scrubbedEnv(env);
 for (const name of Object.keys(process.env)) if (!(name in safe)) delete process.env[name];
 

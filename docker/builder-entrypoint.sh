@@ -1,0 +1,8 @@
+#!/bin/sh
+# Entry of the builder image: `worker` (default) or `ci-deploy [options]`; anything else runs as is.
+set -e
+case "$1" in
+  worker) shift; exec node --import tsx builder/src/worker/main.ts "$@" ;;
+  ci-deploy) shift; exec node --import tsx builder/src/ci/main.ts "$@" ;;
+  *) exec "$@" ;;
+esac

@@ -1,0 +1,62 @@
+# syntax=docker/dockerfile:1
+# Folio builder. Two uses of one image:
+#   - default command `worker`: a builder worker that claims jobs from the control plane's internal
+#     build API (CONTROL_PLANE_URL, WORKER_SECRET) and publishes to the object store (S3_*);
+#   - `ci-deploy --dir <checkout> --project <id>`: a step in a customer's CI that builds the
+#     checked-out repository and publishes through the control plane (FOLIO_API_URL,
+#     FOLIO_API_KEY); it holds no storage credentials.
+# Build from the repository root:
+#   docker build -f docker/builder.Dockerfile -t folio/builder .
+#
+# The app runs its TypeScript through tsx, as it does in development (no build step). The builder
+# clones with isomorphic-git, so the image has no git CLI.
+ARG NODE_IMAGE=node:20-bookworm-slim
+
+# ---- deps: production dependencies, exactly as the lock file pins them ----
+FROM ${NODE_IMAGE} AS deps
+WORKDIR /app
+COPY package.json package-lock.json ./
+COPY control-plane/package.json control-plane/
+COPY builder/package.json builder/
+COPY site-template/package.json site-template/
+COPY scripts/package.json scripts/
+# The lock file covers every workspace, so `npm ci` needs every workspace's package.json (the
+# control plane's packages come along; the builder never imports them, a lint rule sees to that).
+RUN --mount=type=cache,target=/root/.npm \
+    npm ci --omit=dev --ignore-scripts --no-audit --no-fund \
+ && test -f node_modules/tsx/package.json \
+ && test -d node_modules/@pagefind
+
+# ---- runtime ----
+FROM ${NODE_IMAGE} AS runtime
+RUN groupadd --system --gid 10001 folio \
+ && useradd --system --uid 10001 --gid folio --home-dir /app --shell /usr/sbin/nologin folio
+ENV NODE_ENV=production \
+    HEALTH_FILE=/tmp/folio-builder.alive \
+    WORK_DIR=/tmp/folio-work \
+    GRACEFUL_MS=60000
+WORKDIR /app
+COPY --from=deps /app/node_modules ./node_modules
+COPY package.json tsconfig.json ./
+COPY builder/package.json builder/
+COPY builder/src builder/src
+COPY builder/schema builder/schema
+COPY site-template/package.json site-template/
+COPY site-template/src site-template/src
+COPY docker/builder-healthcheck.mjs docker/builder-entrypoint.sh docker/
+# The client bundle is built once per template version; building it here makes every container
+# (and every CI run) start warm instead of running Vite on its first job.
+RUN mkdir -p site-template/node_modules/.cache /app/data \
+ && chown -R folio:folio site-template/node_modules /app/data \
+ && chmod 0755 docker/builder-entrypoint.sh
+USER folio
+RUN node --import tsx --input-type=module -e "const t = await import('@folio/site-template'); const os = await import('node:os'); await t.buildClientAssets(os.tmpdir() + '/warm')" \
+ && rm -rf /tmp/warm
+# Liveness: the worker rewrites HEALTH_FILE every few seconds while its event loop runs.
+HEALTHCHECK --interval=15s --timeout=5s --start-period=20s --retries=3 \
+  CMD ["node", "docker/builder-healthcheck.mjs"]
+# On SIGTERM a worker lets the job in progress finish for GRACEFUL_MS, then hands it back (its
+# lease released, so another worker starts it at once); give the container longer than that.
+STOPSIGNAL SIGTERM
+ENTRYPOINT ["docker/builder-entrypoint.sh"]
+CMD ["worker"]
