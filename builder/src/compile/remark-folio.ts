@@ -85,6 +85,38 @@ function parseSnippet(text: string, path: string): Root | undefined {
   }
 }
 
+/** `props.components` as the estree MDX keeps beside an attribute expression. */
+const PROPS_COMPONENTS = {
+  type: 'Program', sourceType: 'module', body: [{
+    type: 'ExpressionStatement',
+    expression: { type: 'MemberExpression', object: { type: 'Identifier', name: 'props' }, property: { type: 'Identifier', name: 'components' }, computed: false, optional: false },
+  }],
+};
+
+/**
+ * MDX does not hand its components to the content it imports, so a snippet using `<Note>`
+ * would find it undefined. Every use of an imported Markdown/MDX snippet gets
+ * `components={props.components}`, passing the page's components down at any depth.
+ */
+function passComponentsToSnippets(tree: Root, snippetNames: string[]): void {
+  if (snippetNames.length === 0) return;
+  const names = new Set(snippetNames);
+  const visit = (node: Parent): void => {
+    for (const child of node.children) {
+      const el = child as unknown as { type: string; name?: string; attributes?: Array<{ type: string; name?: string }> };
+      if ((el.type === 'mdxJsxFlowElement' || el.type === 'mdxJsxTextElement') && el.name && names.has(el.name)
+        && !el.attributes?.some((a) => a.type === 'mdxJsxAttribute' && a.name === 'components')) {
+        el.attributes?.push({
+          type: 'mdxJsxAttribute', name: 'components',
+          value: { type: 'mdxJsxAttributeValueExpression', value: 'props.components', data: { estree: structuredClone(PROPS_COMPONENTS) } },
+        } as never);
+      }
+      if ('children' in child) visit(child as Parent);
+    }
+  };
+  visit(tree);
+}
+
 /** The remark plugin (use as `[remarkFolio, env]`). */
 export function remarkFolio(env: FolioRemarkEnv) {
   return async function transform(tree: Root, vfile: VFile): Promise<void> {
@@ -104,6 +136,7 @@ export function remarkFolio(env: FolioRemarkEnv) {
         snippetText.set(imported.defaultName, searchText(snippet));
       }
     }
+    passComponentsToSnippets(tree, [...snippetMarkdown.keys()]);
     checkVisibility(tree, file);
     const firstH1 = tree.children.find((n) => n.type === 'heading' && n.depth === 1);
     const headingTitle = firstH1 ? plainText(firstH1).trim() : '';

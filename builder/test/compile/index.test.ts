@@ -107,6 +107,16 @@ t.test('compile', async (t) => {
     t.equal((results[1] as CompiledPage).bodyHtml, '<p>You need Node 20 or later.</p>\nAcme');
   });
 
+  t.test('should give snippets the page\'s components, at any depth', async (t) => {
+    const files: Record<string, string> = {
+      'snippets/outer.mdx': "import Inner from './inner.mdx'\n\n<Badge>outer</Badge>\n\n<Inner />\n",
+      'snippets/inner.mdx': '<Badge>inner</Badge>\n',
+    };
+    const [result] = await compiler.compile([page('docs/page.mdx', "import Outer from '/snippets/outer.mdx'\n\n<Outer />\n")], { readFile: async (p) => files[p] });
+    t.notOk('message' in result, (result as { message?: string }).message ?? 'compiled');
+    t.match((result as CompiledPage).bodyHtml, /<span class="badge[^"]*"[^>]*>outer<\/span>[\s\S]*<span class="badge[^"]*"[^>]*>inner<\/span>/);
+  });
+
   t.test('should refuse imports from outside the repository with their position', async (t) => {
     const failure = async (source: string) => one(source);
     t.same(await failure("import React from 'react'\n"), { sourcePath: 'docs/page.mdx', message: 'Unexpected import of `react`; expected a relative or /-rooted path to a file inside the repository', line: 1, column: 1 });
