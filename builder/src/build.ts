@@ -64,6 +64,8 @@ export interface PageChanges {
   removed: Array<{ sourcePath: string; urlPath: string }>;
 }
 
+const STEPS = ['clone', 'plan', 'compile', 'render', 'exports', 'index', 'publish', 'total'] as const;
+
 /** Pages per compile batch: large enough to keep both cores busy, small enough to bound memory. */
 const BATCH = 200;
 const sha = (b: Uint8Array | string) => createHash('sha256').update(b).digest('hex');
@@ -260,7 +262,8 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>)
     compiled: misses.length,
     uploaded: stats.uploaded,
     deleted: stats.deleted,
-    timings,
+    // In pipeline order (index finishes while shells render, so it would come first otherwise).
+    timings: Object.fromEntries(STEPS.filter((step) => timings[step] !== undefined).map((step) => [step, timings[step]])),
   };
 }
 
