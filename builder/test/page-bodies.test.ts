@@ -1,0 +1,38 @@
+import t from 'tap';
+import { createPageCache } from '../src/cache/page-cache.ts';
+import { createPageBodies } from '../src/page-bodies.ts';
+import { summarize } from '../src/page-summaries.ts';
+import { createLocalDirStore } from '../src/store/local-dir-store.ts';
+import type { CompiledPage } from '../src/types.ts';
+import { tempDir } from './helpers/git-repo.ts';
+
+const page = (n: number): CompiledPage => ({
+  sourcePath: `docs/p${n}.mdx`, urlPath: `/p${n}`, title: `P${n}`, frontmatter: {}, bodyHtml: `<p>${'x'.repeat(10)}</p>`,
+  markdown: 'm', toc: [], updates: [], rss: false, searchText: 's',
+});
+
+t.test('page bodies', async (t) => {
+  const cache = createPageCache(createLocalDirStore(tempDir()));
+  const a = page(1);
+  const b = page(2);
+  await cache.put('ka', { page: a, deps: {} });
+
+  t.test('should serve remembered pages without the cache and read the others from it', async (t) => {
+    const bodies = createPageBodies(cache, 20);
+    bodies.remember('kb', b); // 19 characters: fits
+    bodies.remember('ka', { ...a, bodyHtml: 'not in the cache' }); // over the budget: not kept
+    t.same(await bodies.load({ cacheKey: 'kb', summary: summarize(b, {}) }, 'docs/'), b);
+    t.same(await bodies.load({ cacheKey: 'ka', summary: summarize(a, {}) }, 'docs/'), a, 'read from the cache');
+  });
+
+  t.test('should place a page read under another path at that path', async (t) => {
+    const bodies = createPageBodies(cache);
+    const moved = await bodies.load({ cacheKey: 'ka', summary: { ...summarize(a, {}), sourcePath: 'docs/moved.mdx', urlPath: '/moved' } }, 'docs/');
+    t.same({ sourcePath: moved.sourcePath, urlPath: moved.urlPath, bodyHtml: moved.bodyHtml }, { sourcePath: 'docs/moved.mdx', urlPath: '/moved', bodyHtml: a.bodyHtml });
+  });
+
+  t.test('should fail with an app error when the entry is gone', async (t) => {
+    const err = await createPageBodies(cache).load({ cacheKey: 'missing', summary: summarize(b, {}) }, 'docs/').catch((e) => e);
+    t.same({ kind: err.kind, code: err.code, message: err.message }, { kind: 'app', code: 'cache_missing', message: 'page cache entry missing of docs/p2.mdx is missing or unreadable' });
+  });
+});

@@ -1,0 +1,50 @@
+import { createHash } from 'node:crypto';
+import t from 'tap';
+import { searchDocument } from '../src/outputs/search-shards.ts';
+import { readSummaries, relocate, serializeSummaries, summarize, summaryHolds, SUMMARIES_KEY, writeSummaries } from '../src/page-summaries.ts';
+import { createLocalDirStore } from '../src/store/local-dir-store.ts';
+import type { CompiledPage } from '../src/types.ts';
+import { tempDir } from './helpers/git-repo.ts';
+
+const page: CompiledPage = {
+  sourcePath: 'docs/guides/install.mdx', urlPath: '/guides/install', title: 'Install', description: 'Get it running', order: 2,
+  frontmatter: { title: 'Install', order: 2 }, bodyHtml: '<p>Run it.</p>', markdown: '# Install\n\nRun it.\n',
+  toc: [{ depth: 2, id: 'run', text: 'Run' }], updates: [], rss: false, searchText: 'Run it.',
+};
+const docHash = createHash('sha256').update(searchDocument(page)).digest('hex');
+
+t.test('page summaries', async (t) => {
+  t.test('should keep what site-wide outputs read and drop the body, toc, search text and frontmatter', async (t) => {
+    t.same(summarize(page, { 'snippets/a.mdx': 'abc' }), {
+      sourcePath: 'docs/guides/install.mdx', urlPath: '/guides/install', title: 'Install', description: 'Get it running', order: 2,
+      markdown: '# Install\n\nRun it.\n', updates: [], rss: false, searchHash: docHash, deps: { 'snippets/a.mdx': 'abc' },
+    });
+  });
+
+  t.test('should hold only while imports keep their blobs, and only at its own path when it imports', async (t) => {
+    const plain = summarize(page, {});
+    const importing = summarize(page, { 'snippets/a.mdx': 'abc' });
+    t.equal(summaryHolds(plain, 'docs/guides/setup.mdx', new Map()), true, 'a rename without imports is a hit');
+    t.equal(summaryHolds(importing, 'docs/guides/install.mdx', new Map([['snippets/a.mdx', 'abc']])), true);
+    t.equal(summaryHolds(importing, 'docs/guides/install.mdx', new Map([['snippets/a.mdx', 'def']])), false, 'snippet changed');
+    t.equal(summaryHolds(importing, 'docs/guides/setup.mdx', new Map([['snippets/a.mdx', 'abc']])), false, 'relative imports resolve elsewhere');
+  });
+
+  t.test('should re-derive the URL of a page found under another path', async (t) => {
+    t.same(relocate(summarize(page, {}), 'docs/start/setup.mdx', 'docs/').urlPath, '/start/setup');
+    t.equal(relocate(page, page.sourcePath, 'docs/'), page);
+  });
+
+  t.test('should read back what it wrote, and nothing from a missing or unreadable object', async (t) => {
+    const store = createLocalDirStore(tempDir());
+    t.same(await readSummaries(store), new Map());
+    const map = new Map([['k2', summarize(page, {})], ['k1', summarize({ ...page, title: 'Other' }, {})]]);
+    const { bytes, hash } = serializeSummaries(map);
+    t.equal(hash, createHash('sha256').update(bytes).digest('hex'));
+    t.same(Object.keys(JSON.parse(bytes.toString()).pages), ['k1', 'k2'], 'keys sorted, so equal sites give equal bytes');
+    await writeSummaries(store, bytes);
+    t.same(await readSummaries(store), map);
+    await store.put(SUMMARIES_KEY, Buffer.from('{"version":1,'));
+    t.same(await readSummaries(store), new Map());
+  });
+});
