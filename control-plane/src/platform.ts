@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import { storeFromEnv, type ObjectStore } from '@folio/builder';
 import type { ProjectHooks } from './api/projects.ts';
+import { ciApi } from './deploy/ci-api.ts';
 import { internalApi } from './deploy/internal-api.ts';
 import type { Env } from './env.ts';
 import { gitHttpMiddleware } from './git/git-http.ts';
@@ -63,7 +64,7 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
   };
   const cp = await startControlPlane({
     ...opts, services,
-    middleware: [lazy((d) => internalApi(d, workerSecret)), lazy((d) => gitHttpMiddleware(d))],
+    middleware: [lazy((d) => internalApi(d, workerSecret)), lazy((d) => ciApi(d)), lazy((d) => gitHttpMiddleware(d))],
   });
   ref.deps = cp.deps;
   const internalUrl = `http://${env.API_HOST === '0.0.0.0' ? '127.0.0.1' : env.API_HOST}:${cp.port}`;

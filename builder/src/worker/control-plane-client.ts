@@ -16,6 +16,9 @@ export interface Job {
   site: { prefix: string; url: string };
 }
 
+/** What reporting on a build needs: a claimed job, or a CI deployment (which has no `source`). */
+export type BuildJob = Omit<Job, 'source'>;
+
 export interface PageRecord { path: string; title: string; description: string; source_mdx: string; compiled_html: string; search_text: string }
 
 export interface JobReport {
@@ -34,8 +37,12 @@ export class LeaseLostError extends Error {
   constructor() { super('lease lost'); this.name = 'LeaseLostError'; }
 }
 
+/**
+ * Calls of the internal build API. `workerSecret` is needed only to claim; a CI run, which
+ * never claims, passes none and reports with its build token alone.
+ */
 export class ControlPlaneClient {
-  constructor(private readonly baseUrl: string, private readonly workerSecret: string) {}
+  constructor(private readonly baseUrl: string, private readonly workerSecret = '') {}
 
   private async post(path: string, token: string, body: unknown): Promise<Response> {
     let res: Response;
@@ -60,16 +67,16 @@ export class ControlPlaneClient {
     return res.status === 204 ? undefined : ((await res.json()) as Job);
   }
 
-  async heartbeat(job: Job): Promise<void> {
+  async heartbeat(job: BuildJob): Promise<void> {
     await this.post(`/jobs/${job.deployment_id}/heartbeat`, job.token, { fencing: job.fencing });
   }
 
-  async release(job: Job): Promise<void> {
+  async release(job: BuildJob): Promise<void> {
     await this.post(`/jobs/${job.deployment_id}/release`, job.token, { fencing: job.fencing });
   }
 
   /** Reports page changes in batches small enough for one request each. */
-  async pages(job: Job, upserts: PageRecord[], deletes: string[]): Promise<void> {
+  async pages(job: BuildJob, upserts: PageRecord[], deletes: string[]): Promise<void> {
     const BATCH = 200;
     for (let i = 0; i < upserts.length; i += BATCH) {
       await this.post(`/jobs/${job.deployment_id}/pages`, job.token, { fencing: job.fencing, upserts: upserts.slice(i, i + BATCH), deletes: [] });
@@ -77,7 +84,7 @@ export class ControlPlaneClient {
     if (deletes.length) await this.post(`/jobs/${job.deployment_id}/pages`, job.token, { fencing: job.fencing, upserts: [], deletes });
   }
 
-  async complete(job: Job, report: JobReport): Promise<void> {
+  async complete(job: BuildJob, report: JobReport): Promise<void> {
     await this.post(`/jobs/${job.deployment_id}/complete`, job.token, { fencing: job.fencing, ...report });
   }
 }

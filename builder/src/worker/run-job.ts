@@ -1,25 +1,28 @@
 /**
- * Runs one claimed job: heartbeats while it builds, builds and publishes the site into the
- * project's prefix of the store, reports page changes and the final result. A user error (bad
- * config, limits) is final; anything else is reported as retryable.
+ * Runs one leased build and reports on it: heartbeats while it builds, builds and publishes the
+ * site into the site's store, reports page changes and the final result. A user error (bad
+ * config, limits) is final; anything else is reported as retryable. Shared by the worker (a
+ * claimed job, cloned from its remote) and the CI entry (a CI deployment, built from the checkout).
  */
-import path from 'node:path';
-import { build, type PageChanges } from '../build.ts';
+import { build, type BuildSource, type PageChanges } from '../build.ts';
 import type { Compiler } from '../compile/index.ts';
 import { BuilderError } from '../errors.ts';
-import { prefixStore, type ObjectStore } from '../store/object-store.ts';
+import type { ObjectStore } from '../store/object-store.ts';
 import type { BuildResult } from '../types.ts';
-import { LeaseLostError, type ControlPlaneClient, type Job, type PageRecord } from './control-plane-client.ts';
+import { LeaseLostError, type BuildJob, type ControlPlaneClient, type JobReport, type PageRecord } from './control-plane-client.ts';
 
 export interface RunJobOptions {
   client: ControlPlaneClient;
+  /** The site's store, already scoped to it (e.g. `prefixStore(s3, job.site.prefix)`). */
   store: ObjectStore;
-  /** Local folder for clones, one sub-folder per project (kept between jobs to fetch less). */
-  workDir: string;
+  /** Where the repository comes from: the job's remote (worker) or a local checkout (CI). */
+  source: BuildSource;
   compiler?: Compiler;
   /** Observes phases (clone, compile, publish), e.g. for logs or crash tests. */
-  onPhase?(phase: string, job: Job): void;
-  /** Aborted when the worker must stop: the job is handed back instead of reported. */
+  onPhase?(phase: string, job: BuildJob): void;
+  /** Sees the final report just before it is sent. */
+  onReport?(report: JobReport): void;
+  /** Aborted when the run must stop: the job is handed back instead of reported. */
   signal?: AbortSignal;
 }
 
@@ -38,7 +41,7 @@ function failureMessage(result: BuildResult): string | undefined {
   return result.errors.map((e) => `${[e.sourcePath, e.line, e.column].filter((v) => v !== undefined).join(':')}: ${e.message}`).join('\n');
 }
 
-export async function runJob(job: Job, opts: RunJobOptions): Promise<'reported' | 'lease_lost' | 'released'> {
+export async function runJob(job: BuildJob, opts: RunJobOptions): Promise<'reported' | 'lease_lost' | 'released'> {
   const { client } = opts;
   let lost = false;
   let released: Promise<'released'> | undefined;
@@ -54,8 +57,8 @@ export async function runJob(job: Job, opts: RunJobOptions): Promise<'reported' 
       if (opts.signal?.aborted) resolve('aborted'); else opts.signal?.addEventListener('abort', () => resolve('aborted'), { once: true });
     });
     const building = build({
-      source: { kind: 'remote', url: job.source.url, branch: job.source.branch, token: job.source.token ?? undefined, workDir: path.join(opts.workDir, job.project.id) },
-      store: prefixStore(opts.store, job.site.prefix),
+      source: opts.source,
+      store: opts.store,
       siteUrl: job.site.url,
       compiler: opts.compiler,
       onStep: (step) => { if (step === 'clone') opts.onPhase?.('compile', job); },
@@ -71,21 +74,25 @@ export async function runJob(job: Job, opts: RunJobOptions): Promise<'reported' 
     if (result === 'aborted') return released ?? 'released';
     if (released) return released;
     if (lost) return 'lease_lost';
-    await client.complete(job, {
+    const report: JobReport = {
       status: 'deployed', commit_sha: result.commit ?? null,
       pages_total: result.pagesTotal, pages_success: result.pagesSuccess, pages_failed: result.pagesFailed,
       ...(result.pagesFailed ? { error: failureMessage(result) } : {}),
       stats: { compiled: result.compiled, uploaded: result.uploaded, deleted: result.deleted, timings: result.timings as Record<string, number> },
-    });
+    };
+    opts.onReport?.(report);
+    await client.complete(job, report);
     return 'reported';
   } catch (err) {
     if (released) return released;
     if (err instanceof LeaseLostError || lost) return 'lease_lost';
     const user = err instanceof BuilderError && err.kind === 'user';
-    await client.complete(job, {
+    const report: JobReport = {
       status: 'failed', retryable: !user,
       error: user ? (err as BuilderError).toString() : `Build failed on the platform's side; it will be retried (${(err as Error).message})`,
-    }).catch((e) => { if (!(e instanceof LeaseLostError)) throw e; });
+    };
+    opts.onReport?.(report);
+    await client.complete(job, report).catch((e) => { if (!(e instanceof LeaseLostError)) throw e; });
     return 'reported';
   } finally {
     clearInterval(beat);

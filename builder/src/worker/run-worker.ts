@@ -4,9 +4,10 @@
  * (its lease released) so another worker starts it at once.
  */
 import os from 'node:os';
+import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { Compiler } from '../compile/index.ts';
-import type { ObjectStore } from '../store/object-store.ts';
+import { prefixStore, type ObjectStore } from '../store/object-store.ts';
 import { ControlPlaneClient, type Job } from './control-plane-client.ts';
 import { runJob } from './run-job.ts';
 
@@ -59,7 +60,14 @@ export function startWorker(opts: WorkerOptions): Worker {
       if (!job) { await sleep(opts.pollMs ?? 1000); continue; }
       opts.onPhase?.('claimed', job);
       log(`building ${job.project.slug} (deployment ${job.deployment_id})`);
-      const outcome = await runJob(job, { client, store: opts.store, workDir: opts.workDir, compiler: opts.compiler, onPhase: opts.onPhase, signal: abort.signal })
+      const claimed = job;
+      const outcome = await runJob(job, {
+        client, compiler: opts.compiler, signal: abort.signal,
+        store: prefixStore(opts.store, job.site.prefix),
+        // One clone folder per project, kept between jobs so the next build fetches less.
+        source: { kind: 'remote', url: job.source.url, branch: job.source.branch, token: job.source.token ?? undefined, workDir: path.join(opts.workDir, job.project.id) },
+        onPhase: (phase) => opts.onPhase?.(phase, claimed),
+      })
         .catch((err) => { log(`job ${job!.deployment_id} could not be reported: ${(err as Error).message}`); return 'error'; });
       opts.onPhase?.(`finished:${outcome}`, job);
     }

@@ -9,6 +9,9 @@
  *   higher fencing token, so the dead (or stalled) worker's late reports are rejected.
  * - Retryable failures go back to `queued` with exponential backoff; after MAX_ATTEMPTS the
  *   deployment fails with the reason.
+ * - A CI deployment (`trigger: 'ci'`) is built by the customer's CI from its own checkout: it is
+ *   created already leased to that run, and no worker can take it over (it has no checkout), so
+ *   a lost lease, a hand-back or a failure ends it `failed`.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { QueryFilter } from 'mongoose';
@@ -55,6 +58,10 @@ export async function claimJob(m: Models, workerId: string, now: Date, leaseMs =
     ],
   }).sort({ started_at: 1 }).limit(50).lean();
   for (const c of candidates) {
+    if (c.status === 'building' && c.trigger === 'ci') {
+      await finish(m, c as Deployment, { status: 'failed', error: 'The CI run stopped reporting before it finished; run the CI job again' }, now, { _id: c._id, fencing: c.fencing, status: 'building' } as DeploymentFilter);
+      continue;
+    }
     if (c.status === 'building' && (c.attempts ?? 0) >= MAX_ATTEMPTS) {
       await finish(m, c as Deployment, { status: 'failed', error: `The builder stopped responding ${MAX_ATTEMPTS} times; giving up` }, now, { _id: c._id, fencing: c.fencing, status: 'building' } as DeploymentFilter);
       continue;
@@ -80,6 +87,24 @@ export async function claimJob(m: Models, workerId: string, now: Date, leaseMs =
   return undefined;
 }
 
+/**
+ * Creates a CI deployment of `commitSha`, already leased to `owner` (the CI run) with a build
+ * token: status `building`, fencing 1. Throws 409 `conflict` while another build of the project
+ * holds a lease (one build per project at a time).
+ */
+export async function startCiDeployment(m: Models, projectId: string, opts: { commitSha: string; owner: string }, now: Date, leaseMs = LEASE_MS): Promise<ClaimedJob> {
+  const busy = await m.Deployment.exists({ project_id: projectId, status: 'building', lease_expires_at: { $gte: now } });
+  if (busy) throw new AppError(409, 'conflict', 'Another build of this project is in progress; run the CI job again when it has finished');
+  const token = `bt_${randomBytes(24).toString('base64url')}`;
+  const created = await m.Deployment.create({
+    project_id: projectId, status: 'building', commit_sha: opts.commitSha, trigger: 'ci', started_at: now,
+    lease_owner: opts.owner, lease_expires_at: new Date(now.getTime() + leaseMs), fencing: 1, attempts: 1,
+    token_hash: hashToken(token), token_expires_at: new Date(now.getTime() + TOKEN_TTL_MS),
+  });
+  await m.Project.updateOne({ _id: projectId }, { $set: { status: 'building' } });
+  return { deployment: created.toObject() as Deployment, token };
+}
+
 /** The lease a worker proves with its deployment id, fencing token and build token. */
 export interface LeaseProof { deploymentId: string; fencing: number; token: string }
 
@@ -102,8 +127,17 @@ export async function heartbeat(m: Models, proof: LeaseProof, now: Date, leaseMs
   if (!d) throw leaseLost();
 }
 
-/** Gives the job back untouched (a worker shutting down): it is queued again, the attempt not counted. */
+/**
+ * Gives the job back untouched (a worker shutting down): it is queued again, the attempt not
+ * counted. A CI deployment cannot be rebuilt elsewhere, so handing it back (a cancelled CI run)
+ * fails it.
+ */
 export async function releaseJob(m: Models, proof: LeaseProof, now: Date): Promise<void> {
+  const held = await verifyLease(m, proof, now);
+  if (held.trigger === 'ci') {
+    await finish(m, held, { status: 'failed', error: 'The CI run was stopped before it finished' }, now, leaseFilter(proof, now));
+    return;
+  }
   const d = await m.Deployment.findOneAndUpdate(leaseFilter(proof, now), {
     $set: { status: 'queued', lease_owner: null, lease_expires_at: null, token_hash: null, next_attempt_at: now },
     $inc: { attempts: -1 },
@@ -127,7 +161,7 @@ export interface JobReport {
 /** Records a worker's final report, or re-queues a retryable failure with backoff. */
 export async function completeJob(m: Models, proof: LeaseProof, report: JobReport, now: Date): Promise<Deployment> {
   const d = await verifyLease(m, proof, now);
-  if (report.status === 'failed' && report.retryable && (d.attempts ?? 0) < MAX_ATTEMPTS) {
+  if (report.status === 'failed' && report.retryable && d.trigger !== 'ci' && (d.attempts ?? 0) < MAX_ATTEMPTS) {
     const delay = BACKOFF_BASE_MS * 2 ** ((d.attempts ?? 1) - 1);
     const requeued = await m.Deployment.findOneAndUpdate(leaseFilter(proof, now), {
       $set: { status: 'queued', lease_owner: null, lease_expires_at: null, token_hash: null, next_attempt_at: new Date(now.getTime() + delay), error: report.error ?? null },

@@ -1,0 +1,176 @@
+/**
+ * Deployments built in a customer's CI (the builder image as a CI step), beside the internal
+ * build API:
+ *
+ *   POST /internal/v1/ci/deployments   Bearer <API key with deployments:trigger>,
+ *                                      { project_id, commit_sha } → 201 job
+ *   GET|HEAD|PUT|DELETE /internal/v1/jobs/:id/objects/<key>   Bearer <build token>, X-Folio-Fencing
+ *   GET /internal/v1/jobs/:id/objects?prefix=<p>              → { keys } (relative, sorted)
+ *
+ * The job is the one a worker's claim gets (deployment id, fencing, build token, lease, project,
+ * site) without `source` (the CI run has its own checkout; the platform's Git credentials stay
+ * here) and with `store`, the object routes it publishes through: a CI run holds no storage
+ * credentials. Every object route checks the lease (build token, fencing, expiry) and is confined
+ * to the project's `sites/<project id>/` prefix; keys are relative to it. The run then reports
+ * through the ordinary `/jobs/:id/heartbeat|pages|complete` routes.
+ */
+import Router from '@koa/router';
+import type { ObjectStore } from '@folio/builder';
+import { assertKey } from '@folio/builder/store/object-store.ts';
+import type Koa from 'koa';
+import { koaBody } from 'koa-body';
+import { z } from 'zod';
+import { authenticate } from '../auth/api-keys.ts';
+import { hasScope } from '../auth/scopes.ts';
+import { AppError, forbidden, invalid, payloadTooLarge, unauthorized } from '../errors.ts';
+import type { Deps } from '../http/route.ts';
+import { assertPlainJson, validate } from '../http/validate.ts';
+import { findOwnProject } from '../api/projects.ts';
+import { siteUrlOf } from './internal-api.ts';
+import { startCiDeployment, verifyLease } from './queue.ts';
+
+/** Largest object a CI run may upload (a page, a search shard, an asset). */
+export const MAX_OBJECT_BYTES = 64 * 1024 * 1024;
+
+const createBody = z.strictObject({
+  project_id: z.string().min(1).max(100),
+  commit_sha: z.string().regex(/^[0-9a-f]{40}$/, 'must be a full 40-character lowercase hex commit id'),
+});
+
+const OBJECT_PATH = /^\/internal\/v1\/jobs\/([^/]+)\/objects(?:\/(.*))?$/;
+
+/** The relative key of a request path, decoded segment by segment; 400 when it leaves the prefix. */
+function keyOf(raw: string): string {
+  let key: string;
+  try {
+    key = raw.split('/').map((s) => decodeURIComponent(s)).join('/');
+  } catch {
+    throw invalid('key', 'Unexpected percent-encoding; expected a URL-encoded object key');
+  }
+  try {
+    assertKey(key);
+  } catch (err) {
+    throw invalid('key', (err as Error).message);
+  }
+  return key;
+}
+
+/** A list prefix: empty, or a key that may end with `/`. */
+function listPrefixOf(value: unknown): string {
+  if (value === undefined || value === '') return '';
+  if (typeof value !== 'string') throw invalid('prefix', 'Unexpected repeated parameter; expected one prefix');
+  try {
+    assertKey(value.endsWith('/') ? value.slice(0, -1) : value);
+  } catch (err) {
+    throw invalid('prefix', (err as Error).message);
+  }
+  return value;
+}
+
+function fencingOf(ctx: Koa.Context): number {
+  const value = ctx.get('x-folio-fencing');
+  if (!/^[1-9]\d{0,15}$/.test(value)) throw invalid('X-Folio-Fencing', 'Unexpected or missing header; expected the job\'s fencing token (a positive integer)');
+  return Number(value);
+}
+
+function buildToken(ctx: Koa.Context): string {
+  const m = /^Bearer\s+(\S+)$/i.exec(ctx.get('authorization'));
+  if (!m) throw unauthorized('Missing build token');
+  return m[1];
+}
+
+async function readBody(req: NodeJS.ReadableStream, limit: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > limit) throw payloadTooLarge(`${limit / 1024 / 1024} MB`);
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+const methodNotAllowed = (allowed: string) => new AppError(405, 'method_not_allowed', `Unexpected method; expected ${allowed}`, { headers: { Allow: allowed } });
+
+/** The object routes of a job, scoped to its build token and confined to its project's prefix. */
+function objectRoutes(deps: Deps): Koa.Middleware {
+  return async (ctx, next) => {
+    const match = OBJECT_PATH.exec(ctx.path);
+    if (!match) return next();
+    const store = deps.services.siteStore as ObjectStore;
+    const deploymentId = decodeURIComponent(match[1]);
+    const d = await verifyLease(deps.m, { deploymentId, fencing: fencingOf(ctx), token: buildToken(ctx) }, deps.now());
+    const prefix = `sites/${d.project_id}/`;
+    if (match[2] === undefined || match[2] === '') {
+      if (ctx.method !== 'GET') throw methodNotAllowed('GET');
+      const sub = listPrefixOf(ctx.query.prefix);
+      ctx.body = { keys: (await store.list(prefix + sub)).map((k) => k.slice(prefix.length)) };
+      return;
+    }
+    const key = prefix + keyOf(match[2]);
+    switch (ctx.method) {
+      case 'GET': {
+        const bytes = await store.get(key);
+        if (!bytes) throw new AppError(404, 'not_found', 'object not found');
+        ctx.type = 'application/octet-stream';
+        ctx.body = Buffer.from(bytes);
+        return;
+      }
+      case 'HEAD': {
+        const head = await store.head(key);
+        if (!head) { ctx.status = 404; return; }
+        ctx.status = 200;
+        ctx.set('ETag', `"${head.etag}"`);
+        ctx.set('X-Folio-Size', String(head.size));
+        if (head.contentType) ctx.set('X-Folio-Content-Type', head.contentType);
+        return;
+      }
+      case 'PUT': {
+        const bytes = await readBody(ctx.req, MAX_OBJECT_BYTES);
+        const contentType = ctx.get('x-folio-content-type') || undefined;
+        const cacheControl = ctx.get('x-folio-cache-control') || undefined;
+        await store.put(key, bytes, { contentType, cacheControl });
+        ctx.status = 204;
+        return;
+      }
+      case 'DELETE':
+        await store.delete([key]);
+        ctx.status = 204;
+        return;
+      default:
+        throw methodNotAllowed('GET, HEAD, PUT, DELETE');
+    }
+  };
+}
+
+/**
+ * The CI routes: creating a CI deployment with an API key, and the object routes of every job.
+ * Mount beside `internalApi`.
+ */
+export function ciApi(deps: Deps): Koa.Middleware {
+  const router = new Router({ prefix: '/internal/v1' });
+  const json = koaBody({ jsonLimit: '16kb', jsonStrict: true, text: false, urlencoded: false });
+  router.post('/ci/deployments', json, async (ctx) => {
+    const now = deps.now();
+    const key = await authenticate(deps.m, ctx.get('authorization') || undefined, now);
+    if (!hasScope(key.scopes, 'deployments:trigger')) throw forbidden('deployments:trigger');
+    assertPlainJson(ctx.request.body);
+    const body = validate(createBody, ctx.request.body ?? {}, 'body');
+    const project = await findOwnProject(deps.m, key.orgId, body.project_id);
+    const leaseMs = deps.env.BUILD_LEASE_MS;
+    const job = await startCiDeployment(deps.m, project._id, { commitSha: body.commit_sha, owner: `ci:${key.id}` }, now, leaseMs);
+    const id = job.deployment._id;
+    ctx.status = 201;
+    ctx.set('Location', `${deps.env.publicApiUrl}/projects/${project._id}/deployments/${id}`);
+    ctx.body = {
+      deployment_id: id, fencing: job.deployment.fencing, token: job.token, lease_ms: leaseMs,
+      commit_sha: job.deployment.commit_sha,
+      project: { id: project._id, slug: project.slug },
+      site: { prefix: `sites/${project._id}/`, url: siteUrlOf(deps, project) },
+      store: { url: `/internal/v1/jobs/${id}/objects` },
+    };
+  });
+  const routes = router.routes() as Koa.Middleware;
+  const objects = objectRoutes(deps);
+  return (ctx, next) => routes(ctx, () => objects(ctx, next));
+}
