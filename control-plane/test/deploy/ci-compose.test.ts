@@ -1,9 +1,10 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import t from 'tap';
 import { parse } from 'yaml';
 import { parseEnv } from '../../src/env.ts';
+import { startTestPlatform } from '../helpers/platform.ts';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const COMPOSE = 'docker/compose.yaml';
@@ -124,6 +125,23 @@ t.test('docker files', async (t) => {
       for (const src of d.copies) t.notOk(ignored.includes(src), `${src} is not excluded by .dockerignore`);
     });
   }
+
+  t.test('should pass the control plane health check while the API answers, and only then', async (t) => {
+    const tp = await startTestPlatform();
+    const port = new URL(tp.p.internalUrl).port;
+    // Asynchronous: the API answers from this very process, so a blocking spawn would starve it.
+    const check = () => new Promise<{ status: number | null; stderr: string }>((resolve) => {
+      const child = spawn(process.execPath, [`${ROOT}docker/control-plane-healthcheck.mjs`], { env: { PATH: process.env.PATH, API_PORT: port } });
+      let stderr = '';
+      child.stderr.on('data', (d: Buffer) => { stderr += d; });
+      child.on('close', (status) => resolve({ status, stderr }));
+    });
+    const up = await check();
+    t.same([up.status, up.stderr], [0, '']);
+    await tp.close();
+    const down = await check();
+    t.same([down.status, down.stderr], [1, 'unhealthy: fetch failed\n']);
+  });
 
   t.test('should install git only where the control plane serves it', async (t) => {
     t.match(dockerfile('control-plane.Dockerfile').runtime.join('\n'), /apt-get install -y --no-install-recommends git ca-certificates/);
