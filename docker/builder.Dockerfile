@@ -58,5 +58,5 @@ HEALTHCHECK --interval=15s --timeout=5s --start-period=20s --retries=3 \
 # On SIGTERM a worker lets the job in progress finish for GRACEFUL_MS, then hands it back (its
 # lease released, so another worker starts it at once); give the container longer than that.
 STOPSIGNAL SIGTERM
-ENTRYPOINT ["docker/builder-entrypoint.sh"]
+ENTRYPOINT ["/app/docker/builder-entrypoint.sh"]
 CMD ["worker"]
