@@ -10,6 +10,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { createApiKey, createOrganization, parseEnv } from '@folio/control-plane';
+import { runGit } from '@folio/control-plane/git/git-cli.ts';
 import { startPlatform } from '@folio/control-plane/platform.ts';
 import { parseArgs } from './cli-args.ts';
 import { corpusPagePath, generateCorpus, pageSource } from './generate-corpus.ts';
@@ -22,7 +23,7 @@ const EDITS = Number(flags.edits ?? 3);
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-bench-push-'));
 const env = parseEnv({ API_PORT: '0', SITE_PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
 const platform = await startPlatform({ env, inMemory: true, port: 0, sitePort: 0, log: () => {} });
-const workers = spawnWorkers(1, { env, controlPlaneUrl: platform.internalUrl, workerSecret: platform.workerSecret, quiet: true });
+const workers = spawnWorkers(1, { env, controlPlaneUrl: platform.internalUrl, workerSecret: platform.workerSecret, quiet: !flags.verbose });
 const org = await createOrganization(platform.cp.m, 'bench', 'enterprise');
 const { key } = await createApiKey(platform.cp.m, { orgId: org._id });
 
@@ -49,13 +50,16 @@ const project = await api('POST', '/projects', { name: 'Bench', slug: 'bench' })
 const repo = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-bench-repo-'));
 generateCorpus(repo, PAGES);
 const git = (...args: string[]) => execFileSync('git', args, { cwd: repo, env: { ...process.env, GIT_AUTHOR_NAME: 'b', GIT_AUTHOR_EMAIL: 'b@x', GIT_COMMITTER_NAME: 'b', GIT_COMMITTER_EMAIL: 'b@x' } }).toString().trim();
+// The push talks to this very process, so it must not block the event loop (no execFileSync).
+const push = () => runGit(['push', '-q', 'origin', 'main'], { cwd: repo });
 git('remote', 'add', 'origin', `${platform.internalUrl.replace('http://', `http://bench:${key}@`)}/git/bench.git`);
 
 try {
   let t0 = performance.now();
-  git('push', '-q', 'origin', 'main');
+  await push();
   const cold = await waitDeployed(git('rev-parse', 'HEAD'));
-  console.log(`cold deploy of ${PAGES} pages: ${((performance.now() - t0) / 1000).toFixed(1)} s (${cold.status}, ${cold.pages_success}/${cold.pages_total} pages)`);
+  const coldStats = (await platform.cp.m.Deployment.findById(cold.id).lean())!.stats as any;
+  console.log(`cold deploy of ${PAGES} pages: ${((performance.now() - t0) / 1000).toFixed(1)} s (${cold.status}, ${cold.pages_success}/${cold.pages_total} pages; steps ${JSON.stringify(coldStats?.timings)})`);
   const target = 7;
   const urlPath = '/' + corpusPagePath(target).replace(/^docs\//, '').replace(/\.mdx$/, '');
   const latencies: number[] = [];
@@ -64,7 +68,7 @@ try {
     git('commit', '-q', '-am', `edit ${edit}`);
     const marker = `Revised ${edit} time(s).`;
     t0 = performance.now();
-    git('push', '-q', 'origin', 'main');
+    await push();
     const sha = git('rev-parse', 'HEAD');
     let served = false;
     while (!served) {
