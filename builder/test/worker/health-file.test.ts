@@ -26,7 +26,9 @@ t.test('health file', async (t) => {
     const old = new Date(Date.now() - 120_000);
     fs.utimesSync(file, old, old);
     const stale = check({ HEALTH_FILE: file });
-    t.same([stale.status, stale.stderr], [1, 'unhealthy: last sign of life 120 s ago\n']);
+    t.equal(stale.status, 1);
+    // The check runs in its own process, which may take a few seconds to start on a busy machine.
+    t.match(stale.stderr, /^unhealthy: last sign of life 1[2-3]\d s ago\n$/);
     const missing = check({ HEALTH_FILE: path.join(dir, 'nope') });
     t.same([missing.status, missing.stderr], [1, `unhealthy: ${path.join(dir, 'nope')} does not exist\n`]);
     const unset = check({});
