@@ -3,7 +3,8 @@
  * default) and prints, in one run: cold build wall time and pages/s, a one-page edit rebuilt and
  * published to the local store, peak RSS of the build process, and the pipeline's per-page cost
  * against the raw floor (plain @mdx-js/mdx + shiki + Preact, compile/raw-floor.ts) measured here.
- * Each build runs in its own process, as the CLI runs it, so peak RSS is the build's own.
+ * Each build runs in its own process, as the CLI runs it, so peak RSS is the build's own. The
+ * edit is also measured with a compiler kept across builds, as a long-lived worker runs it.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -13,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { TEMPLATE_VERSION } from '@folio/site-template';
 import { build } from '@folio/builder/build.ts';
+import { createCompiler } from '@folio/builder/compile/index.ts';
 import { createRawFloor } from '@folio/builder/compile/raw-floor.ts';
 import { createLocalDirStore } from '@folio/builder/store/local-dir-store.ts';
 import { corpusPagePath, generateCorpus, pageSource } from './generate-corpus.ts';
@@ -22,10 +24,10 @@ interface Run {
   timings: Record<string, number>; templateVersion: string;
 }
 
-function runBuild(dir: string, out: string): Promise<Run> {
+function runBuild(dir: string, out: string, mode = '--child', ...extra: string[]): Promise<Run> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const child = spawn(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), '--child', dir, out], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), mode, dir, out, ...extra], { stdio: ['ignore', 'pipe', 'inherit'] });
     let text = '';
     child.stdout.on('data', (c: Buffer) => { text += c.toString(); });
     child.on('close', () => {
@@ -34,6 +36,32 @@ function runBuild(dir: string, out: string): Promise<Run> {
       } catch { reject(new Error(`build process failed: ${text}`)); }
     });
   });
+}
+
+/** Commits a body-only edit of corpus page 7. */
+function commitEdit(dir: string, variant: number): void {
+  fs.writeFileSync(path.join(dir, corpusPagePath(7)), pageSource(7, variant));
+  execFileSync('git', ['commit', '-q', '-am', 'edit'], { cwd: dir, env: { ...process.env, GIT_AUTHOR_NAME: 'b', GIT_AUTHOR_EMAIL: 'b@x', GIT_COMMITTER_NAME: 'b', GIT_COMMITTER_EMAIL: 'b@x' } });
+}
+
+/**
+ * A long-lived builder (the deployment worker) keeps its compiler across builds: one edit warms
+ * it, the next is measured.
+ */
+async function warmChild(dir: string, out: string, variant: number): Promise<void> {
+  const compiler = await createCompiler();
+  const opts = { source: { kind: 'dir' as const, dir }, store: createLocalDirStore(out), siteUrl: 'https://bench.example', compiler };
+  commitEdit(dir, variant);
+  await build(opts);
+  commitEdit(dir, variant + 1);
+  const t0 = performance.now();
+  const r = await build(opts);
+  const buildMs = Math.round(performance.now() - t0);
+  await compiler.close();
+  const maxRssMb = Math.round(process.resourceUsage().maxRSS / 1024);
+  const reply = { buildMs, compiled: r.compiled, uploaded: r.uploaded, pages: r.pagesTotal, failed: r.pagesFailed, maxRssMb, timings: r.timings, templateVersion: TEMPLATE_VERSION };
+  process.stdout.write(`\n${JSON.stringify(reply)}\n`);
+  process.exit(0);
 }
 
 async function child(dir: string, out: string): Promise<void> {
@@ -71,8 +99,7 @@ async function bench(pages: number, floorMs: number): Promise<void> {
   const perPage = cold.buildMs / pages;
   console.log(`cold build: ${cold.buildMs} ms in build(), ${cold.wallMs} ms process wall; ${(pages / (cold.buildMs / 1000)).toFixed(1)} pages/s; compiled ${cold.compiled}, failed ${cold.failed}, uploaded ${cold.uploaded}; peak RSS ${cold.maxRssMb} MB`);
   const edit = async (variant: number) => {
-    fs.writeFileSync(path.join(dir, corpusPagePath(7)), pageSource(7, variant));
-    execFileSync('git', ['commit', '-q', '-am', 'edit'], { cwd: dir, env: { ...process.env, GIT_AUTHOR_NAME: 'b', GIT_AUTHOR_EMAIL: 'b@x', GIT_COMMITTER_NAME: 'b', GIT_COMMITTER_EMAIL: 'b@x' } });
+    commitEdit(dir, variant);
     return runBuild(dir, out);
   };
   let run = await edit(1);
@@ -85,12 +112,15 @@ async function bench(pages: number, floorMs: number): Promise<void> {
   }
   console.log(`one-page edit: ${run.buildMs} ms in build() (rebuild + publish), ${run.wallMs} ms process wall; compiled ${run.compiled}, uploaded ${run.uploaded}; peak RSS ${run.maxRssMb} MB`);
   console.log(`  steps (ms): cold ${steps(cold)}; edit ${steps(run)}`);
+  const warm = await runBuild(dir, out, '--child-warm', '10');
+  console.log(`one-page edit with a compiler kept across builds (a long-lived worker): ${warm.buildMs} ms in build(); compiled ${warm.compiled}, uploaded ${warm.uploaded}; steps (ms): ${steps(warm)}`);
   console.log(`per-page cost: pipeline ${perPage.toFixed(1)} ms (cold build / pages), raw floor ${floorMs.toFixed(1)} ms; ratio ${(perPage / floorMs).toFixed(2)}x`);
   fs.rmSync(root, { recursive: true, force: true });
 }
 
 const args = process.argv.slice(2);
 if (args[0] === '--child') await child(args[1], args[2]);
+else if (args[0] === '--child-warm') await warmChild(args[1], args[2], Number(args[3]));
 else {
   const { values } = parseArgs({ args, options: { pages: { type: 'string' } } });
   const sizes = values.pages ? [Number(values.pages)] : [1000, 10000];
