@@ -235,6 +235,7 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>)
     manifestPages[p] = {
       blob: isFailed ? previous!.pages[p].blob : snapshot.files.get(p)!,
       cacheKey, urlPath: summary.urlPath, outputs: [htmlKey(summary.urlPath), markdownKey(summary.urlPath), feedKey(summary.urlPath)],
+      ...(Object.keys(summary.deps).length ? { deps: summary.deps } : {}),
       ...(isFailed ? { failed: true } : {}),
     };
     nextSummaries.set(cacheKey, summary);
@@ -290,7 +291,7 @@ async function pageChanges(
   for (const record of ordered) {
     const before = previous?.pages[record.summary.sourcePath];
     const now = pages[record.summary.sourcePath];
-    if (before && before.cacheKey === now.cacheKey && before.urlPath === now.urlPath) continue;
+    if (before && before.cacheKey === now.cacheKey && before.urlPath === now.urlPath && sameDeps(before.deps, now.deps)) continue;
     const page = await load(record);
     const bytes = snapshot.files.get(page.sourcePath) === now.blob ? await snapshot.read(page.sourcePath) : undefined;
     upserted.push({ page, source: bytes ? Buffer.from(bytes).toString('utf8') : '' });
@@ -300,4 +301,8 @@ async function pageChanges(
     .filter(([, p]) => !live.has(p.urlPath))
     .map(([sourcePath, p]) => ({ sourcePath, urlPath: p.urlPath }));
   return { upserted, removed };
+}
+
+function sameDeps(a: Record<string, string> | undefined, b: Record<string, string> | undefined): boolean {
+  return JSON.stringify(a ?? {}) === JSON.stringify(b ?? {});
 }

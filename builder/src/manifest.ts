@@ -12,6 +12,11 @@ export interface ManifestPage {
   blob: string;
   /** Page cache key of the published version. */
   cacheKey: string;
+  /**
+   * Blob ids of the snippets the published version imported. The cache key follows the page's
+   * own blob only, so a snippet edit changes this and not the key.
+   */
+  deps?: Record<string, string>;
   urlPath: string;
   /** True when this build failed to compile the page and kept its previous version. */
   failed?: boolean;

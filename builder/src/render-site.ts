@@ -53,7 +53,7 @@ export async function renderSite(records: readonly PageRecord[], ctx: RenderCont
     const { urlPath } = record.summary;
     const { prev, next } = neighbours.get(urlPath) ?? {};
     const key = htmlKey(urlPath);
-    inputs[key] = sha(JSON.stringify([siteHash, record.cacheKey, urlPath, prev, next]));
+    inputs[key] = sha(JSON.stringify([siteHash, record.cacheKey, record.summary.deps, urlPath, prev, next]));
     if (!(ctx.previousInputs[key] === inputs[key] && publisher.keep(key))) todo.push(record);
   }
   for (let i = 0; i < todo.length; i += SHELL_BATCH) {
