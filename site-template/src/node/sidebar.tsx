@@ -3,21 +3,61 @@ import type { NavItem, PageShellInput, TocEntry } from '../shared/types.ts';
 import { Control, type ControlLayout } from './controls.tsx';
 import { withBase } from './urls.ts';
 
-function NavList({ items, current, basePath }: { items: NavItem[]; current: string; basePath: string }) {
+/**
+ * Sites with more pages than this render a focused sidebar: the groups on the way to the current
+ * page are open, every other group is its title linking to its first page. A full sidebar in
+ * every page of a 10,000-page site would weigh more than the page itself and make building
+ * quadratic; the focused one keeps every page reachable in two clicks, with JavaScript off too.
+ */
+export const FULL_SIDEBAR_MAX_PAGES = 150;
+
+const pageCounts = new WeakMap<NavItem[], number>();
+
+/** Pages in a navigation tree (memoised: every page of a site shares one tree). */
+function countPages(items: NavItem[]): number {
+  let n = pageCounts.get(items);
+  if (n === undefined) {
+    n = items.reduce((sum, item) => sum + (item.kind === 'page' ? 1 : countPages(item.items)), 0);
+    pageCounts.set(items, n);
+  }
+  return n;
+}
+
+function contains(items: NavItem[], path: string): boolean {
+  return items.some((item) => (item.kind === 'page' ? item.path === path : contains(item.items, path)));
+}
+
+function firstPage(items: NavItem[]): string | undefined {
+  for (const item of items) {
+    const path = item.kind === 'page' ? item.path : firstPage(item.items);
+    if (path !== undefined) return path;
+  }
+  return undefined;
+}
+
+function NavList({ items, current, basePath, focused }: { items: NavItem[]; current: string; basePath: string; focused: boolean }) {
   return (
     <ul>
-      {items.map((item) =>
-        item.kind === 'page' ? (
-          <li>
-            <a href={withBase(basePath, item.path)} aria-current={item.path === current ? 'page' : undefined}>{item.title}</a>
+      {items.map((item) => {
+        if (item.kind === 'page') {
+          return (
+            <li>
+              <a href={withBase(basePath, item.path)} aria-current={item.path === current ? 'page' : undefined}>{item.title}</a>
+            </li>
+          );
+        }
+        const first = focused && !contains(item.items, current) ? firstPage(item.items) : undefined;
+        return first !== undefined ? (
+          <li class="nav-group nav-group-collapsed">
+            <a class="nav-group-title" href={withBase(basePath, first)}>{item.title}</a>
           </li>
         ) : (
           <li class="nav-group">
             <p class="nav-group-title">{item.title}</p>
-            <NavList items={item.items} current={current} basePath={basePath} />
+            <NavList items={item.items} current={current} basePath={basePath} focused={focused} />
           </li>
-        ),
-      )}
+        );
+      })}
     </ul>
   );
 }
@@ -30,7 +70,7 @@ export function Sidebar({ input, current, controls }: { input: Omit<PageShellInp
   return (
     <aside class="sidebar" id="sidebar" data-pagefind-ignore="all">
       <nav class="sidebar-nav" aria-label="Documentation">
-        <NavList items={input.nav} current={current} basePath={input.site.basePath} />
+        <NavList items={input.nav} current={current} basePath={input.site.basePath} focused={countPages(input.nav) > FULL_SIDEBAR_MAX_PAGES} />
       </nav>
       {controls.sidebar.length ? (
         <div class="sidebar-footer">

@@ -1,7 +1,7 @@
 import t from 'tap';
 import { render404, renderPage } from '../../src/node/render-page.tsx';
 import { placeholderAssets, samplePageInput, sampleSite } from '../../src/node/sample-site.tsx';
-import type { PageShellInput, SiteConfig } from '../../src/shared/types.ts';
+import type { NavItem, PageShellInput, SiteConfig } from '../../src/shared/types.ts';
 
 /** Renders the sample page with site overrides and page overrides. */
 function render(site: Partial<SiteConfig> = {}, page: Partial<PageShellInput['page']> = {}, input: Partial<PageShellInput> = {}): string {
@@ -15,6 +15,20 @@ function all(html: string, re: RegExp): string[] {
 }
 
 t.test('render-page', async (t) => {
+  t.test('should focus the sidebar of large sites on the current page\'s groups', async (t) => {
+    const group = (g: number, pages: number): NavItem => ({ kind: 'group', title: `Group ${g}`, items: Array.from({ length: pages }, (_, i) => ({ kind: 'page', title: `Page ${g}.${i}`, path: `/g${g}/p${i}` })) });
+    const sidebar = (nav: NavItem[], path: string) => {
+      const html = render({}, { path }, { nav });
+      return html.slice(html.indexOf('<nav class="sidebar-nav"'), html.indexOf('</nav>', html.indexOf('<nav class="sidebar-nav"')));
+    };
+    const small = sidebar([group(1, 2), group(2, 2)], '/g1/p0');
+    t.same(all(small, /<a [^>]*href="([^"]+)"/), ['/g1/p0', '/g1/p1', '/g2/p0', '/g2/p1'], 'small sites list every page');
+    const large = sidebar(Array.from({ length: 16 }, (_, g) => group(g, 10)), '/g3/p4');
+    t.same(all(large, /<a [^>]*href="([^"]+)"/).length, 15 + 10, 'other groups collapse to one link each');
+    t.match(large, '<li class="nav-group nav-group-collapsed"><a class="nav-group-title" href="/g0/p0">Group 0</a></li>');
+    t.match(large, '<a href="/g3/p4" aria-current="page">Page 3.4</a>');
+  });
+
   t.test('should compose the title from the page, a separator and the site title', async (t) => {
     t.same(all(render(), /<title>(.*?)<\/title>/), ['SDK guide - Acme Docs']);
     t.same(all(render({ seo: { title: 'Acme Developer Hub', indexing: 'default' } }), /<title>(.*?)<\/title>/), ['SDK guide - Acme Developer Hub']);
