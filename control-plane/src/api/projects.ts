@@ -1,6 +1,6 @@
 /** Project endpoints (spec section 4). A key sees only its organization's projects. */
 import type { Models } from '../db/models/index.ts';
-import { checkLifetimeCap } from '../entitlements/resolver.ts';
+import { checkLifetimeCap, settleProjectCap } from '../entitlements/resolver.ts';
 import { conflict, notFound } from '../errors.ts';
 import { defineRoute, type Deps } from '../http/route.ts';
 import {
@@ -35,7 +35,7 @@ export const projectRoutes = [
     auth: 'projects:write', body: createProjectBody,
     responses: { 201: { description: 'The new project', schema: projectSchema }, 402: { description: 'plan_limit_reached (with upgrade_url)' }, 409: { description: 'conflict: the slug is taken' } },
     async handler({ body, auth, deps }) {
-      await checkLifetimeCap(deps.m, auth.orgId, 'max_projects', deps.now(), deps.env.UPGRADE_URL);
+      const quota = await checkLifetimeCap(deps.m, auth.orgId, 'max_projects', deps.now(), deps.env.UPGRADE_URL);
       let created;
       try {
         created = await deps.m.Project.create({ org_id: auth.orgId, name: body.name, slug: body.slug, github_repo: body.github_repo ?? null, created_at: deps.now() });
@@ -44,6 +44,7 @@ export const projectRoutes = [
         throw err;
       }
       const project = created.toObject();
+      await settleProjectCap(deps.m, auth.orgId, project._id, quota, deps.now(), deps.env.UPGRADE_URL);
       for (const h of hooks(deps)) await h.created?.({ id: project._id, slug: project.slug, github_repo: project.github_repo ?? null });
       return { status: 201, body: projectJson(project), headers: { Location: `${deps.env.publicApiUrl}/projects/${project._id}` } };
     },

@@ -90,12 +90,29 @@ export async function requireFeature(m: Models, orgId: string, feature: BooleanF
  * The error is 402 `plan_limit_reached` and carries `upgrade_url`: like `plan_required`, the way
  * forward is a plan change, so it shares the Payment Required status with a distinct code.
  */
-export async function checkLifetimeCap(m: Models, orgId: string, feature: LifetimeQuota, now: Date, upgradeUrl: string): Promise<void> {
+export async function checkLifetimeCap(m: Models, orgId: string, feature: LifetimeQuota, now: Date, upgradeUrl: string): Promise<number | null> {
   const org = await loadOrganization(m, orgId, now);
   const entry = await quotaUsage(m, org, feature, now);
-  if (entry.type === 'quota' && entry.quota !== null && entry.used >= entry.quota) {
-    throw new AppError(402, 'plan_limit_reached',
-      `Your ${PLAN_NAMES[org.plan as PlanId]} plan allows ${entry.quota} of ${feature}; upgrade to create more`,
-      { extra: { upgrade_url: upgradeUrl } });
-  }
+  if (entry.type === 'quota' && entry.quota !== null && entry.used >= entry.quota) throw limitReached(org, feature, entry.quota, upgradeUrl);
+  return entry.type === 'quota' ? entry.quota : null;
+}
+
+function limitReached(org: Organization, feature: LifetimeQuota, quota: number, upgradeUrl: string): AppError {
+  return new AppError(402, 'plan_limit_reached',
+    `Your ${PLAN_NAMES[org.plan as PlanId]} plan allows ${quota} of ${feature}; upgrade to create more`,
+    { extra: { upgrade_url: upgradeUrl } });
+}
+
+/**
+ * Settles concurrent creations past `max_projects`: the check before creating can pass for two
+ * callers at once, so after creating, only the organization's first `quota` projects (by
+ * creation time, then id: every caller sees the same order) are kept; a project past the cap is
+ * removed again and its caller gets the same error as the check.
+ */
+export async function settleProjectCap(m: Models, orgId: string, projectId: string, quota: number | null, now: Date, upgradeUrl: string): Promise<void> {
+  if (quota === null) return;
+  const kept = await m.Project.find({ org_id: orgId }, { _id: 1 }).sort({ created_at: 1, _id: 1 }).limit(quota).lean();
+  if (kept.some((p) => p._id === projectId)) return;
+  await m.Project.deleteOne({ _id: projectId });
+  throw limitReached(await loadOrganization(m, orgId, now), 'max_projects', quota, upgradeUrl);
 }

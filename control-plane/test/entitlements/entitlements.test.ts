@@ -55,6 +55,13 @@ t.test('entitlements and quotas', async (t) => {
     t.same(ent.features.max_projects, quota(1, 1));
   });
 
+  t.test('should let exactly max_projects of many concurrent creations through', async (t) => {
+    const { orgId, key } = await api.tenant('free');
+    const results = await Promise.all(Array.from({ length: 10 }, (_, i) => api.request('POST', '/projects', { key, body: { name: `Race ${i}`, slug: `race-${process.pid}-${i}` } })));
+    t.same(results.map((r) => r.status).sort(), [201, ...Array(9).fill(402)]);
+    t.equal(await m.Project.countDocuments({ org_id: orgId }), 1);
+  });
+
   t.test('should answer 402 plan_required for a feature the plan lacks', async (t) => {
     const { key } = await api.tenant('pro');
     const res = await api.request('GET', '/scim/v2/Users', { key });
