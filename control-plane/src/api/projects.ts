@@ -1,5 +1,5 @@
 /** Project endpoints (spec section 4). A key sees only its organization's projects. */
-import type { Models } from '../db/models/index.ts';
+import type { Models, Project } from '../db/models/index.ts';
 import { checkLifetimeCap, settleProjectCap } from '../entitlements/resolver.ts';
 import { conflict, notFound } from '../errors.ts';
 import { defineRoute, type Deps } from '../http/route.ts';
@@ -56,11 +56,12 @@ export const projectRoutes = [
     responses: { 200: { description: 'Projects of the key\'s organization', schema: projectListSchema } },
     async handler({ query, auth, deps }) {
       const filter = { org_id: auth.orgId, ...(query.status ? { status: query.status } : {}) };
-      const [rows, total] = await Promise.all([
-        deps.m.Project.find(filter).sort({ created_at: -1, _id: -1 }).limit(query.limit).lean(),
-        deps.m.Project.countDocuments(filter),
+      // One round trip for the page and the total.
+      const [result] = await deps.m.Project.aggregate<{ rows: Project[]; total: { n: number }[] }>([
+        { $match: filter },
+        { $facet: { rows: [{ $sort: { created_at: -1, _id: -1 } }, { $limit: query.limit }], total: [{ $count: 'n' }] } },
       ]);
-      return { body: { data: rows.map(projectJson), total } };
+      return { body: { data: result.rows.map(projectJson), total: result.total[0]?.n ?? 0 } };
     },
   }),
   defineRoute({

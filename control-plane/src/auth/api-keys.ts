@@ -60,6 +60,32 @@ export interface AuthenticatedKey {
 }
 
 /**
+ * Key records read in the last KEY_CACHE_MS, per database: authentication is on every request,
+ * and a key changes only when it is revoked. Expiry is still compared on every call; a revoked
+ * key may answer for up to KEY_CACHE_MS more (a revocation made through the same process drops
+ * it at once).
+ */
+export const KEY_CACHE_MS = 2_000;
+type KeyRecord = { _id: string; org_id: string; secret_hash: string; scopes?: string[] | null; expires_at?: Date | null };
+const keyCache = new WeakMap<Models, Map<string, { record: KeyRecord | null; at: number }>>();
+
+async function findKey(m: Models, id: string): Promise<KeyRecord | null> {
+  let cache = keyCache.get(m);
+  if (!cache) keyCache.set(m, (cache = new Map()));
+  const hit = cache.get(id);
+  if (hit && Date.now() - hit.at < KEY_CACHE_MS) return hit.record;
+  const record = (await m.ApiKey.findById(id).lean()) as KeyRecord | null;
+  if (cache.size > 10_000) cache.clear();
+  if (record) cache.set(id, { record, at: Date.now() });
+  return record;
+}
+
+/** Forgets a cached key (after revoking it in this process). */
+export function forgetKey(m: Models, id: string): void {
+  keyCache.get(m)?.delete(id);
+}
+
+/**
  * Resolves an `Authorization` header value to a key, or throws 401 (missing, malformed,
  * unknown or expired). Expiry is compared with `now` on every call: a key stops working the
  * moment it passes.
@@ -70,7 +96,7 @@ export async function authenticate(m: Models, header: string | undefined, now: D
   if (!bearer) throw unauthorized('Malformed Authorization header; expected "Bearer <API key>"');
   const parsed = parseKey(bearer[1]);
   if (!parsed) throw unauthorized('Malformed API key; expected svc_<id>_<secret>');
-  const record = await m.ApiKey.findById(parsed.id).lean();
+  const record = await findKey(m, parsed.id);
   const presented = Buffer.from(hashSecret(parsed.secret), 'hex');
   if (!record || !timingSafeEqual(presented, Buffer.from(record.secret_hash, 'hex'))) {
     throw unauthorized('Invalid API key');

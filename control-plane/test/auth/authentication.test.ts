@@ -1,6 +1,7 @@
 import t from 'tap';
 import { apiRoutes } from '../../src/api/routes.ts';
 import { SCOPES } from '../../src/auth/scopes.ts';
+import { revokeKey } from '../../src/admin/api-keys.ts';
 import { startTestApi } from '../helpers/api.ts';
 import { SAMPLE_BODIES, samplePath } from '../helpers/route-samples.ts';
 
@@ -52,6 +53,14 @@ t.test('authentication and scopes', async (t) => {
     const full = await api.key(orgId, []);
     t.equal((await api.request('POST', '/projects', { key: full, body: { name: 'Full', slug: `full-${process.pid}` } })).status, 201);
     t.same((await api.cp.m.ApiKey.findOne({ org_id: orgId }).lean())!.scopes, null, 'stored as full access, so scopes added later apply too');
+  });
+
+  t.test('should stop a revoked key at once', async (t) => {
+    const { orgId } = await api.tenant();
+    const key = await api.key(orgId);
+    t.equal((await api.request('GET', '/me/entitlements', { key })).status, 200);
+    await revokeKey(api.cp.m, key.split('_')[1]);
+    t.same((await api.request('GET', '/me/entitlements', { key })).body, { error: 'unauthorized', message: 'Invalid API key' });
   });
 
   t.test('should store no usable key material', async (t) => {
