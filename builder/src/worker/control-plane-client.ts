@@ -21,13 +21,16 @@ export type BuildJob = Omit<Job, 'source'>;
 
 export interface PageRecord { path: string; title: string; description: string; source_mdx: string; compiled_html: string; search_text: string }
 
+/** A build's final report, as sent to the control plane (which takes this same type). */
 export interface JobReport {
   status: 'deployed' | 'failed';
   commit_sha?: string | null;
   pages_total?: number;
   pages_success?: number;
   pages_failed?: number;
+  /** Shown to the customer when the deployment fails, or lists the pages that failed. */
   error?: string;
+  /** A platform-side failure worth another attempt (network, storage). */
   retryable?: boolean;
   stats?: { compiled: number; uploaded: number; deleted: number; timings: Record<string, number> };
 }

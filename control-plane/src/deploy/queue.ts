@@ -15,6 +15,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { QueryFilter } from 'mongoose';
+import type { JobReport } from '@folio/builder';
 import type { Deployment, Models } from '../db/models/index.ts';
 import { AppError } from '../errors.ts';
 
@@ -145,18 +146,8 @@ export async function releaseJob(m: Models, proof: LeaseProof, now: Date): Promi
   if (!d) throw leaseLost();
 }
 
-export interface JobReport {
-  status: 'deployed' | 'failed';
-  commit_sha?: string | null;
-  pages_total?: number;
-  pages_success?: number;
-  pages_failed?: number;
-  /** Shown to the customer when the deployment fails. */
-  error?: string;
-  /** A platform-side failure worth another attempt (network, storage). */
-  retryable?: boolean;
-  stats?: Record<string, unknown>;
-}
+/** The worker's report: the wire shape is defined once, beside the client that sends it. */
+export type { JobReport };
 
 /** Records a worker's final report, or re-queues a retryable failure with backoff. */
 export async function completeJob(m: Models, proof: LeaseProof, report: JobReport, now: Date): Promise<Deployment> {
