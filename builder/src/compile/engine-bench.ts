@@ -22,7 +22,7 @@ import { createSharedHighlighter } from './highlighter.ts';
 import { mdxOptions } from './mdx-options.ts';
 import { BatchIds, folioPagesPlugin } from './page-plugin.ts';
 import type { PageFacts } from './remark-folio.ts';
-import { pageComponents, renderMdx, type MdxContent } from './render.ts';
+import { CodeBlocks, pageComponents, renderMdx, type MdxContent } from './render.ts';
 import { baseViteConfig, loadTemplateComponents } from './template-components.ts';
 import { syntheticPage } from './synthetic-page.ts';
 
@@ -52,13 +52,14 @@ async function runner(): Promise<void> {
 async function viteBuild(): Promise<void> {
   const highlighter = await createSharedHighlighter();
   const facts = new Map<string, PageFacts>();
-  const components = pageComponents(await loadTemplateComponents());
+  const blocks = new CodeBlocks();
+  const components = pageComponents(await loadTemplateComponents(), blocks);
   const jsxRuntime = import.meta.resolve('preact/jsx-runtime');
   let batch = 0;
   const once = async (inputs: ReturnType<typeof pages>) => {
     const ids = new BatchIds(++batch);
     const byPath = new Map(inputs.map((p) => [p.sourcePath, p.source]));
-    const env = { highlighter, repoPath: BatchIds.repoPath, read: async () => undefined, report: (id: string, f: PageFacts) => void facts.set(id, f) };
+    const env = { highlighter, repoPath: BatchIds.repoPath, read: async () => undefined, report: (id: string, f: PageFacts) => void facts.set(id, f), putCode: (html: string) => blocks.put(html) };
     const out = await build({
       ...baseViteConfig,
       plugins: [folioPagesPlugin(() => ({ read: async (p) => byPath.get(p) })), mdx(mdxOptions(env))],

@@ -10,7 +10,7 @@ import { toPageFailure } from './errors-to-failure.ts';
 import { createSharedHighlighter, type CodeThemes } from './highlighter.ts';
 import { BatchIds, type PageSource } from './page-plugin.ts';
 import type { FolioRemarkEnv, PageFacts } from './remark-folio.ts';
-import { pageComponents, renderMdx } from './render.ts';
+import { CodeBlocks, pageComponents, renderMdx } from './render.ts';
 import { createRunnerEngine } from './runner-engine.ts';
 
 /** Creates an in-thread compiler. */
@@ -18,14 +18,16 @@ export async function createLocalCompiler(opts: { themes?: CodeThemes } = {}): P
   const highlighter = await createSharedHighlighter(opts.themes);
   const facts = new Map<string, PageFacts>();
   let source: PageSource | undefined;
+  const blocks = new CodeBlocks();
   const env: FolioRemarkEnv = {
     highlighter,
     repoPath: BatchIds.repoPath,
     read: (path) => source!.read(path),
     report: (id, f) => void facts.set(id, f),
+    putCode: (html) => blocks.put(html),
   };
   const engine = await createRunnerEngine(env);
-  const components = pageComponents(engine.components);
+  const components = pageComponents(engine.components, blocks);
   let batch = 0;
   let queue: Promise<unknown> = Promise.resolve();
   const compileBatch = async (inputs: CompileInput[], ctx: CompileContext): Promise<Array<CompiledPage | PageFailure>> => {
@@ -58,6 +60,7 @@ export async function createLocalCompiler(opts: { themes?: CodeThemes } = {}): P
     } finally {
       for (const path of byPath.keys()) facts.delete(ids.id(path));
       for (const path of reads.keys()) facts.delete(ids.id(path));
+      blocks.clear();
     }
   };
   return {

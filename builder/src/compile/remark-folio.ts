@@ -9,7 +9,8 @@
  * 5. headings get ids and anchors, the TOC and `<Update>` facts are collected;
  * 6. `<Visibility>` becomes its HTML element;
  * 7. code fences are highlighted with the shared highlighter and replaced by one raw-HTML
- *    carrier element each (`<CodeHtml html="…"/>`), not thousands of JSX nodes.
+ *    carrier element each (`<CodeHtml k="…"/>`, the HTML kept by `putCode`), not thousands of
+ *    JSX nodes.
  * The facts are handed to `report` keyed by the file's module id.
  */
 import { posix } from 'node:path';
@@ -55,6 +56,8 @@ export interface FolioRemarkEnv {
   read(repoPath: string): Promise<string | undefined>;
   /** Receives the facts of each compiled file. */
   report(id: string, facts: PageFacts): void;
+  /** Keeps a highlighted code block's HTML; returns the key its carrier element names. */
+  putCode(html: string): string;
 }
 
 function codeNodes(tree: Root): Array<{ node: Code; parent: Parent; index: number }> {
@@ -157,7 +160,7 @@ export function remarkFolio(env: FolioRemarkEnv) {
         throw userError('mdx_code_meta', err.message, { file, line: node.position?.start.line, column: node.position?.start.column });
       }
       const html = renderCodeBlock(env.highlighter, node.value, node.lang ?? '', langs[i], meta);
-      parent.children[index] = { type: 'mdxJsxFlowElement', name: CODE_COMPONENT, attributes: [{ type: 'mdxJsxAttribute', name: 'html', value: html }], children: [] } as never;
+      parent.children[index] = { type: 'mdxJsxFlowElement', name: CODE_COMPONENT, attributes: [{ type: 'mdxJsxAttribute', name: 'k', value: env.putCode(html) }], children: [] } as never;
     });
     env.report(id, { frontmatter, title, markdown, searchText: text, toc: structure.toc, updates: structure.updates });
   };

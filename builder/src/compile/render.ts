@@ -1,7 +1,8 @@
 /**
  * Renders a compiled page module to HTML with preact-render-to-string and finishes it.
  *
- * Code blocks arrive as one carrier element each (`<CodeHtml html="…"/>`); the carrier returns
+ * Code blocks arrive as one carrier element each (`<CodeHtml k="…"/>`, the key of its HTML in
+ * `CodeBlocks`); the carrier returns
  * a Fragment with a `tpl` prop, which preact-render-to-string writes out verbatim (the form it
  * uses for precompiled JSX). So the highlighted HTML never becomes thousands of VNodes and needs
  * no wrapper element or second pass. `<Update>` bodies are wrapped in `<!--folio:u:N-->`
@@ -23,8 +24,27 @@ function raw(html: string) {
   return h(Fragment, { tpl: [html], exprs: [] } as never);
 }
 
-function CodeHtml({ html }: { html: string }) {
-  return raw(html);
+/**
+ * Highlighted code blocks of the batch being compiled, by carrier key. The HTML stays out of
+ * the page modules: as string literals it made each module about three times bigger to
+ * generate, rewrite, parse and evaluate.
+ */
+export class CodeBlocks {
+  private readonly html = new Map<string, string>();
+  private next = 0;
+  /** Keeps one block's HTML; returns the key its carrier element names. */
+  put(html: string): string {
+    const key = String(this.next++);
+    this.html.set(key, html);
+    return key;
+  }
+  get(key: string): string {
+    return this.html.get(key) ?? '';
+  }
+  /** Forgets every block (after a batch is rendered). */
+  clear(): void {
+    this.html.clear();
+  }
 }
 
 function FolioMarker({ m }: { m: string }) {
@@ -32,7 +52,8 @@ function FolioMarker({ m }: { m: string }) {
 }
 
 /** The components pages render with: the template's, plus the internal carriers. */
-export function pageComponents(template: Record<string, unknown>): Record<string, unknown> {
+export function pageComponents(template: Record<string, unknown>, blocks: CodeBlocks): Record<string, unknown> {
+  const CodeHtml = ({ k }: { k: string }) => raw(blocks.get(k));
   return { ...template, [CODE_COMPONENT]: CodeHtml, [MARKER_COMPONENT]: FolioMarker };
 }
 

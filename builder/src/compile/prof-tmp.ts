@@ -1,0 +1,17 @@
+import { Session } from 'node:inspector/promises';
+import fs from 'node:fs';
+import { createLocalCompiler } from './local-compiler.ts';
+import { syntheticPage } from './synthetic-page.ts';
+const pages = (off: number, n: number) => Array.from({ length: n }, (_, i) => ({ sourcePath: `docs/p${off + i}.mdx`, source: syntheticPage(off + i), contentRoot: 'docs/' }));
+const compiler = await createLocalCompiler();
+const ctx = { readFile: async () => undefined };
+await compiler.compile(pages(9000, 40), ctx);
+const s = new Session(); s.connect();
+await s.post('Profiler.enable'); await s.post('Profiler.start');
+const c0 = process.cpuUsage(); const t0 = performance.now();
+for (let b = 0; b < 3; b++) await compiler.compile(pages(b * 100, 100), ctx);
+const c = process.cpuUsage(c0);
+const { profile } = await s.post('Profiler.stop');
+fs.writeFileSync('/tmp/prof/steady.cpuprofile', JSON.stringify(profile));
+console.log(((performance.now() - t0) / 300).toFixed(1), 'ms/page wall', ((c.user + c.system) / 300000).toFixed(1), 'cpu');
+await compiler.close();
