@@ -60,13 +60,26 @@ export function shardBase(name: string): string {
 const escapeHtml = (text: string) => text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c] as string);
 
 /**
+ * A code block as compile/code-block.ts writes it (title and raw code are escaped there, so they
+ * hold no `<`). In the search document it becomes its title and raw code: the highlighting
+ * spans, badge and buttons were about two thirds of a page's bytes and of Pagefind's time.
+ */
+const CODE_FIGURE = /<figure class="code-block"[^>]*>(?:<figcaption class="code-title">([^<]*)<\/figcaption>)?[\s\S]*?<template class="code-raw">([^<]*)<\/template>[\s\S]*?<\/figure>/g;
+/** The `#` link after every heading: no words to find. */
+const HEADING_ANCHOR = /<a class="heading-anchor"[^>]*>#<\/a>/g;
+
+/**
  * The minimal document Pagefind indexes for a page: its title as `h1` (and the result title via
  * `data-pagefind-meta`) and its body, without the shell (faster, and no navigation text in
- * results). Agents-only content is excluded at indexing time (see `pagefind-shard.ts`).
+ * results), code blocks as plain code. Agents-only content is excluded at indexing time (see
+ * `pagefind-shard.ts`).
  */
 export function searchDocument(page: SearchPage): string {
   const title = escapeHtml(page.title);
-  return `<!doctype html><html lang="en"><head><title>${title}</title></head><body><main data-pagefind-body><h1 data-pagefind-meta="title">${title}</h1>${page.bodyHtml}</main></body></html>`;
+  const body = page.bodyHtml
+    .replace(CODE_FIGURE, (_, caption: string | undefined, code: string) => `${caption ? `<p>${caption}</p>` : ''}<pre>${code}</pre>`)
+    .replace(HEADING_ANCHOR, '');
+  return `<!doctype html><html lang="en"><head><title>${title}</title></head><body><main data-pagefind-body><h1 data-pagefind-meta="title">${title}</h1>${body}</main></body></html>`;
 }
 
 /** One planned shard: its pages (by path) and a fingerprint of everything indexed from them. */

@@ -1,4 +1,7 @@
 import t from 'tap';
+import { createSharedHighlighter as createTestHighlighter } from '../../src/compile/highlighter.ts';
+import { renderCodeBlock } from '../../src/compile/code-block.ts';
+import { parseCodeMeta } from '../../src/compile/code-meta.ts';
 import { fnv1a, planShards, searchDocument, shardBase, shardCount, shardOf } from '../../src/outputs/search-shards.ts';
 
 const pages = Array.from({ length: 1000 }, (_, i) => ({ urlPath: `/section-${i % 7}/page-${i}`, title: `Page ${i}`, bodyHtml: `<p>Body ${i}</p>` }));
@@ -39,5 +42,14 @@ t.test('search shards', async (t) => {
       searchDocument({ urlPath: '/x', title: 'A & <B>', bodyHtml: '<p>Hi</p>' }),
       '<!doctype html><html lang="en"><head><title>A &amp; &lt;B&gt;</title></head><body><main data-pagefind-body><h1 data-pagefind-meta="title">A &amp; &lt;B&gt;</h1><p>Hi</p></main></body></html>',
     );
+  });
+
+  t.test('should index code blocks as their title and raw code, and drop heading anchors', async (t) => {
+    const shared = createTestHighlighter();
+    const block = renderCodeBlock(await shared, 'if (a < b) run();', 'js', await (await shared).ensureLanguage('js'), parseCodeMeta('Run it lines'));
+    const heading = '<h2 id="use">Use<a class="heading-anchor" href="#use" aria-hidden="true" tabindex="-1">#</a></h2>';
+    const doc = searchDocument({ urlPath: '/x', title: 'T', bodyHtml: `${heading}${block}<p>after</p>${block}` });
+    t.equal(doc.slice(doc.indexOf('</h1>') + 5), '<h2 id="use">Use</h2><p>Run it</p><pre>if (a &lt; b) run();</pre><p>after</p><p>Run it</p><pre>if (a &lt; b) run();</pre></main></body></html>');
+    (await shared).highlighter.dispose();
   });
 });
