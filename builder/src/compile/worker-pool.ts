@@ -14,14 +14,29 @@ import type { CodeThemes } from './highlighter.ts';
 type Result = CompiledPage | PageFailure;
 type FromWorker =
   | { type: 'ready' }
-  | { type: 'read'; id: number; path: string }
+  | { type: 'read'; batch: number; id: number; path: string }
   | { type: 'done'; batch: number; results: Result[] }
   | { type: 'error'; batch: number; message: string };
 
+/** Pages sent to a worker at a time: small enough that both workers finish a batch together. */
+const CHUNK = 16;
+
+/** Worker threads idle this long are ended (default of `idleMs`). */
+const IDLE_MS = 30_000;
+
+/** A slice of a batch waiting for a worker. */
+interface Chunk {
+  inputs: CompileInput[];
+  ctx: CompileContext;
+  resolve(results: Result[]): void;
+  reject(err: unknown): void;
+}
+
 interface PoolWorker {
   worker: Worker;
-  ready: Promise<void>;
-  run(inputs: CompileInput[], ctx: CompileContext): Promise<Result[]>;
+  /** True once the worker has started and while it has no chunk. */
+  idle: boolean;
+  send(chunk: Chunk): void;
 }
 
 // Workers load the TypeScript entry through tsx like the rest of the builder. On Node 20 the
@@ -39,88 +54,120 @@ const WORKER_BOOT = `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))
  */
 const YOUNG_GENERATION_MB = 192;
 
-function startWorker(themes: CodeThemes | undefined): PoolWorker {
+/** Starts a worker; `pull` is called whenever it can take a chunk. */
+function startWorker(themes: CodeThemes | undefined, pull: () => void, fail: (err: unknown) => void): PoolWorker {
   const worker = new Worker(WORKER_BOOT, {
     eval: true, env: {}, execArgv: [], workerData: { themes }, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
   });
-  let ctx: CompileContext | undefined;
   let batch = 0;
-  const pending = new Map<number, { resolve(r: Result[]): void; reject(e: unknown): void }>();
-  let markReady: () => void;
-  let failReady: (err: unknown) => void;
-  const ready = new Promise<void>((resolve, reject) => {
-    markReady = resolve;
-    failReady = reject;
-  });
+  const pending = new Map<number, Chunk>();
   const failAll = (err: unknown) => {
-    failReady(err);
-    for (const p of pending.values()) p.reject(err);
+    self.idle = false;
+    for (const chunk of pending.values()) chunk.reject(err);
     pending.clear();
+    fail(err);
   };
   worker.on('error', (err) => failAll(appError('compile_worker', `Compile worker failed: ${err.message}`, err)));
   worker.on('exit', (code) => failAll(appError('compile_worker', `Compile worker exited with code ${code}`)));
   worker.on('message', (msg: FromWorker) => {
-    if (msg.type === 'ready') markReady();
-    else if (msg.type === 'read') {
+    if (msg.type === 'ready') {
+      self.idle = true;
+      pull();
+    } else if (msg.type === 'read') {
       const reply = (text: string | undefined) => worker.postMessage({ type: 'read-result', id: msg.id, text });
-      ctx!.readFile(msg.path).then(reply, () => reply(undefined));
+      const chunk = pending.get(msg.batch);
+      if (!chunk) reply(undefined);
+      else chunk.ctx.readFile(msg.path).then(reply, () => reply(undefined));
     } else {
-      const p = pending.get(msg.batch);
+      const chunk = pending.get(msg.batch);
       pending.delete(msg.batch);
-      if (msg.type === 'done') p?.resolve(msg.results);
-      else p?.reject(appError('compile_worker', `Compile worker failed: ${msg.message}`));
+      self.idle = true;
+      if (msg.type === 'done') chunk?.resolve(msg.results);
+      else chunk?.reject(appError('compile_worker', `Compile worker failed: ${msg.message}`));
+      pull();
     }
   });
-  return {
+  const self: PoolWorker = {
     worker,
-    ready,
-    async run(inputs, batchCtx) {
-      await ready;
-      ctx = batchCtx;
+    idle: false,
+    send(chunk) {
+      self.idle = false;
       const id = ++batch;
-      return new Promise<Result[]>((resolve, reject) => {
-        pending.set(id, { resolve, reject });
-        worker.postMessage({ type: 'compile', batch: id, inputs });
-      });
+      pending.set(id, chunk);
+      worker.postMessage({ type: 'compile', batch: id, inputs: chunk.inputs });
     },
   };
+  return self;
 }
 
-/** Creates a pool compiler with `workers` threads used for batches of at least `threshold` pages. */
-export async function createPoolCompiler(opts: { workers: number; threshold: number; themes?: CodeThemes }): Promise<Compiler> {
+/**
+ * Creates a pool compiler with `workers` threads used for batches of at least `threshold` pages.
+ * Big batches are cut into chunks of `chunk` (default {@link CHUNK}) pages that idle workers take in turn, so a
+ * slow page never leaves the other worker waiting at the end of a batch, and batches queued
+ * back to back keep both workers busy.
+ */
+export async function createPoolCompiler(opts: { workers: number; threshold: number; themes?: CodeThemes; chunk?: number; idleMs?: number }): Promise<Compiler> {
+  const chunkSize = opts.chunk ?? CHUNK;
   let local: Promise<Compiler> | undefined;
   let workers: PoolWorker[] | undefined;
-  let queue: Promise<unknown> = Promise.resolve();
-  const compileInWorkers = async (inputs: CompileInput[], ctx: CompileContext): Promise<Result[]> => {
-    workers ??= Array.from({ length: opts.workers }, () => startWorker(opts.themes));
-    const pool = workers;
-    // Contiguous slices keep pages of one folder (and their shared snippets) together.
-    const size = Math.ceil(inputs.length / pool.length);
-    const parts = await Promise.all(pool.map((w, i) => {
-      const slice = inputs.slice(i * size, (i + 1) * size);
-      return slice.length === 0 ? Promise.resolve([]) : w.run(slice, ctx);
+  let broken: unknown;
+  const waiting: Chunk[] = [];
+  const pull = () => {
+    for (const w of workers ?? []) {
+      if (!w.idle) continue;
+      const chunk = waiting.shift();
+      if (!chunk) return;
+      w.send(chunk);
+    }
+  };
+  // A worker that dies fails its chunk; the rest of the pool's work fails too rather than wait.
+  const fail = (err: unknown) => {
+    broken ??= err;
+    for (const chunk of waiting.splice(0)) chunk.reject(err);
+  };
+  // A long-lived builder keeps its compiler between builds; threads idle for IDLE_MS are ended
+  // (each holds a Vite instance, a highlighter and their heaps) and started again when needed.
+  let active = 0;
+  let idleTimer: NodeJS.Timeout | undefined;
+  const stopWorkers = async () => {
+    const stopping = workers ?? [];
+    workers = undefined;
+    await Promise.all(stopping.map(async (w) => {
+      w.worker.removeAllListeners('exit');
+      w.worker.removeAllListeners('error');
+      // Nothing in a worker outlives it (Vite, highlighter), so ending the thread is enough.
+      await w.worker.terminate();
     }));
-    return parts.flat();
+  };
+  const compileInWorkers = async (inputs: CompileInput[], ctx: CompileContext): Promise<Result[]> => {
+    if (broken) throw broken;
+    clearTimeout(idleTimer);
+    active++;
+    try {
+      return await runInWorkers(inputs, ctx);
+    } finally {
+      if (--active === 0) idleTimer = setTimeout(() => void stopWorkers(), opts.idleMs ?? IDLE_MS).unref();
+    }
+  };
+  const runInWorkers = async (inputs: CompileInput[], ctx: CompileContext): Promise<Result[]> => {
+    workers ??= Array.from({ length: opts.workers }, () => startWorker(opts.themes, pull, fail));
+    const parts: Promise<Result[]>[] = [];
+    // Contiguous slices keep pages of one folder (and their shared snippets) together.
+    for (let i = 0; i < inputs.length; i += chunkSize) {
+      parts.push(new Promise<Result[]>((resolve, reject) => waiting.push({ inputs: inputs.slice(i, i + chunkSize), ctx, resolve, reject })));
+    }
+    pull();
+    return (await Promise.all(parts)).flat();
   };
   return {
-    compile(inputs, ctx) {
-      const run = async (): Promise<Result[]> => {
-        if (opts.workers > 0 && inputs.length >= opts.threshold) return compileInWorkers(inputs, ctx);
-        local ??= createLocalCompiler({ themes: opts.themes });
-        return (await local).compile(inputs, ctx);
-      };
-      // One batch at a time per worker keeps each worker's read context unambiguous.
-      const next = queue.then(run, run);
-      queue = next.catch(() => undefined);
-      return next;
+    async compile(inputs, ctx) {
+      if (opts.workers > 0 && inputs.length >= opts.threshold) return compileInWorkers(inputs, ctx);
+      local ??= createLocalCompiler({ themes: opts.themes });
+      return (await local).compile(inputs, ctx);
     },
     async close() {
-      await Promise.all((workers ?? []).map(async (w) => {
-        w.worker.removeAllListeners('exit');
-        w.worker.removeAllListeners('error');
-        // Nothing in a worker outlives it (Vite, highlighter), so ending the thread is enough.
-        await w.worker.terminate();
-      }));
+      clearTimeout(idleTimer);
+      await stopWorkers();
       if (local) await (await local).close();
     },
   };

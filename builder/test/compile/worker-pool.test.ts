@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import t from 'tap';
 import { createPoolCompiler } from '../../src/compile/worker-pool.ts';
 import type { CompiledPage } from '../../src/types.ts';
@@ -6,7 +7,8 @@ t.test('createPoolCompiler', async (t) => {
   // A secret in the builder's environment that customer pages must not see in workers.
   process.env.FOLIO_TEST_SECRET = 'hunter2';
   t.teardown(() => delete process.env.FOLIO_TEST_SECRET);
-  const pool = await createPoolCompiler({ workers: 2, threshold: 3 });
+  // Chunks of two pages: each chunk is one compile batch in a worker, with its own snippet read.
+  const pool = await createPoolCompiler({ workers: 2, threshold: 3, chunk: 2 });
   t.teardown(() => pool.close());
   const reads: string[] = [];
   const ctx = {
@@ -36,5 +38,19 @@ t.test('createPoolCompiler', async (t) => {
   t.test('should compile small batches in the calling thread, where the environment is the builder\'s', async (t) => {
     const [result] = await pool.compile([inputs[1]], ctx);
     t.equal((result as CompiledPage).bodyHtml, '<p>Secret is hunter2.</p>');
+  });
+
+  t.test('should end idle workers and start them again for the next big batch', async (t) => {
+    const threads = () => Number(/Threads:\s+(\d+)/.exec(readFileSync('/proc/self/status', 'utf8'))![1]);
+    const idle = await createPoolCompiler({ workers: 2, threshold: 2, idleMs: 300 });
+    t.teardown(() => idle.close());
+    const before = threads();
+    const pages = [inputs[1], inputs[1]].map((input, i) => ({ ...input, sourcePath: `docs/p${i}.mdx` }));
+    t.same((await idle.compile(pages, ctx)).map((r) => (r as CompiledPage).bodyHtml), ['<p>Secret is undefined.</p>', '<p>Secret is undefined.</p>']);
+    const busy = threads();
+    t.ok(busy > before, `threads while busy: ${busy}, before: ${before}`);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    t.ok(threads() < busy, `threads after idling: ${threads()}, while busy: ${busy}`);
+    t.same((await idle.compile(pages, ctx)).map((r) => (r as CompiledPage).bodyHtml), ['<p>Secret is undefined.</p>', '<p>Secret is undefined.</p>']);
   });
 });
