@@ -137,10 +137,11 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>)
   })));
   misses.sort();
   const load = (record: PageRecord) => bodies.load(record, contentRoot);
-  for (const [name, shard] of startChangedShards({
+  const early = startChangedShards({
     changed: misses, unchanged: [...records.values()], pageCount: sources.length, contentRoot,
     basePath: config.basePath, perShard: opts.searchPerShard, load,
-  })) started.set(name, shard);
+  });
+  for (const [name, shard] of early.started) started.set(name, shard);
   lap('plan');
 
   const errors: PageFailure[] = [];
@@ -165,6 +166,7 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>)
       const { batch } = current;
       const [texts, compiled] = [await current.texts, await current.results];
       current = upcoming;
+      early.add(compiled.filter((res): res is CompiledPage => !isPageFailure(res)));
       await Promise.all(compiled.map((res, j) => limit(async () => {
         const p = batch[j];
         if (isPageFailure(res)) { errors.push(res); failed.add(p); return; }

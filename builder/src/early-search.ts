@@ -1,12 +1,9 @@
 import { urlPathFor } from './compile/index.ts';
-import { openPagefindShard } from './outputs/pagefind-shard.ts';
+import { openPagefindShard, type PagefindShard } from './outputs/pagefind-shard.ts';
 import type { StartedShard } from './outputs/search-index.ts';
 import { shardCount, shardOf } from './outputs/search-shards.ts';
 import type { PageRecord } from './page-bodies.ts';
 import type { CompiledPage } from './types.ts';
-
-/** Most changed pages for which shards are opened early; beyond, most shards change anyway. */
-export const EARLY_SEARCH_MAX_CHANGES = 50;
 
 /** What {@link startChangedShards} needs. */
 export interface EarlySearchOptions {
@@ -23,26 +20,62 @@ export interface EarlySearchOptions {
   load(record: PageRecord): Promise<CompiledPage>;
 }
 
+/** Search shards opened before the pages they need are all compiled. */
+export interface EarlyShards {
+  /** Shard name → its index, for `buildSearchIndex`'s `started`. */
+  started: Map<string, StartedShard>;
+  /** Adds freshly compiled pages to their opened shards (in the background). */
+  add(pages: readonly CompiledPage[]): void;
+}
+
+interface OpenShard { shard: Promise<PagefindShard>; urlPaths: Set<string> }
+
 /**
- * Opens the search shards that hold changed pages and indexes their unchanged pages while the
- * changed ones compile. Pagefind runs in its own process, so a one-page edit's shard is mostly
- * indexed by the time its page is compiled; `buildSearchIndex` then adds the changed pages
- * (`started`). If the final shard plan differs (a new page failed, so the count changed), the
- * early shards are simply discarded. Empty when there are too many changes to be worth it.
+ * Opens the search shards that hold changed pages, indexes their unchanged pages, and indexes
+ * each batch of changed pages as soon as it is compiled (`add`). Pagefind runs in its own
+ * process, so indexing overlaps compiling: a one-page edit's shard is mostly indexed by the time
+ * its page is compiled, and a cold build leaves little more than writing the bundles once the
+ * last page is compiled. `buildSearchIndex` then adds whatever is missing (`started`). If the
+ * final shard plan differs (a new page failed, so the count changed), the early shards are
+ * simply discarded.
+ *
+ * Unchanged pages are loaded one shard after another, so at most one shard's bodies are held
+ * here at a time.
  */
-export function startChangedShards(opts: EarlySearchOptions): Map<string, StartedShard> {
-  const started = new Map<string, StartedShard>();
-  if (opts.changed.length === 0 || opts.changed.length > EARLY_SEARCH_MAX_CHANGES) return started;
+export function startChangedShards(opts: EarlySearchOptions): EarlyShards {
+  const started = new Map<string, OpenShard>();
   const count = shardCount(opts.pageCount, opts.perShard);
-  const names = new Set(opts.changed.map((p) => shardOf(urlPathFor(p, opts.contentRoot), count)));
-  for (const index of names) {
-    const members = opts.unchanged.filter((r) => shardOf(r.summary.urlPath, count) === index);
-    const shard = openPagefindShard(opts.basePath).then(async (s) => {
+  const nameOf = (urlPath: string) => `${count}-${shardOf(urlPath, count)}`;
+  let loading: Promise<unknown> = Promise.resolve();
+  for (const name of new Set(opts.changed.map((p) => nameOf(urlPathFor(p, opts.contentRoot))))) {
+    const members = opts.unchanged.filter((r) => nameOf(r.summary.urlPath) === name);
+    const opened = openPagefindShard(opts.basePath);
+    const filled = loading.then(() => opened).then(async (s) => {
       await s.add(await Promise.all(members.map((r) => opts.load(r))));
       return s;
     });
-    shard.catch(() => undefined); // used (and its failure reported) by buildSearchIndex, or discarded
-    started.set(`${count}-${index}`, { shard, urlPaths: new Set(members.map((r) => r.summary.urlPath)) });
+    loading = filled.catch(() => undefined);
+    const entry: OpenShard = { shard: filled, urlPaths: new Set(members.map((r) => r.summary.urlPath)) };
+    entry.shard.catch(() => undefined); // used (and its failure reported) by buildSearchIndex, or discarded
+    started.set(name, entry);
   }
-  return started;
+  return {
+    started,
+    add(pages) {
+      const byShard = new Map<OpenShard, CompiledPage[]>();
+      for (const page of pages) {
+        const entry = started.get(nameOf(page.urlPath));
+        if (!entry) continue;
+        entry.urlPaths.add(page.urlPath);
+        byShard.set(entry, [...(byShard.get(entry) ?? []), page]);
+      }
+      for (const [entry, list] of byShard) {
+        entry.shard = entry.shard.then(async (s) => {
+          await s.add(list);
+          return s;
+        });
+        entry.shard.catch(() => undefined);
+      }
+    },
+  };
 }

@@ -39,7 +39,25 @@ export interface PageEngine {
   load(ids: BatchIds, paths: string[], source: PageSource): Promise<ModuleResult[]>;
   /** The template's MDX components (`components` of `@folio/site-template`). */
   components: Record<string, unknown>;
+  /** Repository modules Vite still holds (none between batches): a leak check. */
+  heldModules(): number;
   close(): Promise<void>;
+}
+
+type ModuleGraph = ViteDevServer['environments']['ssr']['moduleGraph'];
+
+/**
+ * Drops every repository module from Vite's module graph. Vite has no public way to forget a
+ * module, and it keeps them in several maps: missing one (the unresolved-URL map, through which
+ * the runner fetches) kept every compiled page's transform result alive, ~38 KB a page.
+ */
+function forgetRepoModules(graph: ModuleGraph): void {
+  const maps = [graph.idToModuleMap, graph.urlToModuleMap, graph.etagToModuleMap,
+    (graph as unknown as { _unresolvedUrlToModuleMap: Map<string, { id: string | null }> })._unresolvedUrlToModuleMap];
+  for (const map of maps) {
+    for (const [key, mod] of map as Map<string, { id: string | null }>) if (mod.id !== null && BatchIds.isRepo(mod.id)) map.delete(key);
+  }
+  for (const file of graph.fileToModulesMap.keys()) if (BatchIds.isRepo(file)) graph.fileToModulesMap.delete(file);
 }
 
 /** Creates the module-runner engine; `env` is the remark plugin's environment. */
@@ -65,6 +83,11 @@ export async function createRunnerEngine(env: FolioRemarkEnv): Promise<PageEngin
   let queue: Promise<unknown> = Promise.resolve();
   return {
     components: template.components as Record<string, unknown>,
+    heldModules() {
+      const graph = environment.moduleGraph as unknown as Record<string, unknown>;
+      return Object.values(graph).filter((v): v is Map<string, { id: string | null }> => v instanceof Map)
+        .reduce((n, map) => n + [...map.entries()].filter(([key, v]) => BatchIds.isRepo(key) || (typeof v?.id === 'string' && BatchIds.isRepo(v.id))).length, 0);
+    },
     load(ids, paths, batchSource) {
       const run = async (): Promise<ModuleResult[]> => {
         source = batchSource;
@@ -80,14 +103,7 @@ export async function createRunnerEngine(env: FolioRemarkEnv): Promise<PageEngin
         } finally {
           // Modules of a finished batch are never imported again (ids carry the batch number).
           runner.evaluatedModules.clear();
-          const graph = environment.moduleGraph;
-          for (const id of [...graph.idToModuleMap.keys()]) {
-            if (!BatchIds.isRepo(id)) continue;
-            const mod = graph.idToModuleMap.get(id)!;
-            graph.idToModuleMap.delete(id);
-            if (mod.url) graph.urlToModuleMap.delete(mod.url);
-            if (mod.file) graph.fileToModulesMap.delete(mod.file);
-          }
+          forgetRepoModules(environment.moduleGraph);
         }
       };
       // One batch at a time: `source` is per batch.
