@@ -46,19 +46,12 @@ const WORKER_BOOT = `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))
   .then((tsx) => { tsx.register(); return import(${JSON.stringify(new URL('./compile-worker.ts', import.meta.url).href)}); })
   .catch((err) => { setImmediate(() => { throw err; }); });`;
 
-/**
- * Compiling allocates a great deal of short-lived data (syntax trees, tokens, strings). V8's
- * default young generation (16 MB semi-spaces) promotes much of it and collects often: with
- * 64 MB semi-spaces (young generation = 3 semi-spaces) one thread compiled the same 200 pages in
- * 37.1 instead of 44.9 ms CPU per page (`node --max-semi-space-size=64 … engine-bench.ts 200 runner`).
- */
-const YOUNG_GENERATION_MB = 192;
 
 /** Starts a worker; `pull` is called whenever it can take a chunk. */
 function startWorker(themes: CodeThemes | undefined, pull: () => void, fail: (err: unknown) => void): PoolWorker {
-  const worker = new Worker(WORKER_BOOT, {
-    eval: true, env: {}, execArgv: [], workerData: { themes }, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
-  });
+  // V8's default young generation: 128 MB semi-spaces ran one thread 5-15% faster alone, but in
+  // the pool they showed no gain and cost ~60 MB of RSS per worker (2,000-page build, 2 cores).
+  const worker = new Worker(WORKER_BOOT, { eval: true, env: {}, execArgv: [], workerData: { themes } });
   let batch = 0;
   const pending = new Map<number, Chunk>();
   const failAll = (err: unknown) => {

@@ -1,0 +1,56 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import t from 'tap';
+import { DEFAULT_LIMITS } from '../src/limits/build-limits.ts';
+import { createPublisher } from '../src/publish.ts';
+import { createLocalDirStore } from '../src/store/local-dir-store.ts';
+import type { ObjectStore } from '../src/store/object-store.ts';
+
+/** A local directory store that counts uploads in flight and can fail one key. */
+function countingStore(root: string, failKey?: string) {
+  const inner = createLocalDirStore(root);
+  const stats = { inFlight: 0, max: 0 };
+  const store: ObjectStore = {
+    ...inner,
+    async put(key, bytes, opts) {
+      stats.max = Math.max(stats.max, ++stats.inFlight);
+      try {
+        await new Promise((resolve) => setTimeout(resolve, 1));
+        if (key === failKey) throw new Error(`disk full writing ${key}`);
+        await inner.put(key, bytes, opts);
+      } finally {
+        stats.inFlight--;
+      }
+    },
+  };
+  return { store, stats };
+}
+
+t.test('createPublisher', async (t) => {
+  t.test('should bound uploads in flight while several emitters publish side by side', async (t) => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-publish-'));
+    t.teardown(() => fs.rmSync(root, { recursive: true, force: true }));
+    const { store, stats } = countingStore(root);
+    const publisher = createPublisher(store, {}, DEFAULT_LIMITS);
+    await Promise.all(['shells', 'exports', 'search'].map(async (kind) => {
+      for (let i = 0; i < 200; i++) await publisher.emit(`${kind}/${i}.html`, `<p>${kind} ${i}</p>`);
+    }));
+    const result = await publisher.finish();
+    t.equal(result.uploaded, 600);
+    t.ok(stats.max <= 32 && stats.max >= 2, `at most 32 in flight (saw ${stats.max})`);
+    t.equal(fs.readFileSync(path.join(root, 'search/199.html'), 'utf8'), '<p>search 199</p>');
+  });
+
+  t.test('should report a failed upload and delete nothing', async (t) => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-publish-'));
+    t.teardown(() => fs.rmSync(root, { recursive: true, force: true }));
+    fs.writeFileSync(path.join(root, 'old.html'), 'old');
+    const { store } = countingStore(root, 'b.html');
+    const publisher = createPublisher(store, { 'old.html': { hash: 'x', size: 3 } }, DEFAULT_LIMITS);
+    await publisher.emit('a.html', 'a');
+    await publisher.emit('b.html', 'b');
+    await t.rejects(publisher.finish(), { message: 'disk full writing b.html' });
+    t.equal(fs.readFileSync(path.join(root, 'old.html'), 'utf8'), 'old', 'the removed object stays until a publish succeeds');
+  });
+});
