@@ -16,7 +16,7 @@ import { startChangedShards } from './early-search.ts';
 import { buildSearchIndex, discardStarted, parseSearchManifest, plannedSearchBase, SEARCH_MANIFEST_KEY, type StartedShard } from './outputs/search-index.ts';
 import { siteExports } from './outputs/site-exports.ts';
 import { feedKey, htmlKey, markdownKey } from './outputs/site-paths.ts';
-import { createPageBodies, type PageRecord } from './page-bodies.ts';
+import { createPageBodies, type PageMemory, type PageRecord } from './page-bodies.ts';
 import { readSummaries, relocate, serializeSummaries, summarize, summaryHolds, writeSummaries, type PageSummary } from './page-summaries.ts';
 import { createPublisher } from './publish.ts';
 import { publishPublicFiles, renderSite } from './render-site.ts';
@@ -44,6 +44,8 @@ export interface BuildOptions {
   limits?: Partial<BuildLimits>;
   /** A compiler to reuse across builds; default: one made (and closed) for this build. */
   compiler?: Compiler;
+  /** Compiled pages kept in memory, reusable across builds (a long-lived worker); default: one for this build. */
+  pageMemory?: PageMemory;
   /** Year for `{year}` in the copyright; default the current UTC year. */
   year?: number;
   /** Pages per search shard before the shard count doubles; default 400 (`MAX_PAGES_PER_SHARD`). */
@@ -106,7 +108,7 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>)
 
   const store = opts.store;
   const cache = createPageCache(prefixStore(store, CACHE_PREFIX));
-  const bodies = createPageBodies(cache);
+  const bodies = createPageBodies(cache, opts.pageMemory);
   const [previous, summaries, previousSearch] = await Promise.all([
     readManifest(store), readSummaries(store),
     store.get(SEARCH_MANIFEST_KEY).then((b) => parseSearchManifest(b && Buffer.from(b).toString('utf8'))),

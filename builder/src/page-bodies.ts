@@ -19,22 +19,47 @@ export interface PageRecord { cacheKey: string; summary: PageSummary }
  * of highlighted code do not fit comfortably) while small sites never read an entry twice.
  */
 export interface PageBodies {
-  /** Keeps `page` (the cache entry under `cacheKey`) in memory if the budget allows. */
+  /** Keeps `page` (the cache entry under `cacheKey`) in memory, within the memory's budget. */
   remember(cacheKey: string, page: CompiledPage): void;
   /** The full page of a record, at the record's path. */
   load(record: PageRecord, contentRoot: string): Promise<CompiledPage>;
 }
 
-/** Page bodies over `cache`, holding up to `budget` characters of page text in memory. */
-export function createPageBodies(cache: PageCache, budget = DEFAULT_BODY_BUDGET): PageBodies {
-  const memory = new Map<string, CompiledPage>();
-  let used = 0;
+/**
+ * Compiled pages held in memory, by cache key, up to a budget of page text; the least recently
+ * used go first. One per build by default; a long-lived builder keeps one across builds, so the
+ * next edit of a site finds its pages (for shells and search shards) without reading the cache.
+ * Cache keys name page content (blob, compiler and template versions), so sharing is safe.
+ */
+export class PageMemory {
+  private readonly pages = new Map<string, { page: CompiledPage; size: number }>();
+  private used = 0;
+  constructor(private readonly budget = DEFAULT_BODY_BUDGET) {}
+  get(cacheKey: string): CompiledPage | undefined {
+    const entry = this.pages.get(cacheKey);
+    if (!entry) return undefined;
+    this.pages.delete(cacheKey);
+    this.pages.set(cacheKey, entry); // most recently used last
+    return entry.page;
+  }
+  set(cacheKey: string, page: CompiledPage): void {
+    if (this.pages.has(cacheKey)) return;
+    const size = page.bodyHtml.length + page.markdown.length + page.searchText.length;
+    if (size > this.budget) return;
+    for (const [key, entry] of this.pages) {
+      if (this.used + size <= this.budget) break;
+      this.pages.delete(key);
+      this.used -= entry.size;
+    }
+    this.pages.set(cacheKey, { page, size });
+    this.used += size;
+  }
+}
+
+/** Page bodies over `cache`, holding pages in `memory` (default: a new one for this build). */
+export function createPageBodies(cache: PageCache, memory = new PageMemory()): PageBodies {
   return {
     remember(cacheKey, page) {
-      if (memory.has(cacheKey)) return;
-      const size = page.bodyHtml.length + page.markdown.length + page.searchText.length;
-      if (used + size > budget) return;
-      used += size;
       memory.set(cacheKey, page);
     },
     async load({ cacheKey, summary }, contentRoot) {
@@ -44,6 +69,7 @@ export function createPageBodies(cache: PageCache, budget = DEFAULT_BODY_BUDGET)
         const entry = await cache.get(cacheKey, summary.sourcePath, new Map(Object.entries(summary.deps)));
         if (!entry) throw appError('cache_missing', `page cache entry ${cacheKey} of ${summary.sourcePath} is missing or unreadable`);
         page = entry.page;
+        memory.set(cacheKey, page);
       }
       return relocate(page, summary.sourcePath, contentRoot);
     },

@@ -1,6 +1,6 @@
 import t from 'tap';
 import { createPageCache } from '../src/cache/page-cache.ts';
-import { createPageBodies } from '../src/page-bodies.ts';
+import { createPageBodies, PageMemory } from '../src/page-bodies.ts';
 import { summarize } from '../src/page-summaries.ts';
 import { createLocalDirStore } from '../src/store/local-dir-store.ts';
 import type { CompiledPage } from '../src/types.ts';
@@ -17,12 +17,19 @@ t.test('page bodies', async (t) => {
   const b = page(2);
   await cache.put('ka', { page: a, deps: {} });
 
-  t.test('should serve remembered pages without the cache and read the others from it', async (t) => {
-    const bodies = createPageBodies(cache, 20);
-    bodies.remember('kb', b); // 19 characters: fits
-    bodies.remember('ka', { ...a, bodyHtml: 'not in the cache' }); // over the budget: not kept
-    t.same(await bodies.load({ cacheKey: 'kb', summary: summarize(b, {}) }, 'docs/'), b);
-    t.same(await bodies.load({ cacheKey: 'ka', summary: summarize(a, {}) }, 'docs/'), a, 'read from the cache');
+  t.test('should serve remembered pages without the cache, dropping the least recently used over the budget', async (t) => {
+    await cache.put('kb', { page: b, deps: {} });
+    const memory = new PageMemory(40);
+    const bodies = createPageBodies(cache, memory);
+    const inMemory = (p: CompiledPage) => ({ ...p, bodyHtml: `<p>mem ${p.title}</p>` }); // 15 + 2 characters
+    bodies.remember('ka', inMemory(a));
+    bodies.remember('kb', inMemory(b));
+    t.same(await bodies.load({ cacheKey: 'ka', summary: summarize(a, {}) }, 'docs/'), inMemory(a), 'a from memory');
+    bodies.remember('kc', inMemory(page(3))); // over 40: b, used least recently, goes
+    t.same(await bodies.load({ cacheKey: 'ka', summary: summarize(a, {}) }, 'docs/'), inMemory(a), 'a still in memory');
+    t.same(await bodies.load({ cacheKey: 'kb', summary: summarize(b, {}) }, 'docs/'), b, 'b read from the cache (and kept: kc, least recent, goes)');
+    // A later build sharing the memory finds the pages without the cache.
+    t.same(await createPageBodies(cache, memory).load({ cacheKey: 'ka', summary: summarize(a, {}) }, 'docs/'), inMemory(a));
   });
 
   t.test('should place a page read under another path at that path', async (t) => {

@@ -19,6 +19,7 @@ import { build } from '@folio/builder/build.ts';
 import { createCompiler } from '@folio/builder/compile/index.ts';
 import { createRawFloor } from '@folio/builder/compile/raw-floor.ts';
 import { createLocalDirStore } from '@folio/builder/store/local-dir-store.ts';
+import { PageMemory } from '@folio/builder/page-bodies.ts';
 import { corpusPagePath, generateCorpus, pageSource } from './generate-corpus.ts';
 
 interface Run {
@@ -63,12 +64,12 @@ function commitEdit(dir: string, variant: number): void {
 }
 
 /**
- * A long-lived builder (the deployment worker) keeps its compiler across builds: one edit warms
- * it, the next is measured.
+ * A long-lived builder (the deployment worker) keeps its compiler and page memory across builds:
+ * one edit warms them, the next is measured.
  */
 async function warmChild(dir: string, out: string, variant: number): Promise<void> {
   const compiler = await createCompiler();
-  const opts = { source: { kind: 'dir' as const, dir }, store: createLocalDirStore(out), siteUrl: 'https://bench.example', compiler };
+  const opts = { source: { kind: 'dir' as const, dir }, store: createLocalDirStore(out), siteUrl: 'https://bench.example', compiler, pageMemory: new PageMemory() };
   commitEdit(dir, variant);
   await build(opts);
   commitEdit(dir, variant + 1);

@@ -12,6 +12,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { createCompiler } from '../compile/index.ts';
+import { PageMemory } from '../page-bodies.ts';
 import { scrubbedEnv } from '../limits/scrubbed-env.ts';
 import { storeFromEnv } from '../store/store-from-env.ts';
 import { startHealthFile } from './health-file.ts';
@@ -31,10 +32,12 @@ const safe = scrubbedEnv(env);
 for (const name of Object.keys(process.env)) if (!(name in safe)) delete process.env[name];
 
 // One compiler for the process's life: a one-page edit then costs no Vite or highlighter start
-// (about 0.8 s). Its worker threads end when idle (see compile/worker-pool.ts).
+// (about 0.8 s). Its worker threads end when idle (see compile/worker-pool.ts). Compiled pages
+// are kept too (40 M characters at most), so the next edit's shells and search shard do not
+// read them back from the store.
 const compiler = await createCompiler();
 const worker = startWorker({
-  controlPlaneUrl, workerSecret, store, workDir, compiler,
+  controlPlaneUrl, workerSecret, store, workDir, compiler, pageMemory: new PageMemory(),
   pollMs: Number(env.POLL_MS ?? 500),
   gracefulMs: Number(env.GRACEFUL_MS ?? 60_000),
   // One line per phase on stdout: operators read it, and the crash tests time their kills by it.

@@ -6,6 +6,7 @@
  */
 import { build, type BuildSource, type PageChanges } from '../build.ts';
 import type { Compiler } from '../compile/index.ts';
+import type { PageMemory } from '../page-bodies.ts';
 import { BuilderError } from '../errors.ts';
 import type { ObjectStore } from '../store/object-store.ts';
 import type { BuildResult } from '../types.ts';
@@ -18,6 +19,8 @@ export interface RunJobOptions {
   /** Where the repository comes from: the job's remote (worker) or a local checkout (CI). */
   source: BuildSource;
   compiler?: Compiler;
+  /** Compiled pages kept across jobs (see `BuildOptions.pageMemory`). */
+  pageMemory?: PageMemory;
   /** Observes phases (clone, compile, publish), e.g. for logs or crash tests. */
   onPhase?(phase: string, job: BuildJob): void;
   /** Sees the final report just before it is sent. */
@@ -61,6 +64,7 @@ export async function runJob(job: BuildJob, opts: RunJobOptions): Promise<'repor
       store: opts.store,
       siteUrl: job.site.url,
       compiler: opts.compiler,
+      pageMemory: opts.pageMemory,
       onStep: (step) => { if (step === 'clone') opts.onPhase?.('compile', job); },
       onPages: async (changes) => {
         if (lost) throw new LeaseLostError();

@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { Compiler } from '../compile/index.ts';
+import type { PageMemory } from '../page-bodies.ts';
 import { prefixStore, type ObjectStore } from '../store/object-store.ts';
 import { ControlPlaneClient, type Job } from './control-plane-client.ts';
 import { runJob } from './run-job.ts';
@@ -24,6 +25,8 @@ export interface WorkerOptions {
   /** Time a running job gets to finish on stop; default 60 s. */
   gracefulMs?: number;
   compiler?: Compiler;
+  /** Compiled pages kept across jobs (see `BuildOptions.pageMemory`). */
+  pageMemory?: PageMemory;
   onPhase?(phase: string, job: Job): void;
   log?(message: string): void;
 }
@@ -62,7 +65,7 @@ export function startWorker(opts: WorkerOptions): Worker {
       log(`building ${job.project.slug} (deployment ${job.deployment_id})`);
       const claimed = job;
       const outcome = await runJob(job, {
-        client, compiler: opts.compiler, signal: abort.signal,
+        client, compiler: opts.compiler, pageMemory: opts.pageMemory, signal: abort.signal,
         store: prefixStore(opts.store, job.site.prefix),
         // One clone folder per project, kept between jobs so the next build fetches less.
         source: { kind: 'remote', url: job.source.url, branch: job.source.branch, token: job.source.token ?? undefined, workDir: path.join(opts.workDir, job.project.id) },
