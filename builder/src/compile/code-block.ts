@@ -46,12 +46,12 @@ export function renderCodeBlock(shared: SharedHighlighter, code: string, tag: st
   const shown = escapeHtml(tag === '' ? 'text' : tag);
   const lineCount = code.split('\n').length;
   const expandable = meta.expandable && lineCount >= EXPANDABLE_MIN_LINES;
-  const pre = shared.highlighter.codeToHtml(code, {
-    lang,
-    themes: { light: shared.themes.light, dark: shared.themes.dark },
-    defaultColor: false,
-    transformers: meta.highlight.size > 0 || meta.focus.size > 0 ? [lineClasses(meta)] : [],
-  });
+  const lines = meta.highlight.size > 0 || meta.focus.size > 0 ? [lineClasses(meta)] : [];
+  // One tokenization for both themes when they line up; `ansi` takes each theme's own palette.
+  const pair = lang === 'ansi' ? undefined : shared.pair;
+  const pre = pair
+    ? shared.highlighter.codeToHtml(code, { lang, theme: pair.theme, mergeWhitespaces: false, transformers: [pair.transformer, ...lines] })
+    : shared.highlighter.codeToHtml(code, { lang, themes: { light: shared.themes.light, dark: shared.themes.dark }, defaultColor: false, transformers: lines });
   let open = `<figure class="code-block" data-lang="${shown}"`;
   if (meta.lineNumbers) open += ' data-line-numbers';
   if (meta.wrap) open += ' data-wrap';

@@ -4,6 +4,7 @@
  * grammars are loaded on first use.
  */
 import { bundledLanguages, createHighlighter, type Highlighter } from 'shiki';
+import { loadThemePair, type ThemePair } from './theme-pair.ts';
 
 /** Light and dark theme names; the HTML carries both as CSS variables (`defaultColor: false`). */
 export interface CodeThemes { light: string; dark: string }
@@ -15,6 +16,8 @@ export const DEFAULT_THEMES: CodeThemes = { light: 'github-light', dark: 'github
 export interface SharedHighlighter {
   highlighter: Highlighter;
   themes: CodeThemes;
+  /** Both themes in one tokenization, when their rules line up (see theme-pair.ts). */
+  pair?: ThemePair;
   /**
    * Loads the grammar for a fence tag when shiki knows it and returns the language to highlight
    * with: the tag itself, or `text` for unknown tags (plain text, the badge still shows the tag).
@@ -26,9 +29,11 @@ export interface SharedHighlighter {
 export async function createSharedHighlighter(themes: CodeThemes = DEFAULT_THEMES): Promise<SharedHighlighter> {
   const highlighter = await createHighlighter({ themes: [themes.light, themes.dark], langs: [] });
   const pending = new Map<string, Promise<void>>();
+  const pair = await loadThemePair(highlighter, themes.light, themes.dark);
   return {
     highlighter,
     themes,
+    ...(pair ? { pair } : {}),
     async ensureLanguage(tag: string): Promise<string> {
       const lang = tag.toLowerCase();
       if (lang === '' || lang === 'text' || lang === 'plaintext' || lang === 'txt') return 'text';
