@@ -14,18 +14,23 @@
  *
  * Earlier runs of the same command gave runner 47.9 / build 57.5 / floor 36.7 ms/page CPU. The
  * runner costs ~1.0-1.3x the floor and, unlike the build, isolates failures: one bad page fails
- * a whole Rollup build, which would then need rebuilding without it. Per-page CPU profile of the
- * runner: MDX parse (micromark, mdast) ~15%, shiki ~12%, Vite's transform and SSR rewrite ~14%
- * (after turning its dev source maps off, which cost another ~7%), GC ~8%.
+ * a whole Rollup build, which would then need rebuilding without it.
+ *
+ * Since then, three costs of the runner path were cut: dev source maps (~7% of compile CPU),
+ * code-block HTML as string literals in the modules, and Vite's SSR transform of page modules
+ * (~7.5%: it printed, re-parsed and rewrote what MDX had as a tree; recma-runner-module.ts now
+ * writes the runner's form directly). Vite's share of a page's compile CPU went from ~14% to
+ * ~4.5% (steady-state profile of 300 synthetic pages in one thread).
  *
  * Two worker threads (`… 400 pool` vs `… 400 runner`) measured 67.4 s vs 66.5 s wall on the
  * same loaded machine: no gain could be shown there, since other processes held both cores.
  */
 import mdx from '@mdx-js/rollup';
-import { createServer, createServerModuleRunner, type ViteDevServer } from 'vite';
+import { createServer, createServerModuleRunner, moduleRunnerTransform, type Plugin, type ViteDevServer } from 'vite';
 import type { ModuleRunner } from 'vite/module-runner';
 import type { FolioRemarkEnv } from './remark-folio.ts';
 import { mdxOptions } from './mdx-options.ts';
+import { recmaRunnerModule } from './recma-runner-module.ts';
 import { BatchIds, folioPagesPlugin, type PageSource } from './page-plugin.ts';
 import type { MdxContent } from './render.ts';
 import { baseViteConfig, TEMPLATE_COMPONENTS } from './template-components.ts';
@@ -45,6 +50,26 @@ export interface PageEngine {
 }
 
 type ModuleGraph = ViteDevServer['environments']['ssr']['moduleGraph'];
+
+/** Page modules: @mdx-js/rollup already writes them in the runner's form (recma-runner-module.ts). */
+const isPageModule = (moduleId: string) => BatchIds.isRepo(moduleId) && /\.mdx?$/.test(moduleId);
+
+/**
+ * Vite's SSR transform for every other module (the template's TSX, JavaScript snippets), which
+ * Vite no longer applies itself (`moduleRunnerTransform: false`). It runs after every other
+ * transform, Vite's import analysis included, as Vite's own did.
+ */
+const runnerTransformPlugin: Plugin = {
+  name: 'folio:runner-transform',
+  transform: {
+    order: 'post',
+    async handler(code, moduleId) {
+      if (isPageModule(moduleId)) return null;
+      const result = await moduleRunnerTransform(code, null, moduleId, code);
+      return result && { code: result.code, map: null };
+    },
+  },
+};
 
 /**
  * Drops every repository module from Vite's module graph. Vite has no public way to forget a
@@ -70,8 +95,13 @@ export async function createRunnerEngine(env: FolioRemarkEnv): Promise<PageEngin
     optimizeDeps: { noDiscovery: true, include: [] },
     // Nobody debugs customer pages through source maps; generating and parsing them per module
     // cost ~7% of the compile time.
-    environments: { ssr: { dev: { sourcemap: false } } },
-    plugins: [folioPagesPlugin(() => source!), mdx(mdxOptions(env))],
+    // Page modules arrive in the runner's form; runnerTransformPlugin handles the others.
+    environments: { ssr: { dev: { sourcemap: false, moduleRunnerTransform: false } } },
+    plugins: [
+      folioPagesPlugin(() => source!),
+      mdx({ ...mdxOptions(env), recmaPlugins: [[recmaRunnerModule, { repoPath: BatchIds.repoPath }]] }),
+      runnerTransformPlugin,
+    ],
   });
   const environment = server.environments.ssr;
   const fetchModule = environment.fetchModule.bind(environment);

@@ -107,6 +107,40 @@ t.test('compile', async (t) => {
     t.equal((results[1] as CompiledPage).bodyHtml, '<p>You need Node 20 or later.</p>\nAcme');
   });
 
+  t.test('should evaluate every import and export form pages and snippets use', async (t) => {
+    const files: Record<string, string> = {
+      'docs/parts/badge.jsx': "import { label } from './label.js'\nexport const Badge = ({ children }) => <b class=\"badge\">{label}: {children}</b>;\n",
+      'docs/parts/label.js': "export const label = 'New'\nexport default 'unused'\n",
+      'docs/parts/data.json': '{ "count": 3, "name": "Acme" }\n',
+      'docs/parts/intro.mdx': 'export const version = 2\n\nIntro **v{version}**.\n',
+    };
+    const read = { readFile: async (path: string) => files[path] };
+    const source = [
+      "import Intro, { version } from './parts/intro.mdx'",
+      "import { Badge } from './parts/badge.jsx'",
+      "import * as labels from './parts/label.js'",
+      "import data from './parts/data.json'",
+      "export { label as shown } from './parts/label.js'",
+      "export * from './parts/label.js'",
+      "export const meta = { title: 'Forms' }",
+      '',
+      '# {meta.title} {version}',
+      '',
+      '<Intro />',
+      '',
+      '<Badge>{data.name} has {data.count}</Badge> {labels.default} {typeof import.meta.url}',
+      '',
+    ].join('\n');
+    const [result] = await compiler.compile([page('docs/forms.mdx', source)], read);
+    if (isPageFailure(result)) throw new Error(result.message);
+    // (A heading made of expressions has no text to slug at compile time: its id is `section`.)
+    t.equal(result.bodyHtml, [
+      `<h1 id="section">Forms 2${anchor('section')}</h1>`,
+      '<p>Intro <strong>v2</strong>.</p>',
+      '<b class="badge">New: Acme has 3</b>\nunused\nstring',
+    ].join('\n'));
+  });
+
   t.test('should give snippets the page\'s components, at any depth', async (t) => {
     const files: Record<string, string> = {
       'snippets/outer.mdx': "import Inner from './inner.mdx'\n\n<Badge>outer</Badge>\n\n<Inner />\n",
