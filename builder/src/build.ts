@@ -134,7 +134,7 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>)
     }
     const hit = await cache.get(key, p, snapshot.files);
     if (!hit) { misses.push(p); return; }
-    bodies.remember(key, hit.page);
+    bodies.remember(key, hit.page, hit.deps);
     records.set(p, { cacheKey: key, summary: relocate(summarize(hit.page, hit.deps), p, contentRoot) });
   })));
   misses.sort();
@@ -175,7 +175,7 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>)
         const key = keyOf(p);
         const entry: CacheEntry = { page: res, deps: await pageDeps(p, texts[j], snapshot) };
         await cache.put(key, entry);
-        bodies.remember(key, res);
+        bodies.remember(key, res, entry.deps);
         records.set(p, { cacheKey: key, summary: summarize(res, entry.deps) });
       })));
       deadline.check();
@@ -191,7 +191,7 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>)
     if (!summary) {
       // The previous commit's blobs are the ones its imports had.
       const entry = await cache.get(prev.cacheKey, p, new Map(Object.entries(previous.files)));
-      if (entry) { bodies.remember(prev.cacheKey, entry.page); summary = summarize(entry.page, entry.deps); }
+      if (entry) { bodies.remember(prev.cacheKey, entry.page, entry.deps); summary = summarize(entry.page, entry.deps); }
     }
     if (summary) records.set(p, { cacheKey: prev.cacheKey, summary: relocate(summary, p, contentRoot) });
   }

@@ -19,31 +19,35 @@ export interface PageRecord { cacheKey: string; summary: PageSummary }
  * of highlighted code do not fit comfortably) while small sites never read an entry twice.
  */
 export interface PageBodies {
-  /** Keeps `page` (the cache entry under `cacheKey`) in memory, within the memory's budget. */
-  remember(cacheKey: string, page: CompiledPage): void;
+  /** Keeps `page` (the cache entry under `cacheKey`, made with imports `deps`) in memory, within the memory's budget. */
+  remember(cacheKey: string, page: CompiledPage, deps: Record<string, string>): void;
   /** The full page of a record, at the record's path. */
   load(record: PageRecord, contentRoot: string): Promise<CompiledPage>;
 }
 
 /**
- * Compiled pages held in memory, by cache key, up to a budget of page text; the least recently
- * used go first. One per build by default; a long-lived builder keeps one across builds, so the
- * next edit of a site finds its pages (for shells and search shards) without reading the cache.
- * Cache keys name page content (blob, compiler and template versions), so sharing is safe.
+ * Compiled pages held in memory up to a budget of page text; the least recently used go first.
+ * One per build by default; a long-lived builder keeps one across builds, so the next edit of a
+ * site finds its pages (for shells and search shards) without reading the cache. Pages are held
+ * by cache key (blob, compiler and template versions) and the blob ids of the files they
+ * imported, which together determine a page's content: across builds and sites, the same key
+ * with another snippet version is another page.
  */
 export class PageMemory {
   private readonly pages = new Map<string, { page: CompiledPage; size: number }>();
   private used = 0;
   constructor(private readonly budget = DEFAULT_BODY_BUDGET) {}
-  get(cacheKey: string): CompiledPage | undefined {
-    const entry = this.pages.get(cacheKey);
+  get(cacheKey: string, deps: Record<string, string>): CompiledPage | undefined {
+    const key = memoryKey(cacheKey, deps);
+    const entry = this.pages.get(key);
     if (!entry) return undefined;
-    this.pages.delete(cacheKey);
-    this.pages.set(cacheKey, entry); // most recently used last
+    this.pages.delete(key);
+    this.pages.set(key, entry); // most recently used last
     return entry.page;
   }
-  set(cacheKey: string, page: CompiledPage): void {
-    if (this.pages.has(cacheKey)) return;
+  set(cacheKey: string, deps: Record<string, string>, page: CompiledPage): void {
+    const key = memoryKey(cacheKey, deps);
+    if (this.pages.has(key)) return;
     const size = page.bodyHtml.length + page.markdown.length + page.searchText.length;
     if (size > this.budget) return;
     for (const [key, entry] of this.pages) {
@@ -51,25 +55,30 @@ export class PageMemory {
       this.pages.delete(key);
       this.used -= entry.size;
     }
-    this.pages.set(cacheKey, { page, size });
+    this.pages.set(key, { page, size });
     this.used += size;
   }
+}
+
+function memoryKey(cacheKey: string, deps: Record<string, string>): string {
+  const entries = Object.entries(deps);
+  return entries.length === 0 ? cacheKey : `${cacheKey} ${JSON.stringify(entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))}`;
 }
 
 /** Page bodies over `cache`, holding pages in `memory` (default: a new one for this build). */
 export function createPageBodies(cache: PageCache, memory = new PageMemory()): PageBodies {
   return {
-    remember(cacheKey, page) {
-      memory.set(cacheKey, page);
+    remember(cacheKey, page, deps) {
+      memory.set(cacheKey, deps, page);
     },
     async load({ cacheKey, summary }, contentRoot) {
-      let page = memory.get(cacheKey);
+      let page = memory.get(cacheKey, summary.deps);
       if (!page) {
         // The summary's own path and deps: the entry is the one it was made from, whatever changed since.
         const entry = await cache.get(cacheKey, summary.sourcePath, new Map(Object.entries(summary.deps)));
         if (!entry) throw appError('cache_missing', `page cache entry ${cacheKey} of ${summary.sourcePath} is missing or unreadable`);
         page = entry.page;
-        memory.set(cacheKey, page);
+        memory.set(cacheKey, summary.deps, page);
       }
       return relocate(page, summary.sourcePath, contentRoot);
     },

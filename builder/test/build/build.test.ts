@@ -5,6 +5,7 @@ import t from 'tap';
 import { build, type BuildOptions } from '../../src/build.ts';
 import { createCompiler } from '../../src/compile/index.ts';
 import { closePagefind } from '../../src/outputs/pagefind-shard.ts';
+import { PageMemory } from '../../src/page-bodies.ts';
 import { createLocalDirStore } from '../../src/store/local-dir-store.ts';
 import type { ObjectStore } from '../../src/store/object-store.ts';
 import { commitFiles, makeRepo, repoFromFolder, tempDir } from '../helpers/git-repo.ts';
@@ -90,8 +91,10 @@ t.test('build', async (t) => {
   const { dir } = repoFromFolder(fixture);
   const out = tempDir();
   const rec = recordingStore(out);
+  // Kept across builds, as the deployment worker keeps them.
+  const pageMemory = new PageMemory();
   const opts = (o: Partial<BuildOptions> = {}): BuildOptions => ({
-    source: { kind: 'dir', dir }, store: rec.store, siteUrl: 'https://sample.example', compiler, year: 2025, ...o,
+    source: { kind: 'dir', dir }, store: rec.store, siteUrl: 'https://sample.example', compiler, pageMemory, year: 2025, ...o,
   });
   const read = (key: string) => fs.readFileSync(path.join(out, key), 'utf8');
   const exists = (key: string) => fs.existsSync(path.join(out, key));
