@@ -38,6 +38,8 @@ interface PoolWorker {
   /** True once the worker has started and while it has no chunk. */
   idle: boolean;
   send(chunk: Chunk): void;
+  /** Fails the worker's chunks in progress with `err` and ends the thread. */
+  abandon(err: unknown): void;
 }
 
 // Workers load the TypeScript entry through tsx like the rest of the builder. On Node 20 the
@@ -65,14 +67,8 @@ function startWorker(themes: CodeThemes | undefined, pull: () => void, fail: (er
   const worker = new Worker(WORKER_BOOT, { eval: true, env: {}, execArgv: [], workerData: { themes } });
   let batch = 0;
   const pending = new Map<number, Chunk>();
-  const failAll = (err: unknown) => {
-    self.idle = false;
-    for (const chunk of pending.values()) chunk.reject(err);
-    pending.clear();
-    fail(err);
-  };
-  worker.on('error', (err) => failAll(appError('compile_worker', `Compile worker failed: ${err.message}`, err)));
-  worker.on('exit', (code) => failAll(appError('compile_worker', `Compile worker exited with code ${code}`)));
+  worker.on('error', (err) => fail(appError('compile_worker', `Compile worker failed: ${err.message}`, err)));
+  worker.on('exit', (code) => fail(appError('compile_worker', `Compile worker exited with code ${code}`)));
   worker.on('message', (msg: FromWorker) => {
     if (msg.type === 'ready') {
       self.idle = true;
@@ -100,6 +96,14 @@ function startWorker(themes: CodeThemes | undefined, pull: () => void, fail: (er
       pending.set(id, chunk);
       worker.postMessage({ type: 'compile', batch: id, inputs: chunk.inputs });
     },
+    abandon(err) {
+      self.idle = false;
+      worker.removeAllListeners();
+      for (const chunk of pending.values()) chunk.reject(err);
+      pending.clear();
+      // Nothing in a worker outlives it (Vite, highlighter), so ending the thread is enough.
+      void worker.terminate();
+    },
   };
   return self;
 }
@@ -114,7 +118,6 @@ export async function createPoolCompiler(opts: { workers: number; threshold: num
   const chunkSize = opts.chunk ?? CHUNK;
   let local: Promise<Compiler> | undefined;
   let workers: PoolWorker[] | undefined;
-  let broken: unknown;
   const waiting: Chunk[] = [];
   const pull = () => {
     for (const w of workers ?? []) {
@@ -124,9 +127,13 @@ export async function createPoolCompiler(opts: { workers: number; threshold: num
       w.send(chunk);
     }
   };
-  // A worker that dies fails its chunk; the rest of the pool's work fails too rather than wait.
+  // A worker that dies (a page ended its thread, memory ran out) fails the work in progress and
+  // queued: the build fails and is retried. The pool's threads are ended, and the next batch
+  // starts new ones, so a long-lived builder keeps working.
   const fail = (err: unknown) => {
-    broken ??= err;
+    const dead = workers ?? [];
+    workers = undefined;
+    for (const w of dead) w.abandon(err);
     for (const chunk of waiting.splice(0)) chunk.reject(err);
   };
   // A long-lived builder keeps its compiler between builds; threads idle for IDLE_MS are ended
@@ -137,14 +144,11 @@ export async function createPoolCompiler(opts: { workers: number; threshold: num
     const stopping = workers ?? [];
     workers = undefined;
     await Promise.all(stopping.map(async (w) => {
-      w.worker.removeAllListeners('exit');
-      w.worker.removeAllListeners('error');
-      // Nothing in a worker outlives it (Vite, highlighter), so ending the thread is enough.
+      w.worker.removeAllListeners();
       await w.worker.terminate();
     }));
   };
   const compileInWorkers = async (inputs: CompileInput[], ctx: CompileContext): Promise<Result[]> => {
-    if (broken) throw broken;
     clearTimeout(idleTimer);
     active++;
     try {

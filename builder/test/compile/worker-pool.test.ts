@@ -53,4 +53,14 @@ t.test('createPoolCompiler', async (t) => {
     t.ok(threads() < busy, `threads after idling: ${threads()}, while busy: ${busy}`);
     t.same((await idle.compile(pages, ctx)).map((r) => (r as CompiledPage).bodyHtml), ['<p>Secret is undefined.</p>', '<p>Secret is undefined.</p>']);
   });
+
+  t.test('should fail the batch a dying worker held, and compile the next batch with new workers', async (t) => {
+    const pool2 = await createPoolCompiler({ workers: 2, threshold: 2 });
+    t.teardown(() => pool2.close());
+    const fine = [inputs[1], inputs[1]].map((input, i) => ({ ...input, sourcePath: `docs/ok${i}.mdx` }));
+    // In a worker thread, process.exit ends the thread: a page can kill the worker compiling it.
+    const killer = { sourcePath: 'docs/kill.mdx', source: '{process.exit(3)}\n', contentRoot: 'docs/' };
+    await t.rejects(pool2.compile([killer, ...fine], ctx), { message: 'Compile worker exited with code 3' });
+    t.same((await pool2.compile(fine, ctx)).map((r) => (r as CompiledPage).bodyHtml), ['<p>Secret is undefined.</p>', '<p>Secret is undefined.</p>']);
+  });
 });
