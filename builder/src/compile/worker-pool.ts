@@ -49,7 +49,6 @@ const WORKER_BOOT = `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))
   .then((tsx) => { tsx.register(); return import(${JSON.stringify(new URL('./compile-worker.ts', import.meta.url).href)}); })
   .catch((err) => { setImmediate(() => { throw err; }); });`;
 
-
 /**
  * V8 grows a heap by a dynamic factor (up to 4x) after each full collection. Compile threads
  * allocate fast and keep little, so their heaps grew far past what they hold: a 2,000-page
