@@ -67,7 +67,9 @@ export function startChangedShards(opts: EarlySearchOptions): EarlyShards {
         const entry = started.get(nameOf(page.urlPath));
         if (!entry) continue;
         entry.urlPaths.add(page.urlPath);
-        byShard.set(entry, [...(byShard.get(entry) ?? []), page]);
+        const list = byShard.get(entry);
+        if (list) list.push(page);
+        else byShard.set(entry, [page]);
       }
       for (const [entry, list] of byShard) {
         entry.shard = entry.shard.then(async (s) => {
