@@ -66,7 +66,9 @@ export async function connectDatabase(opts: ConnectOptions = {}): Promise<Databa
     }
   }
   const connectUri: string = uri;
-  const connection = mongoose.createConnection(connectUri, { dbName: opts.dbName ?? 'folio', serverSelectionTimeoutMS: 10_000 });
+  // Indexes are built once, by syncIndexes, after it has repaired data that would violate them;
+  // mongoose's automatic build would race it and crash the process on such data.
+  const connection = mongoose.createConnection(connectUri, { dbName: opts.dbName ?? 'folio', serverSelectionTimeoutMS: 10_000, autoIndex: false });
   await connection.asPromise();
   await syncIndexes(connection);
   return {

@@ -1,7 +1,10 @@
 /**
  * The deployment queue, kept in the deployments collection.
  *
- * - Enqueue coalesces: a project has at most one `queued` deployment; later triggers join it.
+ * - Enqueue coalesces: a project has at most one fresh (never claimed) `queued` deployment, held
+ *   by a unique partial index, so concurrent triggers, pushes and webhooks join one deployment.
+ *   A sync handed back or retried is `queued` again beside it (its fencing token is above 0);
+ *   triggers join the oldest queued one.
  * - Claim hands the oldest runnable job to a worker with a lease (LEASE_MS, renewed by
  *   heartbeats), a fencing token (incremented on every claim) and a build token (random, only its
  *   hash stored) scoped to that one deployment. One build per project at a time.
@@ -13,7 +16,7 @@
  *   created already leased to that run, and no worker can take it over (it has no checkout), so
  *   a lost lease, a hand-back or a failure ends it `failed`.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { QueryFilter } from 'mongoose';
 import type { JobReport } from '@folio/builder';
 import type { Deployment, Models } from '../db/models/index.ts';
@@ -33,19 +36,36 @@ type DeploymentFilter = QueryFilter<Deployment>;
 
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
-/** Queues a sync of the project, or joins the one already queued. */
+/** How often an enqueue retries after losing an insert race (real MongoDB can report one as E11000). */
+const ENQUEUE_ATTEMPTS = 5;
+
+/**
+ * Queues a sync of the project, or joins the one already queued (the oldest, when a retried
+ * sync waits for its backoff beside a fresh one) and sets its commit to `commitSha` when given:
+ * the newest commit wins. One conditional upsert does both, and the unique partial index
+ * `one_fresh_queued_per_project` (deployment.ts) lets only one of any number of concurrent
+ * triggers insert; the losers, when the database reports the race as a duplicate key, retry
+ * and join the winner's deployment.
+ */
 export async function enqueueDeployment(m: Models, projectId: string, opts: { commitSha?: string; trigger: Trigger }, now: Date): Promise<Deployment> {
-  const joined = await m.Deployment.findOneAndUpdate(
-    { project_id: projectId, status: 'queued' },
-    opts.commitSha ? { $set: { commit_sha: opts.commitSha } } : { $set: {} },
-    { returnDocument: 'after', sort: { started_at: 1 } },
-  ).lean();
-  if (joined) return joined as Deployment;
-  const created = await m.Deployment.create({
-    project_id: projectId, status: 'queued', commit_sha: opts.commitSha ?? null, trigger: opts.trigger,
-    started_at: now, next_attempt_at: now,
-  });
-  return created.toObject() as Deployment;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const d = await m.Deployment.findOneAndUpdate(
+        { project_id: projectId, status: 'queued' },
+        {
+          ...(opts.commitSha ? { $set: { commit_sha: opts.commitSha } } : {}),
+          $setOnInsert: {
+            _id: randomUUID(), trigger: opts.trigger, started_at: now, next_attempt_at: now, fencing: 0, attempts: 0,
+            ...(opts.commitSha ? {} : { commit_sha: null }),
+          },
+        },
+        { upsert: true, returnDocument: 'after', sort: { started_at: 1, _id: 1 } },
+      ).lean();
+      return d as Deployment;
+    } catch (err) {
+      if ((err as { code?: unknown })?.code !== 11000 || attempt >= ENQUEUE_ATTEMPTS) throw err;
+    }
+  }
 }
 
 export interface ClaimedJob { deployment: Deployment; token: string }

@@ -23,6 +23,29 @@ t.test('deployment queue', async (t) => {
     t.equal(await m.Deployment.countDocuments({ project_id: id }), 1);
   });
 
+  t.test('should join one fresh queued deployment under 50 concurrent enqueues', async (t) => {
+    const id = await newProject();
+    const shas = Array.from({ length: 50 }, (_, i) => i.toString(16).padStart(40, '0'));
+    const all = await Promise.all(shas.map((sha, i) => enqueueDeployment(m, id, i % 2 ? { trigger: 'manual' } : { trigger: 'push', commitSha: sha }, at(i))));
+    const rows = await m.Deployment.find({ project_id: id }).lean();
+    t.equal(rows.length, 1);
+    t.same(new Set(all.map((d) => d._id)), new Set([rows[0]._id]), 'every caller got the one deployment');
+    t.same([rows[0].status, rows[0].fencing, shas.includes(rows[0].commit_sha!)], ['queued', 0, true]);
+  });
+
+  t.test('should queue a handed-back or retried sync again beside a fresh one, and join the oldest', async (t) => {
+    const id = await newProject();
+    const first = await enqueueDeployment(m, id, { trigger: 'manual' }, at(0));
+    const job = (await claimJob(m, 'w1', at(1), 1000))!;
+    const fresh = await enqueueDeployment(m, id, { trigger: 'push', commitSha: 'b'.repeat(40) }, at(2));
+    t.not(fresh._id, first._id, 'a trigger during the build queues a new sync');
+    await releaseJob(m, { deploymentId: first._id, fencing: job.deployment.fencing, token: job.token }, at(3));
+    const queued = await m.Deployment.find({ project_id: id, status: 'queued' }).sort({ started_at: 1 }).lean();
+    t.same(queued.map((d) => [d._id, d.fencing]), [[first._id, 1], [fresh._id, 0]]);
+    const joined = await enqueueDeployment(m, id, { trigger: 'manual' }, at(4));
+    t.equal(joined._id, first._id);
+  });
+
   t.test('should run one build per project and hand a dead worker\'s job to another with a new fencing token', async (t) => {
     const id = await newProject();
     await enqueueDeployment(m, id, { trigger: 'manual' }, at(0));

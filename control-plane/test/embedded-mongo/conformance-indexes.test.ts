@@ -70,6 +70,28 @@ t.test('conformance: indexes and unique keys', async (t) => {
       t.equal((await c.insertOne({ org: 8, slug: 'd', domain: 'd.com', verified: true }).catch((e) => e)).code, 11000);
     });
 
+    await t.test('should let concurrent upserts on a partial unique key insert one document and join it', async (t) => {
+      const c = db.collection('queue');
+      await c.createIndex({ project: 1 }, { name: 'one_fresh', unique: true, partialFilterExpression: { status: 'queued', fencing: 0 } });
+      t.same((await c.listIndexes().toArray()).find((i) => i.name === 'one_fresh'), { v: 2, key: { project: 1 }, name: 'one_fresh', unique: true, partialFilterExpression: { status: 'queued', fencing: 0 } });
+      await c.insertMany([{ project: 'p', status: 'queued', fencing: 3 }, { project: 'p', status: 'deployed', fencing: 0 }]);
+      const upsert = (sha: number) => c.findOneAndUpdate(
+        { project: 'p', status: 'queued', fencing: 0 },
+        { $set: { sha }, $setOnInsert: { at: 1 } },
+        { upsert: true, returnDocument: 'after', includeResultMetadata: true },
+      ).catch((e: { code?: number }) => ({ error: e.code }));
+      const results = await Promise.all(Array.from({ length: 30 }, (_, i) => upsert(i)));
+      // mongod may refuse a losing concurrent upsert with E11000 instead of retrying it; never a second document.
+      const ok = results.filter((r): r is Exclude<typeof r, { error?: number }> => !('error' in r));
+      t.ok(results.every((r) => !('error' in r) || r.error === 11000));
+      t.equal(await c.countDocuments({ project: 'p', status: 'queued', fencing: 0 }), 1);
+      t.equal(new Set(ok.map((r) => String(r.value!._id))).size, 1, 'every upsert returned the same document');
+      t.equal(ok.filter((r) => r.lastErrorObject?.upserted !== undefined).length, 1, 'one of them inserted it');
+      const other = await c.updateOne({ project: 'p', status: 'queued', fencing: 0, sha: 'none' }, { $set: { x: 1 } }, { upsert: true }).catch((e) => e);
+      t.same([other.code, other.keyValue], [11000, { project: 'p' }], 'an upsert whose new document collides is E11000');
+      t.equal(await c.countDocuments({ project: 'p' }), 3, 'documents outside the partial filter share the key');
+    });
+
     await t.test('should raise the usual mongoose MongoServerError with code 11000', async (t) => {
       const conn = await mongoose.createConnection(uri, { dbName: db.databaseName }).asPromise();
       try {

@@ -31,5 +31,14 @@ export const deploymentSchema = new Schema({
 }, { versionKey: false });
 deploymentSchema.index({ project_id: 1, started_at: -1 });
 deploymentSchema.index({ status: 1, next_attempt_at: 1 });
+/**
+ * At most one fresh queued deployment per project: the key that makes a trigger join the queued
+ * sync atomically (deploy/queue.ts). A sync handed back or waiting for a retry is `queued` with a
+ * fencing token above 0, outside the index, so re-queueing it never collides with a new one.
+ */
+export const FRESH_QUEUED_INDEX = 'one_fresh_queued_per_project';
+/** The documents the fresh-queued index holds. */
+export const FRESH_QUEUED = { status: 'queued', fencing: 0 } as const;
+deploymentSchema.index({ project_id: 1 }, { name: FRESH_QUEUED_INDEX, unique: true, partialFilterExpression: FRESH_QUEUED });
 
 export type Deployment = InferSchemaType<typeof deploymentSchema> & { _id: string };

@@ -2,6 +2,7 @@
  * The mongoose models, registered on one connection. Every persistence path goes through these.
  */
 import type { Connection, Model } from 'mongoose';
+import { collapseFreshQueued } from '../collapse-fresh-queued.ts';
 import { apiKeySchema, type ApiKey } from './api-key.ts';
 import { organizationSchema, type Organization } from './organization.ts';
 import { projectSchema, type Project } from './project.ts';
@@ -40,9 +41,14 @@ export function models(connection: Connection): Models {
   return m;
 }
 
-/** Creates the indexes every model declares (unique slugs, counters) before serving. */
+/**
+ * Creates the indexes every model declares (unique slugs, counters, one fresh queued deployment
+ * per project) before serving, after folding together data that would violate them.
+ */
 export async function syncIndexes(connection: Connection): Promise<void> {
-  for (const model of Object.values(models(connection))) await (model as Model<unknown>).createIndexes();
+  const m = models(connection);
+  await collapseFreshQueued(m, new Date());
+  for (const model of Object.values(m)) await (model as Model<unknown>).createIndexes();
 }
 
 export type { ApiKey, Organization, Project, UsageCounter, Deployment, Page, WebhookDelivery };
