@@ -36,7 +36,10 @@ export interface PageBodies {
 export class PageMemory {
   private readonly pages = new Map<string, { page: CompiledPage; size: number }>();
   private used = 0;
-  constructor(private readonly budget = DEFAULT_BODY_BUDGET) {}
+  private readonly budget: number;
+  constructor(budget = DEFAULT_BODY_BUDGET) {
+    this.budget = budget;
+  }
   get(cacheKey: string, deps: Record<string, string>): CompiledPage | undefined {
     const key = memoryKey(cacheKey, deps);
     const entry = this.pages.get(key);

@@ -4,6 +4,7 @@
  */
 import type { CompiledPage, PageFailure } from '../types.ts';
 import type { CodeThemes } from './highlighter.ts';
+import type { PageLimits } from './sandbox-pool.ts';
 
 /** One page to compile. */
 export interface CompileInput {
@@ -33,13 +34,18 @@ export interface CompilerOptions {
   /** Code themes for light and dark mode (default GitHub light/dark). */
   themes?: CodeThemes;
   /**
-   * Worker threads for big batches (default: 2 when the machine has 2+ cores, else 0). With 0,
-   * everything runs in the calling thread. Workers start on the first batch of at least
-   * `workerThreshold` pages.
+   * Sandbox processes for big batches (default: 2 when the machine has 2+ cores, else 1). Batches
+   * under `workerThreshold` pages use one.
    */
   workers?: number;
-  /** Smallest batch worth sending to workers (default 40 pages). */
+  /** Smallest batch worth spreading over every sandbox (default 40 pages). */
   workerThreshold?: number;
+  /** CPU time and memory a page may use (see `DEFAULT_PAGE_LIMITS`). */
+  limits?: Partial<PageLimits>;
+  /** Add the network namespace and own user where the builder can (default true). */
+  osLayers?: boolean;
+  /** Platform-side log lines (a sandbox that crashed); never shown to customers. */
+  log?(message: string): void;
 }
 
 /** True when a compile result is a failure. */

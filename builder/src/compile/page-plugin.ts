@@ -26,7 +26,10 @@ export interface PageSource {
 
 /** Module id ↔ repository path for one batch. */
 export class BatchIds {
-  constructor(readonly batch: number) {}
+  readonly batch: number;
+  constructor(batch: number) {
+    this.batch = batch;
+  }
   /** Module id of a repository path. */
   id(repoPath: string): string {
     return `${PREFIX}${this.batch}/${repoPath}`;

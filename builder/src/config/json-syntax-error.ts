@@ -8,8 +8,10 @@
 export interface JsonSyntaxError { line: number; column: number; message: string }
 
 class Stop extends Error {
-  constructor(readonly index: number, message: string) {
+  readonly index: number;
+  constructor(index: number, message: string) {
     super(message);
+    this.index = index;
   }
 }
 

@@ -24,7 +24,14 @@ export class WireServer {
   private connectionIds = 0;
   private responseIds = 0;
 
-  constructor(private readonly store: Store, private readonly counter: WriteCounter, private readonly commit: Commit) {
+  private readonly store: Store;
+  private readonly counter: WriteCounter;
+  private readonly commit: Commit;
+
+  constructor(store: Store, counter: WriteCounter, commit: Commit) {
+    this.store = store;
+    this.counter = counter;
+    this.commit = commit;
     this.server = net.createServer((socket) => this.accept(socket));
   }
 

@@ -1,0 +1,156 @@
+/**
+ * The compiler the builder uses: pages are compiled and run only in sandbox processes
+ * (sandbox/sandbox-process.ts), never in the builder's own process. Big batches are cut into
+ * chunks that idle sandboxes take in turn; small batches (an edit) use one sandbox.
+ *
+ * Limits: a chunk that takes more than its CPU time, runs out of memory or ends its process is
+ * compiled again one page per chunk, so one bad page fails alone and its siblings build; a
+ * single page that fails that way again is reported as a page failure. The sandbox is replaced,
+ * and the builder lives on.
+ */
+import type { CompiledPage, PageFailure } from '../types.ts';
+import { checkResults, failureOf } from '../sandbox/results.ts';
+import { SandboxEnded, startSandbox, type Sandbox, type SandboxEnd } from '../sandbox/sandbox-process.ts';
+import type { CompileContext, CompileInput, Compiler } from './compiler.ts';
+import type { CodeThemes } from './highlighter.ts';
+
+type Result = CompiledPage | PageFailure;
+
+/** Pages sent to a sandbox at a time: small enough that both sandboxes finish a batch together. */
+const CHUNK = 16;
+/** Sandboxes idle this long are ended. */
+const IDLE_MS = 30_000;
+
+/** Limits of the pages a pool compiles. */
+export interface PageLimits {
+  /** CPU time one page may take to compile and run, in ms (a chunk of several gets twice that). Default 10 s. */
+  pageCpuMs: number;
+  /** V8 heap of a sandbox, in MB. Default 1024. */
+  heapMb: number;
+}
+
+export const DEFAULT_PAGE_LIMITS: PageLimits = { pageCpuMs: 10_000, heapMb: 1024 };
+
+/** Options of {@link createSandboxCompiler}. */
+export interface SandboxCompilerOptions {
+  /** Sandboxes for big batches (at least 1). */
+  workers: number;
+  /** Smallest batch that uses every sandbox; smaller ones use one. */
+  threshold: number;
+  themes?: CodeThemes;
+  chunk?: number;
+  idleMs?: number;
+  limits?: Partial<PageLimits>;
+  /** Add the network namespace and own user where possible (default true). */
+  osLayers?: boolean;
+  log?(message: string): void;
+}
+
+interface Chunk {
+  inputs: CompileInput[];
+  ctx: CompileContext;
+  resolve(results: Result[]): void;
+  reject(err: unknown): void;
+}
+
+const MESSAGES: Record<SandboxEnd, (limits: PageLimits) => string> = {
+  timeout: (l) => `Page took more than ${l.pageCpuMs / 1000} s of CPU time to compile and run (an endless loop?); the limit is ${l.pageCpuMs / 1000} s`,
+  memory: (l) => `Page used more memory than a page's compile may; the limit is ${l.heapMb} MB`,
+  crashed: () => 'Page ended its compile process (process.exit, a crash, or tampering with the compiler)',
+};
+
+/** A compiler whose pages run in sandbox processes. */
+export interface SandboxCompiler extends Compiler {
+  /** Starts one sandbox now, so its start-up overlaps other work (cloning, planning). */
+  prepare(): void;
+  /** CPU time every sandbox of this compiler has used, in ms. */
+  cpuMs(): number;
+}
+
+export function createSandboxCompiler(opts: SandboxCompilerOptions): SandboxCompiler {
+  const limits: PageLimits = { ...DEFAULT_PAGE_LIMITS, ...opts.limits };
+  const chunkSize = opts.chunk ?? CHUNK;
+  const sandboxes: Array<{ box: Sandbox; busy: boolean }> = [];
+  const waiting: Chunk[] = [];
+  let wanted = 1;
+  let endedCpu = 0;
+  let active = 0;
+  let idleTimer: NodeJS.Timeout | undefined;
+
+  const start = () => {
+    const entry = { box: startSandbox({ themes: opts.themes, limits: { heapMb: limits.heapMb }, osLayers: opts.osLayers, log: opts.log }), busy: false };
+    sandboxes.push(entry);
+    return entry;
+  };
+  const retire = (entry: { box: Sandbox }) => {
+    const i = sandboxes.indexOf(entry as (typeof sandboxes)[number]);
+    if (i >= 0) sandboxes.splice(i, 1);
+    endedCpu += entry.box.cpuMs();
+  };
+
+  const run = (entry: (typeof sandboxes)[number], chunk: Chunk) => {
+    entry.busy = true;
+    // Several pages get twice one page's CPU time before they are tried one by one.
+    const single = chunk.inputs.length === 1;
+    entry.box.compile(chunk.inputs, chunk.ctx, single ? limits.pageCpuMs : 2 * limits.pageCpuMs).then(
+      (raw) => chunk.resolve(checkResults(chunk.inputs, raw)),
+      (err: unknown) => {
+        if (entry.box.ended()) retire(entry);
+        const reason: SandboxEnd = err instanceof SandboxEnded ? err.reason : 'crashed';
+        if (!single) {
+          // Try each page alone: the one that caused this fails, its siblings build.
+          const parts = chunk.inputs.map((input) => new Promise<Result[]>((resolve, reject) => waiting.unshift({ inputs: [input], ctx: chunk.ctx, resolve, reject })));
+          Promise.all(parts).then((r) => chunk.resolve(r.flat()), chunk.reject);
+        } else {
+          chunk.resolve([failureOf(chunk.inputs[0], MESSAGES[reason](limits))]);
+        }
+      },
+    ).finally(() => {
+      entry.busy = false;
+      if (entry.box.ended()) retire(entry);
+      pump();
+    });
+  };
+
+  function pump(): void {
+    while (waiting.length > 0) {
+      let entry = sandboxes.find((s) => !s.busy && !s.box.ended());
+      if (!entry && sandboxes.length < wanted) entry = start();
+      if (!entry) return;
+      run(entry, waiting.shift()!);
+    }
+  }
+
+  const stopAll = async () => {
+    const all = sandboxes.splice(0);
+    await Promise.all(all.map(async (s) => { await s.box.close(); endedCpu += s.box.cpuMs(); }));
+  };
+
+  return {
+    prepare() {
+      if (sandboxes.length === 0) start();
+    },
+    cpuMs: () => endedCpu + sandboxes.reduce((sum, s) => sum + s.box.cpuMs(), 0),
+    async compile(inputs, ctx) {
+      clearTimeout(idleTimer);
+      active++;
+      try {
+        if (inputs.length >= opts.threshold) wanted = Math.max(1, opts.workers);
+        const size = inputs.length >= opts.threshold ? chunkSize : inputs.length || 1;
+        const parts: Promise<Result[]>[] = [];
+        // Contiguous slices keep pages of one folder (and their shared snippets) together.
+        for (let i = 0; i < inputs.length; i += size) {
+          parts.push(new Promise<Result[]>((resolve, reject) => waiting.push({ inputs: inputs.slice(i, i + size), ctx, resolve, reject })));
+        }
+        pump();
+        return (await Promise.all(parts)).flat();
+      } finally {
+        if (--active === 0) idleTimer = setTimeout(() => void stopAll(), opts.idleMs ?? IDLE_MS).unref();
+      }
+    },
+    async close() {
+      clearTimeout(idleTimer);
+      await stopAll();
+    },
+  };
+}

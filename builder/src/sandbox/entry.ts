@@ -1,0 +1,58 @@
+/**
+ * The compile sandbox's own process (started by `sandbox-process.ts` under Node's permission
+ * model): one in-process compiler (its highlighter and Vite). Talks to the builder over the IPC
+ * channel only; repository reads for imports are asked of the builder, which owns the checkout, so
+ * the sandbox cannot read any file of the repository it was not given.
+ *
+ * In: `{ type: 'init', themes }`, `{ type: 'compile', batch, inputs }`, `{ type: 'read-result', id, text }`.
+ * Out: `{ type: 'ready' }`, `{ type: 'read', batch, id, path }`, `{ type: 'done', batch, results }`,
+ * `{ type: 'error', batch, message }`.
+ */
+import { fsCompat, lockDown } from './lockdown.ts';
+import type { CompileInput } from '../compile/compiler.ts';
+import type { CodeThemes } from '../compile/highlighter.ts';
+
+fsCompat();
+// Imported after fsCompat(): Vite probes the file system while its modules load.
+const { createLocalCompiler } = await import('../compile/local-compiler.ts');
+
+type Inbound =
+  | { type: 'init'; themes?: CodeThemes }
+  | { type: 'compile'; batch: number; inputs: CompileInput[] }
+  | { type: 'read-result'; id: number; text?: string };
+
+// Captured before any page runs: page code then finds no way to speak on the channel.
+const send = process.send!.bind(process);
+const reads = new Map<number, (text: string | undefined) => void>();
+let nextRead = 0;
+let compiler: Awaited<ReturnType<typeof createLocalCompiler>> | undefined;
+
+const contextOf = (batch: number) => ({
+  readFile(path: string): Promise<string | undefined> {
+    const id = nextRead++;
+    return new Promise<string | undefined>((resolve) => {
+      reads.set(id, resolve);
+      send({ type: 'read', batch, id, path });
+    });
+  },
+});
+
+const onMessage = async (msg: Inbound) => {
+  if (msg.type === 'init') {
+    compiler = await createLocalCompiler({ themes: msg.themes });
+    lockDown();
+    send({ type: 'ready' });
+  } else if (msg.type === 'read-result') {
+    reads.get(msg.id)?.(msg.text);
+    reads.delete(msg.id);
+  } else if (msg.type === 'compile' && compiler) {
+    compiler.compile(msg.inputs, contextOf(msg.batch)).then(
+      (results) => send({ type: 'done', batch: msg.batch, results }),
+      (err: unknown) => send({ type: 'error', batch: msg.batch, message: err instanceof Error ? err.message : String(err) }),
+    );
+  }
+};
+process.on('message', (msg: Inbound) => void onMessage(msg));
+// The builder went away: nothing is left to compile for.
+process.on('disconnect', () => process.exit(0));
+delete (process as { send?: unknown }).send;

@@ -1,0 +1,177 @@
+/**
+ * One compile sandbox, seen from the builder: a child process started with `sandboxCommand`, an
+ * empty environment and a scratch folder of its own, watched for CPU time and memory while it
+ * compiles a chunk of pages. A sandbox that exceeds a limit is killed and says why; the pool
+ * decides what that means for the pages (see compile/sandbox-pool.ts).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { chmodSync, chownSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { CompileContext, CompileInput } from '../compile/compiler.ts';
+import type { CodeThemes } from '../compile/highlighter.ts';
+import { appError } from '../errors.ts';
+import { readProcStats } from './proc-stats.ts';
+import { osIsolation, sandboxCommand, sandboxUid } from './runtime.ts';
+
+/** Why a sandbox was ended while it worked. */
+export type SandboxEnd = 'timeout' | 'memory' | 'crashed';
+
+/** Thrown for a chunk whose sandbox ended before answering. */
+export class SandboxEnded extends Error {
+  readonly reason: SandboxEnd;
+  constructor(reason: SandboxEnd, detail: string) {
+    super(`compile sandbox ended (${reason}): ${detail}`);
+    this.name = 'SandboxEnded';
+    this.reason = reason;
+  }
+}
+
+/** Limits of one sandbox. */
+export interface SandboxLimits {
+  /** V8 heap limit, in MB; the process is also killed when its resident memory passes this plus 512 MB. */
+  heapMb: number;
+}
+
+export interface SandboxOptions {
+  themes?: CodeThemes;
+  limits: SandboxLimits;
+  /** Use the network namespace and own user where this process can (default true). */
+  osLayers?: boolean;
+  /** Platform-side log (stderr of a sandbox that crashed); never shown to customers. */
+  log?(message: string): void;
+}
+
+export interface Sandbox {
+  readonly pid: number | undefined;
+  /** Resolves once the compiler inside is ready. */
+  ready: Promise<void>;
+  /**
+   * Compiles one chunk within `cpuMs` of CPU time; rejects with `SandboxEnded` when the sandbox
+   * ends meanwhile. The answer is the sandbox's, unchecked (see results.ts).
+   */
+  compile(inputs: CompileInput[], ctx: CompileContext, cpuMs: number): Promise<unknown>;
+  /** CPU time the sandbox has used so far, in ms (as last sampled). */
+  cpuMs(): number;
+  /** Ends the sandbox. */
+  close(): Promise<void>;
+  /** True once the process has ended. */
+  ended(): boolean;
+}
+
+const ENTRY = fileURLToPath(new URL('./entry.ts', import.meta.url));
+const WATCH_MS = 200;
+/** Time the compiler inside may take to start (Vite, the highlighter), on a loaded machine. */
+const START_MS = 120_000;
+
+type Outbound =
+  | { type: 'ready' }
+  | { type: 'read'; batch: number; id: number; path: string }
+  | { type: 'done'; batch: number; results: unknown }
+  | { type: 'error'; batch: number; message: string };
+
+function scratchFolder(uid: number | undefined): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'folio-sandbox-'));
+  if (uid !== undefined) chownSync(dir, uid, uid);
+  chmodSync(dir, 0o700);
+  return dir;
+}
+
+/** Starts a sandbox process; it compiles chunks one at a time. */
+export function startSandbox(opts: SandboxOptions): Sandbox {
+  const layers = opts.osLayers !== false ? osIsolation() : {};
+  const uid = layers.setpriv ? sandboxUid() : undefined;
+  const scratch = scratchFolder(uid);
+  const { file, args } = sandboxCommand({ scratch, entry: ENTRY, heapMb: opts.limits.heapMb, uid, netns: Boolean(layers.unshare) });
+  const child: ChildProcess = spawn(file, args, {
+    cwd: scratch, env: { TMPDIR: scratch }, stdio: ['ignore', 'pipe', 'pipe', 'ipc'], serialization: 'advanced',
+  });
+  let stderr = '';
+  child.stdout!.resume();
+  child.stderr!.on('data', (c: Buffer) => { stderr = (stderr + c.toString('utf8')).slice(-4096); });
+
+  let exited = false;
+  let killedFor: SandboxEnd | undefined;
+  let cpu = 0;
+  let current: { id: number; ctx: CompileContext; resolve(r: unknown): void; reject(e: unknown): void; startCpu: number; startWall: number; cpuMs: number } | undefined;
+  let batch = 0;
+  let readyResolve!: () => void;
+  let readyReject!: (e: unknown) => void;
+  const ready = new Promise<void>((res, rej) => { readyResolve = res; readyReject = rej; });
+  ready.catch(() => undefined);
+
+  const kill = (reason: SandboxEnd) => {
+    if (exited || killedFor) return;
+    killedFor = reason;
+    child.kill('SIGKILL');
+  };
+  const startTimer = setTimeout(() => kill('timeout'), START_MS);
+  const watch = setInterval(async () => {
+    if (!child.pid) return;
+    const stats = await readProcStats(child.pid);
+    if (!stats) return;
+    cpu = stats.cpuMs;
+    if (stats.rssBytes > (opts.limits.heapMb + 512) * 1024 * 1024) kill('memory');
+    else if (current && cpu - current.startCpu > current.cpuMs) kill('timeout');
+    // Waiting on nothing (a promise that never settles) uses no CPU: a wall-time bound too.
+    else if (current && Date.now() - current.startWall > 4 * current.cpuMs + 30_000) kill('timeout');
+  }, WATCH_MS);
+
+  child.on('message', (msg: Outbound) => {
+    if (!msg || typeof msg !== 'object') return;
+    if (msg.type === 'ready') {
+      clearTimeout(startTimer);
+      readyResolve();
+    } else if (msg.type === 'read' && current && msg.batch === current.id && typeof msg.path === 'string' && typeof msg.id === 'number') {
+      const reply = (text: string | undefined) => { if (child.connected) child.send({ type: 'read-result', id: msg.id, text }); };
+      current.ctx.readFile(msg.path).then(reply, () => reply(undefined));
+    } else if ((msg.type === 'done' || msg.type === 'error') && current && msg.batch === current.id) {
+      const chunk = current;
+      current = undefined;
+      if (msg.type === 'done') chunk.resolve(msg.results);
+      else chunk.reject(appError('compile_sandbox', `Compile sandbox failed: ${String(msg.message).slice(0, 500)}`));
+    }
+  });
+  const exitedPromise = new Promise<void>((resolve) => {
+    child.on('exit', (code, signal) => {
+      exited = true;
+      clearInterval(watch);
+      clearTimeout(startTimer);
+      rmSync(scratch, { recursive: true, force: true });
+      const memory = /heap out of memory|Reached heap limit|Allocation failed/i.test(stderr);
+      const reason: SandboxEnd = killedFor ?? (memory ? 'memory' : 'crashed');
+      if (reason === 'crashed' && stderr.trim()) opts.log?.(`compile sandbox ${child.pid} ended (${code ?? signal}): ${stderr.trim().split('\n').slice(-25).join(' | ')}`);
+      const err = new SandboxEnded(reason, `exit ${code ?? signal}`);
+      readyReject(err);
+      current?.reject(err);
+      current = undefined;
+      resolve();
+    });
+  });
+  child.on('error', (err) => {
+    readyReject(appError('compile_sandbox', `Compile sandbox could not start: ${err.message}`, err));
+  });
+  child.send({ type: 'init', themes: opts.themes });
+
+  return {
+    pid: child.pid,
+    ready,
+    ended: () => exited,
+    cpuMs: () => cpu,
+    async compile(inputs, ctx, cpuMs) {
+      await ready;
+      if (exited || !child.connected) throw new SandboxEnded(killedFor ?? 'crashed', 'ended before the chunk');
+      const id = ++batch;
+      const startCpu = (child.pid && (await readProcStats(child.pid))?.cpuMs) || cpu;
+      return new Promise<unknown>((resolve, reject) => {
+        current = { id, ctx, resolve, reject, startCpu, startWall: Date.now(), cpuMs };
+        child.send({ type: 'compile', batch: id, inputs });
+      });
+    },
+    async close() {
+      if (!exited) { child.disconnect?.(); child.kill('SIGKILL'); }
+      await exitedPromise;
+    },
+  };
+}
