@@ -14,10 +14,12 @@ export interface Job {
   project: { id: string; slug: string };
   source: { url: string; branch: string; token: string | null };
   site: { prefix: string; url: string };
+  /** The job's object routes (relative to the control plane): the build publishes through them. */
+  store: { url: string };
 }
 
 /** What reporting on a build needs: a claimed job, or a CI deployment (which has no `source`). */
-export type BuildJob = Omit<Job, 'source'>;
+export type BuildJob = Omit<Job, 'source' | 'store'>;
 
 export interface PageRecord { path: string; title: string; description: string; source_mdx: string; compiled_html: string; search_text: string }
 
@@ -45,7 +47,12 @@ export class LeaseLostError extends Error {
  * never claims, passes none and reports with its build token alone.
  */
 export class ControlPlaneClient {
-  constructor(private readonly baseUrl: string, private readonly workerSecret = '') {}
+  private readonly baseUrl: string;
+  private readonly workerSecret: string;
+  constructor(baseUrl: string, workerSecret = '') {
+    this.baseUrl = baseUrl;
+    this.workerSecret = workerSecret;
+  }
 
   private async post(path: string, token: string, body: unknown): Promise<Response> {
     let res: Response;

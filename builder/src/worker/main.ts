@@ -1,20 +1,19 @@
 /**
  * Builder worker process (the builder image's default command, and what `npm start` runs).
  *
- * Environment: `CONTROL_PLANE_URL` (e.g. http://control-plane:4000), `WORKER_SECRET`,
- * `WORK_DIR` (clones; default a temp folder), and the store: `S3_*` as in the README, or
- * `DATA_DIR` for a local store (default ./data). After reading its settings the process removes
- * every variable but the harmless ones from `process.env`, so customer MDX, which runs in this
- * process, finds no secret there. SIGTERM: the job in progress gets `GRACEFUL_MS` (default 60 s)
- * to finish, then is handed back. `HEALTH_FILE` (unset: none): a file rewritten every few seconds
- * for the container's health check.
+ * Environment: `CONTROL_PLANE_URL` (e.g. http://control-plane:4000), `WORKER_SECRET`, `WORK_DIR`
+ * (clones, one folder per project; default a temp folder, created private). The worker needs no
+ * storage or database settings: each job runs in a build process of its own that publishes
+ * through the control plane with the job's token. After reading its settings the process removes
+ * every variable but the harmless ones from `process.env`, and build processes start with only
+ * those. SIGTERM: the job in progress gets `GRACEFUL_MS` (default 60 s) to finish, then is handed
+ * back. `HEALTH_FILE` (unset: none): a file rewritten every few seconds for the container's
+ * health check.
  */
+import { mkdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createCompiler } from '../compile/index.ts';
-import { PageMemory } from '../page-bodies.ts';
 import { scrubbedEnv } from '../limits/scrubbed-env.ts';
-import { storeFromEnv } from '../store/store-from-env.ts';
 import { startHealthFile } from './health-file.ts';
 import { startWorker } from './run-worker.ts';
 
@@ -25,19 +24,15 @@ if (!controlPlaneUrl || !workerSecret) {
   console.error('CONTROL_PLANE_URL and WORKER_SECRET are required');
   process.exit(1);
 }
-const store = storeFromEnv(env, path.resolve(env.DATA_DIR ?? './data'));
-const workDir = env.WORK_DIR ?? path.join(os.tmpdir(), `folio-worker-${process.pid}`);
+const workDir = path.resolve(env.WORK_DIR ?? path.join(os.tmpdir(), `folio-worker-${process.pid}`));
+// Private: sandboxes run as other users and must not read any project's clone.
+mkdirSync(workDir, { recursive: true, mode: 0o700 });
 if (env.HEALTH_FILE) startHealthFile(env.HEALTH_FILE);
 const safe = scrubbedEnv(env);
 for (const name of Object.keys(process.env)) if (!(name in safe)) delete process.env[name];
 
-// One compiler for the process's life: a one-page edit then costs no Vite or highlighter start
-// (about 0.8 s). Its worker threads end when idle (see compile/worker-pool.ts). Compiled pages
-// are kept too (40 M characters at most), so the next edit's shells and search shard do not
-// read them back from the store.
-const compiler = await createCompiler();
 const worker = startWorker({
-  controlPlaneUrl, workerSecret, store, workDir, compiler, pageMemory: new PageMemory(),
+  controlPlaneUrl, workerSecret, workDir,
   pollMs: Number(env.POLL_MS ?? 500),
   gracefulMs: Number(env.GRACEFUL_MS ?? 60_000),
   // One line per phase on stdout: operators read it, and the crash tests time their kills by it.
@@ -51,6 +46,6 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   process.on(signal, () => {
     if (stopping) return;
     stopping = true;
-    worker.stop().then(() => compiler.close()).then(() => process.exit(0));
+    worker.stop().then(() => process.exit(0));
   });
 }

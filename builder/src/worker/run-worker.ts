@@ -1,22 +1,21 @@
 /**
- * A builder worker: claims jobs from the control plane and runs them one at a time. On SIGTERM
- * (or `stop()`), a job in progress gets `gracefulMs` to finish; after that it is handed back
- * (its lease released) so another worker starts it at once.
+ * A builder worker: claims jobs from the control plane and runs each in a build process of its
+ * own (run-build-process.ts), one at a time. The worker holds the worker secret and never runs
+ * customer code; a build process holds one job's token. On SIGTERM (or `stop()`), a job in
+ * progress gets `gracefulMs` to finish; after that it is handed back (its lease released) so
+ * another worker starts it at once.
  */
 import os from 'node:os';
-import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import type { Compiler } from '../compile/index.ts';
-import type { PageMemory } from '../page-bodies.ts';
-import { prefixStore, type ObjectStore } from '../store/object-store.ts';
+import { DEFAULT_LIMITS } from '../limits/build-limits.ts';
 import { ControlPlaneClient, type Job } from './control-plane-client.ts';
-import { runJob } from './run-job.ts';
+import { runBuildProcess } from './run-build-process.ts';
 
 export interface WorkerOptions {
   /** Control plane origin, e.g. http://127.0.0.1:4000 */
   controlPlaneUrl: string;
   workerSecret: string;
-  store: ObjectStore;
+  /** Where build processes keep one clone per project between jobs. */
   workDir: string;
   /** Default `<hostname>-<uuid>`. */
   id?: string;
@@ -24,9 +23,8 @@ export interface WorkerOptions {
   pollMs?: number;
   /** Time a running job gets to finish on stop; default 60 s. */
   gracefulMs?: number;
-  compiler?: Compiler;
-  /** Compiled pages kept across jobs (see `BuildOptions.pageMemory`). */
-  pageMemory?: PageMemory;
+  /** Wall time after which a build process is killed; default the build limit plus 2 minutes. */
+  killAfterMs?: number;
   onPhase?(phase: string, job: Job): void;
   log?(message: string): void;
 }
@@ -64,14 +62,11 @@ export function startWorker(opts: WorkerOptions): Worker {
       opts.onPhase?.('claimed', job);
       log(`building ${job.project.slug} (deployment ${job.deployment_id})`);
       const claimed = job;
-      const outcome = await runJob(job, {
-        client, compiler: opts.compiler, pageMemory: opts.pageMemory, signal: abort.signal,
-        store: prefixStore(opts.store, job.site.prefix),
-        // One clone folder per project, kept between jobs so the next build fetches less.
-        source: { kind: 'remote', url: job.source.url, branch: job.source.branch, token: job.source.token ?? undefined, workDir: path.join(opts.workDir, job.project.id) },
+      const outcome = await runBuildProcess(job, {
+        client, controlPlaneUrl: opts.controlPlaneUrl, workDir: opts.workDir, signal: abort.signal, log,
+        killAfterMs: opts.killAfterMs ?? DEFAULT_LIMITS.maxBuildMs + 120_000,
         onPhase: (phase) => opts.onPhase?.(phase, claimed),
-      })
-        .catch((err) => { log(`job ${job!.deployment_id} could not be reported: ${(err as Error).message}`); return 'error'; });
+      });
       opts.onPhase?.(`finished:${outcome}`, job);
     }
   })();

@@ -80,6 +80,8 @@ export function internalApi(deps: Deps, workerSecret: string | undefined): Koa.M
       project: { id: project._id, slug: project.slug },
       source: sourceOf(deps, project, job.token),
       site: { prefix: `sites/${project._id}/`, url: siteUrlOf(deps, project) },
+      // Builders publish through the job's object routes (ci-api.ts), confined to the prefix.
+      store: { url: `/internal/v1/jobs/${job.deployment._id}/objects` },
     };
   });
   router.post('/jobs/:id/heartbeat', json, async (ctx) => {

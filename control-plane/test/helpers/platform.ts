@@ -50,7 +50,7 @@ export async function startTestPlatform(envOverrides: Record<string, string> = {
     },
     startWorker(extraEnv = {}) {
       const child = spawn(process.execPath, ['--import=tsx', WORKER_MAIN], {
-        env: { PATH: process.env.PATH, HOME: process.env.HOME, CONTROL_PLANE_URL: p.internalUrl, WORKER_SECRET: 'test-worker-secret', DATA_DIR: dataDir, POLL_MS: '200', WORK_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'folio-work-')), ...extraEnv },
+        env: { PATH: process.env.PATH, HOME: process.env.HOME, CONTROL_PLANE_URL: p.internalUrl, WORKER_SECRET: 'test-worker-secret', POLL_MS: '200', WORK_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'folio-work-')), ...extraEnv },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       const lines: string[] = [];
