@@ -13,6 +13,7 @@ import { models, type Models } from './db/models/index.ts';
 import type { Env } from './env.ts';
 import { apiRoutes } from './api/routes.ts';
 import { createApp } from './http/app.ts';
+import { answerClientError } from './http/client-error.ts';
 import type { Logger } from './http/error-middleware.ts';
 import type { Deps, RouteDef } from './http/route.ts';
 
@@ -48,6 +49,7 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Cont
   const app = createApp({ deps, routes: apiRoutes(opts.extraRoutes), log: opts.log, validateResponses: opts.validateResponses, extra: opts.middleware });
   const server = http.createServer(app.callback());
   server.keepAliveTimeout = 5_000;
+  server.on('clientError', answerClientError);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(opts.port ?? opts.env.API_PORT, opts.env.API_HOST, resolve);

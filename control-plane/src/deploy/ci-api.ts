@@ -24,6 +24,7 @@ import { authenticate } from '../auth/api-keys.ts';
 import { hasScope } from '../auth/scopes.ts';
 import { AppError, forbidden, invalid, payloadTooLarge, unauthorized } from '../errors.ts';
 import type { Deps } from '../http/route.ts';
+import { methodNotAllowed, routesWithAllow } from '../http/method-guard.ts';
 import { assertPlainJson, validate } from '../http/validate.ts';
 import { findOwnProject } from '../api/projects.ts';
 import { siteUrlOf } from './internal-api.ts';
@@ -90,19 +91,22 @@ async function readBody(req: NodeJS.ReadableStream, limit: number): Promise<Buff
   return Buffer.concat(chunks);
 }
 
-const methodNotAllowed = (allowed: string) => new AppError(405, 'method_not_allowed', `Unexpected method; expected ${allowed}`, { headers: { Allow: allowed } });
-
 /** The object routes of a job, scoped to its build token and confined to its project's prefix. */
 function objectRoutes(deps: Deps): Koa.Middleware {
   return async (ctx, next) => {
     const match = OBJECT_PATH.exec(ctx.path);
     if (!match) return next();
     const store = deps.services.siteStore as ObjectStore;
-    const deploymentId = decodeURIComponent(match[1]);
+    let deploymentId: string;
+    try {
+      deploymentId = decodeURIComponent(match[1]);
+    } catch {
+      throw invalid('id', 'Unexpected percent-encoding; expected a deployment id');
+    }
     const d = await verifyLease(deps.m, { deploymentId, fencing: fencingOf(ctx), token: buildToken(ctx) }, deps.now());
     const prefix = `sites/${d.project_id}/`;
     if (match[2] === undefined || match[2] === '') {
-      if (ctx.method !== 'GET') throw methodNotAllowed('GET');
+      if (ctx.method !== 'GET') throw methodNotAllowed(ctx.method, ['GET']);
       const sub = listPrefixOf(ctx.query.prefix);
       ctx.body = { keys: (await store.list(prefix + sub)).map((k) => k.slice(prefix.length)) };
       return;
@@ -138,7 +142,7 @@ function objectRoutes(deps: Deps): Koa.Middleware {
         ctx.status = 204;
         return;
       default:
-        throw methodNotAllowed('GET, HEAD, PUT, DELETE');
+        throw methodNotAllowed(ctx.method, ['GET', 'HEAD', 'PUT', 'DELETE']);
     }
   };
 }
@@ -170,7 +174,7 @@ export function ciApi(deps: Deps): Koa.Middleware {
       store: { url: `/internal/v1/jobs/${id}/objects` },
     };
   });
-  const routes = router.routes() as Koa.Middleware;
+  const routes = routesWithAllow(router);
   const objects = objectRoutes(deps);
   return (ctx, next) => routes(ctx, () => objects(ctx, next));
 }

@@ -17,6 +17,7 @@ import { koaBody } from 'koa-body';
 import { z } from 'zod';
 import { AppError, unauthorized } from '../errors.ts';
 import type { Deps } from '../http/route.ts';
+import { routesWithAllow } from '../http/method-guard.ts';
 import { assertPlainJson, validate } from '../http/validate.ts';
 import { claimJob, completeJob, heartbeat, releaseJob, verifyLease, type LeaseProof } from './queue.ts';
 
@@ -116,5 +117,5 @@ export function internalApi(deps: Deps, workerSecret: string | undefined): Koa.M
     await completeJob(deps.m, proofOf(ctx, { fencing: f }), report, deps.now());
     ctx.status = 204;
   });
-  return router.routes() as Koa.Middleware;
+  return routesWithAllow(router);
 }

@@ -5,15 +5,38 @@
  * the build token of a deployment of that project (fetch only). A push that moves the synced
  * branch queues a deployment.
  */
-import { spawn } from 'node:child_process';
 import type Koa from 'koa';
 import { authenticate } from '../auth/api-keys.ts';
 import { hasScope } from '../auth/scopes.ts';
 import { deploymentForToken, enqueueDeployment } from '../deploy/queue.ts';
+import { AppError } from '../errors.ts';
+import { methodNotAllowed } from '../http/method-guard.ts';
 import type { Deps } from '../http/route.ts';
-import { branchHead, reposDir } from './managed-repos.ts';
+import { runBackend } from './http-backend.ts';
+import { branchHead } from './managed-repos.ts';
 
 const PATH = /^\/git\/([a-z0-9-]+)\.git(\/.*)$/;
+/**
+ * The paths `git http-backend` serves below a repository (smart HTTP, and the dumb protocol's
+ * files) with their methods; anything else is answered here, in the API's error shape, and never
+ * reaches the backend (which would answer `..` in a path with a bare 500).
+ */
+const SERVICES: readonly [RegExp, readonly string[]][] = [
+  [/^\/info\/refs$/, ['GET']],
+  [/^\/git-(?:upload|receive)-pack$/, ['POST']],
+  [/^\/HEAD$/, ['GET']],
+  [/^\/objects\/info\/(?:alternates|http-alternates|packs)$/, ['GET']],
+  [/^\/objects\/[0-9a-f]{2}\/[0-9a-f]{38,62}$/, ['GET']],
+  [/^\/objects\/pack\/pack-[0-9a-f]{40,64}\.(?:pack|idx)$/, ['GET']],
+];
+
+/** Refuses a path no Git service answers (404) or a method it does not take (405 with Allow). */
+function checkService(method: string, rest: string): void {
+  const service = SERVICES.find(([re]) => re.test(rest));
+  if (service && !service[1].includes(method)) throw methodNotAllowed(method, service[1]);
+  if (service) return;
+  throw new AppError(404, 'not_found', `No Git service at ${rest.slice(0, 100)}; expected /info/refs, /git-upload-pack or /git-receive-pack`);
+}
 
 function challenge(ctx: Koa.Context, status: number, message: string): void {
   ctx.status = status;
@@ -34,6 +57,7 @@ export function gitHttpMiddleware(deps: Deps): Koa.Middleware {
     const match = PATH.exec(ctx.path);
     if (!match) return next();
     const [, slug, rest] = match;
+    checkService(ctx.method, rest);
     const project = await deps.m.Project.findOne({ slug }).lean();
     const push = ctx.query.service === 'git-receive-pack' || rest === '/git-receive-pack';
     const password = basicPassword(ctx.get('authorization'));
@@ -67,54 +91,4 @@ export function gitHttpMiddleware(deps: Deps): Koa.Middleware {
       }
     }
   };
-}
-
-/** Pipes the request through `git http-backend` and streams its CGI response back. */
-function runBackend(ctx: Koa.Context, deps: Deps, projectId: string, rest: string): Promise<void> {
-  ctx.respond = false;
-  const res = ctx.res;
-  return new Promise((resolve) => {
-    const child = spawn('git', ['http-backend'], {
-      env: {
-        PATH: process.env.PATH ?? '/usr/bin:/bin',
-        GIT_PROJECT_ROOT: reposDir(deps),
-        GIT_HTTP_EXPORT_ALL: '1',
-        PATH_INFO: `/${projectId}.git${rest}`,
-        REQUEST_METHOD: ctx.method,
-        QUERY_STRING: ctx.querystring,
-        CONTENT_TYPE: ctx.get('content-type'),
-        ...(ctx.get('content-length') ? { CONTENT_LENGTH: ctx.get('content-length') } : {}),
-        ...(ctx.get('content-encoding') ? { HTTP_CONTENT_ENCODING: ctx.get('content-encoding') } : {}),
-        ...(ctx.get('git-protocol') ? { GIT_PROTOCOL: ctx.get('git-protocol') } : {}),
-        REMOTE_USER: 'folio',
-        REMOTE_ADDR: ctx.ip,
-      },
-    });
-    ctx.req.pipe(child.stdin);
-    let head = Buffer.alloc(0);
-    let headersDone = false;
-    child.stdout.on('data', (chunk: Buffer) => {
-      if (headersDone) { res.write(chunk); return; }
-      head = Buffer.concat([head, chunk]);
-      const end = head.indexOf('\r\n\r\n');
-      if (end < 0) return;
-      headersDone = true;
-      let status = 200;
-      for (const line of head.subarray(0, end).toString().split('\r\n')) {
-        const i = line.indexOf(':');
-        const name = line.slice(0, i).trim();
-        const value = line.slice(i + 1).trim();
-        if (name.toLowerCase() === 'status') status = parseInt(value, 10);
-        else res.setHeader(name, value);
-      }
-      res.statusCode = status;
-      res.write(head.subarray(end + 4));
-    });
-    child.on('close', () => {
-      if (!headersDone) { res.statusCode = 500; }
-      res.end();
-      resolve();
-    });
-    child.on('error', () => { res.statusCode = 500; res.end(); resolve(); });
-  });
 }

@@ -8,15 +8,15 @@ import Koa from 'koa';
 import { koaBody } from 'koa-body';
 import { authenticate, type AuthenticatedKey } from '../auth/api-keys.ts';
 import { hasScope } from '../auth/scopes.ts';
-import { AppError, forbidden, internal } from '../errors.ts';
+import { AppError, forbidden, internal, invalid, payloadTooLarge } from '../errors.ts';
 import { errorMiddleware, type Logger } from './error-middleware.ts';
+import { FORM_FIELDS_BYTES, JSON_LIMIT, MAX_FORM_FILES, MULTIPART_LIMIT_BYTES, UPLOAD_LIMIT_BYTES } from './limits.ts';
+import { methodFallback, routesWithAllow } from './method-guard.ts';
 import type { Deps, RouteDef } from './route.ts';
 import { assertPlainJson, validate } from './validate.ts';
 
-/** JSON bodies above this size are refused with 413. */
-export const JSON_LIMIT = '1mb';
-/** Uploads (logo, asset) above this size are refused with 413 (spec section 8). */
-export const UPLOAD_LIMIT_BYTES = 2 * 1024 * 1024;
+/** Re-exported for modules that read bodies themselves (uploads, downloads). */
+export { JSON_LIMIT, UPLOAD_LIMIT_BYTES };
 
 export interface AppOptions {
   deps: Deps;
@@ -31,7 +31,7 @@ export interface AppOptions {
 const jsonBody = koaBody({ jsonLimit: JSON_LIMIT, jsonStrict: true, includeUnparsed: true, text: false, urlencoded: false });
 const multipartBody = koaBody({
   multipart: true, json: false, text: false, urlencoded: true,
-  formidable: { maxFileSize: UPLOAD_LIMIT_BYTES, maxFiles: 4, allowEmptyFiles: false, keepExtensions: false },
+  formidable: { maxFileSize: UPLOAD_LIMIT_BYTES, maxFiles: MAX_FORM_FILES, maxFieldsSize: FORM_FIELDS_BYTES, allowEmptyFiles: false, keepExtensions: false },
 });
 const rawBody = koaBody({ json: false, multipart: false, text: false, urlencoded: false, includeUnparsed: true, jsonLimit: JSON_LIMIT });
 
@@ -61,6 +61,8 @@ export function createApp(opts: AppOptions): Koa {
       let body: unknown;
       if (def.body) {
         const raw = def.bodyType === 'multipart' ? { ...((ctx.request.body as object) ?? {}), ...((ctx.request.files as object) ?? {}) } : ctx.request.body;
+        // formidable files a part without a name under "null"; no route has such a field.
+        if (def.bodyType === 'multipart' && Object.hasOwn(raw as object, 'null')) throw invalid('body', 'Unexpected part without a name; expected Content-Disposition: form-data; name="<field>"');
         if (def.bodyType !== 'multipart') assertPlainJson(raw);
         body = validate(def.body, raw ?? {}, 'body');
       }
@@ -78,7 +80,8 @@ export function createApp(opts: AppOptions): Koa {
       ctx.status = status;
       if (out.body !== undefined) ctx.body = out.body;
     };
-    const chain: Koa.Middleware[] = parser ? [guard, withDefaultJsonType, parser, handler] : [guard, handler];
+    const typeCheck = def.body && (def.bodyType ?? 'json') === 'json' ? jsonOnly : withDefaultJsonType;
+    const chain: Koa.Middleware[] = parser ? [guard, typeCheck, parser, handler] : [guard, handler];
     router.register(def.path, [def.method.toUpperCase()], chain as any);
   }
 
@@ -91,14 +94,41 @@ export function createApp(opts: AppOptions): Koa {
     keepHeadersOnError: true,
   }));
   app.use(errorMiddleware(log));
-  app.use(router.routes());
-  app.use(router.allowedMethods({ throw: true, methodNotAllowed: () => new AppError(405, 'method_not_allowed', 'Method not allowed for this path') as any }));
+  app.use(methodFallback());
+  app.use(routesWithAllow(router));
   for (const mw of opts.extra ?? []) app.use(mw);
   return app;
 }
 
-/** A body sent with no Content-Type is read as JSON, the API's only body type besides uploads. */
+const hasBody = (ctx: Koa.Context) => Number(ctx.get('content-length') || 0) > 0 || Boolean(ctx.get('transfer-encoding'));
+
+/**
+ * A body sent with no Content-Type is read as JSON, the API's only body type besides uploads. A
+ * multipart body is refused from its Content-Length when it exceeds what a form may carry:
+ * formidable caps files and fields but buffers a part's headers without limit.
+ */
 const withDefaultJsonType: Koa.Middleware = async (ctx, next) => {
-  if (!ctx.get('content-type') && Number(ctx.get('content-length') || 0) > 0) ctx.request.headers['content-type'] = 'application/json';
+  if (!ctx.get('content-type') && hasBody(ctx)) ctx.request.headers['content-type'] = 'application/json';
+  if (ctx.is('multipart') && Number(ctx.get('content-length') || 0) > MULTIPART_LIMIT_BYTES) throw payloadTooLarge(`${MULTIPART_LIMIT_BYTES} byte`);
+  await next();
+};
+
+/**
+ * Routes that take a JSON body: one of another type (which the parser would leave unread, so the
+ * route would see `{}`), or JSON in a charset other than UTF-8 (which it would mis-decode), is
+ * `415 unsupported_media_type`.
+ */
+const jsonOnly: Koa.Middleware = async (ctx, next) => {
+  if (hasBody(ctx)) {
+    if (!ctx.get('content-type')) ctx.request.headers['content-type'] = 'application/json';
+    if (!ctx.is('json')) {
+      const type = JSON.stringify((ctx.request.type || ctx.get('content-type')).slice(0, 60));
+      throw new AppError(415, 'unsupported_media_type', `Content-Type: Unexpected ${type}; expected application/json`);
+    }
+    const charset = ctx.request.charset;
+    if (charset && !/^utf-?8$/i.test(charset)) {
+      throw new AppError(415, 'unsupported_media_type', `Content-Type: Unexpected charset ${JSON.stringify(charset.slice(0, 40))}; expected utf-8`);
+    }
+  }
   await next();
 };

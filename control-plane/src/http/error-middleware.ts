@@ -1,16 +1,20 @@
 /**
  * The first middleware: every error becomes `{ error, message }`. Known errors keep their
- * status and code; errors raised by the body parser are mapped to `invalid_request` (malformed
- * JSON) or `payload_too_large`; anything else is logged and answered as `500 internal_error`
+ * status and code; errors raised while reading a body are mapped to `invalid_request` (malformed
+ * JSON, multipart or compression), `payload_too_large` or `unsupported_media_type`
+ * (body-errors.ts); anything else is logged and answered as `500 internal_error`
  * without leaking internals.
  */
 import type Koa from 'koa';
 import { AppError, internal, payloadTooLarge } from '../errors.ts';
+import { bodyError } from './body-errors.ts';
 
 export type Logger = (message: string, err?: unknown) => void;
 
 function toAppError(err: any): AppError {
   if (err instanceof AppError) return err;
+  const parsing = bodyError(err);
+  if (parsing) return parsing;
   const status = typeof err?.status === 'number' ? err.status : typeof err?.statusCode === 'number' ? err.statusCode : 500;
   if (status === 413 || err?.type === 'entity.too.large' || /maxFileSize|exceeded, received/i.test(String(err?.message))) {
     return payloadTooLarge(err?.limit ? `${err.limit} byte` : 'size');
@@ -24,7 +28,6 @@ function toAppError(err: any): AppError {
     return new AppError(400, 'invalid_request', `body: Malformed JSON; expected a JSON object`);
   }
   if (status === 415) return new AppError(415, 'unsupported_media_type', String(err.message));
-  if (status === 405) return new AppError(405, 'method_not_allowed', 'Method not allowed for this path');
   if (status === 400 && err?.expose) return new AppError(400, 'invalid_request', String(err.message));
   return internal(err);
 }
@@ -41,7 +44,6 @@ export function errorMiddleware(log: Logger): Koa.Middleware {
       if (err.status >= 500) log(`${ctx.method} ${ctx.path} failed`, raw);
       ctx.status = err.status;
       for (const [k, v] of Object.entries(err.headers ?? {})) ctx.set(k, v);
-      if (err.status === 405 && (raw as any)?.headers?.Allow) ctx.set('Allow', (raw as any).headers.Allow);
       ctx.body = { error: err.code, message: err.expose ? err.message : 'Internal server error', ...(err.extra ?? {}) };
     }
   };

@@ -12,13 +12,17 @@ const errorSchema = z.object({
 });
 
 const ERROR_RESPONSES: Record<number, string> = {
-  400: 'invalid_request: a field breaks a rule, or the JSON is malformed',
+  400: 'invalid_request: a field breaks a rule, or the body is malformed (JSON, nesting over 64 levels, multipart, compression)',
   401: 'unauthorized: the API key is missing, malformed, unknown or expired',
   403: 'forbidden: the API key lacks the scope this operation needs',
   404: 'not_found: no such resource in this organization',
   413: 'payload_too_large: the body is over the size limit',
+  415: 'unsupported_media_type: a body in a type, charset or Content-Encoding the operation does not read',
   500: 'internal_error',
 };
+
+/** Errors only operations that read a body can answer. */
+const BODY_ERRORS = [413, 415];
 
 /** Named schemas (`.meta({ id })`) collected into `components.schemas` while documents are built. */
 type Components = Record<string, unknown>;
@@ -67,7 +71,9 @@ export function buildOpenApi(routes: RouteDef[], info: OpenApiInfo): Record<stri
         ? { description: spec.description, content: { [spec.contentType ?? 'application/json']: { schema: jsonSchema(spec.schema, 'output', components) } } }
         : { description: spec.description };
     }
-    const errors = r.auth === 'none' ? [400, 404, 500] : Object.keys(ERROR_RESPONSES).map(Number);
+    const readsBody = Boolean(r.body) || r.method === 'post' || r.method === 'put' || r.method === 'patch';
+    const errors = (r.auth === 'none' ? [400, 404, 500] : Object.keys(ERROR_RESPONSES).map(Number))
+      .filter((status) => readsBody || !BODY_ERRORS.includes(status));
     for (const status of errors) {
       responses[String(status)] ??= { description: ERROR_RESPONSES[status], content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
     }

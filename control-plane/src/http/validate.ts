@@ -3,7 +3,8 @@
  * in the house form "Unexpected X; expected Y".
  */
 import type { ZodType, core } from 'zod';
-import { AppError, invalid } from '../errors.ts';
+import { invalid } from '../errors.ts';
+import { MAX_JSON_DEPTH } from './limits.ts';
 
 function describe(value: unknown): string {
   if (value === null) return 'null';
@@ -45,19 +46,36 @@ export function validate<T>(schema: ZodType<T>, input: unknown, where: string): 
 
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
+/** The rule a too deeply nested body breaks, as the error message states it. */
+export const DEPTH_RULE = `Unexpected nesting deeper than ${MAX_JSON_DEPTH} levels; expected JSON nested at most ${MAX_JSON_DEPTH} deep`;
+
+/** A value still to visit, with how it was reached (kept as links, so paths cost nothing until reported). */
+interface Pending { value: unknown; depth: number; key?: string; parent?: Pending }
+
+function pathOf(p: Pending): string {
+  const keys: string[] = [];
+  for (let at: Pending | undefined = p; at?.key !== undefined; at = at.parent) keys.push(at.key);
+  return keys.reverse().join('.');
+}
+
 /**
  * Refuses `$`-operator and prototype keys anywhere in a JSON body, so no client-supplied
- * operator can ever reach a database query, whatever a schema lets through.
+ * operator can ever reach a database query, whatever a schema lets through; and refuses bodies
+ * nested deeper than {@link MAX_JSON_DEPTH}. The walk is iterative: a body nested thousands of
+ * levels deep (a few kilobytes of `[`) is a 400, not a stack overflow.
  */
-export function assertPlainJson(value: unknown, path: string[] = []): void {
-  if (Array.isArray(value)) {
-    value.forEach((v, i) => assertPlainJson(v, [...path, String(i)]));
-  } else if (value !== null && typeof value === 'object') {
-    for (const key of Object.keys(value)) {
-      if (key.startsWith('$') || FORBIDDEN_KEYS.has(key)) {
-        throw new AppError(400, 'invalid_request', `${[...path, key].join('.')}: Unexpected key; operator and prototype keys are not allowed`);
-      }
-      assertPlainJson((value as Record<string, unknown>)[key], [...path, key]);
+export function assertPlainJson(value: unknown): void {
+  // Depth-first in document order (children pushed in reverse), so the first offending key of
+  // the body is the one reported.
+  const stack: Pending[] = [{ value, depth: 0 }];
+  while (stack.length > 0) {
+    const at = stack.pop()!;
+    if (at.key !== undefined && at.parent && !Array.isArray(at.parent.value) && (at.key.startsWith('$') || FORBIDDEN_KEYS.has(at.key))) {
+      throw invalid(pathOf(at), 'Unexpected key; operator and prototype keys are not allowed');
     }
+    if (at.value === null || typeof at.value !== 'object') continue;
+    if (at.depth >= MAX_JSON_DEPTH) throw invalid('body', DEPTH_RULE);
+    const entries: [string, unknown][] = Array.isArray(at.value) ? at.value.map((v, i) => [String(i), v]) : Object.entries(at.value);
+    for (let i = entries.length - 1; i >= 0; i--) stack.push({ value: entries[i][1], depth: at.depth + 1, key: entries[i][0], parent: at });
   }
 }

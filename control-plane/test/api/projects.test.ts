@@ -140,6 +140,7 @@ t.test('projects API', async (t) => {
     t.same((await api.request('GET', '/nope', { key })).body, { error: 'not_found', message: 'No route for GET /v1/nope' });
     const put = await api.request('PUT', '/projects', { key, body: {} });
     t.equal(put.status, 405);
-    t.same(put.body, { error: 'method_not_allowed', message: 'Method not allowed for this path' });
+    t.same(put.body, { error: 'method_not_allowed', message: 'Unexpected method PUT for this path; expected one of GET, HEAD, POST' });
+    t.equal(put.headers.get('allow'), 'GET, HEAD, POST');
   });
 });

@@ -96,7 +96,7 @@ t.test('logo API', async (t) => {
     const p = await api.project(key);
     const big = Buffer.concat([PNG, Buffer.alloc(UPLOAD_LIMIT_BYTES, 0)]);
     const res = await api.request('PUT', `/projects/${p.id}/logo`, { key, raw: form({ light: { bytes: big } }) });
-    t.same([res.status, res.body], [413, { error: 'payload_too_large', message: 'Request body exceeds the size limit' }]);
+    t.same([res.status, res.body], [413, { error: 'payload_too_large', message: 'Request body exceeds the 2 MB upload limit' }]);
     const exact = Buffer.concat([PNG, Buffer.alloc(UPLOAD_LIMIT_BYTES - PNG.length, 0)]);
     const ok = await api.request('PUT', `/projects/${p.id}/logo`, { key, raw: form({ light: { bytes: exact } }) });
     t.same([ok.status, ok.body.logo.light], [200, `/_folio/logo/light-${h12(exact)}.png`], 'exactly 2 MB is accepted');
