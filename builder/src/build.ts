@@ -4,12 +4,12 @@ import path from 'node:path';
 import { TEMPLATE_VERSION } from '@folio/site-template';
 import { createPageCache, pageCacheKey, type CacheEntry } from './cache/page-cache.ts';
 import { pageDeps } from './cache/page-deps.ts';
-import { COMPILER_VERSION, createCompiler, isPageFailure, type Compiler } from './compile/index.ts';
+import { COMPILER_VERSION, createCompiler, isPageFailure, type Compiler, type PageLimits } from './compile/index.ts';
 import { CONFIG_FILE, parseConfig } from './config/parse-config.ts';
 import { userError } from './errors.ts';
 import { isGitRepository, openDirSnapshot, openGitSnapshot, type RepoSnapshot } from './git/repo-snapshot.ts';
 import { syncRemote } from './git/sync-remote.ts';
-import { checkRepository, DEFAULT_LIMITS, startDeadline, type BuildLimits } from './limits/build-limits.ts';
+import { checkCpu, checkRepository, DEFAULT_LIMITS, startDeadline, type BuildLimits } from './limits/build-limits.ts';
 import { CACHE_PREFIX, readManifest, writeManifest, type BuildManifest, type ManifestPage } from './manifest.ts';
 import { buildNav } from './nav/build-nav.ts';
 import { startChangedShards } from './early-search.ts';
@@ -42,6 +42,8 @@ export interface BuildOptions {
   basePath?: string;
   /** Overrides of `DEFAULT_LIMITS`. */
   limits?: Partial<BuildLimits>;
+  /** CPU time and memory each page may use in its sandbox (when the build makes its compiler). */
+  pageLimits?: Partial<PageLimits>;
   /** A compiler to reuse across builds; default: one made (and closed) for this build. */
   compiler?: Compiler;
   /** Compiled pages kept in memory, reusable across builds (a long-lived worker); default: one for this build. */
@@ -148,7 +150,8 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>)
 
   const errors: PageFailure[] = [];
   const failed = new Set<string>();
-  const compiler = opts.compiler ?? (misses.length > 0 ? await createCompiler() : undefined);
+  const compiler = opts.compiler ?? (misses.length > 0 ? await createCompiler({ limits: opts.pageLimits }) : undefined);
+  const cpuAtStart = compiler?.cpuMs?.() ?? 0;
   const readFile = async (repoPath: string) => (snapshot.files.has(repoPath) ? Buffer.from(await snapshot.read(repoPath)).toString('utf8') : undefined);
   const startBatch = (i: number) => {
     const batch = misses.slice(i, i + BATCH);
@@ -179,6 +182,7 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>)
         records.set(p, { cacheKey: key, summary: summarize(res, entry.deps) });
       })));
       deadline.check();
+      checkCpu((compiler?.cpuMs?.() ?? 0) - cpuAtStart, limits);
     }
   } finally {
     if (!opts.compiler) await compiler?.close();

@@ -27,6 +27,8 @@ export interface Compiler {
   compile(inputs: CompileInput[], ctx: CompileContext): Promise<Array<CompiledPage | PageFailure>>;
   /** Releases the highlighter, Vite and any workers. */
   close(): Promise<void>;
+  /** CPU time the compiler's sandbox processes have used so far, in ms (none: not counted). */
+  cpuMs?(): number;
 }
 
 /** Options of `createCompiler`. */

@@ -25,11 +25,13 @@ const IDLE_MS = 30_000;
 export interface PageLimits {
   /** CPU time one page may take to compile and run, in ms (a chunk of several gets twice that). Default 10 s. */
   pageCpuMs: number;
+  /** Wall time, for a page that waits on something that never comes (a chunk gets twice that). Default 60 s. */
+  pageWallMs: number;
   /** V8 heap of a sandbox, in MB. Default 1024. */
   heapMb: number;
 }
 
-export const DEFAULT_PAGE_LIMITS: PageLimits = { pageCpuMs: 10_000, heapMb: 1024 };
+export const DEFAULT_PAGE_LIMITS: PageLimits = { pageCpuMs: 10_000, pageWallMs: 60_000, heapMb: 1024 };
 
 /** Options of {@link createSandboxCompiler}. */
 export interface SandboxCompilerOptions {
@@ -54,7 +56,7 @@ interface Chunk {
 }
 
 const MESSAGES: Record<SandboxEnd, (limits: PageLimits) => string> = {
-  timeout: (l) => `Page took more than ${l.pageCpuMs / 1000} s of CPU time to compile and run (an endless loop?); the limit is ${l.pageCpuMs / 1000} s`,
+  timeout: (l) => `Page took too long to compile and run (an endless loop, or waiting on something that never comes); the limits are ${l.pageCpuMs / 1000} s of CPU time and ${l.pageWallMs / 1000} s in all`,
   memory: (l) => `Page used more memory than a page's compile may; the limit is ${l.heapMb} MB`,
   crashed: () => 'Page ended its compile process (process.exit, a crash, or tampering with the compiler)',
 };
@@ -65,6 +67,8 @@ export interface SandboxCompiler extends Compiler {
   prepare(): void;
   /** CPU time every sandbox of this compiler has used, in ms. */
   cpuMs(): number;
+  /** Sandbox processes running now. */
+  running(): number;
 }
 
 export function createSandboxCompiler(opts: SandboxCompilerOptions): SandboxCompiler {
@@ -92,7 +96,8 @@ export function createSandboxCompiler(opts: SandboxCompilerOptions): SandboxComp
     entry.busy = true;
     // Several pages get twice one page's CPU time before they are tried one by one.
     const single = chunk.inputs.length === 1;
-    entry.box.compile(chunk.inputs, chunk.ctx, single ? limits.pageCpuMs : 2 * limits.pageCpuMs).then(
+    const times = single ? 1 : 2;
+    entry.box.compile(chunk.inputs, chunk.ctx, { cpuMs: times * limits.pageCpuMs, wallMs: times * limits.pageWallMs }).then(
       (raw) => chunk.resolve(checkResults(chunk.inputs, raw)),
       (err: unknown) => {
         if (entry.box.ended()) retire(entry);
@@ -131,6 +136,7 @@ export function createSandboxCompiler(opts: SandboxCompilerOptions): SandboxComp
       if (sandboxes.length === 0) start();
     },
     cpuMs: () => endedCpu + sandboxes.reduce((sum, s) => sum + s.box.cpuMs(), 0),
+    running: () => sandboxes.filter((s) => !s.box.ended()).length,
     async compile(inputs, ctx) {
       clearTimeout(idleTimer);
       active++;

@@ -13,6 +13,8 @@ export interface BuildLimits {
   maxOutputBytes: number;
   /** Wall-clock time a build may take, in milliseconds. Default 10 minutes. */
   maxBuildMs: number;
+  /** CPU time the build's page sandboxes may use together, in milliseconds. Default 15 minutes. */
+  maxCpuMs: number;
 }
 
 /** The limits used when a build sets none. */
@@ -21,6 +23,7 @@ export const DEFAULT_LIMITS: BuildLimits = {
   maxFiles: 20_000,
   maxOutputBytes: 1024 * 1024 * 1024,
   maxBuildMs: 10 * 60 * 1000,
+  maxCpuMs: 15 * 60 * 1000,
 };
 
 const MB = 1024 * 1024;
@@ -58,4 +61,11 @@ export function startDeadline(limits: BuildLimits, now = () => Date.now()): { ch
       if (now() > end) throw userError('build_timeout', `build ran longer than ${Math.round(limits.maxBuildMs / 1000)} s; the limit is ${Math.round(limits.maxBuildMs / 1000)} s`);
     },
   };
+}
+
+/** Throws `build_cpu_limit` when the build's sandboxes used more CPU time than allowed. */
+export function checkCpu(cpuMs: number, limits: BuildLimits): void {
+  if (cpuMs > limits.maxCpuMs) {
+    throw userError('build_cpu_limit', `compiling pages used ${Math.round(cpuMs / 1000)} s of CPU time; the limit is ${Math.round(limits.maxCpuMs / 1000)} s`);
+  }
 }

@@ -94,10 +94,27 @@ export interface SandboxCommandOptions {
   netns?: boolean;
 }
 
-/** The command line of one sandbox: `[file, ...args]`. */
-export function sandboxCommand(opts: SandboxCommandOptions): { file: string; args: string[] } {
-  const node = [
-    sandboxNode(),
+/**
+ * The operating system's layers as a command prefix: a new network and IPC namespace
+ * (`unshare`), then the sandbox's own user with no capabilities (`setpriv`), then `env` dropping
+ * Node options, so nothing a parent injects into its children's environment (test runners do)
+ * loads into the sandbox.
+ */
+export function osWrapper(opts: { uid?: number; netns?: boolean }): string[] {
+  const os = osIsolation();
+  const wrap: string[] = [];
+  if (opts.netns && os.unshare) wrap.push(os.unshare, '--net', '--ipc', '--');
+  if (opts.uid !== undefined && os.setpriv) {
+    wrap.push(os.setpriv, `--reuid=${opts.uid}`, `--regid=${opts.uid}`, '--clear-groups', '--inh-caps=-all', '--bounding-set=-all', '--no-new-privs', '--');
+  }
+  const env = onPath('env');
+  if (env) wrap.push(env, '-u', 'NODE_OPTIONS', '-u', 'NODE_PATH', '--');
+  return wrap;
+}
+
+/** Node's own flags for a sandbox: the permission model and the heap limit. */
+export function sandboxNodeArgs(opts: Pick<SandboxCommandOptions, 'scratch' | 'heapMb'>): string[] {
+  return [
     '--permission',
     // Vite 8 bundles with rolldown, a native addon; see the README's security model for why this
     // is acceptable (addons load only from the read-only platform folders; dlopen is removed
@@ -109,18 +126,11 @@ export function sandboxCommand(opts: SandboxCommandOptions): { file: string; arg
     `--max-old-space-size=${opts.heapMb}`,
     '--disable-warning=SecurityWarning',
     '--disable-warning=ExperimentalWarning',
-    opts.entry,
   ];
-  const os = osIsolation();
-  const wrap: string[] = [];
-  if (opts.netns && os.unshare) wrap.push(os.unshare, '--net', '--ipc', '--');
-  if (opts.uid !== undefined && os.setpriv) {
-    wrap.push(os.setpriv, `--reuid=${opts.uid}`, `--regid=${opts.uid}`, '--clear-groups', '--inh-caps=-all', '--bounding-set=-all', '--no-new-privs', '--');
-  }
-  // Node options never reach the sandbox, even from a parent that injects them into every child
-  // it spawns (test runners do: they would load their own code into the sandbox).
-  const env = onPath('env');
-  if (env) wrap.push(env, '-u', 'NODE_OPTIONS', '-u', 'NODE_PATH', '--');
-  const [file, ...args] = [...wrap, ...node];
+}
+
+/** The command line of one sandbox: `[file, ...args]`. */
+export function sandboxCommand(opts: SandboxCommandOptions): { file: string; args: string[] } {
+  const [file, ...args] = [...osWrapper(opts), sandboxNode(), ...sandboxNodeArgs(opts), opts.entry];
   return { file, args };
 }

@@ -48,10 +48,11 @@ export interface Sandbox {
   /** Resolves once the compiler inside is ready. */
   ready: Promise<void>;
   /**
-   * Compiles one chunk within `cpuMs` of CPU time; rejects with `SandboxEnded` when the sandbox
-   * ends meanwhile. The answer is the sandbox's, unchecked (see results.ts).
+   * Compiles one chunk within `budget` (CPU time, and wall time for a page that waits on nothing);
+   * rejects with `SandboxEnded` when the sandbox ends meanwhile. The answer is the sandbox's,
+   * unchecked (see results.ts).
    */
-  compile(inputs: CompileInput[], ctx: CompileContext, cpuMs: number): Promise<unknown>;
+  compile(inputs: CompileInput[], ctx: CompileContext, budget: { cpuMs: number; wallMs: number }): Promise<unknown>;
   /** CPU time the sandbox has used so far, in ms (as last sampled). */
   cpuMs(): number;
   /** Ends the sandbox. */
@@ -94,7 +95,7 @@ export function startSandbox(opts: SandboxOptions): Sandbox {
   let exited = false;
   let killedFor: SandboxEnd | undefined;
   let cpu = 0;
-  let current: { id: number; ctx: CompileContext; resolve(r: unknown): void; reject(e: unknown): void; startCpu: number; startWall: number; cpuMs: number } | undefined;
+  let current: { id: number; ctx: CompileContext; resolve(r: unknown): void; reject(e: unknown): void; startCpu: number; startWall: number; budget: { cpuMs: number; wallMs: number } } | undefined;
   let batch = 0;
   let readyResolve!: () => void;
   let readyReject!: (e: unknown) => void;
@@ -113,9 +114,9 @@ export function startSandbox(opts: SandboxOptions): Sandbox {
     if (!stats) return;
     cpu = stats.cpuMs;
     if (stats.rssBytes > (opts.limits.heapMb + 512) * 1024 * 1024) kill('memory');
-    else if (current && cpu - current.startCpu > current.cpuMs) kill('timeout');
+    else if (current && cpu - current.startCpu > current.budget.cpuMs) kill('timeout');
     // Waiting on nothing (a promise that never settles) uses no CPU: a wall-time bound too.
-    else if (current && Date.now() - current.startWall > 4 * current.cpuMs + 30_000) kill('timeout');
+    else if (current && Date.now() - current.startWall > current.budget.wallMs) kill('timeout');
   }, WATCH_MS);
 
   child.on('message', (msg: Outbound) => {
@@ -159,13 +160,13 @@ export function startSandbox(opts: SandboxOptions): Sandbox {
     ready,
     ended: () => exited,
     cpuMs: () => cpu,
-    async compile(inputs, ctx, cpuMs) {
+    async compile(inputs, ctx, budget) {
       await ready;
       if (exited || !child.connected) throw new SandboxEnded(killedFor ?? 'crashed', 'ended before the chunk');
       const id = ++batch;
       const startCpu = (child.pid && (await readProcStats(child.pid))?.cpuMs) || cpu;
       return new Promise<unknown>((resolve, reject) => {
-        current = { id, ctx, resolve, reject, startCpu, startWall: Date.now(), cpuMs };
+        current = { id, ctx, resolve, reject, startCpu, startWall: Date.now(), budget };
         child.send({ type: 'compile', batch: id, inputs });
       });
     },

@@ -1,0 +1,92 @@
+import t from 'tap';
+import { createSandboxCompiler } from '../../src/compile/sandbox-pool.ts';
+import type { CompiledPage, PageFailure } from '../../src/types.ts';
+
+const page = (name: string, source: string) => ({ sourcePath: `docs/${name}.mdx`, source, contentRoot: 'docs/' });
+const TIMEOUT = 'Page took too long to compile and run (an endless loop, or waiting on something that never comes); the limits are 1.5 s of CPU time and 3 s in all';
+const bodies = (results: Array<CompiledPage | PageFailure>) => results.map((r) => ('bodyHtml' in r ? r.bodyHtml : r));
+
+t.test('createSandboxCompiler', async (t) => {
+  // A secret in the builder's environment that customer pages must not see.
+  process.env.FOLIO_TEST_SECRET = 'hunter2';
+  t.teardown(() => delete process.env.FOLIO_TEST_SECRET);
+  const reads: string[] = [];
+  const ctx = {
+    async readFile(path: string) {
+      reads.push(path);
+      return path === 'snippets/note.mdx' ? 'From the **snippet**.\n' : undefined;
+    },
+  };
+
+  t.test('should compile a batch in sandboxes, in input order, reading snippets through the builder', async (t) => {
+    // Chunks of two pages: each chunk is one compile batch in a sandbox, with its own snippet read.
+    const pool = createSandboxCompiler({ workers: 2, threshold: 3, chunk: 2 });
+    t.teardown(() => pool.close());
+    const results = await pool.compile([
+      page('a', "import Note from '/snippets/note.mdx'\n\n<Note />\n"),
+      page('b', 'Secret is {String(process.env.FOLIO_TEST_SECRET)}.\n'),
+      page('c', '<Broken\n'),
+      page('d', "import Note from '../snippets/note.mdx'\n\n<Note />\n"),
+    ], ctx);
+    t.same(bodies(results), [
+      '<p>From the <strong>snippet</strong>.</p>',
+      '<p>Secret is undefined.</p>',
+      { sourcePath: 'docs/c.mdx', message: 'Unexpected end of file after name, expected a character that can start an attribute name, such as a letter, `$`, or `_`; whitespace before attributes; or the end of the tag', line: 2, column: 1 },
+      '<p>From the <strong>snippet</strong>.</p>',
+    ]);
+    t.same(reads.sort(), ['snippets/note.mdx', 'snippets/note.mdx']);
+    t.equal((results[0] as CompiledPage).urlPath, '/a');
+    t.ok(pool.cpuMs() > 0, 'counts the sandboxes\' CPU time');
+  });
+
+  t.test('should fail only the page that loops, runs out of memory or ends its process, and live on', async (t) => {
+    const pool = createSandboxCompiler({ workers: 1, threshold: 100, limits: { pageCpuMs: 1500, pageWallMs: 3000, heapMb: 160 } });
+    t.teardown(() => pool.close());
+    const fine = page('fine', '# Fine\n');
+    const results = await pool.compile([
+      page('loop', '{(() => { while (true) {} })()}\n'),
+      fine,
+      page('memory', '{(() => { const keep = []; for (;;) keep.push(new Array(1e6).fill(keep.length)); })()}\n'),
+      page('exit', '{process.exit(3)}\n'),
+      page('wait', 'export const never = await new Promise(() => {})\n\nNever.\n'),
+    ], ctx);
+    t.same(bodies(results), [
+      { sourcePath: 'docs/loop.mdx', message: TIMEOUT },
+      '<h1 id="fine">Fine<a class="heading-anchor" href="#fine" aria-hidden="true" tabindex="-1">#</a></h1>',
+      { sourcePath: 'docs/memory.mdx', message: 'Page used more memory than a page\'s compile may; the limit is 160 MB' },
+      { sourcePath: 'docs/exit.mdx', message: 'Page ended its compile process (process.exit, a crash, or tampering with the compiler)' },
+      { sourcePath: 'docs/wait.mdx', message: TIMEOUT },
+    ]);
+    t.same(bodies(await pool.compile([fine], ctx)), [bodies([results[1]])[0]], 'the next batch compiles');
+  });
+
+  t.test('should refuse what a page reaches for beyond its sandbox, with a message naming no host path', async (t) => {
+    const pool = createSandboxCompiler({ workers: 1, threshold: 100 });
+    t.teardown(() => pool.close());
+    const results = await pool.compile([
+      page('env', "{process.getBuiltinModule('fs').readFileSync('/proc/self/environ', 'latin1')}\n"),
+      page('spawn', "{String(process.getBuiltinModule('child_process').execSync('id'))}\n"),
+      page('net', "export const res = await fetch('http://127.0.0.1:9/')\n"),
+      page('throw', "{(() => { throw new Error('failed at /work/secret/place and ' + import.meta.url) })()}\n"),
+    ], ctx);
+    t.same(bodies(results), [
+      { sourcePath: 'docs/env.mdx', message: 'Unexpected error while running the page: The module "fs" is not available while compiling a page' },
+      { sourcePath: 'docs/spawn.mdx', message: 'Unexpected error while running the page: The module "child_process" is not available while compiling a page' },
+      { sourcePath: 'docs/net.mdx', message: 'Unexpected error while running the page: fetch is not available while compiling a page' },
+      (results[3] as PageFailure),
+    ]);
+    t.match((results[3] as PageFailure).message, /^Unexpected error while running the page: failed at <path> and /);
+    t.notMatch((results[3] as PageFailure).message, /\/work\/|\/tmp\//);
+  });
+
+  t.test('should end idle sandboxes and start new ones for the next batch', async (t) => {
+    const pool = createSandboxCompiler({ workers: 1, threshold: 100, idleMs: 200 });
+    t.teardown(() => pool.close());
+    const first = await pool.compile([page('x', 'X\n')], ctx);
+    t.equal(pool.running(), 1);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    t.equal(pool.running(), 0, 'no sandbox runs while idle');
+    t.same(bodies(await pool.compile([page('x', 'X\n')], ctx)), bodies(first));
+    t.equal(pool.running(), 1, 'a new sandbox compiled the second batch');
+  });
+});
