@@ -39,7 +39,7 @@ export interface Platform {
 function projectHooks(getDeps: () => Deps, store: ObjectStore): ProjectHooks {
   return {
     async created(project) {
-      if (!project.github_repo) await createManagedRepo(getDeps(), project.id);
+      if (!project.github_repo) await createManagedRepo(getDeps(), project.id, project.github_branch);
     },
     async deleted(project) {
       await deleteManagedRepo(getDeps(), project.id);

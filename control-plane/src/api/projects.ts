@@ -10,7 +10,7 @@ import { projectJson } from './serialize.ts';
 
 /** Hooks other modules register to follow a project's life (managed repository, site files). */
 export interface ProjectHooks {
-  created?(project: { id: string; slug: string; github_repo: string | null }): Promise<void>;
+  created?(project: { id: string; slug: string; github_repo: string | null; github_branch: string }): Promise<void>;
   deleted?(project: { id: string; slug: string }): Promise<void>;
 }
 
@@ -31,6 +31,7 @@ export const projectRoutes = [
   defineRoute({
     method: 'post', path: '/projects', operationId: 'createProject', summary: 'Create a project', tags: TAGS,
     description: 'Creates a docs site. Without `github_repo` the platform hosts its Git repository (push to deploy). '
+      + '`github_branch` (default main) is the branch synced; it must be a Git branch name, not HEAD, without a refs/ prefix. '
       + 'On a plan whose `max_projects` is reached: 402 `plan_limit_reached` with an `upgrade_url`. A taken slug: 409 `conflict`.',
     auth: 'projects:write', body: createProjectBody,
     responses: { 201: { description: 'The new project', schema: projectSchema }, 402: { description: 'plan_limit_reached (with upgrade_url)' }, 409: { description: 'conflict: the slug is taken' } },
@@ -38,14 +39,16 @@ export const projectRoutes = [
       const quota = await checkLifetimeCap(deps.m, auth.orgId, 'max_projects', deps.now(), deps.env.UPGRADE_URL);
       let created;
       try {
-        created = await deps.m.Project.create({ org_id: auth.orgId, name: body.name, slug: body.slug, github_repo: body.github_repo ?? null, created_at: deps.now() });
+        created = await deps.m.Project.create({
+          org_id: auth.orgId, name: body.name, slug: body.slug, github_repo: body.github_repo ?? null, github_branch: body.github_branch ?? 'main', created_at: deps.now(),
+        });
       } catch (err: any) {
         if (err?.code === 11000) throw conflict(`slug: "${body.slug}" is already taken`);
         throw err;
       }
       const project = created.toObject();
       await settleProjectCap(deps.m, auth.orgId, project._id, quota, deps.now(), deps.env.UPGRADE_URL);
-      for (const h of hooks(deps)) await h.created?.({ id: project._id, slug: project.slug, github_repo: project.github_repo ?? null });
+      for (const h of hooks(deps)) await h.created?.({ id: project._id, slug: project.slug, github_repo: project.github_repo ?? null, github_branch: project.github_branch ?? 'main' });
       return { status: 201, body: projectJson(project), headers: { Location: `${deps.env.publicApiUrl}/projects/${project._id}` } };
     },
   }),

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { DEPLOYMENT_STATUSES } from '../db/models/deployment.ts';
 import { PROJECT_STATUSES } from '../db/models/project.ts';
+import { branchSchema } from './branch-name.ts';
 
 /** Largest `limit` accepted by list endpoints (the spec leaves it open; 100 keeps pages cheap). */
 export const MAX_LIST_LIMIT = 100;
@@ -39,15 +40,11 @@ export const NAME_RULE = 'must be 1-80 characters';
 export const nameSchema = z.string().trim().min(1, { error: NAME_RULE }).max(80, { error: NAME_RULE });
 export const REPO_RULE = 'must be in owner/name form';
 export const githubRepoSchema = z.string().regex(/^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})\/[A-Za-z0-9._-]{1,100}$/, { error: REPO_RULE });
-export const BRANCH_RULE = 'must be a valid Git branch name';
-export const branchSchema = z.string().min(1, { error: BRANCH_RULE }).max(255, { error: BRANCH_RULE })
-  // eslint-disable-next-line no-control-regex -- Git forbids control characters in ref names.
-  .regex(/^(?!\/|.*(?:\.\.|\/\/|@\{|\\|\.lock$|\/$|\.$))[^\x00-\x20~^:?*[\x7f]+$/, { error: BRANCH_RULE });
-
 export const createProjectBody = z.strictObject({
   name: nameSchema,
   slug: slugSchema,
   github_repo: githubRepoSchema.optional(),
+  github_branch: branchSchema.optional(),
 }).meta({ id: 'CreateProject' });
 
 /** A field the API refuses with a message saying where it can be changed instead. */

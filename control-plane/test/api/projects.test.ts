@@ -126,7 +126,7 @@ t.test('projects API', async (t) => {
       [{ slug: 'new' }, 'slug: cannot be changed through the API; renames are a dashboard operation'],
       [{ custom_domain: 'docs.acme.com' }, 'custom_domain: cannot be changed through the API; custom domains are a dashboard operation'],
       [{ name: '' }, 'name: must be 1-80 characters'],
-      [{ github_branch: 'bad..branch' }, 'github_branch: must be a valid Git branch name'],
+      [{ github_branch: 'bad..branch' }, 'github_branch: Unexpected ".."; expected a Git branch name'],
       [{ status: 'active' }, 'status: Unexpected key'],
     ];
     for (const [body, message] of cases) {
