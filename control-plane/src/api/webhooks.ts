@@ -32,7 +32,7 @@ function parsePayload(ctx: Koa.Context, raw: Buffer): Record<string, unknown> {
 }
 
 const outcome = z.object({
-  status: z.enum(['pong', 'duplicate', 'ignored']).describe('pong: ping answered; duplicate: this delivery id was already handled; ignored: nothing to sync'),
+  status: z.enum(['pong', 'duplicate', 'ignored']).describe('pong: ping answered; duplicate: this delivery id, or the pushed commit, was already handled; ignored: nothing to sync'),
   reason: z.string().optional().describe('Why an event was ignored'),
 }).meta({ id: 'WebhookOutcome' });
 const queued = z.object({
@@ -49,6 +49,8 @@ export const webhookRoutes = [
       + '(`X-GitHub-Delivery`) seen in the last 7 days answers `{ status: "duplicate" }`. `ping` answers `pong`. '
       + 'A `push` to the synced branch (`github_branch`, default main) of projects connected to that repository '
       + '(`github_repo`, compared case-insensitively) queues a sync of the pushed commit for each: 202 with their ids. '
+      + 'A project that already has that commit queued or building, or live with nothing newer queued or building, '
+      + 'is skipped; when every project is, the push answers `{ status: "duplicate" }` like a replayed delivery id. '
       + 'Anything else is 200 `ignored` with a reason. Without a configured secret: 503 `webhooks_disabled`.',
     auth: 'none', bodyType: 'raw',
     responses: {
