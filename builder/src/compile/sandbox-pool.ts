@@ -8,6 +8,7 @@
  * single page that fails that way again is reported as a page failure. The sandbox is replaced,
  * and the builder lives on.
  */
+import { appError } from '../errors.ts';
 import type { CompiledPage, PageFailure } from '../types.ts';
 import { checkResults, failureOf } from '../sandbox/results.ts';
 import { SandboxEnded, startSandbox, type Sandbox, type SandboxEnd } from '../sandbox/sandbox-process.ts';
@@ -101,6 +102,8 @@ export function createSandboxCompiler(opts: SandboxCompilerOptions): SandboxComp
       (raw) => chunk.resolve(checkResults(chunk.inputs, raw)),
       (err: unknown) => {
         if (entry.box.ended()) retire(entry);
+        // A sandbox that never started ran no page: the platform failed, and the build is retried.
+        if (err instanceof SandboxEnded && err.atStart) return chunk.reject(appError('sandbox_start', `Compile sandbox could not start (${err.message})`, err));
         const reason: SandboxEnd = err instanceof SandboxEnded ? err.reason : 'crashed';
         if (!single) {
           // Try each page alone: the one that caused this fails, its siblings build.

@@ -92,15 +92,17 @@ export interface SandboxCommandOptions {
   uid?: number;
   /** Run in a new, empty network namespace (needs `unshare`). */
   netns?: boolean;
+  /** The sandbox's whole environment. */
+  env?: Record<string, string>;
 }
 
 /**
  * The operating system's layers as a command prefix: a new network and IPC namespace
- * (`unshare`), then the sandbox's own user with no capabilities (`setpriv`), then `env` dropping
- * Node options, so nothing a parent injects into its children's environment (test runners do)
- * loads into the sandbox.
+ * (`unshare`), then the sandbox's own user with no capabilities (`setpriv`), then `env -i` with
+ * exactly `env`: nothing a parent injects into its children's environment (test runners add
+ * Node options and variables of their own) reaches the sandbox.
  */
-export function osWrapper(opts: { uid?: number; netns?: boolean }): string[] {
+export function osWrapper(opts: { uid?: number; netns?: boolean; env?: Record<string, string> }): string[] {
   const os = osIsolation();
   const wrap: string[] = [];
   if (opts.netns && os.unshare) wrap.push(os.unshare, '--net', '--ipc', '--');
@@ -108,7 +110,7 @@ export function osWrapper(opts: { uid?: number; netns?: boolean }): string[] {
     wrap.push(os.setpriv, `--reuid=${opts.uid}`, `--regid=${opts.uid}`, '--clear-groups', '--inh-caps=-all', '--bounding-set=-all', '--no-new-privs', '--');
   }
   const env = onPath('env');
-  if (env) wrap.push(env, '-u', 'NODE_OPTIONS', '-u', 'NODE_PATH', '--');
+  if (env) wrap.push(env, '-i', '--', ...Object.entries(opts.env ?? {}).map(([k, v]) => `${k}=${v}`));
   return wrap;
 }
 

@@ -21,10 +21,13 @@ export type SandboxEnd = 'timeout' | 'memory' | 'crashed';
 /** Thrown for a chunk whose sandbox ended before answering. */
 export class SandboxEnded extends Error {
   readonly reason: SandboxEnd;
-  constructor(reason: SandboxEnd, detail: string) {
-    super(`compile sandbox ended (${reason}): ${detail}`);
+  /** True when the sandbox ended before its compiler was ready: no page ran yet, the platform failed. */
+  readonly atStart: boolean;
+  constructor(reason: SandboxEnd, detail: string, atStart = false) {
+    super(`compile sandbox ended (${reason}${atStart ? ', while starting' : ''}): ${detail}`);
     this.name = 'SandboxEnded';
     this.reason = reason;
+    this.atStart = atStart;
   }
 }
 
@@ -84,15 +87,16 @@ export function startSandbox(opts: SandboxOptions): Sandbox {
   const layers = opts.osLayers !== false ? osIsolation() : {};
   const uid = layers.setpriv ? sandboxUid() : undefined;
   const scratch = scratchFolder(uid);
-  const { file, args } = sandboxCommand({ scratch, entry: ENTRY, heapMb: opts.limits.heapMb, uid, netns: Boolean(layers.unshare) });
-  const child: ChildProcess = spawn(file, args, {
-    cwd: scratch, env: { TMPDIR: scratch }, stdio: ['ignore', 'pipe', 'pipe', 'ipc'], serialization: 'advanced',
-  });
+  // The IPC channel is the fourth stdio entry; Node finds it through these two variables.
+  const env = { TMPDIR: scratch, NODE_CHANNEL_FD: '3', NODE_CHANNEL_SERIALIZATION_MODE: 'advanced' };
+  const { file, args } = sandboxCommand({ scratch, entry: ENTRY, heapMb: opts.limits.heapMb, uid, netns: Boolean(layers.unshare), env });
+  const child: ChildProcess = spawn(file, args, { cwd: scratch, env, stdio: ['ignore', 'pipe', 'pipe', 'ipc'], serialization: 'advanced' });
   let stderr = '';
   child.stdout!.resume();
   child.stderr!.on('data', (c: Buffer) => { stderr = (stderr + c.toString('utf8')).slice(-4096); });
 
   let exited = false;
+  let isReady = false;
   let killedFor: SandboxEnd | undefined;
   let cpu = 0;
   let current: { id: number; ctx: CompileContext; resolve(r: unknown): void; reject(e: unknown): void; startCpu: number; startWall: number; budget: { cpuMs: number; wallMs: number } } | undefined;
@@ -123,6 +127,7 @@ export function startSandbox(opts: SandboxOptions): Sandbox {
     if (!msg || typeof msg !== 'object') return;
     if (msg.type === 'ready') {
       clearTimeout(startTimer);
+      isReady = true;
       readyResolve();
     } else if (msg.type === 'read' && current && msg.batch === current.id && typeof msg.path === 'string' && typeof msg.id === 'number') {
       const reply = (text: string | undefined) => { if (child.connected) child.send({ type: 'read-result', id: msg.id, text }); };
@@ -142,8 +147,9 @@ export function startSandbox(opts: SandboxOptions): Sandbox {
       rmSync(scratch, { recursive: true, force: true });
       const memory = /heap out of memory|Reached heap limit|Allocation failed/i.test(stderr);
       const reason: SandboxEnd = killedFor ?? (memory ? 'memory' : 'crashed');
-      if (reason === 'crashed' && stderr.trim()) opts.log?.(`compile sandbox ${child.pid} ended (${code ?? signal}): ${stderr.trim().split('\n').slice(-25).join(' | ')}`);
-      const err = new SandboxEnded(reason, `exit ${code ?? signal}`);
+      if (isReady && reason === 'crashed' && stderr.trim()) opts.log?.(`compile sandbox ${child.pid} ended (${code ?? signal}): ${stderr.trim().split('\n').slice(-5).join(' | ')}`);
+      if (!isReady) opts.log?.(`compile sandbox ${child.pid} could not start (${code ?? signal}): ${stderr.trim().split('\n').slice(-5).join(' | ')}`);
+      const err = new SandboxEnded(reason, `exit ${code ?? signal}`, !isReady);
       readyReject(err);
       current?.reject(err);
       current = undefined;

@@ -24,13 +24,16 @@ export interface TestPlatform {
   dataDir: string;
   key: string;
   orgId: string;
-  api(method: string, urlPath: string, body?: unknown): Promise<{ status: number; body: any }>;
+  /** Calls the API with the test organization's key, or `asKey`. */
+  api(method: string, urlPath: string, body?: unknown, asKey?: string): Promise<{ status: number; body: any }>;
+  /** Another organization (a second tenant) and a full-access key of it. */
+  newOrg(name: string): Promise<{ orgId: string; key: string }>;
   startWorker(extraEnv?: Record<string, string>): WorkerProcess;
   /** GET a path of a project's site through the site server, by Host. */
   site(slug: string, urlPath: string, headers?: Record<string, string>): Promise<{ status: number; body: string; headers: Headers }>;
   /** A local working copy holding `files`, committed, with the project's managed repo as `origin`. */
-  workingCopy(slug: string, files: Record<string, string>): Promise<{ dir: string; write(files: Record<string, string>, remove?: string[]): Promise<void>; push(): Promise<string> }>;
-  waitForDeployment(projectId: string, predicate: (d: any) => boolean, timeoutMs?: number): Promise<any>;
+  workingCopy(slug: string, files: Record<string, string>, asKey?: string): Promise<{ dir: string; write(files: Record<string, string>, remove?: string[]): Promise<void>; push(): Promise<string> }>;
+  waitForDeployment(projectId: string, predicate: (d: any) => boolean, timeoutMs?: number, asKey?: string): Promise<any>;
   close(): Promise<void>;
 }
 
@@ -43,8 +46,8 @@ export async function startTestPlatform(envOverrides: Record<string, string> = {
   const workers: WorkerProcess[] = [];
   const tp: TestPlatform = {
     p, dataDir, key, orgId: org._id,
-    async api(method, urlPath, body) {
-      const res = await fetch(`${p.cp.apiUrl}${urlPath}`, { method, headers: { authorization: `Bearer ${key}`, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
+    async api(method, urlPath, body, asKey = key) {
+      const res = await fetch(`${p.cp.apiUrl}${urlPath}`, { method, headers: { authorization: `Bearer ${asKey}`, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
       const text = await res.text();
       return { status: res.status, body: text ? JSON.parse(text) : undefined };
     },
@@ -92,11 +95,15 @@ export async function startTestPlatform(envOverrides: Record<string, string> = {
         req.end();
       });
     },
-    async workingCopy(slug, files) {
+    async newOrg(name) {
+      const other = await createOrganization(p.cp.m, name, 'enterprise');
+      return { orgId: other._id, key: (await createApiKey(p.cp.m, { orgId: other._id })).key };
+    },
+    async workingCopy(slug, files, asKey = key) {
       const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-wc-'));
       const gitEnv = { GIT_AUTHOR_NAME: 'Ada', GIT_AUTHOR_EMAIL: 'ada@example.com', GIT_COMMITTER_NAME: 'Ada', GIT_COMMITTER_EMAIL: 'ada@example.com' };
       await runGit(['init', '-q', '-b', 'main'], { cwd: dir });
-      const remote = `${p.internalUrl.replace('http://', `http://git:${key}@`)}/git/${slug}.git`;
+      const remote = `${p.internalUrl.replace('http://', `http://git:${asKey}@`)}/git/${slug}.git`;
       await runGit(['remote', 'add', 'origin', remote], { cwd: dir });
       const wc = {
         dir,
@@ -114,10 +121,10 @@ export async function startTestPlatform(envOverrides: Record<string, string> = {
       await wc.write(files);
       return wc;
     },
-    async waitForDeployment(projectId, predicate, timeoutMs = 180_000) {
+    async waitForDeployment(projectId, predicate, timeoutMs = 180_000, asKey = key) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
-        const list = (await tp.api('GET', `/projects/${projectId}/deployments?limit=100`)).body.data;
+        const list = (await tp.api('GET', `/projects/${projectId}/deployments?limit=100`, undefined, asKey)).body.data;
         const hit = list.find(predicate);
         if (hit && hit.finished_at) return hit;
         if (Date.now() > deadline) throw new Error(`no matching finished deployment: ${JSON.stringify(list)}`);
