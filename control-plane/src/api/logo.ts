@@ -59,8 +59,9 @@ export const logoRoutes = [
       + '`{ "light": "<url>", "dark": "<url>" }` whose URLs the server downloads (http or https; public addresses only; '
       + 'at most 3 redirects; 10 s). The type is decided from the bytes, not the file name: SVG (an XML document whose '
       + 'root is `<svg>`), PNG, JPEG or WebP; anything else is 400 naming the field. 2 MB per file (413). SVGs are '
-      + 'sanitised (no script, event handlers, foreignObject, javascript: or non-image data: links, external <use>, '
-      + 'DOCTYPE or entities). Only `light` given: used for both modes. Only `dark` given: the current light logo stays, '
+      + 'sanitised (no script, event handlers, foreignObject, DOCTYPE or entities; no references but same-document '
+      + '#fragments and inline raster images; no CSS url() but url(#id), no @import) and served with '
+      + '`Content-Security-Policy: default-src \'none\'; style-src \'unsafe-inline\'`. Only `light` given: used for both modes. Only `dark` given: the current light logo stays, '
       + 'or when there is none the dark one is used for both. Files are stored with the site and answered as '
       + 'root-relative paths it serves, e.g. `/_folio/logo/light-0123456789ab.svg`; replaced files are deleted.',
     auth: 'projects:write', params: projectParams, body: logoFiles, bodyType: 'multipart',

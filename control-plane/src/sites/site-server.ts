@@ -29,6 +29,8 @@ export interface SiteServer { port: number; url: string; close(): Promise<void> 
 interface RedirectRule { source: string; destination: string; status: number }
 
 const TTL_MS = 2_000;
+/** The policy every SVG is served with: no script, no fetches, inline styles only. */
+export const SVG_CSP = "default-src 'none'; style-src 'unsafe-inline'";
 
 export async function startSiteServer(opts: SiteServerOptions): Promise<SiteServer> {
   const projects = new Map<string, { id: string | undefined; at: number }>();
@@ -63,7 +65,11 @@ export async function startSiteServer(opts: SiteServerOptions): Promise<SiteServ
     const head = await opts.store.head(prefix + key);
     if (!head) return false;
     const etag = `"${head.etag.replace(/"/g, '')}"`;
-    res.setHeader('Content-Type', contentTypeFor(key));
+    const type = contentTypeFor(key);
+    res.setHeader('Content-Type', type);
+    // An SVG opened as a document could run script or load what it names: uploads are sanitised,
+    // and this policy blocks whatever remains (and anything a repository's own SVGs carry).
+    if (type.startsWith('image/svg+xml')) res.setHeader('Content-Security-Policy', SVG_CSP);
     res.setHeader('Cache-Control', status === 200 ? cacheControlFor(key) : 'public, max-age=60');
     res.setHeader('ETag', etag);
     res.setHeader('X-Content-Type-Options', 'nosniff');

@@ -1,34 +1,47 @@
 /**
  * SVG uploads are served from the site's own origin, where an SVG opened directly is a document
- * that can run script. Every uploaded SVG is therefore parsed as XML and rebuilt from an
- * allow-list (DOMPurify's SVG profile over a jsdom document), with Folio's extra rules on links.
+ * that can run script or load whatever it names. Every uploaded SVG is therefore parsed as XML and
+ * rebuilt from an allow-list: DOMPurify's SVG profile over a jsdom document for the markup, and
+ * Folio's rules on top: links and references (`href`, `xlink:href`, `src`) only to fragments of
+ * the same document (plus inline raster images on `<image>`), and CSS (`<style>`, `style`
+ * attributes, presentation attributes such as `fill`) through the CSS allow-list of
+ * sanitize-css.ts, which keeps `url(#id)` and drops every other `url()`, `@import` and the like.
+ * The site server adds a Content-Security-Policy that blocks anything left (site-server.ts).
  */
 import createDOMPurify, { type Config } from 'dompurify';
 import { JSDOM } from 'jsdom';
+import { isSafeCssValue, sanitizeDeclarations, sanitizeStylesheet } from './sanitize-css.ts';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 /** Raster images may be inlined in an SVG; any other `data:` URL (HTML, nested SVG) may not. */
 const RASTER_DATA_URL = /^data:image\/(?:png|jpeg|gif|webp);base64,[A-Za-z0-9+/=]*$/i;
+/** Attributes that make a browser fetch or navigate (in any namespace: `xlink:href`). */
+const REFERENCE = /^(?:(?:[\w-]+:)?href|src)$/i;
 
 /** One window for the process: creating a jsdom window costs tens of milliseconds. */
 let shared: { window: JSDOM['window']; purify: ReturnType<typeof createDOMPurify> } | undefined;
+
+/** Whether a reference may stay: a same-document fragment, or an inline raster image on `<image>`. */
+function keepReference(element: string, raw: string): boolean {
+  // Browsers ignore ASCII whitespace and control characters inside a URL scheme ("java\tscript:").
+  // eslint-disable-next-line no-control-regex -- stripping exactly those characters is the point.
+  const value = raw.replace(/[\u0000-\u0020]/g, '');
+  return value.startsWith('#') || (element === 'image' && RASTER_DATA_URL.test(value));
+}
 
 function engine() {
   if (shared) return shared;
   const { window } = new JSDOM('');
   const purify = createDOMPurify(window as unknown as Parameters<typeof createDOMPurify>[0]);
   purify.addHook('uponSanitizeAttribute', (node, data) => {
-    if (data.attrName !== 'href' && data.attrName !== 'xlink:href') return;
-    // Browsers ignore ASCII whitespace and control characters inside a URL scheme ("java\tscript:").
-    // eslint-disable-next-line no-control-regex -- stripping exactly those characters is the point.
-    const value = data.attrValue.replace(/[\u0000-\u0020]/g, '');
     const element = node.nodeName.toLowerCase();
-    if (element === 'use') {
-      // Only same-document references: an external <use> pulls in markup sanitising never saw.
-      data.keepAttr = value.startsWith('#');
-    } else if (/^data:/i.test(value)) {
-      data.keepAttr = element === 'image' && RASTER_DATA_URL.test(value);
-    } else if (/^(?:javascript|vbscript):/i.test(value)) {
+    if (REFERENCE.test(data.attrName)) {
+      data.keepAttr = keepReference(element, data.attrValue);
+    } else if (data.attrName.toLowerCase() === 'style') {
+      data.attrValue = sanitizeDeclarations(data.attrValue);
+      data.keepAttr = data.attrValue.trim() !== '';
+    } else if (data.attrValue.includes('(') && !isSafeCssValue(data.attrValue)) {
+      // A presentation attribute is CSS: fill="url(https://…)" fetches like background-image does.
       data.keepAttr = false;
     }
   });
@@ -90,8 +103,8 @@ function parse(text: string) {
  * when they are not: not UTF-8, not well-formed XML, or a root element other than `<svg>`.
  * The result is the root element re-serialised after sanitising: no XML declaration, no
  * processing instructions, no comments, no DOCTYPE or entity declarations, no `<script>`,
- * no `on*` handlers, no `<foreignObject>`, no animation of attributes, no `javascript:` links,
- * no `data:` URLs other than inline PNG/JPEG/GIF/WebP on `<image>`, no external `<use>`.
+ * no `on*` handlers, no `<foreignObject>`, no animation of attributes, no references other than
+ * `#fragment`s (and inline PNG/JPEG/GIF/WebP on `<image>`), no CSS that loads anything.
  * An `<svg>` written without its namespace (common in markup meant for inline HTML) gets it.
  */
 export function sanitizeSvg(bytes: Uint8Array): Buffer | undefined {
@@ -110,10 +123,21 @@ export function sanitizeSvg(bytes: Uint8Array): Buffer | undefined {
   const root = doc?.documentElement;
   if (!doc || !root || root.localName !== 'svg' || root.namespaceURI !== SVG_NS) return undefined;
   const { window, purify } = engine();
+  // CDATA sections are plain text to an XML parser; as text nodes they keep their content (a
+  // <style> wrapped in CDATA, as editors write it) where DOMPurify would drop the section.
+  const walker = doc.createTreeWalker(root, window.NodeFilter.SHOW_CDATA_SECTION);
+  const sections: Node[] = [];
+  while (walker.nextNode()) sections.push(walker.currentNode);
+  for (const section of sections) section.parentNode?.replaceChild(doc.createTextNode(section.nodeValue ?? ''), section);
   try {
     purify.sanitize(root, CONFIG);
   } catch {
     return undefined;
+  }
+  for (const style of [...root.getElementsByTagNameNS(SVG_NS, 'style')]) {
+    const css = sanitizeStylesheet(style.textContent ?? '');
+    if (css.trim() === '') style.remove();
+    else if (css !== style.textContent) style.textContent = css;
   }
   return Buffer.from(new window.XMLSerializer().serializeToString(root), 'utf8');
 }

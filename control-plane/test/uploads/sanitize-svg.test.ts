@@ -1,4 +1,5 @@
 import t from 'tap';
+// CSS itself (tokens, escapes, at-rules) is covered in sanitize-css.test.ts; these cases are the SVG forms.
 import { sanitizeSvg } from '../../src/uploads/sanitize-svg.ts';
 
 const NS = 'xmlns="http://www.w3.org/2000/svg"';
@@ -23,9 +24,14 @@ t.test('sanitizeSvg', async (t) => {
     t.equal(clean(`<svg ${NS}><h:script xmlns:h="http://www.w3.org/1999/xhtml">alert(1)</h:script><g/></svg>`), `<svg ${NS}><g/></svg>`, 'an HTML script in a foreign namespace leaves no text behind');
   });
 
-  t.test('should remove javascript: links however they are spelled', async (t) => {
-    t.equal(clean(`<svg ${NS} ${XL}><a href="javascript:alert(1)"><text>a</text></a><a xlink:href=" JaVaScRiPt:alert(2)"><text>b</text></a><a href="java&#x09;script:alert(3)"><text>c</text></a><a href="https://folio.dev/"><text>d</text></a></svg>`),
-      `<svg ${NS} ${XL}><a><text>a</text></a><a><text>b</text></a><a><text>c</text></a><a href="https://folio.dev/"><text>d</text></a></svg>`);
+  t.test('should keep only same-document links: no javascript:, data:text/html or remote hrefs', async (t) => {
+    t.equal(clean(`<svg ${NS} ${XL}><a href="javascript:alert(1)"><text>a</text></a><a xlink:href=" JaVaScRiPt:alert(2)"><text>b</text></a><a href="java&#x09;script:alert(3)"><text>c</text></a><a href="https://folio.dev/"><text>d</text></a><a href="data:text/html,&lt;script&gt;alert(1)&lt;/script&gt;"><text>e</text></a><a href=" #top"><text>f</text></a></svg>`),
+      `<svg ${NS} ${XL}><a><text>a</text></a><a><text>b</text></a><a><text>c</text></a><a><text>d</text></a><a><text>e</text></a><a href="#top"><text>f</text></a></svg>`);
+  });
+
+  t.test('should drop remote image and filter sources, in every namespace and spelling', async (t) => {
+    t.equal(clean(`<svg ${NS} ${XL}><image href="http://evil.example/a.png" width="1"/><image xlink:href="https://evil.example/b.png" width="2"/><image href="//evil.example/c.png" width="3"/><image href="a.png" width="4"/><filter id="f"><feImage href="https://evil.example/d.png"/></filter><pattern id="p" xlink:href="https://evil.example/p.svg#p"/></svg>`),
+      `<svg ${NS} ${XL}><image width="1"/><image width="2"/><image width="3"/><image width="4"/><filter id="f"><feImage/></filter><pattern id="p"/></svg>`);
   });
 
   t.test('should keep same-document <use> references and drop external ones', async (t) => {
@@ -36,6 +42,27 @@ t.test('sanitizeSvg', async (t) => {
   t.test('should allow inline raster images only among data: URLs', async (t) => {
     t.equal(clean(`<svg ${NS}><image href="data:image/png;base64,iVBORw0KGgo=" width="1" height="1"/><image href="data:text/html;base64,PHNjcmlwdD4=" width="1"/><image href="data:image/svg+xml,%3Csvg%20onload%3Dalert(1)%3E" width="1"/></svg>`),
       `<svg ${NS}><image href="data:image/png;base64,iVBORw0KGgo=" width="1" height="1"/><image width="1"/><image width="1"/></svg>`);
+  });
+
+  t.test('should strip every CSS url() but url(#id) and every @import from <style>', async (t) => {
+    t.equal(clean(`<svg ${NS}><style>.a{fill:red}.b{background:url(javascript:alert(1))}.c{fill:url(#g);stroke:url( 'https://evil.example/s.svg#x' )}</style><rect class="a"/></svg>`),
+      `<svg ${NS}><style>.a{fill:red}.b{}.c{fill:url(#g)}</style><rect class="a"/></svg>`);
+    t.equal(clean(`<svg ${NS}><style>@import url(https://evil.example/x.css);@import "https://evil.example/y.css" screen;@font-face{font-family:x;src:url(https://evil.example/f.woff)}.a{fill:red}</style><rect class="a"/></svg>`),
+      `<svg ${NS}><style>.a{fill:red}</style><rect class="a"/></svg>`);
+    t.equal(clean(`<svg ${NS}><style>@import url(https://evil.example/x.css);</style><g/></svg>`), `<svg ${NS}><g/></svg>`, 'a <style> left empty goes');
+    t.equal(clean(`<svg ${NS}><style><![CDATA[.a{fill:\\75 rl(https://evil.example/x);stroke:blue}]]></style><g/></svg>`),
+      `<svg ${NS}><style>.a{stroke:blue}</style><g/></svg>`, 'escapes are decoded before judging; CDATA content is kept as text');
+  });
+
+  t.test('should strip external url() from style and presentation attributes', async (t) => {
+    t.equal(clean(`<svg ${NS}><rect style="fill:red;background-image:url(https://evil.example/t.png)" fill="url(https://evil.example/p.svg#g)" stroke="url(#g)" filter="url( 'http://evil.example/f.svg#f' )" mask="url(#m)" transform="rotate(45)"/></svg>`),
+      `<svg ${NS}><rect style="fill:red" stroke="url(#g)" mask="url(#m)" transform="rotate(45)"/></svg>`);
+    t.equal(clean(`<svg ${NS}><rect style="background:url(https://evil.example/t.png)" width="1"/></svg>`), `<svg ${NS}><rect width="1"/></svg>`, 'a style attribute left empty goes');
+  });
+
+  t.test('should keep clean CSS byte for byte', async (t) => {
+    const svg = `<svg ${NS}><style>.st0{fill:#fff}@media (prefers-color-scheme:dark){.st0{fill:#000}}@keyframes spin{from{transform:rotate(0deg)}to{transform:rotate(360deg)}}</style><g class="st0" style="fill: red; stroke: url(#g);"/></svg>`;
+    t.equal(clean(svg), svg);
   });
 
   t.test('should drop the DOCTYPE and its entities: no expansion, no external entities', async (t) => {
