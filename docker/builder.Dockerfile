@@ -1,7 +1,8 @@
 # syntax=docker/dockerfile:1
 # Folio builder. Two uses of one image:
 #   - default command `worker`: a builder worker that claims jobs from the control plane's internal
-#     build API (CONTROL_PLANE_URL, WORKER_SECRET) and publishes to the object store (S3_*);
+#     build API (CONTROL_PLANE_URL, WORKER_SECRET); each job builds in a process of its own that
+#     publishes through the control plane with the job's token (no storage credentials here);
 #   - `ci-deploy --dir <checkout> --project <id>`: a step in a customer's CI that builds the
 #     checked-out repository and publishes through the control plane (FOLIO_API_URL,
 #     FOLIO_API_KEY); it holds no storage credentials.
@@ -20,12 +21,15 @@ COPY control-plane/package.json control-plane/
 COPY builder/package.json builder/
 COPY site-template/package.json site-template/
 COPY scripts/package.json scripts/
+COPY builder/sandbox-runtime/package.json builder/sandbox-runtime/package-lock.json builder/sandbox-runtime/
 # The lock file covers every workspace, so `npm ci` needs every workspace's package.json (the
 # control plane's packages come along; the builder never imports them, a lint rule sees to that).
 RUN --mount=type=cache,target=/root/.npm \
     npm ci --omit=dev --ignore-scripts --no-audit --no-fund \
  && test -f node_modules/tsx/package.json \
- && test -d node_modules/@pagefind
+ && test -d node_modules/@pagefind \
+ && npm ci --prefix builder/sandbox-runtime --no-bin-links --ignore-scripts --no-audit --no-fund \
+ && test -x "builder/sandbox-runtime/node_modules/node-linux-$(uname -m | sed 's/x86_64/x64/;s/aarch64/arm64/')/bin/node"
 
 # ---- runtime ----
 FROM ${NODE_IMAGE} AS runtime
@@ -39,6 +43,9 @@ WORKDIR /app
 COPY --from=deps /app/node_modules ./node_modules
 COPY package.json tsconfig.json ./
 COPY builder/package.json builder/
+# Node 26 for the compile sandboxes (customer MDX runs only there, under its permission model).
+COPY builder/sandbox-runtime/package.json builder/sandbox-runtime/
+COPY --from=deps /app/builder/sandbox-runtime/node_modules builder/sandbox-runtime/node_modules
 COPY builder/src builder/src
 COPY builder/schema builder/schema
 COPY site-template/package.json site-template/

@@ -103,6 +103,10 @@ t.test('docker files', async (t) => {
     t.equal(b.environment.CONTROL_PLANE_URL, 'http://control-plane:4000');
     t.equal(b.environment.WORKER_SECRET, 'w-secret');
     t.equal(b.environment.MONGODB_URI, undefined, 'builders hold no database address');
+    t.same(Object.keys(b.environment).filter((k) => k.startsWith('S3_')), [], 'builders hold no storage credentials');
+    t.same(b.networks, ['builders'], 'builders reach the control plane only');
+    for (const name of ['mongo', 'minio', 'minio-init']) t.same(compose.services[name].networks, ['backend'], `${name} is not on the builders' network`);
+    t.same(compose.services['control-plane'].networks, ['backend', 'builders']);
     t.equal(b.ports, undefined);
     const graceS = Number(/^(\d+)s$/.exec(b.stop_grace_period)?.[1]);
     t.ok(graceS * 1000 > Number(b.environment.GRACEFUL_MS), `stop_grace_period ${b.stop_grace_period} > GRACEFUL_MS ${b.environment.GRACEFUL_MS}`);

@@ -14,10 +14,18 @@ function filesUnder(dir: string): Array<{ file: string; text: string }> {
     .map((e) => { const file = path.join(e.parentPath, e.name); return { file, text: fs.readFileSync(file, 'latin1') }; });
 }
 
-t.test('a hostile tenant', async (t) => {
+const root = process.getuid?.() === 0;
+/** The deployment shapes a builder runs in: what each adds around the sandbox differs. */
+const SHAPES = [
+  { name: 'on a single machine (root: sandboxes also get a network namespace and a user of their own)', asUser: undefined, skip: false },
+  // The builder image runs as the unprivileged user folio (uid 10001): the permission model alone.
+  { name: 'as the builder image runs it (non-root: the permission model alone)', asUser: 10001, skip: !root && 'needs root to start the worker as another user' },
+] as const;
+
+for (const shape of SHAPES) t.test(`a hostile tenant, ${shape.name}`, { skip: shape.skip }, async (t) => {
   const tp = await startTestPlatform();
   t.teardown(() => tp.close());
-  const worker = tp.startWorker();
+  const worker = tp.startWorker({}, shape.asUser);
   await worker.waitFor(/polling/);
 
   // Organization A: an ordinary customer.

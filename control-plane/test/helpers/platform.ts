@@ -28,7 +28,8 @@ export interface TestPlatform {
   api(method: string, urlPath: string, body?: unknown, asKey?: string): Promise<{ status: number; body: any }>;
   /** Another organization (a second tenant) and a full-access key of it. */
   newOrg(name: string): Promise<{ orgId: string; key: string }>;
-  startWorker(extraEnv?: Record<string, string>): WorkerProcess;
+  /** Starts a builder worker; `asUser` runs it as that user id (as a non-root container does; needs root and setpriv). */
+  startWorker(extraEnv?: Record<string, string>, asUser?: number): WorkerProcess;
   /** GET a path of a project's site through the site server, by Host. */
   site(slug: string, urlPath: string, headers?: Record<string, string>): Promise<{ status: number; body: string; headers: Headers }>;
   /** A local working copy holding `files`, committed, with the project's managed repo as `origin`. */
@@ -51,9 +52,12 @@ export async function startTestPlatform(envOverrides: Record<string, string> = {
       const text = await res.text();
       return { status: res.status, body: text ? JSON.parse(text) : undefined };
     },
-    startWorker(extraEnv = {}) {
-      const child = spawn(process.execPath, ['--import=tsx', WORKER_MAIN], {
-        env: { PATH: process.env.PATH, HOME: process.env.HOME, CONTROL_PLANE_URL: p.internalUrl, WORKER_SECRET: 'test-worker-secret', POLL_MS: '200', WORK_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'folio-work-')), ...extraEnv },
+    startWorker(extraEnv = {}, asUser) {
+      const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-work-'));
+      if (asUser !== undefined) fs.chownSync(workDir, asUser, asUser);
+      const command = [...(asUser !== undefined ? ['setpriv', `--reuid=${asUser}`, `--regid=${asUser}`, '--clear-groups', '--'] : []), process.execPath, '--import=tsx', WORKER_MAIN];
+      const child = spawn(command[0], command.slice(1), {
+        env: { PATH: process.env.PATH, HOME: asUser !== undefined ? workDir : process.env.HOME, CONTROL_PLANE_URL: p.internalUrl, WORKER_SECRET: 'test-worker-secret', POLL_MS: '200', WORK_DIR: workDir, ...extraEnv },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       const lines: string[] = [];
