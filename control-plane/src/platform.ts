@@ -52,6 +52,9 @@ function projectHooks(getDeps: () => Deps, store: ObjectStore): ProjectHooks {
 export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
   const env: Env = opts.env;
   fs.mkdirSync(env.dataDir, { recursive: true });
+  // The database journal, managed repositories and local sites: readable by this user alone, so
+  // no other user (a compile sandbox runs as one) can read or write them.
+  fs.chmodSync(env.dataDir, 0o700);
   const store = opts.store ?? storeFromEnv(env, env.dataDir);
   const workerSecret = env.WORKER_SECRET ?? randomBytes(24).toString('base64url');
   // Hooks and middleware are built before the control plane exists; they read its deps through this.
