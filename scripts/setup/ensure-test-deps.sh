@@ -6,6 +6,10 @@ cd "$(dirname "$0")/../.."
 if [ ! -x node_modules/.bin/tap ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   npm ci --no-audit --no-fund
 fi
+# The compile sandboxes' Node (installed by the root postinstall, apart from the workspaces).
+if ! ls builder/sandbox-runtime/node_modules/node-linux-*/bin/node >/dev/null 2>&1; then
+  npm run postinstall
+fi
 if ! command -v chromium >/dev/null 2>&1; then
   if [ "$(id -u)" = 0 ]; then
     apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
