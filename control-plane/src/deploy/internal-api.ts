@@ -19,7 +19,7 @@ import { AppError, unauthorized } from '../errors.ts';
 import type { Deps } from '../http/route.ts';
 import { routesWithAllow } from '../http/method-guard.ts';
 import { assertPlainJson, validate } from '../http/validate.ts';
-import { claimJob, completeJob, heartbeat, releaseJob, verifyLease, type LeaseProof } from './queue.ts';
+import { claimJob, completeJob, heartbeat, releaseJob, verifyBuildToken, verifyLease, type LeaseProof } from './queue.ts';
 
 const fencing = z.number().int().min(1);
 const pageUpsert = z.strictObject({
@@ -68,8 +68,17 @@ export function internalApi(deps: Deps, workerSecret: string | undefined): Koa.M
   const proofOf = (ctx: Koa.Context, body: { fencing: number }): LeaseProof => ({ deploymentId: ctx.params.id, fencing: body.fencing, token: bearer(ctx) });
   const bodyOf = <T>(ctx: Koa.Context, schema: z.ZodType<T>): T => { assertPlainJson(ctx.request.body); return validate(schema, ctx.request.body ?? {}, 'body'); };
 
-  router.post('/jobs/claim', json, async (ctx) => {
+  // Credentials are checked before a body (up to 64 MB of pages) is read.
+  const workerFirst: Koa.Middleware = async (ctx, next) => {
     if (!workerSecret || !sameSecret(bearer(ctx), workerSecret)) throw unauthorized('Invalid worker secret');
+    await next();
+  };
+  const tokenFirst: Koa.Middleware = async (ctx, next) => {
+    await verifyBuildToken(deps.m, ctx.params.id, bearer(ctx), deps.now());
+    await next();
+  };
+
+  router.post('/jobs/claim', workerFirst, json, async (ctx) => {
     const { worker_id } = bodyOf(ctx, z.object({ worker_id: z.string().min(1).max(200) }));
     const job = await claimJob(deps.m, worker_id, deps.now(), deps.env.BUILD_LEASE_MS);
     if (!job) { ctx.status = 204; return; }
@@ -85,17 +94,17 @@ export function internalApi(deps: Deps, workerSecret: string | undefined): Koa.M
       store: { url: `/internal/v1/jobs/${job.deployment._id}/objects` },
     };
   });
-  router.post('/jobs/:id/heartbeat', json, async (ctx) => {
+  router.post('/jobs/:id/heartbeat', tokenFirst, json, async (ctx) => {
     const body = bodyOf(ctx, z.object({ fencing }));
     await heartbeat(deps.m, proofOf(ctx, body), deps.now(), deps.env.BUILD_LEASE_MS);
     ctx.status = 204;
   });
-  router.post('/jobs/:id/release', json, async (ctx) => {
+  router.post('/jobs/:id/release', tokenFirst, json, async (ctx) => {
     const body = bodyOf(ctx, z.object({ fencing }));
     await releaseJob(deps.m, proofOf(ctx, body), deps.now());
     ctx.status = 204;
   });
-  router.post('/jobs/:id/pages', json, async (ctx) => {
+  router.post('/jobs/:id/pages', tokenFirst, json, async (ctx) => {
     const body = bodyOf(ctx, pagesBody);
     const d = await verifyLease(deps.m, proofOf(ctx, body), deps.now());
     const now = deps.now();
@@ -111,7 +120,7 @@ export function internalApi(deps: Deps, workerSecret: string | undefined): Koa.M
     if (body.deletes.length) await deps.m.Page.deleteMany({ project_id: d.project_id, version: 'latest', path: { $in: body.deletes } });
     ctx.status = 204;
   });
-  router.post('/jobs/:id/complete', json, async (ctx) => {
+  router.post('/jobs/:id/complete', tokenFirst, json, async (ctx) => {
     const body = bodyOf(ctx, completeBody);
     const { fencing: f, ...report } = body;
     await completeJob(deps.m, proofOf(ctx, { fencing: f }), report, deps.now());

@@ -142,6 +142,16 @@ export async function verifyLease(m: Models, proof: LeaseProof, now: Date): Prom
   return d as Deployment;
 }
 
+/**
+ * Checks that `token` is the build token of deployment `deploymentId` while it builds, before a
+ * request's body is read; throws 409 `lease_lost` (the answer a stale worker expects). The fencing
+ * token, in the body, is checked after by `verifyLease` and the like.
+ */
+export async function verifyBuildToken(m: Models, deploymentId: string, token: string, now: Date): Promise<void> {
+  const d = await m.Deployment.exists({ _id: deploymentId, status: 'building', token_hash: hashToken(token), token_expires_at: { $gt: now } });
+  if (!d) throw leaseLost();
+}
+
 /** Extends the lease; throws 409 `lease_lost` for a stale worker. */
 export async function heartbeat(m: Models, proof: LeaseProof, now: Date, leaseMs = LEASE_MS): Promise<void> {
   const d = await m.Deployment.findOneAndUpdate(leaseFilter(proof, now), { $set: { lease_expires_at: new Date(now.getTime() + leaseMs) } }).lean();

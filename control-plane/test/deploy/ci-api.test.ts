@@ -118,6 +118,24 @@ t.test('ci api', async (t) => {
     t.equal(await tp.p.store.get(`sites/${project.id}/index.html`), undefined);
   });
 
+  t.test('should check a job report\'s credentials before reading its body', async (t) => {
+    // Announces a 60 MB body and sends 1 KB: the answer must come without the rest.
+    const early = (route: string, authorization?: string) => new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const origin = new URL(tp.p.internalUrl);
+      const req = http.request({ host: origin.hostname, port: origin.port, path: `/internal/v1${route}`, method: 'POST', headers: { 'content-type': 'application/json', 'content-length': String(60 * 1024 * 1024), ...(authorization ? { authorization } : {}) } }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => { req.destroy(); resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }); });
+      });
+      req.on('error', (err) => { if (!req.destroyed) reject(err); });
+      req.write(Buffer.alloc(1024, 32));
+    });
+    const pages = `/jobs/${job.deployment_id}/pages`;
+    t.same(await early(pages), { status: 401, body: JSON.stringify({ error: 'unauthorized', message: 'Missing build token' }) });
+    t.same(await early(pages, 'Bearer bt_not-this-build'), { status: 409, body: JSON.stringify(LEASE_LOST) });
+    t.same(await early('/jobs/claim', 'Bearer not-the-secret'), { status: 401, body: JSON.stringify({ error: 'unauthorized', message: 'Invalid worker secret' }) });
+  });
+
   t.test('should stop answering once the deployment is complete', async (t) => {
     const res = await fetch(`${base}/jobs/${job.deployment_id}/complete`, { method: 'POST', headers: { authorization: `Bearer ${job.token}`, 'content-type': 'application/json' }, body: JSON.stringify({ fencing: job.fencing, status: 'deployed', pages_total: 0 }) });
     t.equal(res.status, 204);
