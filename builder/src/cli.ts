@@ -16,6 +16,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { build, type BuildOptions } from './build.ts';
+import { createCompiler } from './compile/index.ts';
 import { BuilderError } from './errors.ts';
 import { syncRemote } from './git/sync-remote.ts';
 import { scrubbedEnv } from './limits/scrubbed-env.ts';
@@ -94,7 +95,10 @@ async function child(): Promise<void> {
   let input = '';
   for await (const chunk of process.stdin) input += chunk;
   const req = JSON.parse(input) as ChildRequest;
-  const opts: BuildOptions = { source: { kind: 'dir', dir: req.dir, ref: req.ref }, store: createLocalDirStore(req.out), siteUrl: req.siteUrl };
+  // The first compile sandbox starts now, while the repository is read and the build planned.
+  const compiler = await createCompiler();
+  compiler.prepare();
+  const opts: BuildOptions = { source: { kind: 'dir', dir: req.dir, ref: req.ref }, store: createLocalDirStore(req.out), siteUrl: req.siteUrl, compiler };
   let reply: ChildReply;
   try {
     reply = { ok: true, result: await build(opts) };
@@ -103,6 +107,7 @@ async function child(): Promise<void> {
       ? { ok: false, kind: err.kind, message: err.toString() }
       : { ok: false, kind: 'app', message: (err as Error).message };
   }
+  await compiler.close();
   process.stdout.write(`\n${JSON.stringify(reply)}\n`);
   process.exit(0);
 }
