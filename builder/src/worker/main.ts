@@ -7,7 +7,8 @@
  * through the control plane with the job's token. After reading its settings the process removes
  * every variable but the harmless ones from `process.env`, and build processes start with only
  * those. SIGTERM: the job in progress gets `GRACEFUL_MS` (default 60 s) to finish, then is handed
- * back. `HEALTH_FILE` (unset: none): a file rewritten every few seconds for the container's
+ * back. `BUILD_KILL_MS`: wall time after which a build process (and its sandboxes) is killed
+ * (default the build limit plus two minutes). `HEALTH_FILE` (unset: none): a file rewritten every few seconds for the container's
  * health check.
  */
 import { mkdirSync } from 'node:fs';
@@ -35,6 +36,8 @@ const worker = startWorker({
   controlPlaneUrl, workerSecret, workDir,
   pollMs: Number(env.POLL_MS ?? 500),
   gracefulMs: Number(env.GRACEFUL_MS ?? 60_000),
+  // Unset: the build limit plus two minutes.
+  ...(env.BUILD_KILL_MS ? { killAfterMs: Number(env.BUILD_KILL_MS) } : {}),
   // One line per phase on stdout: operators read it, and the crash tests time their kills by it.
   onPhase: (phase, job) => console.log(`phase ${phase} ${job.deployment_id}`),
   log: (message) => console.error(message),

@@ -29,19 +29,23 @@ export interface RunBuildProcessOptions {
 
 export function runBuildProcess(job: Job, opts: RunBuildProcessOptions): Promise<BuildOutcome> {
   return new Promise((resolve) => {
+    // A process group of its own: ending it ends the compile sandboxes too, even one stuck in a
+    // loop that would never notice its build process has gone.
     const child = spawn(process.execPath, [...process.execArgv, BUILD_PROCESS], {
-      env: scrubbedEnv(), stdio: ['ignore', 'inherit', 'inherit', 'ipc'], serialization: 'advanced',
+      env: scrubbedEnv(), stdio: ['ignore', 'inherit', 'inherit', 'ipc'], serialization: 'advanced', detached: true,
     });
+    const killGroup = () => { try { process.kill(-child.pid!, 'SIGKILL'); } catch { /* already gone */ } };
     let outcome: BuildOutcome | undefined;
     const onAbort = () => { if (child.connected) child.send({ type: 'abort' }); };
     opts.signal.addEventListener('abort', onAbort, { once: true });
-    const killer = setTimeout(() => child.kill('SIGKILL'), opts.killAfterMs);
+    const killer = setTimeout(killGroup, opts.killAfterMs);
     child.on('message', (msg: { type: 'phase'; phase: string } | { type: 'outcome'; outcome: BuildOutcome }) => {
       if (msg.type === 'phase') opts.onPhase?.(msg.phase);
       else if (msg.type === 'outcome') outcome = msg.outcome;
     });
     child.on('exit', (code, signal) => {
       clearTimeout(killer);
+      killGroup();
       opts.signal.removeEventListener('abort', onAbort);
       if (outcome) return resolve(outcome);
       opts.log(`build process of ${job.deployment_id} ended without a report (${code ?? signal})`);
