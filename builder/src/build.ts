@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { TEMPLATE_VERSION } from '@folio/site-template';
-import { createPageCache, pageCacheKey, type CacheEntry } from './cache/page-cache.ts';
+import { createPageCache, isCacheableFailure, pageCacheKey, type CacheEntry } from './cache/page-cache.ts';
 import { pageDeps } from './cache/page-deps.ts';
 import { COMPILER_VERSION, createCompiler, isPageFailure, type Compiler, type PageLimits } from './compile/index.ts';
 import { CONFIG_FILE, parseConfig } from './config/parse-config.ts';
@@ -17,7 +17,7 @@ import { buildSearchIndex, discardStarted, parseSearchManifest, plannedSearchBas
 import { siteExports } from './outputs/site-exports.ts';
 import { feedKey, htmlKey, markdownKey } from './outputs/site-paths.ts';
 import { createPageBodies, type PageMemory, type PageRecord } from './page-bodies.ts';
-import { readSummaries, relocate, serializeSummaries, summarize, summaryHolds, writeSummaries, type PageSummary } from './page-summaries.ts';
+import { failureHolds, readSummaries, relocate, serializeSummaries, summarize, summaryHolds, writeSummaries, type FailureSummary, type PageSummary } from './page-summaries.ts';
 import { createPublisher } from './publish.ts';
 import { publishPublicFiles, renderSite } from './render-site.ts';
 import { limitConcurrency } from './store/limit-concurrency.ts';
@@ -124,20 +124,32 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>)
   const limit = limitConcurrency(32);
   const records = new Map<string, PageRecord>();
   const misses: string[] = [];
+  // Every page failure of this build by source path, and those that may be reused (summarized for the next build).
+  const errors = new Map<string, PageFailure>();
+  const failures = new Map<string, FailureSummary>();
   // A summary answers without reading the page's cache entry; without one (first build of this
-  // version, or a lost summaries object) the entry itself is read.
-  await Promise.all(sources.map((p) => limit(async () => {
-    const key = keyOf(p);
-    const summary = summaries.get(key);
-    if (summary) {
-      if (summaryHolds(summary, p, snapshot.files)) records.set(p, { cacheKey: key, summary: relocate(summary, p, contentRoot) });
-      else misses.push(p);
-      return;
-    }
+  // version, or a lost summaries object) the entry itself is read. A page that failed with the
+  // same source and imports fails the same way: it is reported again, not compiled. The
+  // summaries list those failures; only when they are lost (after a publish) are failure entries read.
+  const lookUp = async (p: string, key: string): Promise<PageRecord | FailureSummary | undefined> => {
+    const listed = summaries.failures.get(p);
+    if (listed && failureHolds(listed, key, p, snapshot.files)) return listed;
+    const summary = summaries.pages.get(key);
+    if (summary) return summaryHolds(summary, p, snapshot.files) ? { cacheKey: key, summary: relocate(summary, p, contentRoot) } : undefined;
     const hit = await cache.get(key, p, snapshot.files);
-    if (!hit) { misses.push(p); return; }
-    bodies.remember(key, hit.page, hit.deps);
-    records.set(p, { cacheKey: key, summary: relocate(summarize(hit.page, hit.deps), p, contentRoot) });
+    if (hit) {
+      bodies.remember(key, hit.page, hit.deps);
+      return { cacheKey: key, summary: relocate(summarize(hit.page, hit.deps), p, contentRoot) };
+    }
+    if (summaries.found || !previous) return undefined;
+    const failure = await cache.getFailure(key, p, snapshot.files);
+    return failure && { ...failure, cacheKey: key };
+  };
+  await Promise.all(sources.map((p) => limit(async () => {
+    const found = await lookUp(p, keyOf(p));
+    if (!found) misses.push(p);
+    else if ('summary' in found) records.set(p, found);
+    else { failures.set(p, found); errors.set(p, found.failure); }
   })));
   misses.sort();
   const load = (record: PageRecord) => bodies.load(record, contentRoot);
@@ -148,8 +160,6 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>)
   for (const [name, shard] of early.started) started.set(name, shard);
   lap('plan');
 
-  const errors: PageFailure[] = [];
-  const failed = new Set<string>();
   const compiler = opts.compiler ?? (misses.length > 0 ? await createCompiler({ limits: opts.pageLimits }) : undefined);
   const cpuAtStart = compiler?.cpuMs?.() ?? 0;
   const readFile = async (repoPath: string) => (snapshot.files.has(repoPath) ? Buffer.from(await snapshot.read(repoPath)).toString('utf8') : undefined);
@@ -174,8 +184,16 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>)
       early.add(compiled.filter((res): res is CompiledPage => !isPageFailure(res)));
       await Promise.all(compiled.map((res, j) => limit(async () => {
         const p = batch[j];
-        if (isPageFailure(res)) { errors.push(res); failed.add(p); return; }
         const key = keyOf(p);
+        if (isPageFailure(res)) {
+          errors.set(p, res);
+          // A limit's failure depends on the machine's load: the page is compiled again next time.
+          if (!isCacheableFailure(res)) return;
+          const entry = { failure: res, deps: await pageDeps(p, texts[j], snapshot, { missing: true }) };
+          await cache.putFailure(key, entry);
+          failures.set(p, { ...entry, cacheKey: key });
+          return;
+        }
         const entry: CacheEntry = { page: res, deps: await pageDeps(p, texts[j], snapshot) };
         await cache.put(key, entry);
         bodies.remember(key, res, entry.deps);
@@ -188,10 +206,11 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>)
     if (!opts.compiler) await compiler?.close();
   }
   // A page that fails keeps its previously published version live (shell, export, feed, search).
+  const failed = new Set(errors.keys());
   for (const p of failed) {
     const prev = previous?.pages[p];
     if (!prev) continue;
-    let summary = summaries.get(prev.cacheKey);
+    let summary = summaries.pages.get(prev.cacheKey);
     if (!summary) {
       // The previous commit's blobs are the ones its imports had.
       const entry = await cache.get(prev.cacheKey, p, new Map(Object.entries(previous.files)));
@@ -252,7 +271,7 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>)
   if (opts.onPages) await opts.onPages(await pageChanges(ordered, manifestPages, previous, snapshot, load));
   deadline.check();
   const stats = await publisher.finish();
-  const next = serializeSummaries(nextSummaries);
+  const next = serializeSummaries(nextSummaries, failures);
   if (next.hash !== previous?.summariesHash) await writeSummaries(store, next.bytes);
   const manifest: BuildManifest = {
     version: 1, commit: snapshot.commit, configHash, compilerVersion: COMPILER_VERSION, templateVersion: TEMPLATE_VERSION,
@@ -267,7 +286,7 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>)
     pagesTotal: sources.length,
     pagesSuccess: sources.length - failed.size,
     pagesFailed: failed.size,
-    errors,
+    errors: [...errors.keys()].sort().map((p) => errors.get(p)!),
     compiled: misses.length,
     uploaded: stats.uploaded,
     deleted: stats.deleted,

@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import type { FailureEntry } from './cache/page-cache.ts';
+import { depsHold } from './cache/page-deps.ts';
 import { urlPathFor } from './compile/index.ts';
 import { searchHash } from './outputs/search-shards.ts';
 import type { ObjectStore } from './store/object-store.ts';
@@ -20,8 +22,26 @@ export type PageSummary = Omit<CompiledPage, 'bodyHtml' | 'toc' | 'searchText' |
   deps: Record<string, string>;
 };
 
-/** Content of `_folio/cache/summaries.json`: page cache key → summary. */
-interface SummariesFile { version: 1; pages: Record<string, PageSummary> }
+/** A page that failed to compile, by source path: the failure and the cache key of the source that gave it. */
+export interface FailureSummary extends FailureEntry {
+  cacheKey: string;
+}
+
+/**
+ * Content of `_folio/cache/summaries.json`: page cache key → summary, and source path → failure
+ * for the pages that failed (absent when none did, so a site without failures keeps its bytes).
+ */
+interface SummariesFile { version: 1; pages: Record<string, PageSummary>; failures?: Record<string, FailureSummary> }
+
+/** What `readSummaries` found. */
+export interface StoredSummaries {
+  /** Page cache key → summary. */
+  pages: Map<string, PageSummary>;
+  /** Source path → the failure the last publish reported for it. */
+  failures: Map<string, FailureSummary>;
+  /** False when the object is missing or unreadable (the page cache must answer instead). */
+  found: boolean;
+}
 
 /** The summary of a compiled page. */
 export function summarize(page: CompiledPage, deps: Record<string, string>): PageSummary {
@@ -35,9 +55,12 @@ export function summarize(page: CompiledPage, deps: Record<string, string>): Pag
  * resolve from its folder). The same rule as the page cache's.
  */
 export function summaryHolds(summary: PageSummary, sourcePath: string, blobs: ReadonlyMap<string, string>): boolean {
-  const deps = Object.entries(summary.deps);
-  if (deps.length > 0 && summary.sourcePath !== sourcePath) return false;
-  return deps.every(([dep, oid]) => blobs.get(dep) === oid);
+  return depsHold(summary.deps, summary.sourcePath, sourcePath, blobs);
+}
+
+/** Whether the failure recorded for a path still answers for the source with cache key `key`, given today's blobs. */
+export function failureHolds(failure: FailureSummary, key: string, sourcePath: string, blobs: ReadonlyMap<string, string>): boolean {
+  return failure.cacheKey === key && depsHold(failure.deps, sourcePath, sourcePath, blobs);
 }
 
 /** A page (or summary) found under another path (a rename with the same bytes): re-derive its location. */
@@ -45,22 +68,25 @@ export function relocate<T extends { sourcePath: string; urlPath: string }>(page
   return page.sourcePath === sourcePath ? page : { ...page, sourcePath, urlPath: urlPathFor(sourcePath, contentRoot) };
 }
 
-/** The summaries of the last publish, by cache key; empty when absent or unreadable. */
-export async function readSummaries(store: ObjectStore): Promise<Map<string, PageSummary>> {
+/** The summaries and failures of the last publish; empty (and not `found`) when absent or unreadable. */
+export async function readSummaries(store: ObjectStore): Promise<StoredSummaries> {
+  const none: StoredSummaries = { pages: new Map(), failures: new Map(), found: false };
   const bytes = await store.get(SUMMARIES_KEY);
-  if (bytes === undefined) return new Map();
+  if (bytes === undefined) return none;
   try {
     const file = JSON.parse(Buffer.from(bytes).toString('utf8')) as SummariesFile;
-    return file.version === 1 ? new Map(Object.entries(file.pages)) : new Map();
+    if (file.version !== 1) return none;
+    return { pages: new Map(Object.entries(file.pages)), failures: new Map(Object.entries(file.failures ?? {})), found: true };
   } catch {
-    return new Map();
+    return none;
   }
 }
 
 /** The bytes of a summaries object and their sha256 (written only when it changed). */
-export function serializeSummaries(pages: ReadonlyMap<string, PageSummary>): { bytes: Buffer; hash: string } {
+export function serializeSummaries(pages: ReadonlyMap<string, PageSummary>, failures: ReadonlyMap<string, FailureSummary> = new Map()): { bytes: Buffer; hash: string } {
   const keys = [...pages.keys()].sort();
   const file: SummariesFile = { version: 1, pages: Object.fromEntries(keys.map((k) => [k, pages.get(k)!])) };
+  if (failures.size > 0) file.failures = Object.fromEntries([...failures.keys()].sort().map((p) => [p, failures.get(p)!]));
   const bytes = Buffer.from(JSON.stringify(file));
   return { bytes, hash: createHash('sha256').update(bytes).digest('hex') };
 }

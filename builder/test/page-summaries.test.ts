@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import t from 'tap';
 import { searchDocument } from '../src/outputs/search-shards.ts';
-import { readSummaries, relocate, serializeSummaries, summarize, summaryHolds, SUMMARIES_KEY, writeSummaries } from '../src/page-summaries.ts';
+import { failureHolds, readSummaries, relocate, serializeSummaries, summarize, summaryHolds, SUMMARIES_KEY, writeSummaries, type FailureSummary } from '../src/page-summaries.ts';
 import { createLocalDirStore } from '../src/store/local-dir-store.ts';
 import type { CompiledPage } from '../src/types.ts';
 import { tempDir } from './helpers/git-repo.ts';
@@ -37,14 +37,36 @@ t.test('page summaries', async (t) => {
 
   t.test('should read back what it wrote, and nothing from a missing or unreadable object', async (t) => {
     const store = createLocalDirStore(tempDir());
-    t.same(await readSummaries(store), new Map());
+    t.same(await readSummaries(store), { pages: new Map(), failures: new Map(), found: false });
     const map = new Map([['k2', summarize(page, {})], ['k1', summarize({ ...page, title: 'Other' }, {})]]);
     const { bytes, hash } = serializeSummaries(map);
     t.equal(hash, createHash('sha256').update(bytes).digest('hex'));
+    t.same(Object.keys(JSON.parse(bytes.toString())), ['version', 'pages'], 'no failures key without failures');
     t.same(Object.keys(JSON.parse(bytes.toString()).pages), ['k1', 'k2'], 'keys sorted, so equal sites give equal bytes');
     await writeSummaries(store, bytes);
-    t.same(await readSummaries(store), map);
+    t.same(await readSummaries(store), { pages: map, failures: new Map(), found: true });
     await store.put(SUMMARIES_KEY, Buffer.from('{"version":1,'));
-    t.same(await readSummaries(store), new Map());
+    t.same(await readSummaries(store), { pages: new Map(), failures: new Map(), found: false });
+  });
+
+  t.test('should keep failures by path, sorted, and read them back', async (t) => {
+    const store = createLocalDirStore(tempDir());
+    const failures = new Map<string, FailureSummary>([
+      ['docs/b.mdx', { cacheKey: 'kb', failure: { sourcePath: 'docs/b.mdx', message: 'Unexpected end of file', line: 3, column: 1 }, deps: {} }],
+      ['docs/a.mdx', { cacheKey: 'ka', failure: { sourcePath: 'docs/a.mdx', message: 'Oops' }, deps: { 'snippets/x.mdx': '' } }],
+    ]);
+    const { bytes } = serializeSummaries(new Map(), failures);
+    t.same(Object.keys(JSON.parse(bytes.toString()).failures), ['docs/a.mdx', 'docs/b.mdx']);
+    await writeSummaries(store, bytes);
+    t.same(await readSummaries(store), { pages: new Map(), failures, found: true });
+  });
+
+  t.test('should reuse a failure only for the same source and while its imports are unchanged or still missing', async (t) => {
+    const failure = { cacheKey: 'k', failure: { sourcePath: 'docs/a.mdx', message: 'Oops' }, deps: { 'snippets/x.mdx': 'abc', 'snippets/gone.mdx': '' } };
+    const blobs = new Map([['snippets/x.mdx', 'abc']]);
+    t.equal(failureHolds(failure, 'k', 'docs/a.mdx', blobs), true);
+    t.equal(failureHolds(failure, 'k2', 'docs/a.mdx', blobs), false, 'the page changed');
+    t.equal(failureHolds(failure, 'k', 'docs/a.mdx', new Map([['snippets/x.mdx', 'def']])), false, 'an import changed');
+    t.equal(failureHolds(failure, 'k', 'docs/a.mdx', new Map([...blobs, ['snippets/gone.mdx', 'new']])), false, 'a missing import appeared');
   });
 });

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { ObjectStore } from '../store/object-store.ts';
-import type { CompiledPage } from '../types.ts';
+import type { CompiledPage, PageFailure } from '../types.ts';
+import { depsHold } from './page-deps.ts';
 
 /**
  * A cached page: the compile result plus the blob ids of the repository files it imported
@@ -10,6 +11,28 @@ export interface CacheEntry {
   page: CompiledPage;
   /** Repository path → blob id of every file the page imported when it was compiled. */
   deps: Record<string, string>;
+}
+
+/**
+ * A cached compile failure: what the page's blob and its imports gave, reused (reported again,
+ * not compiled) until one of them changes. `deps` also lists imports of files that did not
+ * exist (`MISSING_BLOB`), so adding the missing snippet compiles the page again.
+ */
+export interface FailureEntry {
+  failure: PageFailure;
+  deps: Record<string, string>;
+}
+
+/**
+ * Starts of the failure messages the compile sandboxes give a page that exceeded a limit (time,
+ * memory) or ended its process. Such a failure depends on the machine's load as much as on the
+ * page, so it is never cached: the page is compiled again by the next build.
+ */
+const LOAD_DEPENDENT = ['Page took too long', 'Page used more memory', 'Page ended its compile process'];
+
+/** Whether a failure follows from the page's source alone (and may be cached), not from a limit. */
+export function isCacheableFailure(failure: PageFailure): boolean {
+  return !LOAD_DEPENDENT.some((start) => failure.message.startsWith(start));
 }
 
 /**
@@ -24,7 +47,9 @@ export function pageCacheKey(blobOid: string, compilerVersion: string, templateV
 /**
  * Per-page compile results in object storage (`<key>.json` under the store it is given,
  * normally the site's `_folio/cache/pages/`), so a builder with an empty disk is as
- * incremental as a warm one.
+ * incremental as a warm one. Failures have their own objects (`<key>.failed.json`): the same
+ * blob may be a good page with one version of a snippet and a failure with another, and the
+ * good one stays published meanwhile.
  */
 export interface PageCache {
   /**
@@ -34,25 +59,38 @@ export interface PageCache {
    */
   get(key: string, sourcePath: string, currentBlobs: ReadonlyMap<string, string>): Promise<CacheEntry | undefined>;
   put(key: string, entry: CacheEntry): Promise<void>;
+  /**
+   * The failure cached for `key` at `sourcePath`, or `undefined` when absent, unreadable,
+   * recorded for another path (a message may name it) or when an import changed, appeared or
+   * disappeared.
+   */
+  getFailure(key: string, sourcePath: string, currentBlobs: ReadonlyMap<string, string>): Promise<FailureEntry | undefined>;
+  putFailure(key: string, entry: FailureEntry): Promise<void>;
 }
 
 /** A page cache over `store`. */
 export function createPageCache(store: ObjectStore): PageCache {
+  const read = async <T>(name: string): Promise<T | undefined> => {
+    const bytes = await store.get(name);
+    if (bytes === undefined) return undefined;
+    try {
+      return JSON.parse(Buffer.from(bytes).toString('utf8')) as T;
+    } catch {
+      return undefined;
+    }
+  };
+  const write = (name: string, value: unknown) => store.put(name, Buffer.from(JSON.stringify(value)), { contentType: 'application/json', cacheControl: 'no-store' });
   return {
     async get(key, sourcePath, currentBlobs) {
-      const bytes = await store.get(`${key}.json`);
-      if (bytes === undefined) return undefined;
-      let entry: CacheEntry;
-      try {
-        entry = JSON.parse(Buffer.from(bytes).toString('utf8')) as CacheEntry;
-      } catch {
-        return undefined;
-      }
-      const deps = Object.entries(entry.deps ?? {});
-      if (deps.length > 0 && entry.page.sourcePath !== sourcePath) return undefined;
-      for (const [dep, oid] of deps) if (currentBlobs.get(dep) !== oid) return undefined;
-      return entry;
+      const entry = await read<CacheEntry>(`${key}.json`);
+      return entry && depsHold(entry.deps ?? {}, entry.page.sourcePath, sourcePath, currentBlobs) ? entry : undefined;
     },
-    put: (key, entry) => store.put(`${key}.json`, Buffer.from(JSON.stringify(entry)), { contentType: 'application/json', cacheControl: 'no-store' }),
+    put: (key, entry) => write(`${key}.json`, entry),
+    async getFailure(key, sourcePath, currentBlobs) {
+      const entry = await read<FailureEntry>(`${key}.failed.json`);
+      if (!entry || entry.failure?.sourcePath !== sourcePath) return undefined;
+      return depsHold(entry.deps ?? {}, sourcePath, sourcePath, currentBlobs) ? entry : undefined;
+    },
+    putFailure: (key, entry) => write(`${key}.failed.json`, entry),
   };
 }

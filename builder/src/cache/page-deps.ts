@@ -4,11 +4,17 @@ import type { RepoSnapshot } from '../git/repo-snapshot.ts';
 // ESM import/export-from lines of MDX; the compile step validates them, this only follows them.
 const IMPORT_RE = /^\s*(?:import|export)\b[^'"\n]*?(?:from\s*)?['"]([^'"\n]+)['"]/gm;
 
+/** The blob id recorded for an imported file that does not exist (see `pageDeps`' `missing`). */
+export const MISSING_BLOB = '';
+
 /**
  * The repository files a page imports, directly or through other snippets, with their blob ids.
  * Recorded with the page's cache entry so editing a snippet invalidates every page using it.
+ *
+ * @param opts.missing record imports of files that do not exist as `MISSING_BLOB` (default
+ *   false). A failed page needs them: adding the missing file must compile it again.
  */
-export async function pageDeps(sourcePath: string, source: string, snapshot: RepoSnapshot): Promise<Record<string, string>> {
+export async function pageDeps(sourcePath: string, source: string, snapshot: RepoSnapshot, opts: { missing?: boolean } = {}): Promise<Record<string, string>> {
   const deps: Record<string, string> = {};
   const queue: { from: string; text: string }[] = [{ from: sourcePath, text: source }];
   while (queue.length > 0) {
@@ -17,10 +23,24 @@ export async function pageDeps(sourcePath: string, source: string, snapshot: Rep
       const res = resolveRepoImport(m[1], from);
       if (!res.ok || deps[res.path] !== undefined) continue;
       const oid = snapshot.files.get(res.path);
-      if (oid === undefined) continue;
+      if (oid === undefined) {
+        if (opts.missing) deps[res.path] = MISSING_BLOB;
+        continue;
+      }
       deps[res.path] = oid;
       if (/\.(mdx|md|js|jsx)$/.test(res.path)) queue.push({ from: res.path, text: Buffer.from(await snapshot.read(res.path)).toString('utf8') });
     }
   }
   return deps;
+}
+
+/**
+ * Whether recorded imports still have their blobs in `blobs` (a `MISSING_BLOB` import holds
+ * while the file is still absent), and, when there are any, whether the page is still at the path
+ * they were recorded for: relative imports resolve from the page's folder.
+ */
+export function depsHold(deps: Record<string, string>, recordedPath: string, sourcePath: string, blobs: ReadonlyMap<string, string>): boolean {
+  const entries = Object.entries(deps);
+  if (entries.length > 0 && recordedPath !== sourcePath) return false;
+  return entries.every(([dep, oid]) => (blobs.get(dep) ?? MISSING_BLOB) === oid);
 }
