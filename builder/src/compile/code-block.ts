@@ -12,7 +12,7 @@
  */
 import type { ShikiTransformer } from 'shiki';
 import type { CodeMeta } from './code-meta.ts';
-import type { SharedHighlighter } from './highlighter.ts';
+import { HIGHLIGHT_OPTIONS, type SharedHighlighter } from './highlighter.ts';
 
 /** Blocks longer than this many lines honour `expandable` (spec 2.12). */
 export const EXPANDABLE_MIN_LINES = 16;
@@ -50,8 +50,8 @@ export function renderCodeBlock(shared: SharedHighlighter, code: string, tag: st
   // One tokenization for both themes when they line up; `ansi` takes each theme's own palette.
   const pair = lang === 'ansi' ? undefined : shared.pair;
   const pre = pair
-    ? shared.highlighter.codeToHtml(code, { lang, theme: pair.theme, mergeWhitespaces: false, transformers: [pair.transformer, ...lines] })
-    : shared.highlighter.codeToHtml(code, { lang, themes: { light: shared.themes.light, dark: shared.themes.dark }, defaultColor: false, transformers: lines });
+    ? shared.highlighter.codeToHtml(code, { lang, theme: pair.theme, mergeWhitespaces: false, transformers: [pair.transformer, ...lines], ...HIGHLIGHT_OPTIONS })
+    : shared.highlighter.codeToHtml(code, { lang, themes: { light: shared.themes.light, dark: shared.themes.dark }, defaultColor: false, transformers: lines, ...HIGHLIGHT_OPTIONS });
   let open = `<figure class="code-block" data-lang="${shown}"`;
   if (meta.lineNumbers) open += ' data-line-numbers';
   if (meta.wrap) open += ' data-wrap';

@@ -12,6 +12,16 @@ export interface CodeThemes { light: string; dark: string }
 /** Default themes: GitHub light and dark. */
 export const DEFAULT_THEMES: CodeThemes = { light: 'github-light', dark: 'github-dark' };
 
+/**
+ * Options every highlight passes. shiki stops tokenizing a line after `tokenizeTimeLimit` ms
+ * (default 500) and leaves the rest of it uncoloured. The first lines a grammar tokenizes are
+ * slow (its expressions compile then), slower on a loaded machine, so with a limit the same page
+ * could come out differently depending on load. 0 turns the limit off: the HTML depends on the
+ * code alone, and code that would never finish tokenizing runs into the page's CPU limit in its
+ * sandbox instead.
+ */
+export const HIGHLIGHT_OPTIONS = { tokenizeTimeLimit: 0 } as const;
+
 /** A highlighter plus the grammar loading it needs before highlighting synchronously. */
 export interface SharedHighlighter {
   highlighter: Highlighter;
@@ -43,8 +53,9 @@ export async function createSharedHighlighter(themes: CodeThemes = DEFAULT_THEME
       if (!loading) {
         loading = highlighter.loadLanguage(lang as keyof typeof bundledLanguages).then(() => {
           // Measured with shiki 4.6: now and then the very first highlight after a grammar loads
-          // gives the light theme's tokens the default colour. A throwaway highlight settles it.
-          highlighter.codeToHtml('x', { lang, themes: { light: themes.light, dark: themes.dark }, defaultColor: false });
+          // gave the light theme's tokens the default colour (most likely the time limit that
+          // HIGHLIGHT_OPTIONS now turns off). A throwaway highlight also warms the grammar.
+          highlighter.codeToHtml('x', { lang, themes: { light: themes.light, dark: themes.dark }, defaultColor: false, ...HIGHLIGHT_OPTIONS });
         });
         pending.set(lang, loading);
       }

@@ -12,7 +12,7 @@ import * as runtime from 'preact/jsx-runtime';
 import { renderToString } from 'preact-render-to-string';
 import remarkFrontmatter from 'remark-frontmatter';
 import remarkGfm from 'remark-gfm';
-import { createSharedHighlighter, type CodeThemes } from './highlighter.ts';
+import { createSharedHighlighter, HIGHLIGHT_OPTIONS, type CodeThemes } from './highlighter.ts';
 import type { MdxContent } from './render.ts';
 import { loadTemplateComponents } from './template-components.ts';
 
@@ -32,6 +32,7 @@ export async function createRawFloor(opts: { themes?: CodeThemes } = {}): Promis
     defaultColor: false,
     lazy: true,
     fallbackLanguage: 'text',
+    ...HIGHLIGHT_OPTIONS,
   }] as const;
   return {
     async render(source, sourcePath) {

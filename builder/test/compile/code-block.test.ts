@@ -65,6 +65,26 @@ t.test('renderCodeBlock', async (t) => {
     t.equal(await render(texts.join('\n'), 'txt', 'My focus={2,3} expandable app.ts highlight={1-2} wrap lines'), expected);
   });
 
+  t.test('should colour every token however long tokenizing takes, as on a loaded machine', async (t) => {
+    const code = 'const a = "x"; // note\nexport function f(b: number) { return a + b; }';
+    const lang = await shared.ensureLanguage('ts');
+    const { pair: _pair, ...twoPass } = shared;
+    const both = () => [shared, twoPass].map((s) => renderCodeBlock(s, code, 'ts', lang, parseCodeMeta('')));
+    const expected = both();
+    t.match(expected[0], '<span style="--shiki-light:#6A737D;--shiki-dark:#6A737D">// note</span>', 'the comment is coloured');
+    // Every clock reading a second later than the last: any time limit per line would run out.
+    const now = Date.now;
+    let clock = now();
+    Date.now = () => (clock += 1000);
+    let slow: string[];
+    try {
+      slow = both();
+    } finally {
+      Date.now = now;
+    }
+    t.same(slow, expected);
+  });
+
   t.test('should escape the raw code for the copy button', async (t) => {
     const html = await render('a < b && "c" > d', 'txt', '');
     t.equal(html.slice(html.indexOf('<template')), '<template class="code-raw">a &lt; b &amp;&amp; &quot;c&quot; &gt; d</template></figure>');
