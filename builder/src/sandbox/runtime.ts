@@ -80,6 +80,9 @@ export function sandboxUid(): number {
   return SANDBOX_UID_BASE + Math.floor(Math.random() * 65_536);
 }
 
+/** CPU time one sandbox process may use in its life (it serves one project, ends when idle). */
+export const SANDBOX_CPU_SECONDS = 30 * 60;
+
 /** Options of {@link sandboxCommand}. */
 export interface SandboxCommandOptions {
   /** The one folder the sandbox may write (also its TMPDIR and working directory). */
@@ -109,6 +112,10 @@ export function osWrapper(opts: { uid?: number; netns?: boolean; env?: Record<st
   if (opts.uid !== undefined && os.setpriv) {
     wrap.push(os.setpriv, `--reuid=${opts.uid}`, `--regid=${opts.uid}`, '--clear-groups', '--inh-caps=-all', '--bounding-set=-all', '--no-new-privs', '--');
   }
+  // A hard CPU-time cap from the kernel: the sandbox's own watchdog lives in its build process,
+  // and a sandbox stuck in a loop whose build process was killed would otherwise spin forever.
+  const prlimit = onPath('prlimit');
+  if (prlimit) wrap.push(prlimit, `--cpu=${SANDBOX_CPU_SECONDS}`, '--');
   const env = onPath('env');
   if (env) wrap.push(env, '-i', '--', ...Object.entries(opts.env ?? {}).map(([k, v]) => `${k}=${v}`));
   return wrap;

@@ -1,36 +1,42 @@
 /**
- * One deployment's build process, started by the worker for each job it claims
- * (`run-build-process.ts`). It holds that job's build token and nothing else: no worker secret,
- * no storage or database credentials, an environment of `PATH`, `HOME` and locale only. It clones,
- * plans, renders and publishes; pages compile in sandbox processes below it. It publishes
- * through the control plane's object routes, which confine it to its project's prefix and end
- * with the lease.
+ * A project's build process, started by the worker (`run-build-process.ts`) and kept, idle, for
+ * that project's next job. It holds the current job's build token and nothing else: no worker
+ * secret, no storage or database credentials, an environment of `PATH`, `HOME` and locale only.
+ * It clones, plans, renders and publishes; pages compile in sandbox processes below it. It
+ * publishes through the control plane's object routes, which confine it to its project's prefix
+ * and end with the lease. Its compiler and the pages it remembers are its one project's.
  *
- * In (IPC): `{ type: 'job', job, controlPlaneUrl, workDir }`, then maybe `{ type: 'abort' }`.
- * Out: `{ type: 'phase', phase }`, and last `{ type: 'outcome', outcome }`.
+ * In (IPC): `{ type: 'job', job, controlPlaneUrl, workDir }`, maybe `{ type: 'abort' }`.
+ * Out: `{ type: 'phase', phase }`, and for each job last `{ type: 'outcome', outcome }`.
  */
 import path from 'node:path';
 import { createHttpStore } from '../ci/http-store.ts';
-import { createCompiler } from '../compile/index.ts';
+import { createCompiler, type SandboxCompiler } from '../compile/index.ts';
+import { PageMemory } from '../page-bodies.ts';
 import { ControlPlaneClient, type Job } from './control-plane-client.ts';
 import { runJob } from './run-job.ts';
 
 /** What the worker sends a build process. */
 export interface BuildRequest { type: 'job'; job: Job; controlPlaneUrl: string; workDir: string }
 
-const abort = new AbortController();
+let abort = new AbortController();
+let compiler: SandboxCompiler | undefined;
+let project: string | undefined;
+const pageMemory = new PageMemory();
 const send = (msg: unknown) => new Promise<void>((resolve) => { if (process.connected) process.send!(msg, () => resolve()); else resolve(); });
 
-process.on('message', async (msg: BuildRequest | { type: 'abort' }) => {
-  if (msg.type === 'abort') { abort.abort(); return; }
-  if (msg.type !== 'job') return;
+async function runOne(msg: BuildRequest): Promise<void> {
   const { job, controlPlaneUrl } = msg;
-  const compiler = await createCompiler({ log: (line) => console.error(line) });
+  // One project per process: the worker starts another for another project.
+  if (project !== undefined && project !== job.project.id) process.exit(1);
+  project = job.project.id;
+  abort = new AbortController();
+  compiler ??= await createCompiler({ log: (line) => console.error(line) });
   // The first sandbox starts while the repository is fetched.
   compiler.prepare();
   const store = createHttpStore({ url: new URL(job.store.url, `${controlPlaneUrl}/`).href, token: job.token, fencing: job.fencing });
   const outcome = await runJob(job, {
-    client: new ControlPlaneClient(controlPlaneUrl), compiler, signal: abort.signal, store,
+    client: new ControlPlaneClient(controlPlaneUrl), compiler, pageMemory, signal: abort.signal, store,
     // One clone folder per project, kept between jobs so the next build fetches less.
     source: { kind: 'remote', url: job.source.url, branch: job.source.branch, token: job.source.token ?? undefined, workDir: path.join(msg.workDir, job.project.id) },
     onPhase: (phase) => void send({ type: 'phase', phase }),
@@ -38,9 +44,13 @@ process.on('message', async (msg: BuildRequest | { type: 'abort' }) => {
     console.error(`job ${job.deployment_id} could not be reported: ${(err as Error).message}`);
     return 'error' as const;
   });
-  await compiler.close();
   await send({ type: 'outcome', outcome });
-  process.exit(0);
+}
+
+let running: Promise<void> = Promise.resolve();
+process.on('message', (msg: BuildRequest | { type: 'abort' }) => {
+  if (msg.type === 'abort') abort.abort();
+  else if (msg.type === 'job') running = running.then(() => runOne(msg));
 });
 // The worker went away: its lease will lapse and another worker takes the job.
 process.on('disconnect', () => process.exit(1));

@@ -1,11 +1,13 @@
 /**
- * The worker's side of a build process (build-process.ts): starts it for one claimed job with a
- * scrubbed environment, hands it the job over IPC (never in its environment or arguments, which
- * other processes of the user can read), relays its phases, and asks it to hand the job back when
- * the worker stops. If it ends without reporting (killed, crashed, out of time), the worker
- * reports the build failed with the job's own token, so the deployment is retried.
+ * The worker's side of build processes (build-process.ts). A build process is started for a
+ * project with a scrubbed environment and handed each job over IPC (never in its environment or
+ * arguments, which other processes of the user can read). It stays up, idle, for the next job of
+ * the same project (`idleMs`), so an edit neither starts Vite nor reads its pages back; a job of
+ * another project ends it first: a build process, its compiler and the pages it remembers serve
+ * one project. If it ends without reporting (killed, crashed, out of time), the worker reports the
+ * build failed with the job's own token, so the deployment is retried.
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { scrubbedEnv } from '../limits/scrubbed-env.ts';
 import type { ControlPlaneClient, Job } from './control-plane-client.ts';
@@ -15,44 +17,94 @@ const BUILD_PROCESS = fileURLToPath(new URL('./build-process.ts', import.meta.ur
 
 export type BuildOutcome = 'reported' | 'lease_lost' | 'released' | 'error';
 
-export interface RunBuildProcessOptions {
+export interface BuildProcessOptions {
   client: ControlPlaneClient;
   controlPlaneUrl: string;
   workDir: string;
-  /** Aborted when the worker stops: the build process hands the job back. */
-  signal: AbortSignal;
-  /** Wall time after which the build process is killed (its own limits stop it well before). */
+  /** Wall time after which a build process is killed mid-job (its own limits stop it well before). */
   killAfterMs: number;
-  onPhase?(phase: string): void;
+  /** How long an idle build process waits for its project's next job; default 60 s. */
+  idleMs?: number;
   log(message: string): void;
 }
 
-export function runBuildProcess(job: Job, opts: RunBuildProcessOptions): Promise<BuildOutcome> {
-  return new Promise((resolve) => {
-    // A process group of its own: ending it ends the compile sandboxes too, even one stuck in a
-    // loop that would never notice its build process has gone.
+type FromBuild = { type: 'phase'; phase: string } | { type: 'outcome'; outcome: BuildOutcome };
+
+interface Warm { projectId: string; child: ChildProcess; idle?: NodeJS.Timeout }
+
+/** Runs jobs in build processes, keeping the last one warm for its project. */
+export interface BuildProcesses {
+  /** Runs `job`; aborting `signal` asks the build process to hand the job back. */
+  run(job: Job, signal: AbortSignal, onPhase?: (phase: string) => void): Promise<BuildOutcome>;
+  /** Ends the warm build process, if any. */
+  close(): void;
+}
+
+/** Kills a build process's group: its compile sandboxes too, even one stuck in a loop. */
+function killGroup(child: ChildProcess): void {
+  try { process.kill(-child.pid!, 'SIGKILL'); } catch { /* already gone */ }
+}
+
+export function buildProcesses(opts: BuildProcessOptions): BuildProcesses {
+  let warm: Warm | undefined;
+  const start = (projectId: string): Warm => {
+    // A process group of its own (detached), so that killGroup() reaches the sandboxes.
     const child = spawn(process.execPath, [...process.execArgv, BUILD_PROCESS], {
       env: scrubbedEnv(), stdio: ['ignore', 'inherit', 'inherit', 'ipc'], serialization: 'advanced', detached: true,
     });
-    const killGroup = () => { try { process.kill(-child.pid!, 'SIGKILL'); } catch { /* already gone */ } };
-    let outcome: BuildOutcome | undefined;
-    const onAbort = () => { if (child.connected) child.send({ type: 'abort' }); };
-    opts.signal.addEventListener('abort', onAbort, { once: true });
-    const killer = setTimeout(killGroup, opts.killAfterMs);
-    child.on('message', (msg: { type: 'phase'; phase: string } | { type: 'outcome'; outcome: BuildOutcome }) => {
-      if (msg.type === 'phase') opts.onPhase?.(msg.phase);
-      else if (msg.type === 'outcome') outcome = msg.outcome;
+    const entry: Warm = { projectId, child };
+    child.on('exit', () => {
+      killGroup(child);
+      if (warm === entry) warm = undefined;
     });
-    child.on('exit', (code, signal) => {
-      clearTimeout(killer);
-      killGroup();
-      opts.signal.removeEventListener('abort', onAbort);
-      if (outcome) return resolve(outcome);
-      opts.log(`build process of ${job.deployment_id} ended without a report (${code ?? signal})`);
-      opts.client.complete(job, { status: 'failed', retryable: true, error: 'The build process ended unexpectedly on the platform\'s side; it will be retried' })
-        .then(() => resolve('reported'), () => resolve('error'));
-    });
-    const request: BuildRequest = { type: 'job', job, controlPlaneUrl: opts.controlPlaneUrl, workDir: opts.workDir };
-    child.send(request);
-  });
+    return entry;
+  };
+  const end = (entry: Warm | undefined) => {
+    if (!entry) return;
+    clearTimeout(entry.idle);
+    if (warm === entry) warm = undefined;
+    killGroup(entry.child);
+  };
+
+  return {
+    run(job, signal, onPhase) {
+      if (warm && (warm.projectId !== job.project.id || !warm.child.connected)) end(warm);
+      const entry = warm ?? start(job.project.id);
+      warm = entry;
+      clearTimeout(entry.idle);
+      const { child } = entry;
+      return new Promise((resolve) => {
+        let outcome: BuildOutcome | undefined;
+        const onAbort = () => { if (child.connected) child.send({ type: 'abort' }); };
+        signal.addEventListener('abort', onAbort, { once: true });
+        const killer = setTimeout(() => end(entry), opts.killAfterMs);
+        const finish = () => {
+          clearTimeout(killer);
+          signal.removeEventListener('abort', onAbort);
+          child.off('message', onMessage);
+          child.off('exit', onExit);
+        };
+        const onMessage = (msg: FromBuild) => {
+          if (msg.type === 'phase') { onPhase?.(msg.phase); return; }
+          outcome = msg.outcome;
+          finish();
+          // Kept for the project's next job, ended when none comes.
+          if (warm === entry && outcome !== 'error') entry.idle = setTimeout(() => end(entry), opts.idleMs ?? 60_000).unref();
+          else end(entry);
+          resolve(outcome);
+        };
+        const onExit = (code: number | null, sig: NodeJS.Signals | null) => {
+          finish();
+          opts.log(`build process of ${job.deployment_id} ended without a report (${code ?? sig})`);
+          opts.client.complete(job, { status: 'failed', retryable: true, error: 'The build process ended unexpectedly on the platform\'s side; it will be retried' })
+            .then(() => resolve('reported'), () => resolve('error'));
+        };
+        child.on('message', onMessage);
+        child.on('exit', onExit);
+        const request: BuildRequest = { type: 'job', job, controlPlaneUrl: opts.controlPlaneUrl, workDir: opts.workDir };
+        child.send(request);
+      });
+    },
+    close: () => end(warm),
+  };
 }

@@ -1,7 +1,7 @@
 /**
- * A builder worker: claims jobs from the control plane and runs each in a build process of its
- * own (run-build-process.ts), one at a time. The worker holds the worker secret and never runs
- * customer code; a build process holds one job's token. On SIGTERM (or `stop()`), a job in
+ * A builder worker: claims jobs from the control plane and runs each in a build process
+ * (run-build-process.ts: one per project, kept warm for its next job), one at a time. The worker
+ * holds the worker secret and never runs customer code; a build process holds its job's token. On SIGTERM (or `stop()`), a job in
  * progress gets `gracefulMs` to finish; after that it is handed back (its lease released) so
  * another worker starts it at once.
  */
@@ -9,7 +9,7 @@ import os from 'node:os';
 import { randomUUID } from 'node:crypto';
 import { DEFAULT_LIMITS } from '../limits/build-limits.ts';
 import { ControlPlaneClient, type Job } from './control-plane-client.ts';
-import { runBuildProcess } from './run-build-process.ts';
+import { buildProcesses } from './run-build-process.ts';
 
 export interface WorkerOptions {
   /** Control plane origin, e.g. http://127.0.0.1:4000 */
@@ -25,6 +25,8 @@ export interface WorkerOptions {
   gracefulMs?: number;
   /** Wall time after which a build process is killed; default the build limit plus 2 minutes. */
   killAfterMs?: number;
+  /** How long a build process waits for its project's next job; default 60 s. */
+  buildIdleMs?: number;
   onPhase?(phase: string, job: Job): void;
   log?(message: string): void;
 }
@@ -43,6 +45,10 @@ export function startWorker(opts: WorkerOptions): Worker {
   const client = new ControlPlaneClient(opts.controlPlaneUrl, opts.workerSecret);
   const abort = new AbortController();
   const log = opts.log ?? (() => {});
+  const builds = buildProcesses({
+    client, controlPlaneUrl: opts.controlPlaneUrl, workDir: opts.workDir, log,
+    killAfterMs: opts.killAfterMs ?? DEFAULT_LIMITS.maxBuildMs + 120_000, idleMs: opts.buildIdleMs,
+  });
   let stopping = false;
   let wakeUp: (() => void) | undefined;
   const sleep = (ms: number) => new Promise<void>((resolve) => {
@@ -62,13 +68,10 @@ export function startWorker(opts: WorkerOptions): Worker {
       opts.onPhase?.('claimed', job);
       log(`building ${job.project.slug} (deployment ${job.deployment_id})`);
       const claimed = job;
-      const outcome = await runBuildProcess(job, {
-        client, controlPlaneUrl: opts.controlPlaneUrl, workDir: opts.workDir, signal: abort.signal, log,
-        killAfterMs: opts.killAfterMs ?? DEFAULT_LIMITS.maxBuildMs + 120_000,
-        onPhase: (phase) => opts.onPhase?.(phase, claimed),
-      });
+      const outcome = await builds.run(job, abort.signal, (phase) => opts.onPhase?.(phase, claimed));
       opts.onPhase?.(`finished:${outcome}`, job);
     }
+    builds.close();
   })();
 
   return {

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { osIsolation, osWrapper, sandboxCommand, sandboxNode, sandboxNodeArgs, sandboxUid } from '../../src/sandbox/runtime.ts';
+import { osIsolation, osWrapper, SANDBOX_CPU_SECONDS, sandboxCommand, sandboxNode, sandboxNodeArgs, sandboxUid } from '../../src/sandbox/runtime.ts';
 import { probeTargets, runProbe } from './probe-helper.ts';
 
 t.test('sandbox runtime', async (t) => {
@@ -66,5 +66,6 @@ t.test('sandbox runtime', async (t) => {
     t.equal(command.includes('--net'), Boolean(os.unshare));
     t.equal(command.includes('--reuid=200001'), Boolean(os.setpriv));
     t.equal(command.at(-1), '/x/entry.ts');
+    t.ok(command.includes(`--cpu=${SANDBOX_CPU_SECONDS}`), 'a kernel CPU-time cap outlives the build process\'s watchdog');
   });
 });
