@@ -12,8 +12,7 @@ import { appError } from '../errors.ts';
 import type { CompiledPage, PageFailure } from '../types.ts';
 import { checkResults, failureOf } from '../sandbox/results.ts';
 import { SandboxEnded, startSandbox, type Sandbox, type SandboxEnd } from '../sandbox/sandbox-process.ts';
-import type { CompileContext, CompileInput, Compiler } from './compiler.ts';
-import type { CodeThemes } from './highlighter.ts';
+import type { CompileContext, CompileInput, Compiler, CompilerOptions } from './compiler.ts';
 
 type Result = CompiledPage | PageFailure;
 
@@ -34,19 +33,16 @@ export interface PageLimits {
 
 export const DEFAULT_PAGE_LIMITS: PageLimits = { pageCpuMs: 10_000, pageWallMs: 60_000, heapMb: 1024 };
 
-/** Options of {@link createSandboxCompiler}. */
-export interface SandboxCompilerOptions {
+/** Options of {@link createSandboxCompiler}: `createCompiler`'s, with the pool's sizes settled. */
+export interface SandboxCompilerOptions extends Omit<CompilerOptions, 'workers' | 'workerThreshold'> {
   /** Sandboxes for big batches (at least 1). */
   workers: number;
   /** Smallest batch that uses every sandbox; smaller ones use one. */
   threshold: number;
-  themes?: CodeThemes;
+  /** Pages per chunk (default 16). */
   chunk?: number;
+  /** Sandboxes idle this long end (default 30 s). */
   idleMs?: number;
-  limits?: Partial<PageLimits>;
-  /** Add the network namespace and own user where possible (default true). */
-  osLayers?: boolean;
-  log?(message: string): void;
 }
 
 interface Chunk {
