@@ -1,14 +1,17 @@
 /**
- * `npm run bench:build [-- --pages 1000]`: builds generated corpora (1,000 and 10,000 pages by
- * default) and prints, in one run: cold build wall time and pages/s, a one-page edit rebuilt and
- * published to the local store, peak RSS of the build process (and sampled with Pagefind's
- * process), and the pipeline's per-page cost against the raw floor (plain @mdx-js/mdx + shiki +
- * Preact, compile/raw-floor.ts) measured here, both in wall time (the pipeline on both cores,
- * the floor on one) and in CPU time (all threads). Each build runs in its own process, as the
- * CLI runs it, so peak RSS is the build's own. The edit is also measured with a compiler kept
- * across builds, as the deployment worker runs it.
+ * `npm run bench:build [-- --pages 1000] [-- --corpus <dir>]`: builds generated corpora (1,000 and
+ * 10,000 pages by default; see generate-corpus.ts), or any docs repository given with `--corpus`
+ * (a folder or a Git repository, copied first), and prints, in one run: the corpus statistics,
+ * cold build wall time and pages/s, a one-page edit (of the built page nearest the median size)
+ * rebuilt and published to the local store, peak RSS of the build process (and sampled with
+ * Pagefind's process), and the pipeline's per-page cost against the raw floor (plain
+ * @mdx-js/mdx + shiki + Preact, compile/raw-floor.ts, over 100 pages spread over the corpus)
+ * measured here, both in wall time (the pipeline on both cores, the floor on one) and in CPU time
+ * (all threads). Each build runs in its own process, as the CLI runs it, so peak RSS is the
+ * build's own. The edit is also measured with a compiler kept across builds, as the deployment
+ * worker runs it.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -19,8 +22,10 @@ import { build } from '@folio/builder/build.ts';
 import { createCompiler } from '@folio/builder/compile/index.ts';
 import { createRawFloor } from '@folio/builder/compile/raw-floor.ts';
 import { createLocalDirStore } from '@folio/builder/store/local-dir-store.ts';
+import { readManifest } from '@folio/builder/manifest.ts';
 import { PageMemory } from '@folio/builder/page-bodies.ts';
-import { corpusPagePath, generateCorpus, pageSource } from './generate-corpus.ts';
+import { commitEdit, externalCorpus, generatedCorpus, pageToEdit, type BenchCorpus } from './corpus/bench-corpus.ts';
+import { formatStats, type CorpusFile } from './corpus/corpus-stats.ts';
 
 interface Run {
   wallMs: number; buildMs: number; cpuMs: number; compiled: number; uploaded: number; pages: number; failed: number; maxRssMb: number;
@@ -57,22 +62,17 @@ function runBuild(dir: string, out: string, mode = '--child', ...extra: string[]
   });
 }
 
-/** Commits a body-only edit of corpus page 7. */
-function commitEdit(dir: string, variant: number): void {
-  fs.writeFileSync(path.join(dir, corpusPagePath(7)), pageSource(7, variant));
-  execFileSync('git', ['commit', '-q', '-am', 'edit'], { cwd: dir, env: { ...process.env, GIT_AUTHOR_NAME: 'b', GIT_AUTHOR_EMAIL: 'b@x', GIT_COMMITTER_NAME: 'b', GIT_COMMITTER_EMAIL: 'b@x' } });
-}
-
 /**
  * A long-lived builder (the deployment worker) keeps its compiler and page memory across builds:
  * one edit warms them, the next is measured.
  */
-async function warmChild(dir: string, out: string, variant: number): Promise<void> {
+async function warmChild(dir: string, out: string, editPath: string, variant: number): Promise<void> {
   const compiler = await createCompiler();
   const opts = { source: { kind: 'dir' as const, dir }, store: createLocalDirStore(out), siteUrl: 'https://bench.example', compiler, pageMemory: new PageMemory() };
-  commitEdit(dir, variant);
+  const page = { path: editPath, source: fs.readFileSync(path.join(dir, editPath), 'utf8') };
+  commitEdit(dir, page, variant);
   await build(opts);
-  commitEdit(dir, variant + 1);
+  commitEdit(dir, page, variant + 1);
   const t0 = performance.now();
   const r = await build(opts);
   const buildMs = Math.round(performance.now() - t0);
@@ -105,33 +105,57 @@ async function child(dir: string, out: string): Promise<void> {
 
 const steps = (r: Run) => Object.entries(r.timings).map(([k, v]) => `${k} ${v}`).join(', ');
 
-/** The raw floor's wall and CPU (this process, all threads) per page, one page at a time. */
-async function rawFloorPerPage(samples: number): Promise<{ wallMs: number; cpuMs: number }> {
+interface Floor { wallMs: number; cpuMs: number; rendered: number; skipped: number; meanBytes: number }
+
+/**
+ * The raw floor's wall and CPU (this process, all threads) per page, one page at a time, over
+ * `samples` pages spread evenly over the corpus (its size distribution, tail included). Pages the
+ * floor cannot render (imports of snippets, which it does not resolve) are skipped and counted.
+ */
+async function rawFloorPerPage(pages: readonly CorpusFile[], samples: number): Promise<Floor> {
   const floor = await createRawFloor();
+  const picked = Array.from({ length: Math.min(samples, pages.length) }, (_, k) => pages[Math.floor((k * pages.length) / Math.min(samples, pages.length))]);
+  const render = (p: CorpusFile) => floor.render(p.source, p.path).then(() => true, () => false);
   try {
-    for (let i = 0; i < 5; i++) await floor.render(pageSource(i), 'warm.mdx');
+    for (const p of picked.slice(0, 5)) await render(p);
+    let rendered = 0;
     const t0 = performance.now();
     const cpu0 = process.cpuUsage();
-    for (let i = 0; i < samples; i++) await floor.render(pageSource(i), corpusPagePath(i));
+    let bytes = 0;
+    for (const p of picked) {
+      if (!(await render(p))) continue;
+      rendered++;
+      bytes += p.source.length;
+    }
     const cpu = process.cpuUsage(cpu0);
-    return { wallMs: (performance.now() - t0) / samples, cpuMs: (cpu.user + cpu.system) / 1000 / samples };
+    const n = Math.max(rendered, 1);
+    return { wallMs: (performance.now() - t0) / n, cpuMs: (cpu.user + cpu.system) / 1000 / n, rendered, skipped: picked.length - rendered, meanBytes: bytes / n };
   } finally {
     await floor.close();
   }
 }
 
-async function bench(pages: number, floor: { wallMs: number; cpuMs: number }): Promise<void> {
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), `folio-bench-${pages}-`));
+async function bench(label: string, makeCorpus: (dir: string) => BenchCorpus): Promise<void> {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-bench-'));
   const dir = path.join(root, 'repo');
   const out = path.join(root, 'out');
   const g0 = performance.now();
-  generateCorpus(dir, pages);
-  console.log(`\n== ${pages} pages (corpus generated in ${Math.round(performance.now() - g0)} ms)`);
+  const corpus = makeCorpus(dir);
+  const pages = corpus.pages.length;
+  console.log(`\n== ${label}: ${pages} pages (corpus ready in ${Math.round(performance.now() - g0)} ms)`);
+  console.log(formatStats(corpus.stats));
+  for (const note of corpus.notes) console.log(`note: ${note}`);
+  const floor = await rawFloorPerPage(corpus.pages, 100);
+  const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+  console.log(`raw floor: ${floor.wallMs.toFixed(1)} ms wall, ${floor.cpuMs.toFixed(1)} ms CPU per page (plain @mdx-js/mdx + shiki + Preact, one thread, ${floor.rendered} pages spread over the corpus, mean ${kb(floor.meanBytes)} against the corpus's ${kb(corpus.stats.bytes.total / pages)}${floor.skipped ? `; ${floor.skipped} it cannot render skipped` : ''})`);
   const cold = await runBuild(dir, out);
   const perPage = cold.buildMs / pages;
   console.log(`cold build: ${cold.buildMs} ms in build(), ${cold.wallMs} ms process wall; ${(pages / (cold.buildMs / 1000)).toFixed(1)} pages/s; compiled ${cold.compiled}, failed ${cold.failed}, uploaded ${cold.uploaded}; peak RSS ${cold.maxRssMb} MB (with its compile sandboxes and Pagefind's process: ${cold.treeRssMb} MB sampled)`);
+  const manifest = await readManifest(createLocalDirStore(out));
+  const target = pageToEdit(corpus.pages, (p) => manifest?.pages[p] !== undefined && !manifest.pages[p].failed);
+  console.log(`edited page: ${target.path} (${(target.source.length / 1024).toFixed(1)} KB, the built page nearest the median size)`);
   const edit = async (variant: number) => {
-    commitEdit(dir, variant);
+    commitEdit(dir, target, variant);
     return runBuild(dir, out);
   };
   let run = await edit(1);
@@ -144,7 +168,7 @@ async function bench(pages: number, floor: { wallMs: number; cpuMs: number }): P
   }
   console.log(`one-page edit in a fresh process (compiler started for it): ${run.buildMs} ms in build() (rebuild + publish), ${run.wallMs} ms process wall; compiled ${run.compiled}, uploaded ${run.uploaded}; peak RSS ${run.maxRssMb} MB`);
   console.log(`  steps (ms): cold ${steps(cold)}; edit ${steps(run)}`);
-  const warm = await runBuild(dir, out, '--child-warm', '10');
+  const warm = await runBuild(dir, out, '--child-warm', target.path, '10');
   console.log(`one-page edit with a compiler kept across builds (as the deployment worker runs it): ${warm.buildMs} ms in build(); compiled ${warm.compiled}, uploaded ${warm.uploaded}; steps (ms): ${steps(warm)}`);
   console.log(`per-page cost: pipeline ${perPage.toFixed(1)} ms wall (cold build / pages, both cores), raw floor ${floor.wallMs.toFixed(1)} ms wall (one thread); ratio ${(perPage / floor.wallMs).toFixed(2)}x`);
   const cpuPerPage = cold.cpuMs / pages;
@@ -154,14 +178,13 @@ async function bench(pages: number, floor: { wallMs: number; cpuMs: number }): P
 
 const args = process.argv.slice(2);
 if (args[0] === '--child') await child(args[1], args[2]);
-else if (args[0] === '--child-warm') await warmChild(args[1], args[2], Number(args[3]));
+else if (args[0] === '--child-warm') await warmChild(args[1], args[2], args[3], Number(args[4]));
 else {
-  const { values } = parseArgs({ args, options: { pages: { type: 'string' } } });
+  const { values } = parseArgs({ args, options: { pages: { type: 'string' }, corpus: { type: 'string' } } });
   const sizes = values.pages ? [Number(values.pages)] : [1000, 10000];
   const load = () => os.loadavg().map((l) => l.toFixed(2)).join(' ');
   console.log(`machine: ${os.cpus().length} cores, node ${process.version}; load average ${load()}`);
-  const floor = await rawFloorPerPage(100);
-  console.log(`raw floor: ${floor.wallMs.toFixed(1)} ms wall, ${floor.cpuMs.toFixed(1)} ms CPU per page (plain @mdx-js/mdx + shiki + Preact, one thread, 100 pages)`);
-  for (const n of sizes) await bench(n, floor);
+  if (values.corpus) await bench(values.corpus, (dir) => externalCorpus(values.corpus!, dir));
+  else for (const n of sizes) await bench('generated corpus', (dir) => generatedCorpus(dir, n));
   console.log(`load average at the end: ${load()}`);
 }
