@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { ObjectStore } from '../store/object-store.ts';
 import type { CompiledPage, PageFailure } from '../types.ts';
 import { depsHold } from './page-deps.ts';
+import { isLimitFailure } from '../compile/sandbox-pool.ts';
 
 /**
  * A cached page: the compile result plus the blob ids of the repository files it imported
@@ -24,15 +25,12 @@ export interface FailureEntry {
 }
 
 /**
- * Starts of the failure messages the compile sandboxes give a page that exceeded a limit (time,
- * memory) or ended its process. Such a failure depends on the machine's load as much as on the
- * page, so it is never cached: the page is compiled again by the next build.
+ * Whether a failure follows from the page's source alone (and may be cached), not from a limit of
+ * its sandbox (time, memory, an ended process), which depends on the machine's load as much as on
+ * the page: such a page is compiled again by the next build.
  */
-const LOAD_DEPENDENT = ['Page took too long', 'Page used more memory', 'Page ended its compile process'];
-
-/** Whether a failure follows from the page's source alone (and may be cached), not from a limit. */
 export function isCacheableFailure(failure: PageFailure): boolean {
-  return !LOAD_DEPENDENT.some((start) => failure.message.startsWith(start));
+  return !isLimitFailure(failure);
 }
 
 /**

@@ -52,11 +52,26 @@ interface Chunk {
   reject(err: unknown): void;
 }
 
-const MESSAGES: Record<SandboxEnd, (limits: PageLimits) => string> = {
-  timeout: (l) => `Page took too long to compile and run (an endless loop, or waiting on something that never comes); the limits are ${l.pageCpuMs / 1000} s of CPU time and ${l.pageWallMs / 1000} s in all`,
-  memory: (l) => `Page used more memory than a page's compile may; the limit is ${l.heapMb} MB`,
-  crashed: () => 'Page ended its compile process (process.exit, a crash, or tampering with the compiler)',
+/** How each failure of a page that ended its sandbox starts; the limits follow. */
+const STARTS: Record<SandboxEnd, string> = {
+  timeout: 'Page took too long to compile and run',
+  memory: 'Page used more memory than a page\'s compile may',
+  crashed: 'Page ended its compile process',
 };
+
+const MESSAGES: Record<SandboxEnd, (limits: PageLimits) => string> = {
+  timeout: (l) => `${STARTS.timeout} (an endless loop, or waiting on something that never comes); the limits are ${l.pageCpuMs / 1000} s of CPU time and ${l.pageWallMs / 1000} s in all`,
+  memory: (l) => `${STARTS.memory}; the limit is ${l.heapMb} MB`,
+  crashed: () => `${STARTS.crashed} (process.exit, a crash, or tampering with the compiler)`,
+};
+
+/**
+ * True for the failure of a page that exceeded a limit or ended its sandbox: it depends on the
+ * machine's load as much as on the page, so it is never cached.
+ */
+export function isLimitFailure(failure: PageFailure): boolean {
+  return Object.values(STARTS).some((start) => failure.message.startsWith(start));
+}
 
 /** A compiler whose pages run in sandbox processes. */
 export interface SandboxCompiler extends Compiler {
