@@ -9,6 +9,7 @@
  * `{ type: 'error', batch, message }`.
  */
 import { fsCompat, lockDown } from './lockdown.ts';
+import { outputSize, outputTooLarge } from './results.ts';
 import type { CompileInput } from '../compile/compiler.ts';
 import type { CodeThemes } from '../compile/highlighter.ts';
 
@@ -47,7 +48,11 @@ const onMessage = async (msg: Inbound) => {
     reads.delete(msg.id);
   } else if (msg.type === 'compile' && compiler) {
     compiler.compile(msg.inputs, contextOf(msg.batch)).then(
-      (results) => send({ type: 'done', batch: msg.batch, results }),
+      // An oversized page is failed here, before its bytes cross to the builder (which checks again).
+      (results) => send({ type: 'done', batch: msg.batch, results: results.map((r) => {
+        const tooLarge = 'bodyHtml' in r ? outputTooLarge(outputSize(r)) : undefined;
+        return tooLarge ? { sourcePath: r.sourcePath, message: tooLarge } : r;
+      }) }),
       (err: unknown) => send({ type: 'error', batch: msg.batch, message: err instanceof Error ? err.message : String(err) }),
     );
   }

@@ -41,6 +41,23 @@ export function cleanMessage(message: string): string {
   return out.length > MAX_MESSAGE ? `${out.slice(0, MAX_MESSAGE)}…` : out;
 }
 
+/**
+ * Characters a compiled page may carry in its body, Markdown export and search text together:
+ * far beyond real pages (a 160 KB changelog renders about 1 MB), small enough that one page
+ * cannot make the builder hold gigabytes.
+ */
+export const MAX_PAGE_OUTPUT = 20 * 1024 * 1024;
+
+/** The failure message of a page whose output is `size` characters, or undefined when it fits. */
+export function outputTooLarge(size: number): string | undefined {
+  return size > MAX_PAGE_OUTPUT ? `Page output is ${Math.ceil(size / 1024 / 1024)} M characters; the limit is ${MAX_PAGE_OUTPUT / 1024 / 1024} M` : undefined;
+}
+
+/** Characters of a compiled page's large fields. */
+export function outputSize(page: { bodyHtml: string; markdown: string; searchText: string; updates?: Array<{ html: string }> }): number {
+  return page.bodyHtml.length + page.markdown.length + page.searchText.length + (page.updates ?? []).reduce((n, u) => n + u.html.length, 0);
+}
+
 /** A failure of `input` with `message` (cleaned). */
 export function failureOf(input: CompileInput, message: string, where: { line?: number; column?: number } = {}): PageFailure {
   return { sourcePath: input.sourcePath, message: cleanMessage(message), ...where };
@@ -56,6 +73,8 @@ export function checkResults(inputs: CompileInput[], raw: unknown): Array<Compil
     const item = list?.[i];
     if (item && typeof item === 'object' && 'bodyHtml' in item) {
       const page = compiledPage.safeParse(item);
+      const tooLarge = page.success ? outputTooLarge(outputSize(page.data)) : undefined;
+      if (tooLarge) return failureOf(input, tooLarge);
       if (page.success) {
         return { sourcePath: input.sourcePath, urlPath: urlPathFor(input.sourcePath, input.contentRoot), ...page.data } as CompiledPage;
       }

@@ -68,12 +68,14 @@ t.test('createSandboxCompiler', async (t) => {
       page('spawn', "{String(process.getBuiltinModule('child_process').execSync('id'))}\n"),
       page('net', "export const res = await fetch('http://127.0.0.1:9/')\n"),
       page('throw', "{(() => { throw new Error('failed at /work/secret/place and ' + import.meta.url) })()}\n"),
+      page('huge', "{'x'.repeat(25 * 1024 * 1024)}\n"),
     ], ctx);
     t.same(bodies(results), [
       { sourcePath: 'docs/env.mdx', message: 'Unexpected error while running the page: The module "fs" is not available while compiling a page' },
       { sourcePath: 'docs/spawn.mdx', message: 'Unexpected error while running the page: The module "child_process" is not available while compiling a page' },
       { sourcePath: 'docs/net.mdx', message: 'Unexpected error while running the page: fetch is not available while compiling a page' },
       (results[3] as PageFailure),
+      { sourcePath: 'docs/huge.mdx', message: 'Page output is 26 M characters; the limit is 20 M' },
     ]);
     t.match((results[3] as PageFailure).message, /^Unexpected error while running the page: failed at <path> and /);
     t.notMatch((results[3] as PageFailure).message, /\/work\/|\/tmp\//);

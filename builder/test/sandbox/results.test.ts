@@ -1,5 +1,5 @@
 import t from 'tap';
-import { checkResults, cleanMessage, MAX_MESSAGE } from '../../src/sandbox/results.ts';
+import { checkResults, cleanMessage, MAX_MESSAGE, MAX_PAGE_OUTPUT } from '../../src/sandbox/results.ts';
 import { PLATFORM_ROOT } from '../../src/sandbox/runtime.ts';
 
 const inputs = [
@@ -13,6 +13,11 @@ t.test('checkResults', async (t) => {
   t.test('should take paths from the builder, never from the sandbox', async (t) => {
     const [page] = checkResults(inputs.slice(0, 1), [{ ...good, sourcePath: '../../other/x.mdx', urlPath: '/../../other', extra: 'dropped' }]);
     t.same(page, { sourcePath: 'docs/a.mdx', urlPath: '/a', ...good });
+  });
+
+  t.test('should fail a page whose output is too large, whatever its sandbox says', async (t) => {
+    const huge = { ...good, bodyHtml: 'x'.repeat(MAX_PAGE_OUTPUT) };
+    t.same(checkResults(inputs.slice(0, 1), [huge]), [{ sourcePath: 'docs/a.mdx', message: 'Page output is 21 M characters; the limit is 20 M' }]);
   });
 
   t.test('should fail the pages of a malformed answer', async (t) => {
