@@ -53,6 +53,8 @@ export function isSafeRelativePath(value: string): boolean {
  */
 export function unique<T>(what: string, field?: keyof T & string) {
   return (items: T[], ctx: z.core.$RefinementCtx<T[]>) => {
+    // With `always` this runs on input that already failed as not an array: nothing to compare.
+    if (!Array.isArray(items)) return;
     const seen = new Set<unknown>();
     items.forEach((item, index) => {
       const k = field ? (item as Record<string, unknown> | null)?.[field] : item;

@@ -31,6 +31,23 @@ export type ResolvedConfig = SiteConfig & {
   drilldown?: unknown;
 };
 
+/** Deepest nesting of arrays and objects a `docs.json` may have (navigation groups included). */
+export const MAX_CONFIG_DEPTH = 64;
+
+/** Depth of the deepest array or object in a parsed JSON value (0 for a scalar), iteratively. */
+function nestingDepth(value: unknown): number {
+  let max = 0;
+  const stack: Array<[unknown, number]> = [[value, 0]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    max = Math.max(max, depth + 1);
+    if (max > MAX_CONFIG_DEPTH) return max;
+    for (const child of Object.values(v)) stack.push([child, depth + 1]);
+  }
+  return max;
+}
+
 /**
  * Parses and validates the text of `docs.json`.
  *
@@ -46,6 +63,11 @@ export function parseConfig(jsonText: string, location: SiteLocation): ResolvedC
     const at = findJsonSyntaxError(jsonText);
     const message = at ? `${CONFIG_FILE}:${at.line}:${at.column}: ${at.message}` : `${CONFIG_FILE}: ${(cause as Error).message}`;
     throw userError('invalid_config', message);
+  }
+  // The schema recurses into navigation groups: a file nested thousands deep would overflow the
+  // stack, so depth is checked first, without recursion.
+  if (nestingDepth(data) > MAX_CONFIG_DEPTH) {
+    throw userError('invalid_config', `${CONFIG_FILE}: Unexpected nesting deeper than ${MAX_CONFIG_DEPTH} levels; expected a flatter file`);
   }
   const result = configSchema.safeParse(data, { error: errorMap });
   if (!result.success) throw userError('invalid_config', formatIssues(result.error.issues, CONFIG_FILE).join('\n'));

@@ -132,6 +132,22 @@ t.test('parseConfig', async (t) => {
     t.same(problems(t, '{ "name": "A" '), ['docs.json:1:15: Unexpected end of file; expected , or }']);
   });
 
+  t.test('should reject nesting past 64 levels instead of overflowing the stack', async (t) => {
+    let group = '"guides/install"';
+    for (let i = 0; i < 5000; i++) group = `{ "group": "G", "pages": [${group}] }`;
+    t.same(problems(t, `{ "name": "A", "navigation": [${group}] }`), ['docs.json: Unexpected nesting deeper than 64 levels; expected a flatter file']);
+    t.same(problems(t, `{ "name": "A", "geo": ${'['.repeat(65)}${']'.repeat(65)} }`), ['docs.json: Unexpected nesting deeper than 64 levels; expected a flatter file']);
+  });
+
+  t.test('should report a list key given another type, not crash on it', async (t) => {
+    for (const value of [null, { k: null }, 'x', 3]) {
+      const lines = problems(t, { name: 'A', redirects: value });
+      t.equal(lines.length, 1);
+      t.match(lines[0], /^docs\.json: redirects: Unexpected /);
+    }
+    t.match(problems(t, { name: 'A', navbar: { controls: { order: { a: 1 } } } })[0], /^docs\.json: navbar\.controls\.order: Unexpected /);
+  });
+
   t.test('should reject a file that is not an object', async (t) => {
     t.same(problems(t, '[]'), ['docs.json: Unexpected array; expected object']);
   });
