@@ -100,7 +100,8 @@ export function createSandboxCompiler(opts: SandboxCompilerOptions): SandboxComp
   };
   const retire = (entry: { box: Sandbox }) => {
     const i = sandboxes.indexOf(entry as (typeof sandboxes)[number]);
-    if (i >= 0) sandboxes.splice(i, 1);
+    if (i < 0) return;
+    sandboxes.splice(i, 1);
     endedCpu += entry.box.cpuMs();
   };
 
