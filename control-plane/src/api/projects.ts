@@ -1,6 +1,6 @@
 /** Project endpoints (spec section 4). A key sees only its organization's projects. */
 import type { Models, Project } from '../db/models/index.ts';
-import { checkLifetimeCap, settleProjectCap } from '../entitlements/resolver.ts';
+import { checkLifetimeCap, settleProjectCap, withProjectLock } from '../entitlements/resolver.ts';
 import { conflict, notFound } from '../errors.ts';
 import { defineRoute, type Deps } from '../http/route.ts';
 import {
@@ -36,18 +36,23 @@ export const projectRoutes = [
     auth: 'projects:write', body: createProjectBody,
     responses: { 201: { description: 'The new project', schema: projectSchema }, 402: { description: 'plan_limit_reached (with upgrade_url)' }, 409: { description: 'conflict: the slug is taken' } },
     async handler({ body, auth, deps }) {
-      const quota = await checkLifetimeCap(deps.m, auth.orgId, 'max_projects', deps.now(), deps.env.UPGRADE_URL);
-      let created;
-      try {
-        created = await deps.m.Project.create({
-          org_id: auth.orgId, name: body.name, slug: body.slug, github_repo: body.github_repo ?? null, github_branch: body.github_branch ?? 'main', created_at: deps.now(),
-        });
-      } catch (err: any) {
-        if (err?.code === 11000) throw conflict(`slug: "${body.slug}" is already taken`);
-        throw err;
-      }
-      const project = created.toObject();
-      await settleProjectCap(deps.m, auth.orgId, project._id, quota, deps.now(), deps.env.UPGRADE_URL);
+      // One creation at a time per organization: the cap checked is the cap created against.
+      const project = await withProjectLock(deps.m, auth.orgId, async () => {
+        const quota = await checkLifetimeCap(deps.m, auth.orgId, 'max_projects', deps.now(), deps.env.UPGRADE_URL);
+        let created;
+        try {
+          created = await deps.m.Project.create({
+            org_id: auth.orgId, name: body.name, slug: body.slug, github_repo: body.github_repo ?? null, github_branch: body.github_branch ?? 'main', created_at: deps.now(),
+          });
+        } catch (err: any) {
+          if (err?.code === 11000) throw conflict(`slug: "${body.slug}" is already taken`);
+          throw err;
+        }
+        const doc = created.toObject();
+        // Still settled afterwards: a lock that outlived its holder (10 s) must not let two through.
+        await settleProjectCap(deps.m, auth.orgId, doc._id, quota, deps.now(), deps.env.UPGRADE_URL);
+        return doc;
+      });
       for (const h of hooks(deps)) await h.created?.({ id: project._id, slug: project.slug, github_repo: project.github_repo ?? null, github_branch: project.github_branch ?? 'main' });
       return { status: 201, body: projectJson(project), headers: { Location: `${deps.env.publicApiUrl}/projects/${project._id}` } };
     },

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 /**
  * The one entitlement resolver: `GET /me/entitlements` and every server-side check read it, so
  * what a client is shown and what the server enforces always agree (quota rule 7).
@@ -101,6 +102,33 @@ function limitReached(org: Organization, feature: LifetimeQuota, quota: number, 
   return new AppError(402, 'plan_limit_reached',
     `Your ${PLAN_NAMES[org.plan as PlanId]} plan allows ${quota} of ${feature}; upgrade to create more`,
     { extra: { upgrade_url: upgradeUrl } });
+}
+
+/** How long a project-creation lock holds if its holder dies. */
+const PROJECT_LOCK_MS = 10_000;
+
+/**
+ * Runs `fn` (check the cap, create the project) while holding the organization's project lock,
+ * taken with one conditional update: concurrent creations of one organization run one at a
+ * time, so the count they check is the count they create against. Other organizations never wait.
+ */
+export async function withProjectLock<T>(m: Models, orgId: string, fn: () => Promise<T>): Promise<T> {
+  const token = randomUUID();
+  for (;;) {
+    const now = new Date();
+    const taken = await m.Organization.findOneAndUpdate(
+      { _id: orgId, $or: [{ project_lock_until: null }, { project_lock_until: { $exists: false } }, { project_lock_until: { $lt: now } }] },
+      { $set: { project_lock: token, project_lock_until: new Date(now.getTime() + PROJECT_LOCK_MS) } },
+    ).lean();
+    if (taken) break;
+    if (!(await m.Organization.exists({ _id: orgId }))) return fn();
+    await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 20));
+  }
+  try {
+    return await fn();
+  } finally {
+    await m.Organization.updateOne({ _id: orgId, project_lock: token }, { $set: { project_lock: null, project_lock_until: null } });
+  }
 }
 
 /**

@@ -20,6 +20,9 @@ export const organizationSchema = new Schema({
   /** Dashboard members (managed in the dashboard; the owner counts as one). */
   members: { type: Number, default: 1 },
   created_at: { type: Date, default: () => new Date() },
+  /** Held while one project is being created (see entitlements/resolver.ts `withProjectLock`). */
+  project_lock: { type: String, default: null },
+  project_lock_until: { type: Date, default: null },
 }, { versionKey: false });
 
 export type Organization = InferSchemaType<typeof organizationSchema> & { _id: string };
