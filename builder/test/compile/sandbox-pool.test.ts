@@ -67,7 +67,7 @@ t.test('createSandboxCompiler', async (t) => {
       page('env', "{process.getBuiltinModule('fs').readFileSync('/proc/self/environ', 'latin1')}\n"),
       page('spawn', "{String(process.getBuiltinModule('child_process').execSync('id'))}\n"),
       page('net', "export const res = await fetch('http://127.0.0.1:9/')\n"),
-      page('throw', "{(() => { throw new Error('failed at /work/secret/place and ' + import.meta.url) })()}\n"),
+      page('throw', "{(() => { throw new Error('failed at /srv/secret/place and ' + import.meta.url) })()}\n"),
       page('huge', "{'x'.repeat(25 * 1024 * 1024)}\n"),
     ], ctx);
     t.same(bodies(results), [
@@ -78,7 +78,7 @@ t.test('createSandboxCompiler', async (t) => {
       { sourcePath: 'docs/huge.mdx', message: 'Page output is 26 M characters; the limit is 20 M' },
     ]);
     t.match((results[3] as PageFailure).message, /^Unexpected error while running the page: failed at <path> and /);
-    t.notMatch((results[3] as PageFailure).message, /\/work\/|\/tmp\//);
+    t.notMatch((results[3] as PageFailure).message, /\/srv\/|\/tmp\//);
   });
 
   t.test('should end idle sandboxes and start new ones for the next batch', async (t) => {
