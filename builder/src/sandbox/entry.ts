@@ -9,7 +9,7 @@
  * `{ type: 'error', batch, message }`.
  */
 import { fsCompat, lockDown } from './lockdown.ts';
-import { outputSize, outputTooLarge } from './results.ts';
+import { outputSize, outputTooLarge } from './page-output.ts';
 import type { CompileInput } from '../compile/compiler.ts';
 import type { CodeThemes } from '../compile/highlighter.ts';
 

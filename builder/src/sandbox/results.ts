@@ -9,7 +9,10 @@ import { z } from 'zod';
 import type { CompileInput } from '../compile/compiler.ts';
 import { urlPathFor } from '../compile/url-path.ts';
 import type { CompiledPage, PageFailure } from '../types.ts';
+import { outputSize, outputTooLarge } from './page-output.ts';
 import { PLATFORM_ROOT } from './runtime.ts';
+
+export { MAX_PAGE_OUTPUT } from './page-output.ts';
 
 /** Longest failure message kept; MDX's own messages are far shorter. */
 export const MAX_MESSAGE = 1000;
@@ -39,23 +42,6 @@ export function cleanMessage(message: string): string {
   // eslint-disable-next-line no-control-regex
   out = out.replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, '');
   return out.length > MAX_MESSAGE ? `${out.slice(0, MAX_MESSAGE)}…` : out;
-}
-
-/**
- * Characters a compiled page may carry in its body, Markdown export and search text together:
- * far beyond real pages (a 160 KB changelog renders about 1 MB), small enough that one page
- * cannot make the builder hold gigabytes.
- */
-export const MAX_PAGE_OUTPUT = 20 * 1024 * 1024;
-
-/** The failure message of a page whose output is `size` characters, or undefined when it fits. */
-export function outputTooLarge(size: number): string | undefined {
-  return size > MAX_PAGE_OUTPUT ? `Page output is ${Math.ceil(size / 1024 / 1024)} M characters; the limit is ${MAX_PAGE_OUTPUT / 1024 / 1024} M` : undefined;
-}
-
-/** Characters of a compiled page's large fields. */
-export function outputSize(page: { bodyHtml: string; markdown: string; searchText: string; updates?: Array<{ html: string }> }): number {
-  return page.bodyHtml.length + page.markdown.length + page.searchText.length + (page.updates ?? []).reduce((n, u) => n + u.html.length, 0);
 }
 
 /** A failure of `input` with `message` (cleaned). */
