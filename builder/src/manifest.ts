@@ -1,10 +1,17 @@
 import type { ObjectStore } from './store/object-store.ts';
 import type { PublishedObject } from './publish.ts';
+import { decodeJson, encodeJson, GZIP_JSON } from './cache/gzip-json.ts';
 
+/**
+ * Prefix of the builder's own state (manifest, page summaries, page cache) in a site's store.
+ * Never part of the site: the control plane keeps these keys outside the public prefix (see
+ * its job object routes), and the site server refuses them.
+ */
+export const STATE_PREFIX = '_folio/cache/';
 /** Key of the build manifest in the site's store. */
-export const MANIFEST_KEY = '_folio/manifest.json';
+export const MANIFEST_KEY = `${STATE_PREFIX}manifest.json.gz`;
 /** Prefix of the per-page cache in the site's store. */
-export const CACHE_PREFIX = '_folio/cache/pages/';
+export const CACHE_PREFIX = `${STATE_PREFIX}pages/`;
 
 /** What the manifest remembers of one page. */
 export interface ManifestPage {
@@ -25,7 +32,7 @@ export interface ManifestPage {
 }
 
 /**
- * The state of a published site (`_folio/manifest.json`), written last by every publish. It drives
+ * The state of a published site (`MANIFEST_KEY`), written last by every publish. It drives
  * the next build: which pages are cached, which objects exist with which hash, which shells were
  * rendered from which inputs.
  */
@@ -50,13 +57,11 @@ export interface BuildManifest {
 
 /** The manifest of the site in `store`, or `undefined` before the first publish. */
 export async function readManifest(store: ObjectStore): Promise<BuildManifest | undefined> {
-  const bytes = await store.get(MANIFEST_KEY);
-  if (bytes === undefined) return undefined;
-  const parsed = JSON.parse(Buffer.from(bytes).toString('utf8')) as BuildManifest;
-  return parsed.version === 1 ? parsed : undefined;
+  const parsed = await decodeJson<BuildManifest>(await store.get(MANIFEST_KEY));
+  return parsed?.version === 1 ? parsed : undefined;
 }
 
 /** Writes the manifest; the last write of a publish. */
 export async function writeManifest(store: ObjectStore, manifest: BuildManifest): Promise<void> {
-  await store.put(MANIFEST_KEY, Buffer.from(JSON.stringify(manifest)), { contentType: 'application/json', cacheControl: 'no-store' });
+  await store.put(MANIFEST_KEY, await encodeJson(manifest), { contentType: GZIP_JSON, cacheControl: 'no-store' });
 }

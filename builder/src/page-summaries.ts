@@ -4,10 +4,12 @@ import { depsHold } from './cache/page-deps.ts';
 import { urlPathFor } from './compile/index.ts';
 import { searchHash } from './outputs/search-shards.ts';
 import type { ObjectStore } from './store/object-store.ts';
+import { decodeJson, gzipBytes, GZIP_JSON } from './cache/gzip-json.ts';
+import { STATE_PREFIX } from './manifest.ts';
 import type { CompiledPage } from './types.ts';
 
 /** Key of the page summaries in the site's store (builder state, never served). */
-export const SUMMARIES_KEY = '_folio/cache/summaries.json';
+export const SUMMARIES_KEY = `${STATE_PREFIX}summaries.json.gz`;
 
 /**
  * What the sidebar and the site-wide outputs (exports, feeds, sitemap, search planning) read of
@@ -71,15 +73,9 @@ export function relocate<T extends { sourcePath: string; urlPath: string }>(page
 /** The summaries and failures of the last publish; empty (and not `found`) when absent or unreadable. */
 export async function readSummaries(store: ObjectStore): Promise<StoredSummaries> {
   const none: StoredSummaries = { pages: new Map(), failures: new Map(), found: false };
-  const bytes = await store.get(SUMMARIES_KEY);
-  if (bytes === undefined) return none;
-  try {
-    const file = JSON.parse(Buffer.from(bytes).toString('utf8')) as SummariesFile;
-    if (file.version !== 1) return none;
-    return { pages: new Map(Object.entries(file.pages)), failures: new Map(Object.entries(file.failures ?? {})), found: true };
-  } catch {
-    return none;
-  }
+  const file = await decodeJson<SummariesFile>(await store.get(SUMMARIES_KEY));
+  if (file?.version !== 1 || typeof file.pages !== 'object' || file.pages === null) return none;
+  return { pages: new Map(Object.entries(file.pages)), failures: new Map(Object.entries(file.failures ?? {})), found: true };
 }
 
 /** The bytes of a summaries object and their sha256 (written only when it changed). */
@@ -91,7 +87,7 @@ export function serializeSummaries(pages: ReadonlyMap<string, PageSummary>, fail
   return { bytes, hash: createHash('sha256').update(bytes).digest('hex') };
 }
 
-/** Writes the summaries object. */
+/** Writes the summaries object (`bytes` from `serializeSummaries`), gzipped. */
 export async function writeSummaries(store: ObjectStore, bytes: Buffer): Promise<void> {
-  await store.put(SUMMARIES_KEY, bytes, { contentType: 'application/json', cacheControl: 'no-store' });
+  await store.put(SUMMARIES_KEY, await gzipBytes(bytes), { contentType: GZIP_JSON, cacheControl: 'no-store' });
 }

@@ -15,6 +15,7 @@ import { createManagedRepo, deleteManagedRepo } from './git/managed-repos.ts';
 import type { Deps } from './http/route.ts';
 import { startControlPlane, type ControlPlane, type ControlPlaneOptions } from './server.ts';
 import { startSiteServer, type SiteServer } from './sites/site-server.ts';
+import { sitePrefix, statePrefix } from './deploy/job-keys.ts';
 
 export interface PlatformOptions extends Omit<ControlPlaneOptions, 'middleware' | 'services'> {
   /** Site server port override (0 = ephemeral); default env.SITE_PORT. */
@@ -43,8 +44,9 @@ function projectHooks(getDeps: () => Deps, store: ObjectStore): ProjectHooks {
     },
     async deleted(project) {
       await deleteManagedRepo(getDeps(), project.id);
-      const prefix = `sites/${project.id}/`;
-      await store.delete((await store.list(prefix)).map((k) => (k.startsWith(prefix) ? k : prefix + k)));
+      for (const prefix of [sitePrefix(project.id), statePrefix(project.id)]) {
+        await store.delete((await store.list(prefix)).map((k) => (k.startsWith(prefix) ? k : prefix + k)));
+      }
     },
   };
 }

@@ -22,7 +22,7 @@ import { build } from '@folio/builder/build.ts';
 import { createCompiler } from '@folio/builder/compile/index.ts';
 import { createRawFloor } from '@folio/builder/compile/raw-floor.ts';
 import { createLocalDirStore } from '@folio/builder/store/local-dir-store.ts';
-import { readManifest } from '@folio/builder/manifest.ts';
+import { readManifest, STATE_PREFIX } from '@folio/builder/manifest.ts';
 import { PageMemory } from '@folio/builder/page-bodies.ts';
 import { commitEdit, externalCorpus, generatedCorpus, pageToEdit, type BenchCorpus } from './corpus/bench-corpus.ts';
 import { formatStats, type CorpusFile } from './corpus/corpus-stats.ts';
@@ -32,6 +32,14 @@ interface Run {
   /** Peak of the sum of RSS over the build process and its children (Pagefind), sampled. */
   treeRssMb: number;
   timings: Record<string, number>; templateVersion: string;
+}
+
+/** Bytes of every file under `dir` (0 when it is missing). */
+function folderBytes(dir: string): number {
+  if (!fs.existsSync(dir)) return 0;
+  return fs.readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .reduce((sum, e) => sum + fs.statSync(path.join(e.parentPath, e.name)).size, 0);
 }
 
 /** RSS in MB of `pid` and its descendants, from /proc (0 where /proc is missing). */
@@ -152,6 +160,9 @@ async function bench(label: string, makeCorpus: (dir: string) => BenchCorpus): P
   const perPage = cold.buildMs / pages;
   console.log(`cold build: ${cold.buildMs} ms in build(), ${cold.wallMs} ms process wall; ${(pages / (cold.buildMs / 1000)).toFixed(1)} pages/s; compiled ${cold.compiled}, failed ${cold.failed}, uploaded ${cold.uploaded}; peak RSS ${cold.maxRssMb} MB (with its compile sandboxes and Pagefind's process: ${cold.treeRssMb} MB sampled)`);
   const manifest = await readManifest(createLocalDirStore(out));
+  const state = folderBytes(path.join(out, STATE_PREFIX));
+  const site = folderBytes(out) - state;
+  console.log(`builder state (${STATE_PREFIX}, kept outside the public prefix by the platform): ${(state / 1048576).toFixed(1)} MB beside ${(site / 1048576).toFixed(1)} MB of site output (${((100 * state) / site).toFixed(1)}%)`);
   const target = pageToEdit(corpus.pages, (p) => manifest?.pages[p] !== undefined && !manifest.pages[p].failed);
   console.log(`edited page: ${target.path} (${(target.source.length / 1024).toFixed(1)} KB, the built page nearest the median size)`);
   const edit = async (variant: number) => {

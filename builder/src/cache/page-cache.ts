@@ -3,6 +3,7 @@ import type { ObjectStore } from '../store/object-store.ts';
 import type { CompiledPage, PageFailure } from '../types.ts';
 import { depsHold } from './page-deps.ts';
 import { isLimitFailure } from '../compile/sandbox-pool.ts';
+import { decodeJson, encodeJson, GZIP_JSON } from './gzip-json.ts';
 
 /**
  * A cached page: the compile result plus the blob ids of the repository files it imported
@@ -43,9 +44,9 @@ export function pageCacheKey(blobOid: string, compilerVersion: string, templateV
 }
 
 /**
- * Per-page compile results in object storage (`<key>.json` under the store it is given,
+ * Per-page compile results in object storage (gzipped JSON, `<key>.json.gz` under the store it is given,
  * normally the site's `_folio/cache/pages/`), so a builder with an empty disk is as
- * incremental as a warm one. Failures have their own objects (`<key>.failed.json`): the same
+ * incremental as a warm one. Failures have their own objects (`<key>.failed.json.gz`): the same
  * blob may be a good page with one version of a snippet and a failure with another, and the
  * good one stays published meanwhile.
  */
@@ -68,27 +69,19 @@ export interface PageCache {
 
 /** A page cache over `store`. */
 export function createPageCache(store: ObjectStore): PageCache {
-  const read = async <T>(name: string): Promise<T | undefined> => {
-    const bytes = await store.get(name);
-    if (bytes === undefined) return undefined;
-    try {
-      return JSON.parse(Buffer.from(bytes).toString('utf8')) as T;
-    } catch {
-      return undefined;
-    }
-  };
-  const write = (name: string, value: unknown) => store.put(name, Buffer.from(JSON.stringify(value)), { contentType: 'application/json', cacheControl: 'no-store' });
+  const read = async <T>(name: string): Promise<T | undefined> => decodeJson<T>(await store.get(name));
+  const write = async (name: string, value: unknown) => store.put(name, await encodeJson(value), { contentType: GZIP_JSON, cacheControl: 'no-store' });
   return {
     async get(key, sourcePath, currentBlobs) {
-      const entry = await read<CacheEntry>(`${key}.json`);
+      const entry = await read<CacheEntry>(`${key}.json.gz`);
       return entry && depsHold(entry.deps ?? {}, entry.page.sourcePath, sourcePath, currentBlobs) ? entry : undefined;
     },
-    put: (key, entry) => write(`${key}.json`, entry),
+    put: (key, entry) => write(`${key}.json.gz`, entry),
     async getFailure(key, sourcePath, currentBlobs) {
-      const entry = await read<FailureEntry>(`${key}.failed.json`);
+      const entry = await read<FailureEntry>(`${key}.failed.json.gz`);
       if (!entry || entry.failure?.sourcePath !== sourcePath) return undefined;
       return depsHold(entry.deps ?? {}, sourcePath, sourcePath, currentBlobs) ? entry : undefined;
     },
-    putFailure: (key, entry) => write(`${key}.failed.json`, entry),
+    putFailure: (key, entry) => write(`${key}.failed.json.gz`, entry),
   };
 }

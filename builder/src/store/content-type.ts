@@ -11,7 +11,7 @@ const TYPES: Record<string, string> = {
   wasm: 'application/wasm', webmanifest: 'application/manifest+json', mp4: 'video/mp4', webm: 'video/webm',
   csv: 'text/csv; charset=utf-8', yaml: 'text/yaml; charset=utf-8', yml: 'text/yaml; charset=utf-8',
   pagefind: 'application/octet-stream', pf_fragment: 'application/octet-stream', pf_index: 'application/octet-stream',
-  pf_meta: 'application/octet-stream', pf_filter: 'application/octet-stream',
+  pf_meta: 'application/octet-stream', pf_filter: 'application/octet-stream', gz: 'application/gzip',
 };
 
 /** MIME type for a key by its extension; `application/octet-stream` when unknown. */
@@ -31,10 +31,10 @@ export const PRIVATE = 'no-store';
 /**
  * Cache-Control for a key: `IMMUTABLE` for the template's content-hashed bundle (`_folio/*`)
  * and Pagefind's hashed fragments, indexes and filters; `PRIVATE` for the builder's state
- * (`_folio/cache/**`, `_folio/manifest.json`); `SHORT` for everything else.
+ * (`_folio/cache/**`: manifest, summaries, page cache); `SHORT` for everything else.
  */
 export function cacheControlFor(key: string): string {
-  if (key.startsWith('_folio/cache/') || key === '_folio/manifest.json') return PRIVATE;
+  if (key.startsWith('_folio/cache/')) return PRIVATE;
   if (key.startsWith('_folio/')) return IMMUTABLE;
   if (/(^|\/)_pagefind\/(.+\/)?(fragment|index|filter)\//.test(key) || /\.pf_(fragment|index|filter)$/.test(key)) return IMMUTABLE;
   return SHORT;

@@ -29,7 +29,7 @@ function recordingStore(root: string): { store: ObjectStore; puts: string[]; del
 
 /** Written keys with content hashes replaced, sorted, so a list can be compared exactly. */
 const shape = (keys: string[]) => [...new Set(keys.map((k) => k
-  .replace(/^_folio\/cache\/pages\/[0-9a-f]{64}\.json$/, '_folio/cache/pages/<key>.json')
+  .replace(/^_folio\/cache\/pages\/[0-9a-f]{64}\.json\.gz$/, '_folio/cache/pages/<key>.json.gz')
   .replace(/\/(en_|pagefind\.en_)[0-9a-f]+\./, '/$1<hash>.')))].sort();
 
 t.teardown(closePagefind);
@@ -152,7 +152,7 @@ t.test('build', async (t) => {
     const res = await build(opts());
     t.same(counts(res), { total: 3, ok: 3, failed: 0, compiled: 3 });
     t.same(res.errors, []);
-    for (const key of ['index.html', 'guides/install/index.html', 'guides/usage/index.html', '404.html', '_folio/manifest.json']) t.ok(exists(key), key);
+    for (const key of ['index.html', 'guides/install/index.html', 'guides/usage/index.html', '404.html', '_folio/cache/manifest.json.gz']) t.ok(exists(key), key);
     t.equal(read('favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>\n');
     t.match(read('guides/install/index.html'), /^<!doctype html>/);
     t.match(read('guides/install/index.html'), '<p>Shared <strong>note</strong>.</p>');
@@ -174,12 +174,12 @@ t.test('build', async (t) => {
     // Its shell and export, the files that concatenate every page's text, its search shard's
     // changed files, and the builder's state; no other shell, export or feed.
     t.same(shape(rec.puts), [
-      '_folio/cache/pages/<key>.json', '_folio/cache/summaries.json', '_folio/manifest.json',
+      '_folio/cache/manifest.json.gz', '_folio/cache/pages/<key>.json.gz', '_folio/cache/summaries.json.gz',
       '_pagefind/1-0/fragment/en_<hash>.pf_fragment', '_pagefind/1-0/index/en_<hash>.pf_index',
       '_pagefind/1-0/pagefind-entry.json', '_pagefind/1-0/pagefind.en_<hash>.pf_meta', '_pagefind/shards.json',
       'guides/usage.md', 'guides/usage/index.html', 'llms-full.txt',
     ]);
-    t.equal(res.uploaded, rec.puts.filter((k) => !k.startsWith('_folio/cache/') && k !== '_folio/manifest.json').length, 'uploaded counts the site objects written');
+    t.equal(res.uploaded, rec.puts.filter((k) => !k.startsWith('_folio/cache/')).length, 'uploaded counts the site objects written');
     t.same(shape(rec.deletes), ['_pagefind/1-0/fragment/en_<hash>.pf_fragment', '_pagefind/1-0/index/en_<hash>.pf_index', '_pagefind/1-0/pagefind.en_<hash>.pf_meta']);
   });
 
@@ -240,13 +240,13 @@ t.test('build', async (t) => {
   });
 
   await t.test('should publish nothing when docs.json is invalid', async (t) => {
-    const manifest = read('_folio/manifest.json');
+    const manifest = read('_folio/cache/manifest.json.gz');
     commitFiles(dir, { 'docs.json': '{ "theme": "maple" }\n', 'docs/index.mdx': '# Welcome back\n' });
     rec.clear();
     const err = await build(opts()).catch((e) => e);
     t.same({ puts: rec.puts, deletes: rec.deletes }, { puts: [], deletes: [] });
     t.same({ kind: err.kind, code: err.code }, { kind: 'user', code: 'invalid_config' });
-    t.equal(read('_folio/manifest.json'), manifest);
+    t.equal(read('_folio/cache/manifest.json.gz'), manifest);
     t.match(read('index.html'), 'Hello from the sample site.');
   });
 

@@ -26,7 +26,7 @@ t.test('cli', async (t) => {
     t.equal(await main([`${server.url}/sample`, '--out', out, '--token', 'tok'], (l) => lines.push(l)), 0);
     t.match(lines[0], /^commit [0-9a-f]{12}: 3 pages, 3 ok, 0 failed; 3 compiled; \d+ uploaded, 0 deleted\ntimings \(ms\): clone \d+/);
     t.equal(fs.readFileSync(path.join(out, 'favicon.svg'), 'utf8'), '<svg xmlns="http://www.w3.org/2000/svg"/>\n');
-    t.ok(fs.existsSync(path.join(out, '_folio/manifest.json')));
+    t.ok(fs.existsSync(path.join(out, '_folio/cache/manifest.json.gz')));
     t.equal(fs.readFileSync(path.join(out, 'robots.txt'), 'utf8'), 'User-agent: *\nAllow: /\n\nSitemap: http://localhost/sitemap.xml\n');
     t.equal(fs.readFileSync(path.join(out, 'index.md'), 'utf8'), '# Welcome\n\nHello from the sample site.\n');
     for (const key of ['llms.txt', 'llms-full.txt', 'rss.xml', 'index/rss.xml', 'sitemap.xml', '_redirects.json', '_pagefind/shards.json']) t.ok(fs.existsSync(path.join(out, key)), key);

@@ -83,7 +83,7 @@ t.test('object stores', async (t) => {
       await store.put('_pagefind/fragment/en_1a2b3c.pf_fragment', Buffer.from('x'));
       await store.put('guides/index.html', Buffer.from('x'));
       await store.put('llms.txt', Buffer.from('x'));
-      await store.put('_folio/manifest.json', Buffer.from('{}'));
+      await store.put('_folio/cache/manifest.json.gz', Buffer.from('{}'));
       const seen = async (key: string) => {
         const h = await client.send(new HeadObjectCommand({ Bucket: server.bucket, Key: `prod/${key}` }));
         return [h.ContentType, h.CacheControl];
@@ -92,7 +92,7 @@ t.test('object stores', async (t) => {
       t.same(await seen('_pagefind/fragment/en_1a2b3c.pf_fragment'), ['application/octet-stream', 'public, max-age=31536000, immutable']);
       t.same(await seen('guides/index.html'), ['text/html; charset=utf-8', 'public, max-age=60, must-revalidate']);
       t.same(await seen('llms.txt'), ['text/plain; charset=utf-8', 'public, max-age=60, must-revalidate']);
-      t.same(await seen('_folio/manifest.json'), ['application/json', 'no-store']);
+      t.same(await seen('_folio/cache/manifest.json.gz'), ['application/gzip', 'no-store']);
     });
   });
 });

@@ -11,7 +11,8 @@
  * site) without `source` (the CI run has its own checkout; the platform's Git credentials stay
  * here) and with `store`, the object routes it publishes through: a CI run holds no storage
  * credentials. Every object route checks the lease (build token, fencing, expiry) and is confined
- * to the project's `sites/<project id>/` prefix; keys are relative to it. The run then reports
+ * to the project's prefixes; keys are relative to its site (`job-keys.ts` keeps the builder's
+ * state out of the public `sites/<project id>/` prefix). The run then reports
  * through the ordinary `/jobs/:id/heartbeat|pages|complete` routes.
  */
 import Router from '@koa/router';
@@ -28,6 +29,7 @@ import { methodNotAllowed, routesWithAllow } from '../http/method-guard.ts';
 import { assertPlainJson, validate } from '../http/validate.ts';
 import { findOwnProject } from '../api/projects.ts';
 import { siteUrlOf } from './internal-api.ts';
+import { bucketKeyOf, listingsOf, sitePrefix } from './job-keys.ts';
 import { startCiDeployment, verifyLease } from './queue.ts';
 
 /** Largest object a CI run may upload (a page, a search shard, an asset). */
@@ -104,14 +106,14 @@ function objectRoutes(deps: Deps): Koa.Middleware {
       throw invalid('id', 'Unexpected percent-encoding; expected a deployment id');
     }
     const d = await verifyLease(deps.m, { deploymentId, fencing: fencingOf(ctx), token: buildToken(ctx) }, deps.now());
-    const prefix = `sites/${d.project_id}/`;
     if (match[2] === undefined || match[2] === '') {
       if (ctx.method !== 'GET') throw methodNotAllowed(ctx.method, ['GET']);
-      const sub = listPrefixOf(ctx.query.prefix);
-      ctx.body = { keys: (await store.list(prefix + sub)).map((k) => k.slice(prefix.length)) };
+      const listings = listingsOf(d.project_id, listPrefixOf(ctx.query.prefix));
+      const keys = await Promise.all(listings.map(async (l) => (await store.list(l.prefix)).map(l.toJobKey)));
+      ctx.body = { keys: keys.flat().sort() };
       return;
     }
-    const key = prefix + keyOf(match[2]);
+    const key = bucketKeyOf(d.project_id, keyOf(match[2]));
     switch (ctx.method) {
       case 'GET': {
         const bytes = await store.get(key);
@@ -170,7 +172,7 @@ export function ciApi(deps: Deps): Koa.Middleware {
       deployment_id: id, fencing: job.deployment.fencing, token: job.token, lease_ms: leaseMs,
       commit_sha: job.deployment.commit_sha,
       project: { id: project._id, slug: project.slug },
-      site: { prefix: `sites/${project._id}/`, url: siteUrlOf(deps, project) },
+      site: { prefix: sitePrefix(project._id), url: siteUrlOf(deps, project) },
       store: { url: `/internal/v1/jobs/${id}/objects` },
     };
   });

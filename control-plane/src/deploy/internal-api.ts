@@ -20,6 +20,7 @@ import type { Deps } from '../http/route.ts';
 import { routesWithAllow } from '../http/method-guard.ts';
 import { assertPlainJson, validate } from '../http/validate.ts';
 import { claimJob, completeJob, heartbeat, releaseJob, verifyBuildToken, verifyLease, type LeaseProof } from './queue.ts';
+import { sitePrefix } from './job-keys.ts';
 
 const fencing = z.number().int().min(1);
 const pageUpsert = z.strictObject({
@@ -89,7 +90,7 @@ export function internalApi(deps: Deps, workerSecret: string | undefined): Koa.M
       commit_sha: job.deployment.commit_sha ?? null,
       project: { id: project._id, slug: project.slug },
       source: sourceOf(deps, project, job.token),
-      site: { prefix: `sites/${project._id}/`, url: siteUrlOf(deps, project) },
+      site: { prefix: sitePrefix(project._id), url: siteUrlOf(deps, project) },
       // Builders publish through the job's object routes (ci-api.ts), confined to the prefix.
       store: { url: `/internal/v1/jobs/${job.deployment._id}/objects` },
     };

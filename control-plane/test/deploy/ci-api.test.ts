@@ -97,6 +97,23 @@ t.test('ci api', async (t) => {
     t.equal((await raw('HEAD', `${objects}/index.html`, auth())).status, 404);
   });
 
+
+  t.test('should keep the builder\'s state outside the public prefix', async (t) => {
+    await raw('PUT', `${objects}/_folio/cache/pages/k1.json.gz`, auth(), Buffer.from('state'));
+    await raw('PUT', `${objects}/_folio/client-1.js`, auth(), Buffer.from('bundle'));
+    t.same(Buffer.from((await tp.p.store.get(`state/${project.id}/pages/k1.json.gz`))!).toString(), 'state', 'stored at state/<project id>/');
+    t.equal(await tp.p.store.get(`sites/${project.id}/_folio/cache/pages/k1.json.gz`), undefined, 'not under the site');
+    const got = await raw('GET', `${objects}/_folio/cache/pages/k1.json.gz`, auth());
+    t.same([got.status, got.body], [200, 'state']);
+    const list = async (prefix?: string) => JSON.parse((await raw('GET', prefix === undefined ? objects : `${objects}?prefix=${prefix}`, auth())).body).keys;
+    t.same(await list(), ['_folio/cache/pages/k1.json.gz', '_folio/client-1.js', 'guides/my guide.html']);
+    t.same(await list('_folio/'), ['_folio/cache/pages/k1.json.gz', '_folio/client-1.js']);
+    t.same(await list('_folio/cache/pages/'), ['_folio/cache/pages/k1.json.gz']);
+    t.same(await list('guides/'), ['guides/my guide.html']);
+    t.same([(await raw('DELETE', `${objects}/_folio/cache/pages/k1.json.gz`, auth())).status], [204]);
+    t.equal(await tp.p.store.get(`state/${project.id}/pages/k1.json.gz`), undefined);
+    await raw('DELETE', `${objects}/_folio/client-1.js`, auth());
+  });
   t.test('should refuse keys that leave the prefix, however encoded', async (t) => {
     const refused = (key: string) => ({ error: 'invalid_request', message: `key: Unexpected object key "${key}"; expected a relative path without "." or ".." segments` });
     for (const [path, key] of [['../other/x.html', '../other/x.html'], ['a/../../x', 'a/../../x'], ['%2e%2e%2fother%2fx', '../other/x'], ['..%2F..%2Fsecrets', '../../secrets'], ['%2Fetc%2Fpasswd', '/etc/passwd'], ['a%5C..%5Cb', 'a\\..\\b']]) {
@@ -162,5 +179,13 @@ t.test('ci api', async (t) => {
     const d3 = await m.Deployment.findById(retried.deployment_id).lean();
     t.same([d3!.status, d3!.error], ['failed', 'storage down'], 'a retryable failure is final: no worker could retry it');
     t.equal(await m.Deployment.countDocuments({ project_id: p.id, status: 'queued' }), 0);
+  });
+
+  t.test('should delete a project\'s site and builder state with the project', async (t) => {
+    const doomed = await newProject('ci-doomed');
+    await tp.p.store.put(`sites/${doomed.id}/index.html`, Buffer.from('home'));
+    await tp.p.store.put(`state/${doomed.id}/manifest.json.gz`, Buffer.from('state'));
+    t.equal((await tp.api('DELETE', `/projects/${doomed.id}`)).status, 204);
+    t.same([await tp.p.store.list(`sites/${doomed.id}/`), await tp.p.store.list(`state/${doomed.id}/`)], [[], []]);
   });
 });
