@@ -5,7 +5,7 @@
  * cold build wall time and pages/s, a one-page edit (of the built page nearest the median size)
  * rebuilt and published to the local store, peak RSS of the build process (and sampled with
  * Pagefind's process), and the pipeline's per-page cost against the raw floor (plain
- * @mdx-js/mdx + shiki + Preact, compile/raw-floor.ts, over 100 pages spread over the corpus)
+ * @mdx-js/mdx + shiki + Preact, compile/raw-floor.ts, over 100 pages at evenly spaced quantiles of page size)
  * measured here, both in wall time (the pipeline on both cores, the floor on one) and in CPU time
  * (all threads). Each build runs in its own process, as the CLI runs it, so peak RSS is the
  * build's own. The edit is also measured with a compiler kept across builds, as the deployment
@@ -117,12 +117,16 @@ interface Floor { wallMs: number; cpuMs: number; rendered: number; skipped: numb
 
 /**
  * The raw floor's wall and CPU (this process, all threads) per page, one page at a time, over
- * `samples` pages spread evenly over the corpus (its size distribution, tail included). Pages the
- * floor cannot render (imports of snippets, which it does not resolve) are skipped and counted.
+ * `samples` pages taken at evenly spaced quantiles of page size (the (k + ½)/n-th largest), so
+ * the sample's size distribution, and so its mean, follows the corpus's: a sample taken by
+ * position over-weighted large pages and made the floor look slower than it is. Pages the floor
+ * cannot render (imports of snippets, which it does not resolve) are skipped and counted.
  */
 async function rawFloorPerPage(pages: readonly CorpusFile[], samples: number): Promise<Floor> {
   const floor = await createRawFloor();
-  const picked = Array.from({ length: Math.min(samples, pages.length) }, (_, k) => pages[Math.floor((k * pages.length) / Math.min(samples, pages.length))]);
+  const bySize = [...pages].sort((a, b) => a.source.length - b.source.length);
+  const n = Math.min(samples, pages.length);
+  const picked = Array.from({ length: n }, (_, k) => bySize[Math.floor(((k + 0.5) * bySize.length) / n)]);
   const render = (p: CorpusFile) => floor.render(p.source, p.path).then(() => true, () => false);
   try {
     for (const p of picked.slice(0, 5)) await render(p);
@@ -136,8 +140,8 @@ async function rawFloorPerPage(pages: readonly CorpusFile[], samples: number): P
       bytes += p.source.length;
     }
     const cpu = process.cpuUsage(cpu0);
-    const n = Math.max(rendered, 1);
-    return { wallMs: (performance.now() - t0) / n, cpuMs: (cpu.user + cpu.system) / 1000 / n, rendered, skipped: picked.length - rendered, meanBytes: bytes / n };
+    const done = Math.max(rendered, 1);
+    return { wallMs: (performance.now() - t0) / done, cpuMs: (cpu.user + cpu.system) / 1000 / done, rendered, skipped: picked.length - rendered, meanBytes: bytes / done };
   } finally {
     await floor.close();
   }
@@ -155,7 +159,7 @@ async function bench(label: string, makeCorpus: (dir: string) => BenchCorpus): P
   for (const note of corpus.notes) console.log(`note: ${note}`);
   const floor = await rawFloorPerPage(corpus.pages, 100);
   const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
-  console.log(`raw floor: ${floor.wallMs.toFixed(1)} ms wall, ${floor.cpuMs.toFixed(1)} ms CPU per page (plain @mdx-js/mdx + shiki + Preact, one thread, ${floor.rendered} pages spread over the corpus, mean ${kb(floor.meanBytes)} against the corpus's ${kb(corpus.stats.bytes.total / pages)}${floor.skipped ? `; ${floor.skipped} it cannot render skipped` : ''})`);
+  console.log(`raw floor: ${floor.wallMs.toFixed(1)} ms wall, ${floor.cpuMs.toFixed(1)} ms CPU per page (plain @mdx-js/mdx + shiki + Preact, one thread, ${floor.rendered} pages at evenly spaced size quantiles, mean ${kb(floor.meanBytes)} against the corpus's ${kb(corpus.stats.bytes.total / pages)}${floor.skipped ? `; ${floor.skipped} it cannot render skipped` : ''})`);
   const cold = await runBuild(dir, out);
   const perPage = cold.buildMs / pages;
   console.log(`cold build: ${cold.buildMs} ms in build(), ${cold.wallMs} ms process wall; ${(pages / (cold.buildMs / 1000)).toFixed(1)} pages/s; compiled ${cold.compiled}, failed ${cold.failed}, uploaded ${cold.uploaded}; peak RSS ${cold.maxRssMb} MB (with its compile sandboxes and Pagefind's process: ${cold.treeRssMb} MB sampled)`);
