@@ -1,15 +1,15 @@
 /**
  * The Vite plugin that serves a batch of pages and their snippets from memory: pages and
  * imported repository files get module ids `/folio-repo/<batch>/<repository path>` (never read
- * from disk), imports are resolved inside the repository only, and the JSX runtime is the one
- * external module a page may reach.
+ * from disk), imports are resolved inside the repository only, and Preact (also under React's
+ * names, page-globals.ts) is the one external package a page may reach.
  */
 import { parseAst, type Plugin } from 'vite';
 import { userError } from '../errors.ts';
 import { checkImportsIn, resolveRepoImport } from './imports.ts';
+import { HOOKS_MODULE, PAGE_MODULES, unboundHooks } from './page-globals.ts';
 
 const PREFIX = '/folio-repo/';
-const EXTERNAL = new Set(['preact', 'preact/jsx-runtime']);
 
 /** 1-based line and column of a character offset. */
 function position(code: string, offset: number): { line: number; column: number } {
@@ -54,7 +54,8 @@ export function folioPagesPlugin(current: () => PageSource): Plugin {
     resolveId(source, importer) {
       if (BatchIds.isRepo(source)) return source;
       if (importer === undefined || !BatchIds.isRepo(importer)) return null;
-      if (EXTERNAL.has(source)) return { id: source, external: true };
+      const native = PAGE_MODULES.get(source);
+      if (native !== undefined) return { id: native, external: true };
       const file = BatchIds.repoPath(importer);
       const resolved = resolveRepoImport(source, file);
       // MDX imports were checked with positions already; this catches imports of JS snippets.
@@ -68,7 +69,9 @@ export function folioPagesPlugin(current: () => PageSource): Plugin {
       const file = BatchIds.repoPath(id);
       const program = parseAst(code, { lang: id.endsWith('.jsx') ? 'jsx' : 'js' }, file);
       checkImportsIn(program, file, (n) => position(code, (n as unknown as { start: number }).start));
-      return null;
+      // React hooks used without an import, as Mintlify provides them (page-globals.ts).
+      const hooks = unboundHooks(program);
+      return hooks.length ? { code: `import { ${hooks.join(', ')} } from '${HOOKS_MODULE}';${code}`, map: null } : null;
     },
     async load(id) {
       if (!BatchIds.isRepo(id)) return null;
