@@ -1,30 +1,32 @@
 /**
  * React as Mintlify pages use it: hooks called without an import (`useState`, `useEffect`, …)
  * in pages and JavaScript snippets, and `import … from 'react'`. Pages render with Preact, so
- * `react` is `preact/compat` (the same hooks and helpers), and a page or snippet that uses a
- * hook name it does not bind itself gets it imported from there.
+ * `react` is `react-shim.js` (Preact's hooks and element helpers), and a page or snippet that
+ * uses a hook name it does not bind itself gets it imported from `preact/hooks`.
  *
  * Hooks run while the page renders on the server; the rendered HTML is what readers get (no
  * hydration of page code), so state set by an event handler has no effect in the browser.
  */
+import { fileURLToPath } from 'node:url';
+
+const REACT_SHIM = fileURLToPath(new URL('./react-shim.js', import.meta.url));
 
 /** Bare module names pages and snippets may import, and the module each one loads. */
 export const PAGE_MODULES: ReadonlyMap<string, string> = new Map([
   ['preact', 'preact'],
   ['preact/jsx-runtime', 'preact/jsx-runtime'],
   ['preact/hooks', 'preact/hooks'],
-  ['preact/compat', 'preact/compat'],
-  ['react', 'preact/compat'],
+  ['react', REACT_SHIM],
   ['react/jsx-runtime', 'preact/jsx-runtime'],
 ]);
 
 /** The module the implicit hooks come from. */
-export const HOOKS_MODULE = 'preact/compat';
+export const HOOKS_MODULE = 'preact/hooks';
 
 /** React's hooks, as Mintlify makes them available without an import. */
 export const HOOKS: ReadonlySet<string> = new Set([
   'useState', 'useEffect', 'useLayoutEffect', 'useRef', 'useMemo', 'useCallback', 'useReducer', 'useContext',
-  'useId', 'useImperativeHandle', 'useDebugValue', 'useTransition', 'useDeferredValue', 'useSyncExternalStore', 'useInsertionEffect',
+  'useId', 'useImperativeHandle', 'useDebugValue', 'useErrorBoundary',
 ]);
 
 interface EsNode { type: string; [key: string]: unknown }

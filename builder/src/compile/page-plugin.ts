@@ -55,7 +55,8 @@ export function folioPagesPlugin(current: () => PageSource): Plugin {
       if (BatchIds.isRepo(source)) return source;
       if (importer === undefined || !BatchIds.isRepo(importer)) return null;
       const native = PAGE_MODULES.get(source);
-      if (native !== undefined) return { id: native, external: true };
+      // Packages load natively; the React shim is a file Vite serves like the template's modules.
+      if (native !== undefined) return { id: native, external: !native.startsWith('/') };
       const file = BatchIds.repoPath(importer);
       const resolved = resolveRepoImport(source, file);
       // MDX imports were checked with positions already; this catches imports of JS snippets.
