@@ -33,7 +33,7 @@ import type {} from 'mdast-util-mdx';
 import { toMarkdown } from 'mdast-util-to-markdown';
 import { gfmToMarkdown } from 'mdast-util-gfm';
 import { componentExport } from './component-export.ts';
-import { isJsx, stringProp, type JsxElement } from './jsx-attributes.ts';
+import { isJsx, stringProp, textProp, type JsxElement } from './jsx-attributes.ts';
 import { plainText } from './search-text.ts';
 import { visibilityOf } from './visibility.ts';
 
@@ -120,6 +120,13 @@ function exportNodes(nodes: RootContent[], source: string, file: string, snippet
         return [];
       case 'heading':
         return [{ ...node, children: convert(node.children) as PhrasingContent[] }];
+      case 'paragraph': {
+        // An inline component with no export (`<Icon>`) leaves the space after it at the start.
+        const children = convert(node.children) as PhrasingContent[];
+        const first = children[0];
+        if (first?.type === 'text') children[0] = { ...first, value: first.value.trimStart() };
+        return children.length ? [{ ...node, children }] : [];
+      }
       case 'mdxJsxFlowElement':
       case 'mdxJsxTextElement':
         return jsx(node);
@@ -146,12 +153,12 @@ function exportNodes(nodes: RootContent[], source: string, file: string, snippet
     }
     if (flow && SECTIONS.has(name)) {
       const depth = Math.min(6, lastDepth + 1) as Heading['depth'];
-      const heading: Heading = { type: 'heading', depth, children: [{ type: 'text', value: stringProp(node, name === 'Update' ? 'label' : 'title') ?? name }] };
+      const heading: Heading = { type: 'heading', depth, children: [{ type: 'text', value: textProp(node, name === 'Update' ? 'label' : 'title') ?? name }] };
       const date = name === 'Update' ? stringProp(node, 'date') : undefined;
       const about = name === 'Update' ? stringProp(node, 'description') : undefined;
       const saved = lastDepth;
       lastDepth = depth;
-      const body = convert(node.children);
+      const body = paragraphs(convert(node.children));
       lastDepth = saved;
       const meta: Paragraph[] = [];
       if (date) meta.push({ type: 'paragraph', children: [{ type: 'emphasis', children: [{ type: 'text', value: date }] }] });
@@ -163,8 +170,8 @@ function exportNodes(nodes: RootContent[], source: string, file: string, snippet
       return [{
         type: 'list', ordered: true, spread: true,
         children: items.map((step) => {
-          const title = stringProp(step, 'title');
-          const body = convert(step.children) as BlockContent[];
+          const title = textProp(step, 'title');
+          const body = paragraphs(convert(step.children));
           const head: Paragraph[] = title ? [{ type: 'paragraph', children: [{ type: 'strong', children: [{ type: 'text', value: title }] }] }] : [];
           return { type: 'listItem', spread: true, children: [...head, ...body] };
         }),
@@ -173,7 +180,7 @@ function exportNodes(nodes: RootContent[], source: string, file: string, snippet
     const special = componentExport(node, convert, flow);
     if (special !== undefined) return special;
     if (flow && name === 'Card') {
-      const title = stringProp(node, 'title');
+      const title = textProp(node, 'title');
       const href = stringProp(node, 'href');
       const text: PhrasingContent = { type: 'text', value: title ?? '' };
       const head: Paragraph[] = title ? [{ type: 'paragraph', children: [{ type: 'strong', children: [href ? { type: 'link', url: href, children: [text] } : text] }] }] : [];
