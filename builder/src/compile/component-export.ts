@@ -94,8 +94,14 @@ export function componentExport(node: JsxElement, convert: (nodes: RootContent[]
     const about = stringProp(node, 'description');
     return [...(about ? [paragraph([strong([text(about)])])] : []), { type: 'blockquote', children: convert(children(node)) as BlockContent[] }];
   }
-  if (flow && name === 'Frame' && stringProp(node, 'src') !== undefined) {
-    return [paragraph([{ type: 'image', url: stringProp(node, 'src')!, alt: stringProp(node, 'alt') ?? '' }]), ...convert(children(node))];
+  if (flow && name === 'Frame') {
+    const src = stringProp(node, 'src');
+    const caption = stringProp(node, 'caption');
+    return [
+      ...(src !== undefined ? [paragraph([{ type: 'image', url: src, alt: stringProp(node, 'alt') ?? '' }])] : []),
+      ...convert(children(node)),
+      ...(caption ? [paragraph([{ type: 'emphasis', children: [text(caption)] }])] : []),
+    ];
   }
   return undefined;
 }
