@@ -5,7 +5,8 @@
  * 2. imports are checked (repository files only) and must exist; Markdown/MDX snippets are
  *    parsed so the page's export and search text can include them;
  * 3. `<Visibility>` props are checked, and every component must be known (component-check.ts);
- * 4. the Markdown export and search text are taken from the untouched tree;
+ * 4. the Markdown export and search text are taken from the untouched tree; then expressions
+ *    are wrapped so runtime errors carry their position (expression-positions.ts);
  * 5. headings get ids and anchors, the TOC and `<Update>` facts are collected;
  * 6. `<Visibility>` becomes its HTML element;
  * 7. ```mermaid fences become `<Mermaid>` (drawn in the reader's browser);
@@ -27,6 +28,7 @@ import type { TocEntry } from '@folio/site-template/shared/types.ts';
 import { userError } from '../errors.ts';
 import { CodeMetaError, parseCodeMeta } from './code-meta.ts';
 import { checkComponents } from './component-check.ts';
+import { tagExpressionPositions } from './expression-positions.ts';
 import { renderCodeBlock } from './code-block.ts';
 import { readFrontmatter, type PageFrontmatter } from './frontmatter.ts';
 import type { SharedHighlighter } from './highlighter.ts';
@@ -149,6 +151,8 @@ export function remarkFolio(env: FolioRemarkEnv) {
     const title = frontmatter.title ?? (headingTitle || posix.basename(file).replace(/\.(mdx|md)$/, ''));
     const text = searchText(tree, snippetText);
     const markdown = markdownExport(tree, String(vfile.value), title, frontmatter.description, file, snippetMarkdown);
+    // After the export and search text, which read expressions as written.
+    tagExpressionPositions(tree);
     const structure = applyOutline(tree, file);
     applyVisibility(tree, file);
 

@@ -67,6 +67,13 @@ t.test('components', async (t) => {
     t.equal(result.markdown, '# page\n\n1. **Install acme**\n\n   Run it.\n\n## Why\n\nBecause.\n');
   });
 
+  t.test('should give runtime errors the place of the expression that threw', async (t) => {
+    t.same(await one('# T\n\nText {missing.value}\n'), { sourcePath: 'page.mdx', message: 'Unexpected error while running the page: missing is not defined', line: 3, column: 6 });
+    t.same(await one('# T\n\n<Card title={nope.x}>b</Card>\n'), { sourcePath: 'page.mdx', message: 'Unexpected error while running the page: nope is not defined', line: 3, column: 7 });
+    t.same(await one('<Steps>\n  <Step title={<>Hi {zz.q}</>}>x</Step>\n</Steps>\n'), { sourcePath: 'page.mdx', message: 'Unexpected error while running the page: zz is not defined', line: 2, column: 9 });
+    t.equal((await ok('ok {1 + 1}\n\n{/* a comment */}\n\n<Card title={"a"} {...{ href: "/x" }}>b</Card>\n')).bodyHtml, '<p>ok 2</p>\n\n<a class="card" href="/x"><span class="card-title">a</span><div class="card-body">b</div></a>', 'expressions that do not throw are unchanged');
+  });
+
   t.test('should render icons by name from Lucide and Font Awesome, and nothing for an unknown name', async (t) => {
     const html = (await ok('<Icon icon="rocket" /> <Icon icon="github" /> <Icon icon="flag" iconType="regular" color="#f00" size={24} /> <Icon icon="no-such-icon" /> <Icon icon="🚀" />\n')).bodyHtml!;
     const svgs = [...html.matchAll(/<svg [^>]*>/g)].map((m) => m[0]);

@@ -180,7 +180,7 @@ t.test('compile', async (t) => {
   });
 
   t.test('should report a page that throws while rendering', async (t) => {
-    t.same(await one('Text {missing.value}\n'), { sourcePath: 'docs/page.mdx', message: 'Unexpected error while running the page: missing is not defined' });
+    t.same(await one('Text {missing.value}\n'), { sourcePath: 'docs/page.mdx', message: 'Unexpected error while running the page: missing is not defined', line: 1, column: 6 });
   });
 
   t.test('should keep failures to their own page in a batch', async (t) => {
