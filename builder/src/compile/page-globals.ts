@@ -9,7 +9,8 @@
  */
 import { fileURLToPath } from 'node:url';
 
-const REACT_SHIM = fileURLToPath(new URL('./react-shim.js', import.meta.url));
+/** The file `react` resolves to. */
+export const REACT_SHIM = fileURLToPath(new URL('./react-shim.js', import.meta.url));
 
 /** Bare module names pages and snippets may import, and the module each one loads. */
 export const PAGE_MODULES: ReadonlyMap<string, string> = new Map([

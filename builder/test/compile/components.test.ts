@@ -14,7 +14,7 @@ t.test('components', async (t) => {
   const compiler = await createCompiler({ workers: 1 });
   t.teardown(() => compiler.close());
   const files: Record<string, string> = {
-    'snippets/counter.jsx': 'export default function Counter({ start }) {\n  const [n] = useState(start)\n  const doubled = useMemo(() => n * 2, [n])\n  useEffect(() => {})\n  return <b>{doubled}</b>\n}\n',
+    'snippets/counter.jsx': 'import { useMemo } from "react"\n\nexport default function Counter({ start }) {\n  const [n] = useState(start)\n  const doubled = useMemo(() => n * 2, [n])\n  useEffect(() => {})\n  return <b>{doubled}</b>\n}\n',
   };
   const ctx = { readFile: async (path: string) => files[path] };
   const one = async (source: string) => (await compiler.compile([page('page.mdx', source)], ctx))[0];
