@@ -2,7 +2,7 @@
  * Renders one code fence to the finished HTML the site template styles and scripts (copy
  * button, expandable blocks). The markup is a contract with the template:
  *
- * `<figure class="code-block" data-lang="ts"[ data-line-numbers][ data-wrap][ data-expandable][ data-has-focus]>`
+ * `<figure class="code-block" data-lang="ts"[ data-line-numbers][ data-wrap][ data-expandable][ data-has-focus][ data-diff]>`
  * `[<figcaption class="code-title">title</figcaption>]<div class="code-badge">ts</div>`
  * `<button class="code-copy" …>…</button><pre class="shiki …">…</pre>`
  * `<template class="code-raw">raw code, escaped</template>[<button class="code-expand" …>Show more</button>]</figure>`
@@ -27,14 +27,30 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : '&quot;'));
 }
 
-function lineClasses(meta: CodeMeta): ShikiTransformer {
+function lineClasses(meta: CodeMeta, diff: Array<'add' | 'remove' | undefined>): ShikiTransformer {
   return {
     name: 'folio:line-classes',
     line(node, line) {
       if (meta.highlight.has(line)) this.addClassToHast(node, 'highlighted');
       if (meta.focus.has(line)) this.addClassToHast(node, 'focused');
+      const change = diff[line - 1];
+      if (change) this.addClassToHast(node, ['diff', change]);
     },
   };
+}
+
+/**
+ * A `diff` block's code without its `+`/`-` markers, the change of each line, and what the copy
+ * button copies: the new version (removed lines left out), which is what a reader pastes.
+ */
+function splitDiff(code: string): { shown: string; changes: Array<'add' | 'remove' | undefined>; copied: string } {
+  const changes: Array<'add' | 'remove' | undefined> = [];
+  const shown = code.split('\n').map((line) => {
+    const change = line.startsWith('+') ? 'add' : line.startsWith('-') ? 'remove' : undefined;
+    changes.push(change);
+    return change ? line.slice(1) : line;
+  });
+  return { shown: shown.join('\n'), changes, copied: shown.filter((_, i) => changes[i] !== 'remove').join('\n') };
 }
 
 /**
@@ -42,11 +58,13 @@ function lineClasses(meta: CodeMeta): ShikiTransformer {
  * @param tag the fence's language tag as written (`''` when none; shown as `text`)
  * @param lang the grammar to use, from `SharedHighlighter.ensureLanguage(tag)`
  */
-export function renderCodeBlock(shared: SharedHighlighter, code: string, tag: string, lang: string, meta: CodeMeta): string {
+export function renderCodeBlock(shared: SharedHighlighter, source: string, tag: string, lang: string, meta: CodeMeta): string {
   const shown = escapeHtml(tag === '' ? 'text' : tag);
+  const diff = meta.diff ? splitDiff(source) : undefined;
+  const code = diff ? diff.shown : source;
   const lineCount = code.split('\n').length;
   const expandable = meta.expandable && lineCount >= EXPANDABLE_MIN_LINES;
-  const lines = meta.highlight.size > 0 || meta.focus.size > 0 ? [lineClasses(meta)] : [];
+  const lines = meta.highlight.size > 0 || meta.focus.size > 0 || diff ? [lineClasses(meta, diff?.changes ?? [])] : [];
   // One tokenization for both themes when they line up; `ansi` takes each theme's own palette.
   const pair = lang === 'ansi' ? undefined : shared.pair;
   const pre = pair
@@ -57,7 +75,8 @@ export function renderCodeBlock(shared: SharedHighlighter, code: string, tag: st
   if (meta.wrap) open += ' data-wrap';
   if (expandable) open += ' data-expandable';
   if (meta.focus.size > 0) open += ' data-has-focus';
+  if (diff) open += ' data-diff';
   open += '>';
   const title = meta.title === undefined ? '' : `<figcaption class="code-title">${escapeHtml(meta.title)}</figcaption>`;
-  return `${open}${title}<div class="code-badge">${shown}</div>${COPY_BUTTON}${pre}<template class="code-raw">${escapeHtml(code)}</template>${expandable ? EXPAND_BUTTON : ''}</figure>`;
+  return `${open}${title}<div class="code-badge">${shown}</div>${COPY_BUTTON}${pre}<template class="code-raw">${escapeHtml(diff ? diff.copied : code)}</template>${expandable ? EXPAND_BUTTON : ''}</figure>`;
 }

@@ -2,7 +2,7 @@
  * Parses a code fence's meta string (the words after the language tag, spec 2.12), in the forms
  * authors bring from other docs platforms. Options come in any order and combine freely:
  *
- * - `lines`, `wrap`, `expandable`;
+ * - `lines`, `wrap`, `expandable`, `diff` (lines starting with `+`/`-` are added/removed lines);
  * - `highlight={1,3-5}`, `highlight="1,3-5"`, `highlight='1,3-5'`, or `{1,3-5}` alone (highlight);
  * - `focus={2}`, `focus="2"`, `focus='2'`;
  * - `title="npm install"` or `title='npm install'`.
@@ -20,6 +20,8 @@ export interface CodeMeta {
   lineNumbers: boolean;
   wrap: boolean;
   expandable: boolean;
+  /** Lines starting with `+` or `-` are shown as added or removed, without that character. */
+  diff: boolean;
   /** 1-based line numbers to emphasise. */
   highlight: Set<number>;
   /** 1-based line numbers to focus (the others are dimmed). */
@@ -68,7 +70,7 @@ export function parseLineSet(list: string, written: string, expected: string): S
 
 /** Parses a fence meta string (may be null/empty). */
 export function parseCodeMeta(meta: string | null | undefined): CodeMeta {
-  const out: CodeMeta = { lineNumbers: false, wrap: false, expandable: false, highlight: new Set(), focus: new Set() };
+  const out: CodeMeta = { lineNumbers: false, wrap: false, expandable: false, diff: false, highlight: new Set(), focus: new Set() };
   const title: string[] = [];
   const addLines = (option: LineOption, lines: Set<number>) => {
     for (const n of lines) out[option].add(n);
@@ -91,6 +93,7 @@ export function parseCodeMeta(meta: string | null | undefined): CodeMeta {
     } else if (word === 'lines') out.lineNumbers = true;
     else if (word === 'wrap') out.wrap = true;
     else if (word === 'expandable') out.expandable = true;
+    else if (word === 'diff') out.diff = true;
     else title.push(word);
   }
   const text = title.filter((part) => part !== '').join(' ');

@@ -2,7 +2,8 @@
  * Turns whatever a page's compile threw into a `PageFailure`. Customer mistakes keep their
  * position: our own user errors carry it, MDX syntax errors arrive as vfile messages with
  * `line`/`column`. Anything else while running or rendering the page is reported as the page's
- * runtime error (its message only; stacks would point into the builder).
+ * runtime error (its message, and the place of the expression that threw when one did; stacks
+ * would point into the builder).
  */
 import type { PageFailure } from '../types.ts';
 import { BuilderError, userError } from '../errors.ts';
@@ -38,7 +39,10 @@ export function toBuilderError(err: unknown, sourcePath: string): BuilderError {
     return userError('mdx_syntax', err.reason, { file, line, column });
   }
   const message = err instanceof Error ? err.message : String(err);
-  return userError('mdx_runtime', `Unexpected error while running the page: ${message}`, { file: sourcePath, cause: err });
+  // Set by the expression that threw (expression-positions.ts).
+  const at = (err as { folioAt?: unknown } | null)?.folioAt;
+  const place = Array.isArray(at) && at.length === 2 && at.every((n) => Number.isInteger(n)) ? { line: at[0] as number, column: at[1] as number } : {};
+  return userError('mdx_runtime', `Unexpected error while running the page: ${message}`, { file: sourcePath, ...place, cause: err });
 }
 
 /**

@@ -9,6 +9,7 @@ import { posix } from 'node:path';
 import type { Root } from 'mdast';
 import type { Node as EsNode } from 'estree';
 import { userError, type BuilderError } from '../errors.ts';
+import { PAGE_MODULES } from './page-globals.ts';
 
 /** Extensions an import may name. */
 export const SNIPPET_EXTENSIONS = ['.mdx', '.md', '.js', '.jsx', '.json'] as const;
@@ -68,7 +69,7 @@ export function checkImportsIn(root: unknown, file: string, position: (node: Loc
     if (n.type === 'ImportExpression') throw fail('Unexpected dynamic import(); expected a static import of a file inside the repository', n);
     if (n.type !== 'ImportDeclaration' && n.type !== 'ExportNamedDeclaration' && n.type !== 'ExportAllDeclaration') return;
     const source = n.source;
-    if (!source || typeof source.value !== 'string') return;
+    if (!source || typeof source.value !== 'string' || PAGE_MODULES.has(source.value)) return;
     const resolved = resolveRepoImport(source.value, file);
     if (!resolved.ok) throw fail(resolved.message, n);
     const named = n.type === 'ImportDeclaration' ? n.specifiers.find((sp) => sp.type === 'ImportDefaultSpecifier') : undefined;

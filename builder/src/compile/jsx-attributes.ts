@@ -39,3 +39,31 @@ export function setStringProp(node: JsxElement, name: string, value: string): vo
   node.attributes = node.attributes.filter((a) => a.type !== 'mdxJsxAttribute' || a.name !== name);
   node.attributes.push({ type: 'mdxJsxAttribute', name, value });
 }
+
+interface EsNode { type: string; value?: unknown; children?: EsNode[]; expression?: EsNode; body?: EsNode[] }
+
+function jsxText(node: EsNode | undefined): string {
+  if (!node) return '';
+  if (node.type === 'JSXText') return String(node.value);
+  if (node.type === 'Literal' && typeof node.value === 'string') return node.value;
+  if (node.type === 'JSXExpressionContainer' || node.type === 'ExpressionStatement') return jsxText(node.expression);
+  if (node.type === 'JSXElement' || node.type === 'JSXFragment') return (node.children ?? []).map(jsxText).join('');
+  return '';
+}
+
+/**
+ * The text of a prop: a literal string, or the text of JSX written as its value
+ * (`title={<>Install <code>acme</code></>}` gives `Install acme`); undefined otherwise.
+ */
+export function textProp(node: JsxElement, name: string): string | undefined {
+  const literal = stringProp(node, name);
+  if (literal !== undefined) return literal;
+  let found: string | undefined;
+  for (const attr of node.attributes) {
+    if (attr.type !== 'mdxJsxAttribute' || attr.name !== name || typeof attr.value !== 'object' || attr.value === null) continue;
+    const program = attr.value.data?.estree as unknown as { body?: EsNode[] } | undefined;
+    const text = jsxText(program?.body?.[0]).replace(/\s+/g, ' ').trim();
+    found = text === '' ? undefined : text;
+  }
+  return found;
+}

@@ -10,16 +10,21 @@
  *   only known when the page runs).
  * - `<Visibility for="humans">` is removed with its content; `<Visibility for="agents">` is
  *   replaced by its content.
- * - `Callout`, `Note`, `Tip`, `Warning`, `Info`, `Check` become block quotes; all but `Callout`
+ * - `Callout`, `Note`, `Tip`, `Warning`, `Info`, `Check`, `Danger` become block quotes; all but `Callout`
  *   start with a bold label (`**Note:** …`), a `Callout` with a `title` starts with it in bold.
- * - `Tab`, `Accordion` and `Update` become headed sections: a heading one level below the last
+ * - `Tab`, `Accordion`, `View` and `Update` become headed sections: a heading one level below the last
  *   heading before them (level 2 when there is none, at most 6) with their `title` (`label` for
  *   `Update`, followed by its date in italics and its description), then their content.
  * - `Steps` becomes an ordered list; each `Step` is an item starting with its bold `title`.
  * - `Card` becomes its bold title (linked when it has `href`) followed by its content.
+ * - `ParamField`/`ResponseField` become a bold code name with its facts in brackets
+ *   (`` **`limit`** (query, number, required) ``), `Tree`/`FileTree` a nested list (folders end
+ *   in `/`), `Color` a list of `name: value`, `GitHub.Repo` a link, `Mermaid` a ```mermaid
+ *   fence, `Tooltip` its text with the tip in brackets, `PreviewButton`/`Tile` links, `Prompt` a
+ *   block quote under its description, `Frame src` an image (component-export.ts).
  * - `<img>`, `<a>` and `<br>` written as JSX become Markdown images, links and line breaks.
- * - Every other component (`Tabs`, `CardGroup`, `CodeGroup`, `Frame`, `Badge`, unknown ones, …)
- *   is replaced by its content.
+ * - Every other component (`Tabs`, `CardGroup`, `CodeGroup`, `Columns`, `Frame`, `Badge`,
+ *   `Expandable`, `Icon`, …) is replaced by its content (block content in paragraphs).
  * - A component imported from a `.md`/`.mdx` snippet is replaced by the snippet's export.
  * - Code fences keep their language and options; GFM tables, task lists and strikethrough stay.
  */
@@ -27,12 +32,13 @@ import type { BlockContent, Heading, Nodes, Paragraph, PhrasingContent, Root, Ro
 import type {} from 'mdast-util-mdx';
 import { toMarkdown } from 'mdast-util-to-markdown';
 import { gfmToMarkdown } from 'mdast-util-gfm';
-import { isJsx, stringProp, type JsxElement } from './jsx-attributes.ts';
+import { componentExport } from './component-export.ts';
+import { isJsx, stringProp, textProp, type JsxElement } from './jsx-attributes.ts';
 import { plainText } from './search-text.ts';
 import { visibilityOf } from './visibility.ts';
 
-const LABELLED = new Set(['Note', 'Tip', 'Warning', 'Info', 'Check']);
-const SECTIONS = new Set(['Tab', 'Accordion', 'Update']);
+const LABELLED = new Set(['Note', 'Tip', 'Warning', 'Info', 'Check', 'Danger']);
+const SECTIONS = new Set(['Tab', 'Accordion', 'Update', 'View']);
 
 const FLOW = new Set(['blockquote', 'code', 'heading', 'html', 'list', 'paragraph', 'table', 'thematicBreak', 'definition', 'footnoteDefinition']);
 
@@ -114,6 +120,13 @@ function exportNodes(nodes: RootContent[], source: string, file: string, snippet
         return [];
       case 'heading':
         return [{ ...node, children: convert(node.children) as PhrasingContent[] }];
+      case 'paragraph': {
+        // An inline component with no export (`<Icon>`) leaves the space after it at the start.
+        const children = convert(node.children) as PhrasingContent[];
+        const first = children[0];
+        if (first?.type === 'text') children[0] = { ...first, value: first.value.trimStart() };
+        return children.length ? [{ ...node, children }] : [];
+      }
       case 'mdxJsxFlowElement':
       case 'mdxJsxTextElement':
         return jsx(node);
@@ -140,12 +153,12 @@ function exportNodes(nodes: RootContent[], source: string, file: string, snippet
     }
     if (flow && SECTIONS.has(name)) {
       const depth = Math.min(6, lastDepth + 1) as Heading['depth'];
-      const heading: Heading = { type: 'heading', depth, children: [{ type: 'text', value: stringProp(node, name === 'Update' ? 'label' : 'title') ?? name }] };
+      const heading: Heading = { type: 'heading', depth, children: [{ type: 'text', value: textProp(node, name === 'Update' ? 'label' : 'title') ?? name }] };
       const date = name === 'Update' ? stringProp(node, 'date') : undefined;
       const about = name === 'Update' ? stringProp(node, 'description') : undefined;
       const saved = lastDepth;
       lastDepth = depth;
-      const body = convert(node.children);
+      const body = paragraphs(convert(node.children));
       lastDepth = saved;
       const meta: Paragraph[] = [];
       if (date) meta.push({ type: 'paragraph', children: [{ type: 'emphasis', children: [{ type: 'text', value: date }] }] });
@@ -157,19 +170,21 @@ function exportNodes(nodes: RootContent[], source: string, file: string, snippet
       return [{
         type: 'list', ordered: true, spread: true,
         children: items.map((step) => {
-          const title = stringProp(step, 'title');
-          const body = convert(step.children) as BlockContent[];
+          const title = textProp(step, 'title');
+          const body = paragraphs(convert(step.children));
           const head: Paragraph[] = title ? [{ type: 'paragraph', children: [{ type: 'strong', children: [{ type: 'text', value: title }] }] }] : [];
           return { type: 'listItem', spread: true, children: [...head, ...body] };
         }),
       }];
     }
+    const special = componentExport(node, convert, flow);
+    if (special !== undefined) return special;
     if (flow && name === 'Card') {
-      const title = stringProp(node, 'title');
+      const title = textProp(node, 'title');
       const href = stringProp(node, 'href');
       const text: PhrasingContent = { type: 'text', value: title ?? '' };
       const head: Paragraph[] = title ? [{ type: 'paragraph', children: [{ type: 'strong', children: [href ? { type: 'link', url: href, children: [text] } : text] }] }] : [];
-      return [...head, ...convert(node.children)];
+      return [...head, ...paragraphs(convert(node.children))];
     }
     if (name === 'img') {
       const src = stringProp(node, 'src');
@@ -180,7 +195,8 @@ function exportNodes(nodes: RootContent[], source: string, file: string, snippet
     if (name === 'a' && !flow && stringProp(node, 'href') !== undefined) {
       return [{ type: 'link', url: stringProp(node, 'href')!, children: convert(node.children) as PhrasingContent[] }];
     }
-    return convert(node.children);
+    // A one-line `<Frame>text</Frame>` holds inline content: it needs a paragraph of its own.
+    return flow ? paragraphs(convert(node.children)) : convert(node.children);
   };
 
   return convert(nodes);

@@ -1,15 +1,15 @@
 /**
  * The Vite plugin that serves a batch of pages and their snippets from memory: pages and
  * imported repository files get module ids `/folio-repo/<batch>/<repository path>` (never read
- * from disk), imports are resolved inside the repository only, and the JSX runtime is the one
- * external module a page may reach.
+ * from disk), imports are resolved inside the repository only, and Preact (also under React's
+ * names, page-globals.ts) is the one external package a page may reach.
  */
 import { parseAst, type Plugin } from 'vite';
 import { userError } from '../errors.ts';
 import { checkImportsIn, resolveRepoImport } from './imports.ts';
+import { HOOKS, HOOKS_MODULE, PAGE_MODULES, REACT_SHIM, unboundHooks } from './page-globals.ts';
 
 const PREFIX = '/folio-repo/';
-const EXTERNAL = new Set(['preact', 'preact/jsx-runtime']);
 
 /** 1-based line and column of a character offset. */
 function position(code: string, offset: number): { line: number; column: number } {
@@ -46,6 +46,17 @@ export class BatchIds {
   }
 }
 
+interface ImportNode { type: string; start: number; end: number; source: { value: unknown; start: number; end: number }; specifiers: Array<{ type: string; imported?: { name?: string } }> }
+
+/** `code` with `from 'react'` replaced by `from 'preact/hooks'` in imports of hooks only. */
+function reactHooksFromPreact(code: string, program: unknown): string {
+  const imports = ((program as { body: ImportNode[] }).body).filter((n) => n.type === 'ImportDeclaration' && n.source.value === 'react'
+    && n.specifiers.length > 0 && n.specifiers.every((sp) => sp.type === 'ImportSpecifier' && HOOKS.has(sp.imported?.name ?? '')));
+  let out = code;
+  for (const node of imports.reverse()) out = `${out.slice(0, node.source.start)}'${HOOKS_MODULE}'${out.slice(node.source.end)}`;
+  return out;
+}
+
 /** Creates the plugin; `current()` gives the source of the batch in progress. */
 export function folioPagesPlugin(current: () => PageSource): Plugin {
   return {
@@ -53,8 +64,13 @@ export function folioPagesPlugin(current: () => PageSource): Plugin {
     enforce: 'pre',
     resolveId(source, importer) {
       if (BatchIds.isRepo(source)) return source;
+      // The React shim's own imports load natively too: a second copy of preact/hooks would not
+      // see the components the renderer is rendering.
+      if (importer === REACT_SHIM && PAGE_MODULES.has(source)) return { id: source, external: true };
       if (importer === undefined || !BatchIds.isRepo(importer)) return null;
-      if (EXTERNAL.has(source)) return { id: source, external: true };
+      const native = PAGE_MODULES.get(source);
+      // Packages load natively; the React shim is a file Vite serves like the template's modules.
+      if (native !== undefined) return { id: native, external: !native.startsWith('/') };
       const file = BatchIds.repoPath(importer);
       const resolved = resolveRepoImport(source, file);
       // MDX imports were checked with positions already; this catches imports of JS snippets.
@@ -68,7 +84,14 @@ export function folioPagesPlugin(current: () => PageSource): Plugin {
       const file = BatchIds.repoPath(id);
       const program = parseAst(code, { lang: id.endsWith('.jsx') ? 'jsx' : 'js' }, file);
       checkImportsIn(program, file, (n) => position(code, (n as unknown as { start: number }).start));
-      return null;
+      // Hooks imported from 'react' come straight from preact/hooks: through the shim, a hook
+      // called while rendering found no current component in a JavaScript snippet.
+      const source = reactHooksFromPreact(code, program);
+      // React hooks used without an import, as Mintlify provides them (page-globals.ts), imported
+      // at the end so line numbers stay those of the file (imports are hoisted).
+      const hooks = unboundHooks(program);
+      if (source === code && hooks.length === 0) return null;
+      return { code: hooks.length ? `${source}\nimport { ${hooks.join(', ')} } from '${HOOKS_MODULE}';\n` : source, map: null };
     },
     async load(id) {
       if (!BatchIds.isRepo(id)) return null;

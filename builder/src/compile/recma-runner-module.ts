@@ -14,9 +14,7 @@ import type { Node, Program, Statement, ModuleDeclaration, Pattern, Expression, 
 import type { VFile } from 'vfile';
 import { userError } from '../errors.ts';
 import { resolveRepoImport } from './imports.ts';
-
-/** Bare module names a page may import, left for the runner to load natively. */
-const EXTERNAL = new Set(['preact', 'preact/jsx-runtime']);
+import { HOOKS_MODULE, PAGE_MODULES, unboundHooks } from './page-globals.ts';
 
 const id = (name: string): Identifier => ({ type: 'Identifier', name });
 const str = (value: string) => ({ type: 'Literal' as const, value });
@@ -66,7 +64,9 @@ export function recmaRunnerModule(opts: { repoPath(moduleId: string): string }) 
     const file = opts.repoPath(moduleId);
     const prefix = moduleId.slice(0, moduleId.length - file.length);
     const resolve = (spec: string): string => {
-      if (EXTERNAL.has(spec)) return spec;
+      // Bare module names a page may import are left for the runner to load natively.
+      const native = PAGE_MODULES.get(spec);
+      if (native !== undefined) return native;
       const resolved = resolveRepoImport(spec, file);
       if (!resolved.ok) throw userError('mdx_import', resolved.message, { file });
       return prefix + resolved.path;
@@ -81,6 +81,14 @@ export function recmaRunnerModule(opts: { repoPath(moduleId: string): string }) 
     const head: Statement[] = [];
     const exported: Statement[] = [];
     const body: Statement[] = [];
+    // React hooks used without an import, as Mintlify provides them (page-globals.ts).
+    const hooks = unboundHooks(tree);
+    if (hooks.length) {
+      head.push(constant({
+        type: 'ObjectPattern',
+        properties: hooks.map((name) => ({ type: 'Property', key: id(name), value: id(name), kind: 'init', computed: false, method: false, shorthand: true })),
+      }, importOf(HOOKS_MODULE, hooks)));
+    }
     for (const node of tree.body as Array<Statement | ModuleDeclaration>) {
       switch (node.type) {
         case 'ImportDeclaration': {

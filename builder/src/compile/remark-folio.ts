@@ -4,11 +4,13 @@
  * 1. frontmatter is read and checked;
  * 2. imports are checked (repository files only) and must exist; Markdown/MDX snippets are
  *    parsed so the page's export and search text can include them;
- * 3. `<Visibility>` props are checked;
- * 4. the Markdown export and search text are taken from the untouched tree;
+ * 3. `<Visibility>` props are checked, and every component must be known (component-check.ts);
+ * 4. the Markdown export and search text are taken from the untouched tree; then expressions
+ *    are wrapped so runtime errors carry their position (expression-positions.ts);
  * 5. headings get ids and anchors, the TOC and `<Update>` facts are collected;
  * 6. `<Visibility>` becomes its HTML element;
- * 7. code fences are highlighted with the shared highlighter and replaced by one raw-HTML
+ * 7. ```mermaid fences become `<Mermaid>` (drawn in the reader's browser);
+ * 8. other code fences are highlighted with the shared highlighter and replaced by one raw-HTML
  *    carrier element each (`<CodeHtml k="…"/>`, the HTML kept by `putCode`), not thousands of
  *    JSX nodes.
  * The facts are handed to `report` keyed by the file's module id.
@@ -25,12 +27,14 @@ import { unified } from 'unified';
 import type { TocEntry } from '@folio/site-template/shared/types.ts';
 import { userError } from '../errors.ts';
 import { CodeMetaError, parseCodeMeta } from './code-meta.ts';
+import { checkComponents } from './component-check.ts';
+import { tagExpressionPositions } from './expression-positions.ts';
 import { renderCodeBlock } from './code-block.ts';
 import { readFrontmatter, type PageFrontmatter } from './frontmatter.ts';
 import type { SharedHighlighter } from './highlighter.ts';
 import { checkImports } from './imports.ts';
 import { markdownExport, snippetExport } from './markdown-export.ts';
-import { applyOutline, type UpdateFacts } from './outline.ts';
+import { applyOutline, MARKER_COMPONENT, type UpdateFacts } from './outline.ts';
 import { plainText, searchText } from './search-text.ts';
 import { applyVisibility, checkVisibility } from './visibility.ts';
 
@@ -141,15 +145,22 @@ export function remarkFolio(env: FolioRemarkEnv) {
     }
     passComponentsToSnippets(tree, [...snippetMarkdown.keys()]);
     checkVisibility(tree, file);
+    checkComponents(tree, file, [CODE_COMPONENT, MARKER_COMPONENT]);
     const firstH1 = tree.children.find((n) => n.type === 'heading' && n.depth === 1);
     const headingTitle = firstH1 ? plainText(firstH1).trim() : '';
     const title = frontmatter.title ?? (headingTitle || posix.basename(file).replace(/\.(mdx|md)$/, ''));
     const text = searchText(tree, snippetText);
     const markdown = markdownExport(tree, String(vfile.value), title, frontmatter.description, file, snippetMarkdown);
+    // After the export and search text, which read expressions as written.
+    tagExpressionPositions(tree);
     const structure = applyOutline(tree, file);
     applyVisibility(tree, file);
 
-    const codes = codeNodes(tree);
+    const codes = codeNodes(tree).filter(({ node, parent, index }) => {
+      if (node.lang !== 'mermaid') return true;
+      parent.children[index] = { type: 'mdxJsxFlowElement', name: 'Mermaid', attributes: [{ type: 'mdxJsxAttribute', name: 'chart', value: node.value }], children: [] } as never;
+      return false;
+    });
     const langs = await Promise.all(codes.map(({ node }) => env.highlighter.ensureLanguage(node.lang ?? '')));
     codes.forEach(({ node, parent, index }, i) => {
       let meta;

@@ -5,6 +5,7 @@
  */
 import type { Nodes, Root } from 'mdast';
 import type {} from 'mdast-util-mdx';
+import { componentSearchText } from './component-export.ts';
 import { isJsx, stringProp } from './jsx-attributes.ts';
 
 const BLOCKS = new Set(['paragraph', 'heading', 'tableCell', 'code']);
@@ -32,6 +33,8 @@ export function searchText(tree: Root, snippets: ReadonlyMap<string, string> = n
       if (snippets.get(node.name)) out.push(snippets.get(node.name)!);
       return;
     }
+    const props = isJsx(node) ? componentSearchText(node) : undefined;
+    if (props) out.push(props.replace(/\s+/g, ' ').trim());
     if (BLOCKS.has(node.type)) {
       const text = plainText(node).replace(/\s+/g, ' ').trim();
       if (text !== '') out.push(text);

@@ -35,6 +35,11 @@ t.test('renderCodeBlock', async (t) => {
     t.equal(await render(three, 'txt', 'highlight={1,3}'), `<figure class="code-block" data-lang="txt"><div class="code-badge">txt</div>${COPY}${body({ 1: 'highlighted', 3: 'highlighted' })}</figure>`);
   });
 
+  t.test('should show `diff` lines as added or removed without their marker, and copy the new version', async (t) => {
+    t.equal(await render('+one\n-two\nthree', 'txt', 'diff'),
+      `<figure class="code-block" data-lang="txt" data-diff><div class="code-badge">txt</div>${COPY}${PRE}${lines(['one', 'two', 'three'], { 1: 'diff add', 2: 'diff remove' })}</code></pre><template class="code-raw">one\nthree</template></figure>`);
+  });
+
   t.test('should mark focused lines and the block with `focus`', async (t) => {
     t.equal(await render(three, 'txt', 'focus={2-3}'), `<figure class="code-block" data-lang="txt" data-has-focus><div class="code-badge">txt</div>${COPY}${body({ 2: 'focused', 3: 'focused' })}</figure>`);
   });

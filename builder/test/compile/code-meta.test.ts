@@ -2,7 +2,7 @@ import t from 'tap';
 import { CodeMetaError, parseCodeMeta } from '../../src/compile/code-meta.ts';
 
 const plain = (meta: ReturnType<typeof parseCodeMeta>) => ({ ...meta, highlight: [...meta.highlight], focus: [...meta.focus] });
-const none = { lineNumbers: false, wrap: false, expandable: false, highlight: [], focus: [] };
+const none = { lineNumbers: false, wrap: false, expandable: false, diff: false, highlight: [], focus: [] };
 const lineError = (written: string, example: string, braces = true) =>
   new CodeMetaError(`Unexpected \`${written}\`; expected line numbers and ranges${braces ? ' in braces' : ''}, e.g. \`${example}\``);
 
@@ -13,9 +13,13 @@ t.test('parseCodeMeta', async (t) => {
   });
 
   t.test('should read every option in any order and join the other words into the title', async (t) => {
-    const expected = { lineNumbers: true, wrap: true, expandable: true, highlight: [1, 3, 4, 5], focus: [2], title: 'My file.ts' };
+    const expected = { lineNumbers: true, wrap: true, expandable: true, diff: false, highlight: [1, 3, 4, 5], focus: [2], title: 'My file.ts' };
     t.same(plain(parseCodeMeta('lines highlight={1,3-5} My wrap focus={2} file.ts expandable')), expected);
     t.same(plain(parseCodeMeta('expandable focus={2} My file.ts highlight={1, 3-5} wrap lines')), expected);
+  });
+
+  t.test('should read `diff` beside the other options', async (t) => {
+    t.same(plain(parseCodeMeta('diff lines app.ts')), { ...none, diff: true, lineNumbers: true, title: 'app.ts' });
   });
 
   t.test('should read a quoted title, double or single, spaces and all', async (t) => {

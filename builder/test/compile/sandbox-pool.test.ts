@@ -71,8 +71,8 @@ t.test('createSandboxCompiler', async (t) => {
       page('huge', "{'x'.repeat(25 * 1024 * 1024)}\n"),
     ], ctx);
     t.same(bodies(results), [
-      { sourcePath: 'docs/env.mdx', message: 'Unexpected error while running the page: The module "fs" is not available while compiling a page' },
-      { sourcePath: 'docs/spawn.mdx', message: 'Unexpected error while running the page: The module "child_process" is not available while compiling a page' },
+      { sourcePath: 'docs/env.mdx', message: 'Unexpected error while running the page: The module "fs" is not available while compiling a page', line: 1, column: 1 },
+      { sourcePath: 'docs/spawn.mdx', message: 'Unexpected error while running the page: The module "child_process" is not available while compiling a page', line: 1, column: 1 },
       { sourcePath: 'docs/net.mdx', message: 'Unexpected error while running the page: fetch is not available while compiling a page' },
       (results[3] as PageFailure),
       { sourcePath: 'docs/huge.mdx', message: 'Page output is 26 M characters; the limit is 20 M' },

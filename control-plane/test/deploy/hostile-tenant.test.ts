@@ -51,7 +51,7 @@ for (const shape of SHAPES) t.test(`a hostile tenant, ${shape.name}`, { skip: sh
     t.same(failed, pages.filter((p) => !HARMLESS_PAGES.includes(p)).sort());
     t.match(d.error, /docs\/loop\.mdx: Page took too long to compile and run/);
     t.match(d.error, /docs\/alloc\.mdx: Page used more memory than a page's compile may/);
-    t.match(d.error, /docs\/kill\.mdx: Unexpected error while running the page: process\.kill is not available while compiling a page/);
+    t.match(d.error, /docs\/kill\.mdx:5:1: Unexpected error while running the page: process\.kill is not available while compiling a page/);
   });
 
   t.test('should let no host data into the site, the pages API or the deployment', async (t) => {

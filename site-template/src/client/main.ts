@@ -4,6 +4,7 @@
  */
 import { initAppearance, initMenu } from './chrome.ts';
 import { initCodeBlocks } from './code-blocks.ts';
+import { initMermaid } from './mermaid.ts';
 import { initCopyPage, initFeedback } from './page-actions.ts';
 import { initSearch } from './search.ts';
 import { initCodeGroups, initTabs } from './tabs.ts';
@@ -18,6 +19,7 @@ initCopyPage();
 initFeedback();
 initSearch();
 initToc();
+void initMermaid();
 
 // The assistant UI is served by the site; without a handler the button falls back to search.
 for (const button of document.querySelectorAll<HTMLButtonElement>('[data-control=assistant]')) {

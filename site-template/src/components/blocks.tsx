@@ -1,14 +1,18 @@
 /** @jsxRuntime automatic @jsxImportSource preact */
 import type { ComponentChildren } from 'preact';
 import { slugify } from '../node/urls.ts';
+import { IconGlyph } from './icon.tsx';
+import { textOf } from './text-of.ts';
 
-/** Props of `<Step>`: `title` and optional `id` (default: from the title). */
-export interface StepProps { title?: string; id?: string; children?: ComponentChildren }
+/** Props of `<Step>`: `title` (text or JSX), optional `id` (default: from the title's text) and `icon`. */
+export interface StepProps { title?: ComponentChildren; id?: string; icon?: string; iconType?: string; children?: ComponentChildren }
 
-/** One numbered step; numbers come from a CSS counter on the list. */
-export function Step({ title, id, children }: StepProps) {
+/** One numbered step; numbers come from a CSS counter on the list (an `icon` replaces the number). */
+export function Step({ title, id, icon, iconType, children }: StepProps) {
+  const text = textOf(title);
   return (
-    <li class="step" id={id ?? (title ? slugify(title) : undefined)}>
+    <li class="step" id={id ?? (text ? slugify(text) : undefined)} data-icon={icon ? '' : undefined}>
+      {icon ? <IconGlyph icon={icon} iconType={iconType} class="step-icon" /> : null}
       {title ? <p class="step-title">{title}</p> : null}
       <div class="step-body">{children}</div>
     </li>
@@ -20,17 +24,26 @@ export function Steps({ children }: { children?: ComponentChildren }) {
   return <ol class="steps">{children}</ol>;
 }
 
-/** Props of `<Card>`: `title`, optional `href` (the whole card becomes a link) and `icon` (text or emoji). */
-export interface CardProps { title?: string; href?: string; icon?: string; children?: ComponentChildren }
+/**
+ * Props of `<Card>`: `title`, optional `href` (the whole card becomes a link), `icon` (an icon
+ * name, image URL or emoji; `iconType`, `color`), `img` (a cover image), `horizontal`, `cta`.
+ */
+export interface CardProps {
+  title?: ComponentChildren; href?: string; icon?: string; iconType?: string; color?: string; img?: string;
+  horizontal?: boolean; cta?: string; children?: ComponentChildren;
+}
 
 /** A boxed summary, optionally a link. */
-export function Card({ title, href, icon, children }: CardProps) {
+export function Card({ title, href, icon, iconType, color, img, horizontal, cta, children }: CardProps) {
   const inner = [
-    icon ? <span class="card-icon" aria-hidden="true">{icon}</span> : null,
+    img ? <img class="card-img" src={img} alt="" /> : null,
+    icon ? <span class="card-icon" aria-hidden="true"><IconGlyph icon={icon} iconType={iconType} color={color} /></span> : null,
     title ? <span class="card-title">{title}</span> : null,
     children ? <div class="card-body">{children}</div> : null,
+    cta ? <span class="card-cta">{cta}</span> : null,
   ];
-  return href ? <a class="card" href={href}>{inner}</a> : <div class="card">{inner}</div>;
+  const layout = horizontal ? 'horizontal' : undefined;
+  return href ? <a class="card" href={href} data-layout={layout}>{inner}</a> : <div class="card" data-layout={layout}>{inner}</div>;
 }
 
 /** Props of `<CardGroup>`: `cols` (default 2; one column on narrow screens). */
@@ -45,14 +58,15 @@ export function CardGroup({ cols = 2, children }: CardGroupProps) {
   );
 }
 
-/** Props of `<Accordion>`: `title`, optional `description`, `defaultOpen` (default false), `id`. */
-export interface AccordionProps { title: string; description?: string; defaultOpen?: boolean; id?: string; children?: ComponentChildren }
+/** Props of `<Accordion>`: `title` (text or JSX), optional `description`, `defaultOpen` (default false), `id`, `icon`. */
+export interface AccordionProps { title: ComponentChildren; description?: ComponentChildren; defaultOpen?: boolean; id?: string; icon?: string; iconType?: string; children?: ComponentChildren }
 
 /** A disclosure built on `<details>`: keyboard and screen-reader support come from the browser, and it works without JS. */
-export function Accordion({ title, description, defaultOpen = false, id, children }: AccordionProps) {
+export function Accordion({ title, description, defaultOpen = false, id, icon, iconType, children }: AccordionProps) {
   return (
     <details class="accordion" id={id} open={defaultOpen}>
       <summary>
+        {icon ? <IconGlyph icon={icon} iconType={iconType} class="accordion-icon" /> : null}
         <span class="accordion-title">{title}</span>
         {description ? <span class="accordion-description">{description}</span> : null}
       </summary>
@@ -66,39 +80,54 @@ export function AccordionGroup({ children }: { children?: ComponentChildren }) {
   return <div class="accordion-group">{children}</div>;
 }
 
-/** Props of `<Frame>`: optional `caption` and `hint` (shown above). */
-export interface FrameProps { caption?: string; hint?: string; children?: ComponentChildren }
+/**
+ * Props of `<Frame>`: optional `caption` and `hint` (shown above); `src` (with `alt`) frames an
+ * image without writing `<img>`, and `srcDark` gives it a dark-mode variant.
+ */
+export interface FrameProps { caption?: ComponentChildren; hint?: ComponentChildren; src?: string; srcDark?: string; alt?: string; children?: ComponentChildren }
 
 /** A framed figure for screenshots and diagrams. */
-export function Frame({ caption, hint, children }: FrameProps) {
+export function Frame({ caption, hint, src, srcDark, alt = '', children }: FrameProps) {
   return (
     <figure class="frame">
       {hint ? <p class="frame-hint">{hint}</p> : null}
-      <div class="frame-body">{children}</div>
+      <div class="frame-body">
+        {src ? <ThemedImage src={src} srcDark={srcDark} alt={alt} /> : null}
+        {children}
+      </div>
       {caption ? <figcaption>{caption}</figcaption> : null}
     </figure>
   );
 }
 
-/** Props of `<Badge>`: `color` (gray, blue, green, yellow, red, purple; default gray). */
-export interface BadgeProps { color?: string; children?: ComponentChildren }
+/**
+ * An image with an optional dark-mode variant: two `<img>`s, one shown per mode by the same CSS
+ * that swaps the logo (it follows the reader's toggle, and the system setting without JS).
+ */
+export function ThemedImage({ src, srcDark, alt = '' }: { src: string; srcDark?: string; alt?: string }) {
+  if (!srcDark) return <img src={src} alt={alt} />;
+  return [<img class="img-light" src={src} alt={alt} />, <img class="img-dark" src={srcDark} alt={alt} />];
+}
 
-const BADGE_COLORS = new Set(['gray', 'blue', 'green', 'yellow', 'red', 'purple']);
+/** Props of `<Badge>`: `color` (gray, blue, green, yellow, red, purple, orange; default gray), optional `icon`. */
+export interface BadgeProps { color?: string; icon?: string; iconType?: string; children?: ComponentChildren }
+
+const BADGE_COLORS = new Set(['gray', 'blue', 'green', 'yellow', 'red', 'purple', 'orange']);
 
 /** An inline label. */
-export function Badge({ color = 'gray', children }: BadgeProps) {
-  return <span class="badge" data-color={BADGE_COLORS.has(color) ? color : 'gray'}>{children}</span>;
+export function Badge({ color = 'gray', icon, iconType, children }: BadgeProps) {
+  return <span class="badge" data-color={BADGE_COLORS.has(color) ? color : 'gray'}>{icon ? <IconGlyph icon={icon} iconType={iconType} /> : null}{children}</span>;
 }
 
 /**
  * Props of `<Update>`: `label` (required; also the anchor id), `description`, `date` (ISO or
  * free text), `rss` (feed text only: the builder reads it for the RSS item; nothing renders).
  */
-export interface UpdateProps { label: string; description?: string; date?: string; rss?: string; children?: ComponentChildren }
+export interface UpdateProps { label: ComponentChildren; description?: ComponentChildren; date?: string; rss?: string; children?: ComponentChildren }
 
 /** A changelog entry: an anchored section the page's RSS feed is generated from. */
 export function Update({ label, description, date, children }: UpdateProps) {
-  const id = slugify(label);
+  const id = slugify(textOf(label));
   return (
     <section class="update" id={id} aria-labelledby={`${id}-label`}>
       <div class="update-meta">

@@ -1,9 +1,11 @@
 /** @jsxRuntime automatic @jsxImportSource preact */
 import { toChildArray, type ComponentChildren, type VNode } from 'preact';
 import { useId } from 'preact/hooks';
+import { IconGlyph } from './icon.tsx';
+import { textOf } from './text-of.ts';
 
-/** Props of `<Tab>`: `title` (the tab's label). */
-export interface TabProps { title: string; children?: ComponentChildren }
+/** Props of `<Tab>`: `title` (the tab's label, text or JSX) and an optional `icon`. */
+export interface TabProps { title: ComponentChildren; icon?: string; iconType?: string; children?: ComponentChildren }
 
 /**
  * One panel of `<Tabs>`. Rendered by `Tabs`; on its own (outside Tabs) it renders its content
@@ -11,7 +13,7 @@ export interface TabProps { title: string; children?: ComponentChildren }
  */
 export function Tab({ title, children }: TabProps) {
   return (
-    <div class="tab-panel" data-label={title}>
+    <div class="tab-panel" data-label={textOf(title)}>
       {children}
     </div>
   );
@@ -41,6 +43,7 @@ export function Tabs({ defaultIndex = 0, children }: TabsProps) {
             aria-selected={i === selected ? 'true' : 'false'}
             tabindex={i === selected ? 0 : -1}
           >
+            {t.props.icon ? <IconGlyph icon={t.props.icon} iconType={t.props.iconType} /> : null}
             {t.props.title}
           </button>
         ))}
@@ -51,7 +54,7 @@ export function Tabs({ defaultIndex = 0, children }: TabsProps) {
           role="tabpanel"
           id={`${id}-p${i}`}
           aria-labelledby={`${id}-t${i}`}
-          data-label={t.props.title}
+          data-label={textOf(t.props.title)}
           data-selected={i === selected ? '' : undefined}
           tabindex={0}
         >

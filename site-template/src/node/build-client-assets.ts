@@ -1,6 +1,8 @@
 import { cp, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { MERMAID_DIR } from '../shared/mermaid-dir.ts';
 import { build, type Rolldown } from 'vite';
 import type { ClientAssets, ThemeName } from '../shared/types.ts';
 import { TemplateError } from './template-error.ts';
@@ -50,6 +52,16 @@ async function viteBuild(dir: string): Promise<CachedBuild> {
     if (item.type === 'chunk' && item.isEntry && item.name === 'client') js = `/${ASSET_DIR}/${item.fileName}`;
     const m = /^theme-([a-z]+)-[\w-]+\.css$/.exec(item.fileName);
     if (m && (THEMES as string[]).includes(m[1])) css[m[1] as ThemeName] = `/${ASSET_DIR}/${item.fileName}`;
+  }
+  // Mermaid's own minified ES build (its entry and the chunks it imports, no source maps): the
+  // client loads it only on pages with a diagram. Bundling it ourselves would cost a long build
+  // for the same files.
+  const mermaid = join(dirname(createRequire(import.meta.url).resolve('mermaid/package.json')), 'dist');
+  const chunks = readdirSync(join(mermaid, 'chunks/mermaid.esm.min')).filter((f) => f.endsWith('.mjs'));
+  await mkdir(join(dir, MERMAID_DIR, 'chunks/mermaid.esm.min'), { recursive: true });
+  for (const f of ['mermaid.esm.min.mjs', ...chunks.map((c) => `chunks/mermaid.esm.min/${c}`)]) {
+    await cp(join(mermaid, f), join(dir, MERMAID_DIR, f));
+    files.push(`${MERMAID_DIR}/${f}`);
   }
   if (!js || THEMES.some((t) => !css[t])) throw new TemplateError(`Unexpected client build output ${files.join(', ')}; expected the client script and one stylesheet per theme`);
   return { assets: { js, css: css as Record<ThemeName, string> }, files: files.sort() };

@@ -2,13 +2,39 @@ import t from 'tap';
 import { h } from 'preact';
 import { renderToString } from 'preact-render-to-string';
 import { components } from '../../src/components/index.ts';
+import { COMPONENT_NAMES } from '../../src/components/names.ts';
 
 const { Callout, Warning, Tabs, Tab, CodeGroup, Steps, Step, Card, CardGroup, Accordion, AccordionGroup, Frame, Badge, Update, Visibility } = components;
 const html = (node: Parameters<typeof renderToString>[0]) => renderToString(node).replace(/<svg[^]*?<\/svg>/g, '<svg/>');
 
 t.test('components', async (t) => {
   t.test('should export every documented component name', async (t) => {
-    t.same(Object.keys(components).sort(), ['Accordion', 'AccordionGroup', 'Badge', 'Callout', 'Card', 'CardGroup', 'Check', 'CodeGroup', 'Frame', 'Info', 'Note', 'Step', 'Steps', 'Tab', 'Tabs', 'Tip', 'Update', 'Visibility', 'Warning']);
+    t.same(Object.keys(components).sort(), [
+      'Accordion', 'AccordionGroup', 'Badge', 'Callout', 'Card', 'CardGroup', 'Check', 'CodeGroup', 'Color', 'Column', 'Columns', 'Danger',
+      'Expandable', 'FileTree', 'Frame', 'GitHub', 'Icon', 'Info', 'Mermaid', 'Note', 'Panel', 'ParamField', 'PreviewButton', 'Prompt',
+      'RequestExample', 'ResponseExample', 'ResponseField', 'Step', 'Steps', 'Tab', 'Tabs', 'Tile', 'Tip', 'Tooltip', 'Tree', 'Update', 'View',
+      'Visibility', 'Warning',
+    ]);
+  });
+
+  t.test('should list every component and sub-component in the names the builder checks', async (t) => {
+    const names = Object.entries(components).flatMap(([name, component]) => [
+      name, ...Object.keys(component).filter((key) => /^[A-Z]/.test(key)).map((key) => `${name}.${key}`),
+    ]);
+    t.same([...COMPONENT_NAMES].sort(), names.sort());
+  });
+
+  t.test('should take JSX as titles, using its text for ids and labels', async (t) => {
+    t.equal(html(h(Step, { title: h('span', null, 'Install ', h('code', null, 'acme')) }, 'x')),
+      '<li class="step" id="install-acme"><p class="step-title"><span>Install <code>acme</code></span></p><div class="step-body">x</div></li>');
+    t.match(html(h(Tabs, null, h(Tab, { title: h('b', null, 'One') }, 'a'))), /<button [^>]*><b>One<\/b><\/button><\/div><div [^>]*data-label="One"/);
+    t.match(html(h(Update, { label: h('b', null, 'v3') }, 'x')), /^<section class="update" id="v3" aria-labelledby="v3-label">.*<a href="#v3"><b>v3<\/b><\/a>/);
+  });
+
+  t.test('should give a frame image a dark variant', async (t) => {
+    t.equal(html(h(Frame, { src: '/a.png', srcDark: '/a-dark.png', alt: 'Chart', caption: 'Usage' })),
+      '<figure class="frame"><div class="frame-body"><img class="img-light" src="/a.png" alt="Chart"/><img class="img-dark" src="/a-dark.png" alt="Chart"/></div><figcaption>Usage</figcaption></figure>');
+    t.equal(html(h(Frame, { src: '/a.png' })), '<figure class="frame"><div class="frame-body"><img src="/a.png" alt/></div></figure>');
   });
 
   t.test('should render callouts as notes with a spoken kind', async (t) => {
@@ -31,7 +57,7 @@ t.test('components', async (t) => {
   t.test('should render steps, cards and accordions', async (t) => {
     t.equal(html(h(Steps, null, h(Step, { title: 'Install it' }, 'x'))), '<ol class="steps"><li class="step" id="install-it"><p class="step-title">Install it</p><div class="step-body">x</div></li></ol>');
     t.equal(html(h(CardGroup, { cols: 3 }, h(Card, { title: 'API', href: '/api', icon: '📘' }, 'Ref'))),
-      '<div class="card-group" style="--cols:3"><a class="card" href="/api"><span class="card-icon" aria-hidden="true">📘</span><span class="card-title">API</span><div class="card-body">Ref</div></a></div>');
+      '<div class="card-group" style="--cols:3"><a class="card" href="/api"><span class="card-icon" aria-hidden="true"><span class="icon" aria-hidden="true">📘</span></span><span class="card-title">API</span><div class="card-body">Ref</div></a></div>');
     t.equal(html(h(AccordionGroup, null, h(Accordion, { title: 'Q', defaultOpen: true }, 'A'))),
       '<div class="accordion-group"><details class="accordion" open><summary><span class="accordion-title">Q</span></summary><div class="accordion-body">A</div></details></div>');
   });

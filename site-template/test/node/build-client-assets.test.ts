@@ -3,6 +3,8 @@ import { mkdir, mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildClientAssets } from '../../src/node/build-client-assets.ts';
+import { createRequire } from 'node:module';
+import { MERMAID_DIR } from '../../src/shared/mermaid-dir.ts';
 import { TEMPLATE_VERSION } from '../../src/node/template-version.ts';
 import { THEMES } from '../../src/node/theme-traits.ts';
 
@@ -19,8 +21,19 @@ t.test('build-client-assets', async (t) => {
     t.same(Object.keys(built.assets.css).sort(), [...THEMES].sort());
     for (const theme of THEMES) t.match(built.assets.css[theme], new RegExp(`^/_folio/theme-${theme}-[\\w-]{8}\\.css$`));
     const urls = [built.assets.js, ...Object.values(built.assets.css)].map((u) => u.slice('/_folio/'.length)).sort();
-    t.same(built.files, urls);
-    t.same((await readdir(join(first, '_folio'))).sort(), urls);
+    t.same(built.files.filter((f) => !f.startsWith(`${MERMAID_DIR}/`)), urls);
+    t.same((await readdir(join(first, '_folio'))).sort(), [...urls, MERMAID_DIR].sort());
+  });
+
+  t.test('should publish Mermaid\'s minified build beside the script, without source maps', async (t) => {
+    const mermaid = built.files.filter((f) => f.startsWith(`${MERMAID_DIR}/`));
+    t.ok(mermaid.includes(`${MERMAID_DIR}/mermaid.esm.min.mjs`));
+    t.ok(mermaid.length > 50, `${mermaid.length} files: the entry and its chunks`);
+    t.same(mermaid.filter((f) => !f.endsWith('.mjs')), []);
+    const entry = await readFile(join(first, '_folio', MERMAID_DIR, 'mermaid.esm.min.mjs'), 'utf8');
+    for (const [, chunk] of entry.matchAll(/from"\.\/(chunks\/[^"]+)"/g)) t.ok(mermaid.includes(`${MERMAID_DIR}/${chunk}`), chunk);
+    const { version } = createRequire(import.meta.url)('mermaid/package.json') as { version: string };
+    t.equal(MERMAID_DIR, `mermaid-${version}`, 'the folder names the installed version');
   });
 
   t.test('should keep browser code free of Node and ship each theme its own tokens', async (t) => {
@@ -43,6 +56,6 @@ t.test('build-client-assets', async (t) => {
     t.same(again, built);
     t.equal(await readFile(join(second, built.assets.js), 'utf8'), await readFile(join(first, built.assets.js), 'utf8'));
     t.same(await readdir(cacheDir), [TEMPLATE_VERSION], 'no second build folder');
-    t.same((await readdir(join(cacheDir, TEMPLATE_VERSION))).sort(), [...built.files, 'folio-assets.json'].sort(), 'the interrupted build was replaced');
+    t.same((await readdir(join(cacheDir, TEMPLATE_VERSION))).sort(), [...built.files.filter((f) => !f.includes('/')), MERMAID_DIR, 'folio-assets.json'].sort(), 'the interrupted build was replaced');
   });
 });

@@ -1,0 +1,87 @@
+import { readFile } from 'node:fs/promises';
+import t from 'tap';
+import { createCompiler, isPageFailure, type CompileInput } from '../../src/compile/index.ts';
+import type { CompiledPage } from '../../src/types.ts';
+
+const SITE = new URL('./fixtures/mintlify/', import.meta.url);
+const read = (path: string) => readFile(new URL(path, SITE), 'utf8');
+const page = (sourcePath: string, source: string): CompileInput => ({ sourcePath, source, contentRoot: '' });
+// Highlighted code is code-block.test.ts's concern; here only the components around it matter.
+const shape = (html: string) => html.replace(/<pre class="shiki[^]*?<\/pre>/g, '<pre/>');
+
+t.test('components', async (t) => {
+  // The real build path: pages compile in a sandbox process under Node's permission model.
+  const compiler = await createCompiler({ workers: 1 });
+  t.teardown(() => compiler.close());
+  const files: Record<string, string> = {
+    'snippets/counter.jsx': 'import { useMemo } from "react"\n\nexport default function Counter({ start }) {\n  const [n] = useState(start)\n  const doubled = useMemo(() => n * 2, [n])\n  useEffect(() => {})\n  return <b>{doubled}</b>\n}\n',
+  };
+  const ctx = { readFile: async (path: string) => files[path] };
+  const one = async (source: string) => (await compiler.compile([page('page.mdx', source)], ctx))[0];
+  const ok = async (source: string): Promise<CompiledPage> => {
+    const result = await one(source);
+    if (isPageFailure(result)) throw new Error(`unexpected failure: ${result.message}`);
+    return result;
+  };
+
+  t.test('should render every component of a Mintlify page, with its Markdown export and search text', async (t) => {
+    const result = await ok(await read('components.mdx'));
+    t.equal(shape(result.bodyHtml!), (await read('components.expected.html')).trimEnd());
+    t.equal(result.markdown, await read('components.expected.md'));
+    t.equal(result.searchText, (await read('components.expected.txt')).trimEnd());
+  });
+
+  t.test('should fail an unknown component with its place and the nearest name', async (t) => {
+    t.same(await one('# API\n\nText\n\n<Paramfield query="limit">Max</Paramfield>\n'), {
+      sourcePath: 'page.mdx', line: 5, column: 1,
+      message: 'Unexpected component `<Paramfield>`: it is neither a built-in component nor imported or defined in the page; did you mean `<ParamField>`?',
+    });
+    t.same(await one('Intro <Tooltp tip="x">y</Tooltp>\n'), {
+      sourcePath: 'page.mdx', line: 1, column: 7,
+      message: 'Unexpected component `<Tooltp>`: it is neither a built-in component nor imported or defined in the page; did you mean `<Tooltip>`?',
+    });
+    t.same(await one('<Tree>\n  <Tree.Fodler name="a" />\n</Tree>\n'), {
+      sourcePath: 'page.mdx', line: 2, column: 3,
+      message: 'Unexpected component `<Tree.Fodler>`: it is neither a built-in component nor imported or defined in the page; did you mean `<Tree.Folder>`?',
+    });
+    t.same(await one('{[1, 2].map((n) => <Widget key={n} />)}\n'), {
+      sourcePath: 'page.mdx', line: 1, column: 20,
+      message: 'Unexpected component `<Widget>`: it is neither a built-in component nor imported or defined in the page',
+    });
+  });
+
+  t.test('should accept components the page defines or imports', async (t) => {
+    const result = await ok('import Counter from "/snippets/counter.jsx"\n\nexport const Hello = ({ name }) => <i>Hi {name}</i>\n\n<Hello name="Ada" /> <Counter start={2} />\n');
+    t.equal(result.bodyHtml, '<i>Hi Ada</i>\n<b>4</b>');
+  });
+
+  t.test('should give pages and snippets React hooks without an import, and from react', async (t) => {
+    t.equal((await ok('export function Clicks() {\n  const [n] = useState(3)\n  const ref = useRef(null)\n  return <span ref={ref}>{n}</span>\n}\n\n<Clicks />\n')).bodyHtml, '<span>3</span>');
+    t.equal((await ok('import React, { useState as state } from "react"\n\n{state(5)[0]} {React.createElement("em", null, "x")}\n')).bodyHtml, '5\n<em>x</em>');
+    t.equal((await ok('export const useState = () => ["own"]\n\n{useState()[0]}\n')).bodyHtml, 'own', 'a page\'s own binding wins');
+  });
+
+  t.test('should take JSX as a prop value', async (t) => {
+    const result = await ok('<Steps>\n  <Step title={<>Install <code>acme</code></>}>Run it.</Step>\n</Steps>\n\n<Accordion title={<b>Why</b>}>Because.</Accordion>\n');
+    t.equal(result.bodyHtml, '<ol class="steps"><li class="step" id="install-acme"><p class="step-title">Install <code>acme</code></p><div class="step-body">Run it.</div></li></ol>\n<details class="accordion"><summary><span class="accordion-title"><b>Why</b></span></summary><div class="accordion-body">Because.</div></details>');
+    t.equal(result.markdown, '# page\n\n1. **Install acme**\n\n   Run it.\n\n## Why\n\nBecause.\n');
+  });
+
+  t.test('should give runtime errors the place of the expression that threw', async (t) => {
+    t.same(await one('# T\n\nText {missing.value}\n'), { sourcePath: 'page.mdx', message: 'Unexpected error while running the page: missing is not defined', line: 3, column: 6 });
+    t.same(await one('# T\n\n<Card title={nope.x}>b</Card>\n'), { sourcePath: 'page.mdx', message: 'Unexpected error while running the page: nope is not defined', line: 3, column: 7 });
+    t.same(await one('<Steps>\n  <Step title={<>Hi {zz.q}</>}>x</Step>\n</Steps>\n'), { sourcePath: 'page.mdx', message: 'Unexpected error while running the page: zz is not defined', line: 2, column: 9 });
+    t.equal((await ok('ok {1 + 1}\n\n{/* a comment */}\n\n<Card title={"a"} {...{ href: "/x" }}>b</Card>\n')).bodyHtml, '<p>ok 2</p>\n\n<a class="card" href="/x"><span class="card-title">a</span><div class="card-body">b</div></a>', 'expressions that do not throw are unchanged');
+  });
+
+  t.test('should render icons by name from Lucide and Font Awesome, and nothing for an unknown name', async (t) => {
+    const html = (await ok('<Icon icon="rocket" /> <Icon icon="github" /> <Icon icon="flag" iconType="regular" color="#f00" size={24} /> <Icon icon="no-such-icon" /> <Icon icon="🚀" />\n')).bodyHtml!;
+    const svgs = [...html.matchAll(/<svg [^>]*>/g)].map((m) => m[0]);
+    t.same(svgs.map((s) => /data-icon="([^"]+)"/.exec(s)?.[1]), ['rocket', 'github', 'flag']);
+    t.match(svgs[0], /viewBox="0 0 24 24"[^>]*stroke="currentColor"/, 'Lucide: stroked');
+    t.match(svgs[1], /viewBox="0 0 512 512"[^>]*fill="currentColor"/, 'Font Awesome brands: filled');
+    t.match(svgs[2], /viewBox="0 0 448 512".*style="color:#f00;width:24px;height:24px"/);
+    t.notMatch(html, /no-such-icon/);
+    t.match(html, /<span class="icon icon-inline" aria-hidden="true">🚀<\/span>$/);
+  });
+});
