@@ -8,6 +8,7 @@ import { Head } from './head.tsx';
 import { Header } from './header.tsx';
 import { Sidebar, Toc } from './sidebar.tsx';
 import { THEME_TRAITS } from './theme-traits.ts';
+import { dropTitleHeading } from './title-heading.ts';
 import { cssValue, withBase } from './urls.ts';
 
 type ShellInput = Omit<PageShellInput, 'page' | 'prev' | 'next'>;
@@ -119,7 +120,7 @@ function Shell({ input, page, prev, next, notFound }: ShellProps) {
                 {page.description ? <p class="page-description">{page.description}</p> : null}
                 {notFound ? null : <PageActions page={page} basePath={site.basePath} />}
               </header>
-              <div class="prose" dangerouslySetInnerHTML={{ __html: page.bodyHtml }} />
+              <div class="prose" dangerouslySetInnerHTML={{ __html: dropTitleHeading(page.bodyHtml, page.title) }} />
             </article>
             {notFound ? null : <Feedback />}
             <Pager prev={prev} next={next} basePath={site.basePath} />
