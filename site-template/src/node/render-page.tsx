@@ -96,7 +96,8 @@ interface ShellProps {
 function Shell({ input, page, prev, next, notFound }: ShellProps) {
   const { site } = input;
   const controls = resolveControls(input);
-  const footerWidth = site.footer?.width ?? THEME_TRAITS[site.theme].footerWidth ?? 'reading';
+  const traits = THEME_TRAITS[site.theme];
+  const footerWidth = site.footer?.width ?? traits.footerWidth ?? 'reading';
   return (
     <html
       lang="en"
@@ -105,6 +106,10 @@ function Shell({ input, page, prev, next, notFound }: ShellProps) {
       data-strict={site.appearance.strict ? '' : undefined}
       data-mode={site.appearance.default === 'system' ? undefined : site.appearance.default}
       data-footer-width={footerWidth}
+      data-header={traits.header}
+      data-sidebar={traits.sidebar}
+      data-width={traits.width}
+      data-code={traits.code}
       style={siteStyle(site)}
     >
       <Head input={input} page={notFound ? undefined : page} title={page.title} notFound={notFound} />
