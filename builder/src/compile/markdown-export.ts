@@ -17,7 +17,8 @@
  *   `Update`, followed by its date in italics and its description), then their content.
  * - `Steps` becomes an ordered list; each `Step` is an item starting with its bold `title`.
  * - `Card` becomes its bold title (linked when it has `href`) followed by its content.
- * - `<img>`, `<a>` and `<br>` written as JSX become Markdown images, links and line breaks.
+ * - `<img>`, `<a>` and `<br>` written as JSX become Markdown images, links and line breaks; an
+ *   `<img className="dark-only">` (the dark half of a light/dark pair) is left out.
  * - Every other component (`Tabs`, `CardGroup`, `CodeGroup`, `Frame`, `Badge`, unknown ones, …)
  *   is replaced by its content.
  * - A component imported from a `.md`/`.mdx` snippet is replaced by the snippet's export.
@@ -172,6 +173,9 @@ function exportNodes(nodes: RootContent[], source: string, file: string, snippet
       return [...head, ...convert(node.children)];
     }
     if (name === 'img') {
+      // The export is one document for every reader: the light image of a light/dark pair
+      // (site template classes `light-only`/`dark-only`) stands for both.
+      if ((stringProp(node, 'className') ?? stringProp(node, 'class'))?.split(/\s+/).includes('dark-only')) return [];
       const src = stringProp(node, 'src');
       const image: PhrasingContent = { type: 'image', url: src ?? '', alt: stringProp(node, 'alt') ?? '' };
       return src === undefined ? [] : flow ? [{ type: 'paragraph', children: [image] }] : [image];
