@@ -1,6 +1,7 @@
 import t from 'tap';
 import type { Browser, Page } from 'playwright-core';
 import { heading, sampleBodyHtml, samplePageInput, sampleSite } from '../../src/node/sample-site.tsx';
+import { THEMES } from '../../src/node/theme-traits.ts';
 import type { PageShellInput } from '../../src/shared/types.ts';
 import { launchBrowser } from '../helpers/browser.ts';
 import { createExampleSite } from '../helpers/example-site.ts';
@@ -24,7 +25,10 @@ t.test('page chrome', async (t) => {
   // A body starting with `# SDK guide` under the title "SDK guide", and one whose H1 differs.
   await site.addPage('/same-title', sampleSite(), body(heading(1, 'sdk-guide', 'SDK guide') + sampleBodyHtml()));
   await site.addPage('/other-title', sampleSite(), body(heading(1, 'welcome', 'Welcome aboard') + sampleBodyHtml()));
-  await site.addPage('/assistant', sampleSite('larch', { assistantTrigger: 'button' }));
+  // A crowded header like the example site's: a longer name, the assistant and a language switcher.
+  const crowded = { name: 'Acme Rockets Docs', assistantTrigger: 'button' as const };
+  const switchers = { language: { current: 'English', options: [{ label: 'English', href: '/' }, { label: 'Deutsch', href: '/de/' }] } };
+  for (const theme of THEMES) await site.addPage(`/assistant-${theme}`, sampleSite(theme, crowded), { switchers });
   await site.addPage('/images', sampleSite(), body(`<p>Above.</p>${pagePair}`));
   await site.addFile('pad.svg', '<svg xmlns="http://www.w3.org/2000/svg" width="40" height="20"><rect width="40" height="20" fill="#eee"/></svg>');
   await site.addFile('pad-dark.svg', '<svg xmlns="http://www.w3.org/2000/svg" width="40" height="20"><rect width="40" height="20" fill="#111"/></svg>');
@@ -76,16 +80,17 @@ t.test('page chrome', async (t) => {
 
   t.test('should keep the header on one row at 390 px and offer the navbar links and CTA in the menu', async (t) => {
     const page = await newPage({ viewport: { width: 390, height: 800 } });
-    await page.goto(`${server.origin}/assistant`);
-    const header = await page.evaluate(() => {
-      const inner = document.querySelector('.header-inner')!;
-      const label = document.querySelector('.assistant-label')!;
-      return { overflow: inner.scrollWidth - inner.clientWidth, assistantLines: label.getClientRects().length, assistantHeight: document.querySelector('.assistant-open')!.getBoundingClientRect().height };
-    });
-    t.equal(header.overflow, 0, 'nothing sticks out of the header');
-    t.equal(header.assistantLines, 1, '"Ask AI" on one line');
-    t.equal(header.assistantHeight, 36, 'the button keeps its height');
-    t.equal(await page.locator('.site-header .cta').isVisible(), false, 'the CTA leaves the header');
+    for (const theme of THEMES) {
+      await page.goto(`${server.origin}/assistant-${theme}`);
+      const header = await page.evaluate(() => {
+        const inner = document.querySelector('.header-inner')!;
+        const button = document.querySelector('.assistant-open')!;
+        return { overflow: inner.scrollWidth - inner.clientWidth, lines: document.querySelector('.assistant-label')!.getClientRects().length, fits: button.getBoundingClientRect().height < inner.getBoundingClientRect().height, searchUnsquashed: document.querySelector('.search-open')!.getBoundingClientRect().width >= 28 };
+      });
+      t.same(header, { overflow: 0, lines: 1, fits: true, searchUnsquashed: true }, `${theme}: one row, nothing sticking out, "Ask AI" on one line`);
+      t.equal(await page.locator('.site-header .cta').isVisible(), false, `${theme}: the CTA leaves the header`);
+    }
+    await page.goto(`${server.origin}/assistant-larch`);
     await page.click('.menu-toggle');
     const menu = page.locator('#sidebar .menu-links');
     t.same(await menu.locator('nav a').allTextContents(), ['Blog', 'Status']);
