@@ -27,6 +27,16 @@ const FOCUSED = `(() => {
   return { where, cls: el.className, text: (el.getAttribute('aria-label') || shown.textContent || '').trim().slice(0, 30), outline: s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) > 0 };
 })()`;
 
+/** Runs axe-core in the page: its serious and critical violations as `rule: targets`. */
+async function seriousViolations(page: Page): Promise<string[]> {
+  await page.addScriptTag({ path: AXE });
+  return page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(ctx: Document, o: object): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe;
+    const result = await axe.run(document, { resultTypes: ['violations'] });
+    return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  });
+}
+
 interface Focused { where: string; cls?: string; text?: string; outline?: boolean }
 
 t.test('accessibility', async (t) => {
@@ -51,16 +61,21 @@ t.test('accessibility', async (t) => {
     for (const theme of THEMES) {
       for (const mode of ['light', 'dark']) {
         await page.goto(`${server.origin}/${theme}-${mode}`);
-        await page.addScriptTag({ path: AXE });
-        const violations = await page.evaluate(async () => {
-          const axe = (window as unknown as { axe: { run(ctx: Document, o: object): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe;
-          const result = await axe.run(document, { resultTypes: ['violations'] });
-          return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-        });
-        t.same(violations, [], `${theme} ${mode}`);
+        t.same(await seriousViolations(page), [], `${theme} ${mode}`);
       }
     }
     await page.context().close();
+  });
+
+  t.test('should have no serious or critical axe-core violation in the open menu on a phone', async (t) => {
+    const context = await browser.newContext({ viewport: { width: 390, height: 800 }, reducedMotion: 'reduce' });
+    const page = await context.newPage();
+    for (const mode of ['light', 'dark']) {
+      await page.goto(`${server.origin}/larch-${mode}`);
+      await page.click('.menu-toggle');
+      t.same(await seriousViolations(page), [], mode);
+    }
+    await context.close();
   });
 
   t.test('should walk header, sidebar, content (tabs, code copy) and TOC with Tab, each stop visibly focused', async (t) => {
