@@ -1,14 +1,16 @@
 /**
  * Site template benchmark: page-shell render time for a realistic page (mean over many renders,
  * after a warm-up), side by side with a bare page so the shell's own cost is visible, and the
- * client bundle build cold versus cached.
+ * client bundle build cold versus cached, and the page weight (HTML + CSS + JS, gzip) of the
+ * sample page in every theme against the budget.
  *
  *   npm run bench:template [-- --renders 2000]
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildClientAssets, renderPage, TEMPLATE_VERSION } from '@folio/site-template';
+import { buildClientAssets, renderPage, TEMPLATE_VERSION, THEMES } from '@folio/site-template';
+import { PAGE_WEIGHT_BUDGET, pageWeight } from '@folio/site-template/node/page-weight.ts';
 import { samplePageInput, sampleSite } from '@folio/site-template/node/sample-site.tsx';
 import type { PageShellInput } from '@folio/site-template/shared/types.ts';
 
@@ -51,6 +53,12 @@ try {
   await buildClientAssets(join(out, 'b'), { cacheDir });
   const warm = performance.now() - start;
   console.log(`client bundle: cold Vite build ${cold.toFixed(0)} ms, cached call ${warm.toFixed(1)} ms (${(cold / warm).toFixed(0)}x)`);
+  const { assets } = await buildClientAssets(join(out, 'c'), { cacheDir });
+  console.log(`page weight (sample page, gzip), budget ${(PAGE_WEIGHT_BUDGET / 1024).toFixed(0)} KB:`);
+  for (const theme of THEMES) {
+    const w = await pageWeight(join(out, 'c'), assets, theme);
+    console.log(`  ${theme.padEnd(9)} html ${(w.html / 1024).toFixed(1)} KB + css ${(w.css / 1024).toFixed(1)} KB + js ${(w.js / 1024).toFixed(1)} KB = ${(w.total / 1024).toFixed(1)} KB (${((w.total / PAGE_WEIGHT_BUDGET) * 100).toFixed(0)}% of budget)`);
+  }
 } finally {
   await rm(cacheDir, { recursive: true, force: true });
   await rm(out, { recursive: true, force: true });

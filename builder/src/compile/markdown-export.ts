@@ -22,7 +22,8 @@
  *   in `/`), `Color` a list of `name: value`, `GitHub.Repo` a link, `Mermaid` a ```mermaid
  *   fence, `Tooltip` its text with the tip in brackets, `PreviewButton`/`Tile` links, `Prompt` a
  *   block quote under its description, `Frame src` an image (component-export.ts).
- * - `<img>`, `<a>` and `<br>` written as JSX become Markdown images, links and line breaks.
+ * - `<img>`, `<a>` and `<br>` written as JSX become Markdown images, links and line breaks; an
+ *   `<img className="dark-only">` (the dark half of a light/dark pair) is left out.
  * - Every other component (`Tabs`, `CardGroup`, `CodeGroup`, `Columns`, `Frame`, `Badge`,
  *   `Expandable`, `Icon`, …) is replaced by its content (block content in paragraphs).
  * - A component imported from a `.md`/`.mdx` snippet is replaced by the snippet's export.
@@ -187,6 +188,9 @@ function exportNodes(nodes: RootContent[], source: string, file: string, snippet
       return [...head, ...paragraphs(convert(node.children))];
     }
     if (name === 'img') {
+      // The export is one document for every reader: the light image of a light/dark pair
+      // (site template classes `light-only`/`dark-only`) stands for both.
+      if ((stringProp(node, 'className') ?? stringProp(node, 'class'))?.split(/\s+/).includes('dark-only')) return [];
       const src = stringProp(node, 'src');
       const image: PhrasingContent = { type: 'image', url: src ?? '', alt: stringProp(node, 'alt') ?? '' };
       return src === undefined ? [] : flow ? [{ type: 'paragraph', children: [image] }] : [image];

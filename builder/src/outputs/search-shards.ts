@@ -10,6 +10,7 @@
  * mix.
  */
 import { createHash } from 'node:crypto';
+import { dropTitleHeading } from '@folio/site-template/node/title-heading.ts';
 import type { CompiledPage } from '../types.ts';
 
 /** The page fields the search index reads. */
@@ -67,18 +68,25 @@ const escapeHtml = (text: string) => text.replace(/[&<>"]/g, (c) => ({ '&': '&am
 const CODE_FIGURE = /<figure class="code-block"[^>]*>(?:<figcaption class="code-title">([^<]*)<\/figcaption>)?[\s\S]*?<template class="code-raw">([^<]*)<\/template>[\s\S]*?<\/figure>/g;
 /** The `#` link after every heading: no words to find. */
 const HEADING_ANCHOR = /<a class="heading-anchor"[^>]*>#<\/a>/g;
+/**
+ * End of a table cell. Pagefind joins inline text as written, and compiled tables have no space
+ * between cells, so excerpts read "MethodPathPurpose"; a space after each cell keeps words apart.
+ */
+const CELL_END = /<\/(th|td)>/g;
 
 /**
  * The minimal document Pagefind indexes for a page: its title as `h1` (and the result title via
  * `data-pagefind-meta`) and its body, without the shell (faster, and no navigation text in
- * results), code blocks as plain code. Agents-only content is excluded at indexing time (see
- * `pagefind-shard.ts`).
+ * results), code blocks as plain code. A leading body `<h1>` repeating the title is dropped, as
+ * the page shows it (else excerpts read "Glossary. Glossary."). Agents-only content is excluded
+ * at indexing time (see `pagefind-shard.ts`).
  */
 export function searchDocument(page: SearchPage): string {
   const title = escapeHtml(page.title);
-  const body = page.bodyHtml
+  const body = dropTitleHeading(page.bodyHtml, page.title)
     .replace(CODE_FIGURE, (_, caption: string | undefined, code: string) => `${caption ? `<p>${caption}</p>` : ''}<pre>${code}</pre>`)
-    .replace(HEADING_ANCHOR, '');
+    .replace(HEADING_ANCHOR, '')
+    .replace(CELL_END, '</$1> ');
   return `<!doctype html><html lang="en"><head><title>${title}</title></head><body><main data-pagefind-body><h1 data-pagefind-meta="title">${title}</h1>${body}</main></body></html>`;
 }
 

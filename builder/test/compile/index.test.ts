@@ -197,6 +197,12 @@ t.test('compile', async (t) => {
     t.equal(result.bodyHtml, `<h1 id="notes">Notes${anchor('notes')}</h1>\n<p>A {brace} and html.</p>\n${plainBlock('txt', ['x'])}`);
   });
 
+  t.test('should render a light/dark image pair and export only the light image', async (t) => {
+    const result = await ok('# Pad\n\n<img src="/pad.svg" alt="Pad" className="light-only" />\n<img src="/pad-dark.svg" alt="Pad" className="dark-only" />\n');
+    t.equal(result.bodyHtml, `<h1 id="pad">Pad${anchor('pad')}</h1>\n<img src="/pad.svg" alt="Pad" class="light-only"/>\n<img src="/pad-dark.svg" alt="Pad" class="dark-only"/>`);
+    t.equal(result.markdown, '# Pad\n\n![Pad](/pad.svg)\n');
+  });
+
   t.test('should export a page using components as clean Markdown', async (t) => {
     const result = await ok((await readSite('docs/components.mdx'))!, 'docs/components.mdx');
     t.equal(result.markdown, await readSite('docs/components.expected.md'));

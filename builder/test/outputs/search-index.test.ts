@@ -1,5 +1,6 @@
 import t from 'tap';
 import { gunzipSync } from 'node:zlib';
+import { createCompiler, isPageFailure } from '../../src/compile/index.ts';
 import { closePagefind } from '../../src/outputs/pagefind-shard.ts';
 import { buildSearchIndex, parseSearchManifest, SEARCH_MANIFEST_KEY, searchBaseOf } from '../../src/outputs/search-index.ts';
 import { shardOf } from '../../src/outputs/search-shards.ts';
@@ -11,8 +12,9 @@ const pages = Array.from({ length: 6 }, (_, i) => ({
 }));
 
 /** Pagefind fragments are gzipped `pagefind_dcd` + JSON. */
-const fragmentText = (files: Map<string, Buffer | string>) =>
-  [...files].filter(([key]) => key.includes('/fragment/')).map(([, bytes]) => gunzipSync(bytes as Buffer).toString('utf8')).join('\n');
+const fragments = (files: Map<string, Buffer | string>) =>
+  [...files].filter(([key]) => key.includes('/fragment/')).map(([, bytes]) => gunzipSync(bytes as Buffer).toString('utf8'));
+const fragmentText = (files: Map<string, Buffer | string>) => fragments(files).join('\n');
 
 t.teardown(closePagefind);
 
@@ -47,6 +49,18 @@ t.test('buildSearchIndex', async (t) => {
     const second = await buildSearchIndex(edited, { perShard: 2, previous: first.manifest });
     t.same(second.rebuilt, [`4-${shardOf('/guides/page-4', 4)}`]);
     t.equal(second.manifest.shards.reduce((n, s) => n + s.pages, 0), 6);
+  });
+
+  t.test('should index a compiled page without repeating its title or running table cells together', async (t) => {
+    const compiler = await createCompiler({ workers: 0 });
+    t.teardown(() => compiler.close());
+    const source = '# Glossary\n\nTerms used in these docs.\n\n| Method | Path | Purpose |\n| --- | --- | --- |\n| GET | /pages | List pages |\n';
+    const [page] = await compiler.compile([{ sourcePath: 'docs/glossary.mdx', source, contentRoot: 'docs/' }], { readFile: async () => undefined });
+    if (isPageFailure(page)) throw new Error(page.message);
+    const result = await buildSearchIndex([page]);
+    const [fragment] = fragments(result.files).map((f) => JSON.parse(f.slice(f.indexOf('{'))) as { content: string; meta: { title: string } });
+    t.equal(fragment.meta.title, 'Glossary');
+    t.equal(fragment.content, 'Glossary. Terms used in these docs. Method Path Purpose GET. /pages. List pages.');
   });
 
   t.test('should ignore a previous manifest that is missing or unreadable', async (t) => {

@@ -121,6 +121,8 @@ export function initSearch(): void {
     }
   };
 
+  // Where focus was before the dialog opened: closing returns it there, so keyboard users keep their place.
+  let opener: HTMLElement | null = null;
   const open = () => {
     if (!ui) {
       ui = buildDialog();
@@ -142,8 +144,16 @@ export function initSearch(): void {
       dialog.addEventListener('click', (e) => {
         if (e.target === dialog) dialog.close();
       });
+      dialog.addEventListener('close', () => {
+        if (opener?.isConnected) opener.focus();
+        opener = null;
+      });
     }
-    if (!ui.dialog.open) ui.dialog.showModal();
+    if (!ui.dialog.open) {
+      const active = document.activeElement;
+      opener = active instanceof HTMLElement && active !== document.body ? active : null;
+      ui.dialog.showModal();
+    }
     ui.input.focus();
     ui.input.select();
     void loadPagefind().catch(() => undefined);

@@ -71,7 +71,7 @@ export function Control({ name, input }: { name: ControlName; input: Pick<PageSh
     return (
       <button class="assistant-open js-only" type="button" data-control="assistant">
         <Icon name="sparkle" />
-        Ask AI
+        <span class="assistant-label">Ask AI</span>
       </button>
     );
   }

@@ -60,10 +60,11 @@ export function Header({ input, controls }: { input: ShellInput; controls: Contr
             {site.navbar.links.map((l) => <a href={withBase(site.basePath, l.href)}>{l.label}</a>)}
           </nav>
         ) : null}
-        <button class="search-open js-only" type="button" aria-label="Search" aria-haspopup="dialog" aria-keyshortcuts="Control+K Meta+K /">
+        <button class="search-open js-only" type="button" aria-haspopup="dialog" aria-keyshortcuts="Control+K Meta+K /">
           <Icon name="search" />
           <span class="search-label">Search</span>
-          <kbd>Ctrl K</kbd>
+          {/* The shortcut is announced through aria-keyshortcuts; the name stays the visible "Search". */}
+          <kbd aria-hidden="true">Ctrl K</kbd>
         </button>
         {controls.header.length ? (
           <div class="header-controls">

@@ -8,3 +8,4 @@ export { TEMPLATE_VERSION } from './template-version.ts';
 export { TemplateError } from './template-error.ts';
 export { THEMES, THEME_TRAITS, TITLE_SEPARATOR } from './theme-traits.ts';
 export { components } from '../components/index.ts';
+export { dropTitleHeading } from './title-heading.ts';

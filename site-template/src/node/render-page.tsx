@@ -8,6 +8,7 @@ import { Head } from './head.tsx';
 import { Header } from './header.tsx';
 import { Sidebar, Toc } from './sidebar.tsx';
 import { THEME_TRAITS } from './theme-traits.ts';
+import { dropTitleHeading } from './title-heading.ts';
 import { cssValue, withBase } from './urls.ts';
 
 type ShellInput = Omit<PageShellInput, 'page' | 'prev' | 'next'>;
@@ -95,7 +96,8 @@ interface ShellProps {
 function Shell({ input, page, prev, next, notFound }: ShellProps) {
   const { site } = input;
   const controls = resolveControls(input);
-  const footerWidth = site.footer?.width ?? THEME_TRAITS[site.theme].footerWidth ?? 'reading';
+  const traits = THEME_TRAITS[site.theme];
+  const footerWidth = site.footer?.width ?? traits.footerWidth ?? 'reading';
   return (
     <html
       lang="en"
@@ -104,6 +106,10 @@ function Shell({ input, page, prev, next, notFound }: ShellProps) {
       data-strict={site.appearance.strict ? '' : undefined}
       data-mode={site.appearance.default === 'system' ? undefined : site.appearance.default}
       data-footer-width={footerWidth}
+      data-header={traits.header}
+      data-sidebar={traits.sidebar}
+      data-width={traits.width}
+      data-code={traits.code}
       style={siteStyle(site)}
     >
       <Head input={input} page={notFound ? undefined : page} title={page.title} notFound={notFound} />
@@ -119,7 +125,7 @@ function Shell({ input, page, prev, next, notFound }: ShellProps) {
                 {page.description ? <p class="page-description">{page.description}</p> : null}
                 {notFound ? null : <PageActions page={page} basePath={site.basePath} />}
               </header>
-              <div class="prose" dangerouslySetInnerHTML={{ __html: page.bodyHtml }} />
+              <div class="prose" dangerouslySetInnerHTML={{ __html: dropTitleHeading(page.bodyHtml, page.title) }} />
             </article>
             {notFound ? null : <Feedback />}
             <Pager prev={prev} next={next} basePath={site.basePath} />

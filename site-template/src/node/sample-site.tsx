@@ -45,6 +45,11 @@ const CLIENT = Array.from({ length: 24 }, (_, i) =>
   i === 0 ? "import { Client } from '@acme/sdk';" : i === 1 ? '' : `const step${i} = await client.run({ id: ${i}, retries: 3, label: 'step ${i}' });`,
 ).join('\n');
 
+/** A heading as the builder emits it: slug id, then the `#` anchor link (hidden from assistive tech). */
+export function heading(depth: number, id: string, text: string): string {
+  return `<h${depth} id="${id}">${esc(text)}<a class="heading-anchor" href="#${id}" aria-hidden="true" tabindex="-1">#</a></h${depth}>`;
+}
+
 /** The body HTML of a realistic docs page: prose, headings, code blocks and every MDX component. */
 export function sampleBodyHtml(): string {
   const components = renderToString(
@@ -80,19 +85,19 @@ export function sampleBodyHtml(): string {
     sampleCodeBlock('client = Client()', { lang: 'py', title: 'client.py' }) + '</div>';
   return [
     '<p>The SDK wraps the REST API with typed helpers, retries and pagination. This page walks through installing it, authenticating and making a first call.</p>',
-    '<h2 id="install"><a href="#install">Install</a></h2>',
+    heading(2, 'install', 'Install'),
     '<p>Install the package and create a configuration file in your repository:</p>',
     sampleCodeBlock(INSTALL, { lang: 'bash', title: 'Terminal' }),
     '<p>Link to the docs from your own pages:</p>',
     sampleCodeBlock(SNIPPET, { lang: 'html', title: 'page.html' }),
-    '<h2 id="authenticate"><a href="#authenticate">Authenticate</a></h2>',
+    heading(2, 'authenticate', 'Authenticate'),
     '<p>Create an API key in the dashboard and pass it to the client. Keys belong to one organization and see only its projects.</p>',
     sampleCodeBlock("import { Client } from '@acme/sdk';\n\nconst client = new Client({ apiKey: process.env.ACME_KEY });\nawait client.projects.list();", { lang: 'ts', title: 'index.ts', lines: true, highlight: [3], focus: [3, 4] }),
-    '<h3 id="long-scripts"><a href="#long-scripts">Long scripts</a></h3>',
+    heading(3, 'long-scripts', 'Long scripts'),
     sampleCodeBlock(CLIENT, { lang: 'ts', expandable: true, lines: true }),
     sampleCodeBlock('const veryLongLine = "' + 'wrap '.repeat(40) + '";', { lang: 'ts', wrap: true }),
     codeGroup,
-    '<h2 id="components"><a href="#components">Components</a></h2>',
+    heading(2, 'components', 'Components'),
     components,
     '<table><thead><tr><th>Option</th><th>Default</th></tr></thead><tbody><tr><td><code>retries</code></td><td>3</td></tr><tr><td><code>timeout</code></td><td>30 s</td></tr></tbody></table>',
   ].join('\n');

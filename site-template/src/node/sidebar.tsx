@@ -1,6 +1,7 @@
 /** @jsxRuntime automatic @jsxImportSource preact */
 import type { NavItem, PageShellInput, TocEntry } from '../shared/types.ts';
 import { Control, type ControlLayout } from './controls.tsx';
+import { Cta } from './header.tsx';
 import { withBase } from './urls.ts';
 
 /**
@@ -63,12 +64,33 @@ function NavList({ items, current, basePath, focused }: { items: NavItem[]; curr
 }
 
 /**
+ * The navbar links and the CTA again, for the menu: narrow screens have no room for them in the
+ * header, so CSS shows this block (and hides the header's copies) below 800px.
+ */
+function MenuLinks({ site }: { site: PageShellInput['site'] }) {
+  const links = site.navbar?.links ?? [];
+  if (!links.length && !site.navbar?.primaryCta) return null;
+  return (
+    <div class="menu-links">
+      {links.length ? (
+        <nav aria-label="Site">
+          {links.map((l) => <a href={withBase(site.basePath, l.href)}>{l.label}</a>)}
+        </nav>
+      ) : null}
+      <Cta site={site} />
+    </div>
+  );
+}
+
+/**
  * The sidebar: the site navigation with the current page marked `aria-current="page"`, and a
- * footer bar for controls placed in the sidebar. On narrow screens the menu button shows it.
+ * footer bar for controls placed in the sidebar. On narrow screens the menu button shows it,
+ * topped with the navbar links and the CTA.
  */
 export function Sidebar({ input, current, controls }: { input: Omit<PageShellInput, 'page' | 'prev' | 'next'>; current: string; controls: ControlLayout }) {
   return (
     <aside class="sidebar" id="sidebar" data-pagefind-ignore="all">
+      <MenuLinks site={input.site} />
       <nav class="sidebar-nav" aria-label="Documentation">
         <NavList items={input.nav} current={current} basePath={input.site.basePath} focused={countPages(input.nav) > FULL_SIDEBAR_MAX_PAGES} />
       </nav>

@@ -8,7 +8,8 @@ import { serveStatic } from '../helpers/static-server.ts';
 
 /** Indexes the given pages (URL → file under the site) into a Pagefind bundle at `bundle`. */
 async function indexPages(dir: string, bundle: string, pages: Record<string, string>): Promise<void> {
-  const { index, errors } = await pagefind.createIndex({});
+  // The builder indexes pages without their heading `#` anchors (search-shards.ts); so does this.
+  const { index, errors } = await pagefind.createIndex({ excludeSelectors: ['.heading-anchor'] });
   if (!index) throw new Error(errors.join('; '));
   for (const [url, file] of Object.entries(pages)) {
     await index.addHTMLFile({ url, content: await readFile(join(dir, file), 'utf8') });

@@ -1,6 +1,6 @@
 import t from 'tap';
 import { mkdir } from 'node:fs/promises';
-import { THEMES } from '../../src/node/theme-traits.ts';
+import { THEMES, THEME_TRAITS } from '../../src/node/theme-traits.ts';
 import { sampleSite } from '../../src/node/sample-site.tsx';
 import { launchBrowser } from '../helpers/browser.ts';
 import { createExampleSite } from '../helpers/example-site.ts';
@@ -22,6 +22,31 @@ const CONTRASTS = `(() => {
   return { text: ratio('.prose p'), muted: ratio('.page-description'), link: ratio('.pager-title'), nav: ratio('.sidebar a:not([aria-current])'), cta: own('.cta') };
 })()`;
 
+/**
+ * The layout traits a reader sees, read back from computed styles (not from the data
+ * attributes), so a trait that stops rendering fails the test.
+ */
+const LAYOUT = `(() => {
+  const css = (sel, pseudo) => getComputedStyle(document.querySelector(sel), pseudo);
+  const header = document.querySelector('.site-header');
+  const hs = getComputedStyle(header);
+  const transparent = (c) => c === 'rgba(0, 0, 0, 0)' || c === 'transparent';
+  const headerStyle = hs.position === 'static' && transparent(hs.backgroundColor) ? 'transparent'
+    : header.getBoundingClientRect().top > 0 && parseFloat(hs.borderTopLeftRadius) > 0 ? 'floating'
+    : getComputedStyle(document.querySelector('.brand')).color === 'rgb(255, 255, 255)' ? 'bar' : 'plain';
+  const group = css('.sidebar-nav > ul > .nav-group');
+  const sidebar = css('.sidebar');
+  const sidebarStyle = parseFloat(group.borderTopWidth) > 0 ? 'cards'
+    : !transparent(sidebar.backgroundColor) ? 'panel'
+    : parseFloat(css('.sidebar-nav ul ul').borderLeftWidth) > 0 ? 'lines' : 'plain';
+  const widths = { 640: 'narrow', 736: 'reading', 864: 'wide' };
+  const code = css('.code-block');
+  const codeStyle = css('.code-title').backgroundImage.includes('radial-gradient') && code.boxShadow !== 'none' ? 'window'
+    : code.borderTopWidth === '0px' && code.borderLeftWidth === '3px' ? 'rule'
+    : code.borderTopColor === 'rgba(0, 0, 0, 0)' ? 'flat' : 'bordered';
+  return { header: headerStyle, sidebar: sidebarStyle, width: widths[parseFloat(css('.content').maxWidth)] ?? css('.content').maxWidth, code: codeStyle };
+})()`;
+
 t.test('themes', async (t) => {
   const site = await createExampleSite();
   for (const theme of THEMES) {
@@ -36,9 +61,10 @@ t.test('themes', async (t) => {
     await server.close();
   });
   await mkdir(SHOTS, { recursive: true });
-  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  const page = await browser.newPage({ viewport: { width: 1366, height: 800 } });
 
   const looks: Record<string, { font: string; radius: string; header: string }> = {};
+  const layouts: Record<string, unknown> = {};
   const backgrounds: Record<string, string> = {};
   const contrasts: Record<string, Record<string, number>> = {};
   for (const theme of THEMES) {
@@ -49,7 +75,7 @@ t.test('themes', async (t) => {
         return {
           mode: document.documentElement.dataset.mode,
           font: body.fontFamily.split(',')[0].replace(/["']/g, ''),
-          radius: getComputedStyle(document.querySelector('.code-block')!).borderTopLeftRadius,
+          radius: getComputedStyle(document.querySelector('.copy-page')!).borderTopLeftRadius,
           header: getComputedStyle(document.querySelector('.site-header')!).height,
           background: body.backgroundColor,
         };
@@ -58,6 +84,7 @@ t.test('themes', async (t) => {
       contrasts[`${theme}-${mode}`] = await page.evaluate<Record<string, number>>(CONTRASTS);
       backgrounds[`${theme}-${mode}`] = style.background;
       if (mode === 'light') looks[theme] = { font: style.font, radius: style.radius, header: style.header };
+      layouts[`${theme}-${mode}`] = await page.evaluate(LAYOUT);
       await page.screenshot({ path: `${SHOTS}${theme}-${mode}.png`, fullPage: false });
       // One whole page per mode shows every component in context.
       if (theme === 'larch' || theme === 'obsidian') await page.screenshot({ path: `${SHOTS}${theme}-${mode}-full.png`, fullPage: true });
@@ -77,6 +104,15 @@ t.test('themes', async (t) => {
       slate: { font: 'Segoe UI', radius: '6px', header: '58px' },
       terminal: { font: 'JetBrains Mono', radius: '0px', header: '44px' },
     });
+  });
+
+  t.test('should render each theme\'s layout traits, in light and dark, and no two themes alike', async (t) => {
+    for (const theme of THEMES) {
+      const { header, sidebar, width, code } = THEME_TRAITS[theme];
+      for (const mode of ['light', 'dark']) t.same(layouts[`${theme}-${mode}`], { header, sidebar, width, code }, `${theme} ${mode}`);
+    }
+    const signatures = THEMES.map((theme) => JSON.stringify([layouts[`${theme}-light`], looks[theme].font]));
+    t.equal(new Set(signatures).size, THEMES.length, 'ten different layouts');
   });
 
   t.test('should meet WCAG AA contrast (4.5:1) for text, muted text, links, navigation and the solid button with default colours', async (t) => {

@@ -44,7 +44,7 @@ t.test('render-page', async (t) => {
       appearance: { default: 'dark', strict: false },
     });
     t.equal(html.slice(0, html.indexOf('<head>')),
-      '<!doctype html><html lang="en" data-theme="larch" data-appearance="dark" data-mode="dark" data-footer-width="reading" ' +
+      '<!doctype html><html lang="en" data-theme="larch" data-appearance="dark" data-mode="dark" data-footer-width="reading" data-header="plain" data-sidebar="plain" data-width="reading" data-code="bordered" ' +
       'style="--folio-primary:#0ea5e9;--folio-primary-light:#38bdf8;--folio-primary-dark:#0369a1;--folio-bg-dark:linear-gradient(#000, #111);' +
       '--folio-font:Inter, sans-serif;--folio-heading-font:Georgia">', 'a value that would break out of the declaration is dropped');
   });
@@ -75,9 +75,33 @@ t.test('render-page', async (t) => {
 
   t.test('should render the call to action with its style and target', async (t) => {
     const external = render({ navbar: { primaryCta: { label: 'Sign up', href: 'https://app.acme.example', style: 'outline', color: '#111', textColor: '#fff', external: true } } });
-    t.same(all(external, /<a class="cta"[^>]*>[^<]*<\/a>/), ['<a class="cta" data-style="outline" href="https://app.acme.example" style="--cta-bg:#111;--cta-fg:#fff" target="_blank" rel="noopener">Sign up</a>']);
+    // Once in the header, once atop the menu (shown instead on narrow screens).
+    const outline = '<a class="cta" data-style="outline" href="https://app.acme.example" style="--cta-bg:#111;--cta-fg:#fff" target="_blank" rel="noopener">Sign up</a>';
+    t.same(all(external, /<a class="cta"[^>]*>[^<]*<\/a>/), [outline, outline]);
     const internal = render({ basePath: '/docs', navbar: { primaryCta: { label: 'Start', href: '/start', style: 'ghost', external: false } } });
-    t.same(all(internal, /<a class="cta"[^>]*>[^<]*<\/a>/), ['<a class="cta" data-style="ghost" href="/docs/start">Start</a>']);
+    t.same(all(internal, /<a class="cta"[^>]*>[^<]*<\/a>/), ['<a class="cta" data-style="ghost" href="/docs/start">Start</a>', '<a class="cta" data-style="ghost" href="/docs/start">Start</a>']);
+  });
+
+  t.test('should repeat the navbar links and the CTA atop the menu, and render nothing there without them', async (t) => {
+    const html = render({ basePath: '/docs', navbar: { links: [{ label: 'Blog', href: '/blog' }], primaryCta: { label: 'Start', href: '/start', style: 'solid', external: false } } });
+    t.same(all(html, /<div class="menu-links">.*?<\/div>/), ['<div class="menu-links"><nav aria-label="Site"><a href="/docs/blog">Blog</a></nav><a class="cta" data-style="solid" href="/docs/start">Start</a></div>']);
+    t.same(all(render({ navbar: {} }), /class="menu-links"/), []);
+  });
+
+  t.test('should write the theme layout traits on <html>', async (t) => {
+    const attrs = (theme: 'cedar' | 'obsidian' | 'ember') => all(renderPage(samplePageInput(sampleSite(theme))), /<html[^>]*?( data-header.*?)>/);
+    t.same(attrs('cedar'), [' data-header="bar" data-sidebar="lines" data-width="reading" data-code="rule"']);
+    t.same(attrs('obsidian'), [' data-header="floating" data-sidebar="lines" data-width="wide" data-code="window"']);
+    t.same(attrs('ember'), [' data-header="transparent" data-sidebar="cards" data-width="wide" data-code="window"']);
+  });
+
+  t.test('should drop a leading body H1 that repeats the title, and keep one that differs', async (t) => {
+    const page = (bodyHtml: string, title = 'Glossary') => renderPage({ ...samplePageInput(), page: { ...samplePageInput().page, title, description: undefined, bodyHtml } });
+    const body = (html: string) => all(html, /<div class="prose">(.*?)<\/div><\/article>/);
+    t.same(body(page('<h1 id="glossary">Glossary<a class="heading-anchor" href="#glossary" aria-hidden="true" tabindex="-1">#</a></h1>\n<p>Terms.</p>')), ['<p>Terms.</p>']);
+    t.same(body(page('<h1 id="a-b">A &amp; <code>B</code></h1><p>x</p>', 'A & B')), ['<p>x</p>'], 'compared as text');
+    t.same(body(page('<h1 id="welcome">Welcome</h1><p>x</p>')), ['<h1 id="welcome">Welcome</h1><p>x</p>']);
+    t.same(body(page('<p>Glossary</p><h1>Glossary</h1>')), ['<p>Glossary</p><h1>Glossary</h1>'], 'only a leading H1');
   });
 
   t.test('should render social links with icons and other slugs as text', async (t) => {
@@ -109,7 +133,7 @@ t.test('render-page', async (t) => {
     t.same(header(render({ assistantTrigger: 'button' }, {}, { switchers })), ['language', 'assistant', 'appearance'], 'default order');
     const strict = render({ appearance: { default: 'light', strict: true } });
     t.same(all(strict, /data-control="appearance"/), []);
-    t.same(all(strict, /<html[^>]*>/), ['<html lang="en" data-theme="larch" data-appearance="light" data-strict data-mode="light" data-footer-width="reading">']);
+    t.same(all(strict, /<html[^>]*>/), ['<html lang="en" data-theme="larch" data-appearance="light" data-strict data-mode="light" data-footer-width="reading" data-header="plain" data-sidebar="plain" data-width="reading" data-code="bordered">']);
   });
 
   t.test('should mark the current page in the sidebar', async (t) => {
