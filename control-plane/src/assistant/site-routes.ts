@@ -20,7 +20,7 @@ export type SiteHandler = (req: http.IncomingMessage, res: http.ServerResponse, 
 export interface SiteRoutesOptions {
   m: Models;
   store: ObjectStore;
-  env: Pick<Env, 'ASSISTANT_LLM_URL' | 'ASSISTANT_LLM_KEY' | 'ASSISTANT_LLM_MODEL' | 'SITE_TRUST_PROXY' | 'UPGRADE_URL'>;
+  env: Pick<Env, 'ASSISTANT_LLM_URL' | 'ASSISTANT_LLM_KEY' | 'ASSISTANT_LLM_MODEL' | 'ASSISTANT_LLM_TIMEOUT_MS' | 'SITE_TRUST_PROXY' | 'UPGRADE_URL'>;
   usage?: UsageSink;
   limits?: Partial<AbuseLimits>;
   now?: () => Date;
@@ -30,7 +30,9 @@ export interface SiteRoutesOptions {
 
 /** The model configured by the environment, if any. */
 export function llmFromEnv(env: SiteRoutesOptions['env']): LlmConfig | undefined {
-  return env.ASSISTANT_LLM_URL ? { url: env.ASSISTANT_LLM_URL, key: env.ASSISTANT_LLM_KEY, model: env.ASSISTANT_LLM_MODEL } : undefined;
+  return env.ASSISTANT_LLM_URL
+    ? { url: env.ASSISTANT_LLM_URL, key: env.ASSISTANT_LLM_KEY, model: env.ASSISTANT_LLM_MODEL, firstTokenMs: env.ASSISTANT_LLM_TIMEOUT_MS }
+    : undefined;
 }
 
 /** Who is asking: the socket's address, or with a trusted proxy the first `X-Forwarded-For` hop. */
