@@ -33,7 +33,7 @@ export async function* streamChat(config: LlmConfig, messages: ChatMessage[], si
   signal.addEventListener('abort', onAbort);
   let timedOutFlag = false;
   const fire = () => { timedOutFlag = true; controller.abort(); };
-  let timer = setTimeout(fire, config.firstTokenMs ?? 20_000);
+  const timer = setTimeout(fire, config.firstTokenMs ?? 20_000);
   const total = setTimeout(fire, config.totalMs ?? 60_000);
   try {
     let res: Response;
