@@ -28,20 +28,37 @@ function undouble(w: string): string {
   return /([^aeiouslz])\1$/.test(w) ? w.slice(0, -1) : w;
 }
 
-const WORD = /[\p{L}\p{N}]+(?:['’][\p{L}]+)?/gu;
+const SEPARATOR = /[^\p{L}\p{N}'’]+/u;
+const CAMEL = /\p{Ll}\p{Lu}/u;
+
+/** Lowercased word → its term ('' for a stop word): a site's vocabulary is small next to its word count. */
+const terms = new Map<string, string>();
+
+function term(lower: string): string {
+  let t = terms.get(lower);
+  if (t === undefined) {
+    t = STOP_WORDS.has(lower) || lower.length >= 40 ? '' : stem(lower);
+    if (terms.size > 500_000) terms.clear();
+    terms.set(lower, t);
+  }
+  return t;
+}
 
 /** Index terms of `text`, in order (repeats kept: they are term frequencies). */
 export function tokenize(text: string): string[] {
   const out: string[] = [];
-  for (const match of text.matchAll(WORD)) {
-    const raw = match[0].replace(/['’].*$/, '');
-    const parts = raw.split(/(?<=\p{Ll})(?=\p{Lu})/u);
-    const lower = raw.toLowerCase();
-    if (!STOP_WORDS.has(lower) && lower.length < 40) out.push(stem(lower));
-    if (parts.length > 1) {
-      for (const part of parts) {
-        const p = part.toLowerCase();
-        if (!STOP_WORDS.has(p) && p.length > 1) out.push(stem(p));
+  // One native split is several times faster than matching word by word on large sites.
+  for (const piece of text.split(SEPARATOR)) {
+    if (!piece) continue;
+    const quote = piece.search(/['’]/);
+    const raw = quote > 0 ? piece.slice(0, quote) : quote === 0 ? piece.replace(/^['’]+/, '').replace(/['’].*$/, '') : piece;
+    if (!raw) continue;
+    const t = term(raw.toLowerCase());
+    if (t) out.push(t);
+    if (CAMEL.test(raw)) {
+      for (const part of raw.split(/(?<=\p{Ll})(?=\p{Lu})/u)) {
+        const p = part.length > 1 ? term(part.toLowerCase()) : '';
+        if (p) out.push(p);
       }
     }
   }
