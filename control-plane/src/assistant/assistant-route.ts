@@ -145,6 +145,8 @@ export function assistantHandler(opts: AssistantOptions): (req: http.IncomingMes
       if (path === ASSISTANT_PATH) await answer(req, res, projectId);
       else {
         record(usage, { kind: 'assistant_open', projectId, at: now(), userAgent: req.headers['user-agent'] });
+        // The first question after a deployment builds the site's index: start it while the visitor types.
+        void opts.sites.get(projectId).catch(() => undefined);
         req.resume();
         res.writeHead(204, { 'cache-control': 'no-store' });
         res.end();
