@@ -47,6 +47,16 @@ export const envSchema = z.object({
   GITHUB_WEBHOOK_SECRET: optional,
   /** Base URL own repositories are cloned from (`<base>/<owner>/<name>.git`); GitHub Enterprise installs set theirs. */
   GITHUB_BASE_URL: z.string().url().default('https://github.com'),
+  /** OpenAI-compatible chat completions base URL the site assistant answers with; unset: answers quote the best excerpts. */
+  ASSISTANT_LLM_URL: z.string().url().optional(),
+  /** Bearer key for ASSISTANT_LLM_URL (never sent anywhere else, never in a prompt). */
+  ASSISTANT_LLM_KEY: optional,
+  /** Model name sent to ASSISTANT_LLM_URL. */
+  ASSISTANT_LLM_MODEL: z.string().trim().min(1).default('gpt-4o-mini'),
+  /** An answer whose first token takes longer than this ends with `upstream_timeout`. */
+  ASSISTANT_LLM_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(20_000),
+  /** The site server is behind a CDN or proxy: take a visitor's address from X-Forwarded-For (assistant and MCP rate limits). */
+  SITE_TRUST_PROXY: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
 });
 
 export type Env = z.infer<typeof envSchema> & { dataDir: string; publicApiUrl: string; siteUrlTemplate: string };

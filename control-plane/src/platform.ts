@@ -14,6 +14,8 @@ import { gitHttpMiddleware } from './git/git-http.ts';
 import { createManagedRepo, deleteManagedRepo } from './git/managed-repos.ts';
 import type { Deps } from './http/route.ts';
 import { startControlPlane, type ControlPlane, type ControlPlaneOptions } from './server.ts';
+import { siteRoutes } from './assistant/site-routes.ts';
+import type { UsageSink } from './assistant/usage-sink.ts';
 import { startSiteServer, type SiteServer } from './sites/site-server.ts';
 import { sitePrefix, statePrefix } from './deploy/job-keys.ts';
 
@@ -23,6 +25,8 @@ export interface PlatformOptions extends Omit<ControlPlaneOptions, 'middleware' 
   /** Object store override (tests); default from the environment. */
   store?: ObjectStore;
   services?: Record<string, unknown>;
+  /** Where the assistant and the MCP endpoint report opens, messages and reads (analytics); default: nowhere. */
+  usage?: UsageSink;
 }
 
 export interface Platform {
@@ -78,6 +82,7 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
   const schemaPath = new URL('../../builder/schema/docs.schema.json', import.meta.url);
   const site = await startSiteServer({
     m: cp.m, store, sitesDomain: env.SITES_DOMAIN, host: env.SITE_HOST, port: opts.sitePort ?? env.SITE_PORT,
+    handle: siteRoutes({ m: cp.m, store, env, usage: opts.usage, now: opts.now }),
     globalFiles: fs.existsSync(schemaPath) ? { '/docs.schema.json': { body: fs.readFileSync(schemaPath), contentType: 'application/schema+json' } } : {},
   });
   return {

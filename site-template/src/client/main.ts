@@ -21,10 +21,20 @@ initSearch();
 initToc();
 void initMermaid();
 
-// The assistant UI is served by the site; without a handler the button falls back to search.
-for (const button of document.querySelectorAll<HTMLButtonElement>('[data-control=assistant]')) {
-  button.addEventListener('click', () => {
-    const handled = !document.dispatchEvent(new CustomEvent('folio:assistant', { cancelable: true }));
-    if (!handled) document.dispatchEvent(new CustomEvent('folio:search'));
+// The assistant panel is its own module, fetched the first time a visitor opens it. A page
+// script may take over by cancelling the `folio:assistant` event.
+const openAssistant = () => {
+  if (!document.dispatchEvent(new CustomEvent('folio:assistant', { cancelable: true }))) return;
+  void import('./assistant.ts').then((m) => m.openAssistant());
+};
+const assistantButtons = document.querySelectorAll<HTMLButtonElement>('[data-control=assistant]');
+for (const button of assistantButtons) button.addEventListener('click', openAssistant);
+// Ctrl/Cmd+I opens it wherever the site shows the assistant control (ai.assistant.trigger "button").
+if (assistantButtons.length) {
+  document.addEventListener('keydown', (e) => {
+    if ((e.key === 'i' || e.key === 'I') && (e.ctrlKey || e.metaKey) && !e.altKey && !e.shiftKey) {
+      e.preventDefault();
+      openAssistant();
+    }
   });
 }

@@ -16,11 +16,15 @@ t.test('build-client-assets', async (t) => {
   const first = await mkdtemp(join(tmpdir(), 'folio-out-'));
   const built = await buildClientAssets(first, { cacheDir });
 
-  t.test('should emit one content-hashed script and one stylesheet per theme under _folio/', async (t) => {
+  t.test('should emit one content-hashed script, its on-demand assistant chunk and one stylesheet per theme under _folio/', async (t) => {
     t.match(built.assets.js, /^\/_folio\/client-[\w-]{8}\.js$/);
     t.same(Object.keys(built.assets.css).sort(), [...THEMES].sort());
     for (const theme of THEMES) t.match(built.assets.css[theme], new RegExp(`^/_folio/theme-${theme}-[\\w-]{8}\\.css$`));
-    const urls = [built.assets.js, ...Object.values(built.assets.css)].map((u) => u.slice('/_folio/'.length)).sort();
+    const assistant = built.files.filter((f) => /^assistant-[\w-]{8}\.js$/.test(f));
+    t.equal(assistant.length, 1);
+    const js = await readFile(join(first, built.assets.js), 'utf8');
+    t.match(js, `import(\`./${assistant[0]}\`)`, 'loaded relative to the script, only when opened');
+    const urls = [built.assets.js, ...Object.values(built.assets.css)].map((u) => u.slice('/_folio/'.length)).concat(assistant).sort();
     t.same(built.files.filter((f) => !f.startsWith(`${MERMAID_DIR}/`)), urls);
     t.same((await readdir(join(first, '_folio'))).sort(), [...urls, MERMAID_DIR].sort());
   });

@@ -1,0 +1,126 @@
+/**
+ * The assistant's view of each published site, built lazily in the control plane and cached per
+ * deployment. Decision: the index is not a build output. It is made from `llms-full.txt`, which
+ * every deployment already publishes (one object read, whatever the page count), on the first
+ * question after a deployment, and kept while that object's ETag stays the same, so a new
+ * deployment is picked up within {@link HEAD_TTL_MS} and no builder or cache format changes with
+ * the ranking. Only the host's own prefix (`sites/<project id>/`) is ever read.
+ */
+import type { ObjectStore } from '@folio/builder';
+import { candidateKeys } from '../sites/resolve-path.ts';
+import { buildIndex, type Bm25Index } from './bm25-index.ts';
+import { anchorOf, htmlHeadings } from './page-anchors.ts';
+import { pagePassages, parseLlmsFull } from './sections.ts';
+
+/** How long a site's ETag is trusted before the store is asked again. */
+export const HEAD_TTL_MS = 2_000;
+
+/** A deployment's index and what citations need. */
+export interface SiteContent {
+  etag: string;
+  /** The site's name (the `# Name` line heading the export). */
+  name: string;
+  index: Bm25Index;
+  /** Characters of `llms-full.txt` (what the cache budget counts). */
+  size: number;
+  /** Site path of a passage's section: `/page#anchor` when the page has that heading, else the nearest earlier one, else `/page`. */
+  sectionPath(passage: number): Promise<string>;
+}
+
+export interface SiteIndexOptions {
+  store: ObjectStore;
+  /** Characters of `llms-full.txt` kept over all cached sites; least recently used out first. Default 200 M. */
+  maxChars?: number;
+  /** Clock (tests). */
+  now?: () => number;
+}
+
+export interface SiteIndex {
+  /** The project's current content, or undefined when it has published no pages. */
+  get(projectId: string): Promise<SiteContent | undefined>;
+}
+
+/** Creates the per-deployment cache. */
+export function siteIndex(opts: SiteIndexOptions): SiteIndex {
+  const maxChars = opts.maxChars ?? 200_000_000;
+  const now = opts.now ?? Date.now;
+  const cache = new Map<string, SiteContent>();
+  const heads = new Map<string, { etag: string | undefined; at: number }>();
+  const building = new Map<string, Promise<SiteContent | undefined>>();
+
+  async function load(projectId: string, etag: string): Promise<SiteContent | undefined> {
+    const prefix = `sites/${projectId}/`;
+    const bytes = await opts.store.get(`${prefix}llms-full.txt`);
+    if (!bytes) return undefined;
+    const text = Buffer.from(bytes).toString('utf8');
+    const pages = parseLlmsFull(text);
+    const passages = pages.flatMap((page, i) => pagePassages(page, i));
+    const index = buildIndex(pages, passages);
+    const anchors = new Map<number, Promise<[string, string][]>>();
+    const headingsOf = (page: number) => {
+      let hit = anchors.get(page);
+      if (!hit) {
+        hit = (async () => {
+          for (const key of candidateKeys(pages[page].path, false) ?? []) {
+            const html = await opts.store.get(prefix + key);
+            if (html) return htmlHeadings(Buffer.from(html).toString('utf8'));
+          }
+          return [];
+        })().catch(() => []);
+        anchors.set(page, hit);
+      }
+      return hit;
+    };
+    const name = /^# (.+)$/m.exec(text.slice(0, 2000))?.[1]?.trim() ?? 'Docs';
+    return {
+      etag, name, index, size: text.length,
+      async sectionPath(id) {
+        const passage = passages[id];
+        const path = pages[passage.page].path;
+        const headings = await headingsOf(passage.page);
+        for (let at = id; at >= 0 && passages[at].page === passage.page; at--) {
+          const p = passages[at];
+          if (p.heading === undefined) break;
+          const anchor = anchorOf(headings, p.heading, p.occurrence);
+          if (anchor) return `${path}#${encodeURIComponent(anchor)}`;
+        }
+        return path;
+      },
+    };
+  }
+
+  function remember(projectId: string, content: SiteContent): void {
+    cache.delete(projectId);
+    cache.set(projectId, content);
+    let total = 0;
+    for (const c of cache.values()) total += c.size;
+    for (const [id, c] of cache) {
+      if (total <= maxChars || id === projectId) break;
+      cache.delete(id);
+      total -= c.size;
+    }
+  }
+
+  return {
+    async get(projectId) {
+      let head = heads.get(projectId);
+      if (!head || now() - head.at >= HEAD_TTL_MS) {
+        head = { etag: (await opts.store.head(`sites/${projectId}/llms-full.txt`))?.etag, at: now() };
+        heads.set(projectId, head);
+      }
+      if (head.etag === undefined) return undefined;
+      const cached = cache.get(projectId);
+      if (cached && cached.etag === head.etag) { remember(projectId, cached); return cached; }
+      const key = `${projectId}\0${head.etag}`;
+      let pending = building.get(key);
+      if (!pending) {
+        const etag = head.etag;
+        pending = load(projectId, etag).finally(() => building.delete(key));
+        building.set(key, pending);
+      }
+      const content = await pending;
+      if (content) remember(projectId, content);
+      return content;
+    },
+  };
+}
