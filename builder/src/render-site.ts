@@ -82,17 +82,18 @@ async function clientAssets(publisher: Publisher): Promise<ClientAssets> {
 }
 
 /**
- * Publishes the repository's `public/` folder at the site root, after the generated outputs: a
- * public file named like one of them (`public/robots.txt`, `public/index.html`) is skipped, so
- * every build publishes one well-defined object per key. Files under `public/_folio/` and
- * `public/_pagefind/` are not published.
+ * Publishes the repository's static files (`public/` at the site root, then the content root's
+ * media: see `repo-layout.ts`), after the generated outputs: a file named like one of them
+ * (`public/robots.txt`, `public/index.html`) is skipped, so every build publishes one
+ * well-defined object per key. Keys under `_folio/` and `_pagefind/` are not published.
  */
-export async function publishPublicFiles(snapshot: RepoSnapshot, publisher: Publisher, previousFiles: Record<string, string>): Promise<void> {
-  for (const [repoPath, oid] of snapshot.files) {
-    if (!repoPath.startsWith('public/')) continue;
-    const key = repoPath.slice('public/'.length);
+export async function publishPublicFiles(
+  snapshot: RepoSnapshot, publisher: Publisher, previousFiles: Record<string, string>, assets: ReadonlyMap<string, string>,
+): Promise<void> {
+  for (const [repoPath, key] of assets) {
+    const oid = snapshot.files.get(repoPath);
     // `_folio/` and `_pagefind/` belong to the builder (state, bundle, search): never from the repository.
-    if (publisher.has(key) || key.startsWith('_folio/') || key.startsWith('_pagefind/')) continue;
+    if (oid === undefined || publisher.has(key) || key.startsWith('_folio/') || key.startsWith('_pagefind/')) continue;
     // Same blob as last publish: the object is already up, no need to read it.
     if (previousFiles[repoPath] === oid && publisher.keep(key)) continue;
     await publisher.emit(key, await snapshot.read(repoPath));
