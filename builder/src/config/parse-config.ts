@@ -139,7 +139,11 @@ export function parseConfigValue(data: unknown, location: SiteLocation, options:
   if (c.navigation) {
     config.navigation = c.navigation.items;
     config.navigationPaths = c.navigation.paths;
-    if (c.navigation.global.length) config.globalLinks = c.navigation.global;
+    if (c.navigation.global.length) {
+      config.globalLinks = c.navigation.global;
+      // Shown on every page: in the header, after navbar.links.
+      config.navbar = { ...config.navbar, links: [...(config.navbar?.links ?? []), ...c.navigation.global.map(({ label, href }) => ({ label, href }))] };
+    }
   }
   if (c.geo) config.geo = c.geo;
   if (c.api?.openapi !== undefined) {

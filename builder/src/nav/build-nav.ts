@@ -92,6 +92,16 @@ function derive(pages: readonly NavPage[], contentRoot: string): NavItem[] {
 
 type Key = string | number;
 
+/** `fr` → `Français`: a language is listed in its own name; an unknown code as written. */
+export function languageName(code: string): string {
+  try {
+    const name = new Intl.DisplayNames([code], { type: 'language' }).of(code);
+    return name && name !== code ? name[0].toLocaleUpperCase(code) + name.slice(1) : code;
+  } catch {
+    return code;
+  }
+}
+
 function explicit(config: NavConfig & { navigation: NavigationEntry[] }, pages: readonly NavPage[], sources: ReadonlySet<string>): NavItem[] {
   const { contentRoot } = config;
   const byRef = new Map<string, NavPage>();
@@ -121,7 +131,7 @@ function explicit(config: NavConfig & { navigation: NavigationEntry[] }, pages: 
         // A division whose pages all failed is dropped, unless it is a link.
         if (!items.length && entry.href === undefined) return [];
         return [{
-          kind: 'division', division: entry.division, title: entry.name, items,
+          kind: 'division', division: entry.division, title: entry.division === 'language' ? languageName(entry.name) : entry.name, items,
           ...(entry.href !== undefined ? { href: entry.href } : {}), ...(entry.default ? { default: true } : {}), ...(entry.tag ? { tag: entry.tag } : {}),
         }];
       }
