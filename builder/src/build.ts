@@ -15,6 +15,7 @@ import { buildNav } from './nav/build-nav.ts';
 import { startChangedShards } from './early-search.ts';
 import { buildSearchIndex, discardStarted, parseSearchManifest, plannedSearchBase, SEARCH_MANIFEST_KEY, type StartedShard } from './outputs/search-index.ts';
 import { siteExports } from './outputs/site-exports.ts';
+import { tailwindCss, tailwindKey } from './outputs/tailwind-css.ts';
 import { feedKey, htmlKey, markdownKey } from './outputs/site-paths.ts';
 import { createPageBodies, type PageMemory, type PageRecord } from './page-bodies.ts';
 import { failureHolds, readSummaries, relocate, serializeSummaries, summarize, summaryHolds, writeSummaries, type FailureSummary, type PageSummary } from './page-summaries.ts';
@@ -245,9 +246,13 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>)
   indexing.catch(() => undefined); // awaited below; a failure while shells render is reported there
 
   // Files included with $ref count as docs.json: a change to one re-renders every shell.
+  const utilities = await tailwindCss(new Set(pageSummaries.flatMap((s) => s.classes ?? [])));
+  const utilitiesKey = utilities ? tailwindKey(utilities) : undefined;
+  if (utilitiesKey && !publisher.keep(utilitiesKey)) await publisher.emit(utilitiesKey, utilities);
   const configHash = loaded.files.size > 1 ? sha(JSON.stringify([...loaded.files])) : sha(configBytes);
   const rendered = await renderSite(ordered, {
     config, configHash, nav, searchBase: plannedSearchBase(searchPages, config.basePath, opts.searchPerShard), publisher,
+    ...(utilitiesKey ? { utilities: `/${utilitiesKey}` } : {}),
     previousInputs: previous?.inputs ?? {}, year: opts.year ?? new Date().getUTCFullYear(), load, tick: () => deadline.check(),
   });
   lap('render');

@@ -32,6 +32,8 @@ export interface RenderContext {
   load(record: PageRecord): Promise<ShellPage>;
   /** Called between batches so a build over its time limit stops. */
   tick(): void;
+  /** Root-relative URL of the site's utilities stylesheet, when its pages use Tailwind classes. */
+  utilities?: string;
 }
 
 /**
@@ -44,7 +46,7 @@ export interface RenderContext {
 export async function renderSite(records: readonly PageRecord[], ctx: RenderContext): Promise<{ inputs: Record<string, string>; rendered: number }> {
   const { publisher } = ctx;
   const inputs: Record<string, string> = {};
-  const assets = await clientAssets(publisher);
+  const assets = { ...(await clientAssets(publisher)), ...(ctx.utilities ? { utilities: ctx.utilities } : {}) };
   const shell: ShellContext = { site: ctx.config, nav: ctx.nav, assets, searchBase: ctx.searchBase, year: ctx.year };
   const neighbours = prevNextByPath(ctx.nav);
   const siteHash = sha(JSON.stringify([TEMPLATE_VERSION, ctx.configHash, ctx.config.siteUrl, ctx.config.basePath, assets, ctx.nav, ctx.searchBase, ctx.year]));

@@ -15,6 +15,9 @@ import { resolveRefs, type ReadRepoFile } from './resolve-refs.ts';
 
 export { MAX_CONFIG_DEPTH } from './nesting-depth.ts';
 
+/** Most problems listed for one configuration; the rest are counted in a last line. */
+export const MAX_CONFIG_ERRORS = 100;
+
 /** Name of the configuration file at the repository root. */
 export const CONFIG_FILE = 'docs.json';
 
@@ -108,7 +111,12 @@ export function parseConfigValue(data: unknown, location: SiteLocation, options:
   // The schema recurses into navigation: a file nested thousands deep would overflow the stack.
   if (nestingDepth(data) > MAX_CONFIG_DEPTH) throw tooDeep();
   const result = configSchema.safeParse(data, { error: errorMap });
-  if (!result.success) throw userError('invalid_config', formatIssues(result.error.issues, CONFIG_FILE).join('\n'));
+  if (!result.success) {
+    const lines = formatIssues(result.error.issues, CONFIG_FILE);
+    // A list of thousands of bad items would bury the log: the first problems, and a count.
+    const shown = lines.length > MAX_CONFIG_ERRORS ? [...lines.slice(0, MAX_CONFIG_ERRORS), `${CONFIG_FILE}: ${lines.length - MAX_CONFIG_ERRORS} more problems not shown; fix the ones above first`] : lines;
+    throw userError('invalid_config', shown.join('\n'));
+  }
   const c = result.data;
   const theme = (themeAliases as Record<string, SiteConfig['theme']>)[c.theme] ?? (mintlifyThemes as Record<string, SiteConfig['theme']>)[c.theme] ?? (c.theme as SiteConfig['theme']);
   const { social, links, socials: _socials, ...footer } = c.footer;

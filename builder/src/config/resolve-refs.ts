@@ -79,7 +79,7 @@ export async function resolveRefs(value: unknown, file: string, read: ReadRepoFi
     if (chain.length > MAX_REF_CHAIN) throw fail(from, at, `Unexpected ${shown} at include depth ${chain.length}; expected at most ${MAX_REF_CHAIN} files including one another`);
     if (++inclusions > MAX_REF_FILES) throw fail(from, at, `Unexpected ${shown}, include number ${inclusions}; expected at most ${MAX_REF_FILES} $ref includes`);
     const text = files.get(target.path) ?? (await read(target.path));
-    if (text === undefined) throw fail(from, at, `Unexpected ${shown}; expected an existing file (${target.path} is not in the repository)`);
+    if (text === undefined) throw fail(from, at, `Unexpected ${shown}; expected an existing file (${describeValue(target.path).slice(1, -1)} is not in the repository)`);
     const bytes = Buffer.byteLength(text);
     if (bytes > MAX_REF_FILE_BYTES) throw fail(from, at, `Unexpected ${shown} of ${bytes} bytes; expected at most ${MAX_REF_FILE_BYTES} bytes`);
     files.set(target.path, text);

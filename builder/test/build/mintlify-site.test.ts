@@ -93,7 +93,16 @@ t.test('Mintlify-format repository', async (t) => {
     t.match(home, '<ul><li><a href="/" aria-current="true">English</a></li><li><a href="/fr">Français</a></li></ul>');
     t.match(home, '<a href="https://status.acme.example">Status</a>');
     t.match(home, 'data-platform="hackernews"');
-    t.match(home, '<img src="/images/hero.png" alt="Hero"');
+    t.match(home, '<img src="/images/hero.png" alt="Hero" class="block dark:hidden rounded-xl"/>');
+    // The Tailwind classes of the pages, and only those, in a stylesheet every page links.
+    const sheet = /<link rel="stylesheet" href="\/(_folio\/utilities-[0-9a-f]{12}\.css)"\/>/.exec(home)?.[1];
+    t.ok(sheet, 'the utilities stylesheet is linked');
+    const css = fs.readFileSync(path.join(out, sheet!), 'utf8');
+    t.match(css, '.dark\\:hidden:where([data-mode=dark], [data-mode=dark] *) {\n  display: none !important;\n}');
+    t.match(css, '.dark\\:block:where([data-mode=dark], [data-mode=dark] *) {\n  display: block !important;\n}');
+    t.match(css, '.rounded-xl {');
+    t.notMatch(css, '.flex {');
+    t.match(fs.readFileSync(path.join(out, 'fr/index.html'), 'utf8'), `href="/${sheet}"`);
     // The sidebar of a page holds its own tab only.
     t.match(home, '<p class="nav-group-title">Guides<span class="nav-tag">NEW</span></p>');
     t.notMatch(home, 'Authentication');

@@ -117,4 +117,6 @@ export interface ClientAssets {
   css: Record<ThemeName, string>;
   /** The single client script (deferred, progressive). */
   js: string;
+  /** The site's own utilities stylesheet (Tailwind classes its pages use), after the theme's. */
+  utilities?: string;
 }
