@@ -5,7 +5,8 @@
  *
  * - at each level, the outermost kind of division present (in the order language, version,
  *   product, dropdown, tab, anchor) splits the tree; the page's own division (the one holding
- *   it, else the `default` one, else the first) is entered, and the level's other items (groups,
+ *   it, else the `default` one, else the first; anchors and dropdowns only when they hold it) is
+ *   entered, and the level's other items (groups,
  *   pages, divisions of other kinds) follow its items;
  * - languages, versions and products become switchers (each option links to the first page of
  *   its division), tabs the header's tab row, dropdowns and anchors links at the top of the
@@ -59,7 +60,9 @@ export function scopeNav(nav: NavItem[], current: string): ScopedNav {
     const ofKind = level.filter((item): item is Division => item.kind === 'division' && item.division === kind);
     const rest = level.filter((item) => !(item.kind === 'division' && item.division === kind));
     const withPages = ofKind.filter((d) => d.items.length > 0);
-    const chosen = withPages.find((d) => holds(d.items, current)) ?? withPages.find((d) => d.default) ?? withPages[0];
+    // Anchors and dropdowns are links beside the sidebar: entered only by their own pages.
+    const linksOnly = kind === 'anchor' || kind === 'dropdown';
+    const chosen = withPages.find((d) => holds(d.items, current)) ?? (linksOnly ? undefined : withPages.find((d) => d.default) ?? withPages[0]);
     const links = ofKind.flatMap((d): DivisionLink[] => {
       const href = firstPath(d.items) ?? d.href;
       if (href === undefined) return [];
