@@ -97,8 +97,8 @@ export async function loadConfig(jsonText: string, read: ReadRepoFile, location:
  *   `docs.json:<line>:<column>: Unexpected …; expected …`; schema problems are listed one per
  *   line as `docs.json: <path>: <rule>`, every problem at once so one push fixes them all.
  */
-export function parseConfig(jsonText: string, location: SiteLocation): ResolvedConfig {
-  return parseConfigValue(parseJson(jsonText), location);
+export function parseConfig(jsonText: string, location: SiteLocation, options: ConfigOptions = {}): ResolvedConfig {
+  return parseConfigValue(parseJson(jsonText), location, options);
 }
 
 /**
