@@ -79,7 +79,7 @@ export function Banner({ site }: { site: ShellInput['site'] }) {
   return <div class="site-banner" role="note" data-pagefind-ignore="all">{parts}</div>;
 }
 
-/** The site header: menu button (narrow screens), brand, links, search, header controls, CTA; tabs below. */
+/** The site header: menu button (narrow screens), brand, tabs, links, search, header controls, CTA. */
 export function Header({ input, controls, tabs = [] }: { input: ShellInput; controls: ControlLayout; tabs?: DivisionLink[] }) {
   const { site } = input;
   return (
@@ -89,6 +89,11 @@ export function Header({ input, controls, tabs = [] }: { input: ShellInput; cont
           <Icon name="menu" />
         </button>
         <Brand site={site} />
+        {tabs.length ? (
+          <nav class="header-tabs" aria-label="Sections">
+            {tabs.map((link) => <DivisionAnchor link={link} basePath={site.basePath} />)}
+          </nav>
+        ) : null}
         {site.navbar?.links?.length ? (
           <nav class="header-links" aria-label="Site">
             {site.navbar.links.map((l) => <a href={withBase(site.basePath, l.href)}>{l.label}</a>)}
@@ -106,11 +111,6 @@ export function Header({ input, controls, tabs = [] }: { input: ShellInput; cont
         ) : null}
         <Cta site={site} />
       </div>
-      {tabs.length ? (
-        <nav class="header-tabs" aria-label="Sections">
-          {tabs.map((link) => <DivisionAnchor link={link} basePath={site.basePath} />)}
-        </nav>
-      ) : null}
     </header>
   );
 }
