@@ -52,7 +52,7 @@ t.test('bench corpus', async (t) => {
 
   t.test('should refuse a missing folder and a folder without pages', async (t) => {
     t.throws(() => externalCorpus(path.join(temp(), 'none'), path.join(temp(), 'repo')), /no such folder/);
-    t.throws(() => externalCorpus(folder({ 'docs.json': '{ "name": "Empty" }', 'README.txt': 'x' }), path.join(temp(), 'repo')), /no \.mdx or \.md pages under docs\//);
+    t.throws(() => externalCorpus(folder({ 'docs.json': '{ "name": "Empty" }', 'README.txt': 'x' }), path.join(temp(), 'repo')), /no \.mdx or \.md pages under the repository root/);
   });
 
   t.test('should edit the built page nearest the median size', async (t) => {
