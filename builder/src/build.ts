@@ -5,7 +5,7 @@ import { TEMPLATE_VERSION } from '@folio/site-template';
 import { createPageCache, isCacheableFailure, pageCacheKey, type CacheEntry } from './cache/page-cache.ts';
 import { pageDeps } from './cache/page-deps.ts';
 import { COMPILER_VERSION, createCompiler, isPageFailure, type Compiler, type PageLimits } from './compile/index.ts';
-import { CONFIG_FILE, parseConfig } from './config/parse-config.ts';
+import { CONFIG_FILE, loadConfig } from './config/parse-config.ts';
 import { userError } from './errors.ts';
 import { isGitRepository, openDirSnapshot, openGitSnapshot, type RepoSnapshot } from './git/repo-snapshot.ts';
 import { syncRemote } from './git/sync-remote.ts';
@@ -15,10 +15,12 @@ import { buildNav } from './nav/build-nav.ts';
 import { startChangedShards } from './early-search.ts';
 import { buildSearchIndex, discardStarted, parseSearchManifest, plannedSearchBase, SEARCH_MANIFEST_KEY, type StartedShard } from './outputs/search-index.ts';
 import { siteExports } from './outputs/site-exports.ts';
+import { tailwindCss, tailwindKey } from './outputs/tailwind-css.ts';
 import { feedKey, htmlKey, markdownKey } from './outputs/site-paths.ts';
 import { createPageBodies, type PageMemory, type PageRecord } from './page-bodies.ts';
 import { failureHolds, readSummaries, relocate, serializeSummaries, summarize, summaryHolds, writeSummaries, type FailureSummary, type PageSummary } from './page-summaries.ts';
 import { createPublisher } from './publish.ts';
+import { IGNORE_FILE, repoLayout } from './repo-layout.ts';
 import { publishPublicFiles, renderSite } from './render-site.ts';
 import { limitConcurrency } from './store/limit-concurrency.ts';
 import { prefixStore, type ObjectStore } from './store/object-store.ts';
@@ -117,9 +119,13 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>)
   ]);
   const configBytes = snapshot.files.has(CONFIG_FILE) ? await snapshot.read(CONFIG_FILE) : undefined;
   if (configBytes === undefined) throw userError('invalid_config', `${CONFIG_FILE}: file not found; expected it at the repository root`, { file: CONFIG_FILE });
-  const config = parseConfig(Buffer.from(configBytes).toString('utf8'), { siteUrl: opts.siteUrl, basePath: opts.basePath ?? '' });
+  const readText = async (p: string) => (snapshot.files.has(p) ? Buffer.from(await snapshot.read(p)).toString('utf8') : undefined);
+  const hasDocsFolder = [...snapshot.files.keys()].some((p) => p.startsWith('docs/'));
+  const loaded = await loadConfig(Buffer.from(configBytes).toString('utf8'), readText, { siteUrl: opts.siteUrl, basePath: opts.basePath ?? '' }, { hasDocsFolder });
+  const config = loaded.config;
   const contentRoot = config.contentRoot;
-  const sources = [...snapshot.files.keys()].filter((p) => p.startsWith(contentRoot) && /\.mdx?$/.test(p)).sort();
+  const layout = repoLayout(snapshot.files.keys(), contentRoot, await readText(IGNORE_FILE));
+  const sources = layout.pages;
   const keyOf = (p: string) => pageCacheKey(snapshot.files.get(p)!, COMPILER_VERSION, TEMPLATE_VERSION, contentRoot);
   const limit = limitConcurrency(32);
   const records = new Map<string, PageRecord>();
@@ -223,7 +229,7 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>)
   const ordered = sources.filter((p) => records.has(p)).map((p) => records.get(p)!);
   const pageSummaries = ordered.map((r) => r.summary);
   const publisher = createPublisher(store, previous?.objects ?? {}, limits);
-  const nav = buildNav(pageSummaries, config);
+  const nav = buildNav(pageSummaries, config, { sources: new Set(sources) });
   const searchPages = pageSummaries.map((s) => ({ urlPath: s.urlPath, searchHash: s.searchHash }));
   const byUrl = new Map(ordered.map((r) => [r.summary.urlPath, r]));
   // Pagefind indexes in its own process: start it now and let it run while shells render.
@@ -239,15 +245,20 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>)
   });
   indexing.catch(() => undefined); // awaited below; a failure while shells render is reported there
 
-  const configHash = sha(configBytes);
+  // Files included with $ref count as docs.json: a change to one re-renders every shell.
+  const utilities = await tailwindCss(new Set(pageSummaries.flatMap((s) => s.classes ?? [])));
+  const utilitiesKey = utilities ? tailwindKey(utilities) : undefined;
+  if (utilitiesKey && !publisher.keep(utilitiesKey)) await publisher.emit(utilitiesKey, utilities);
+  const configHash = loaded.files.size > 1 ? sha(JSON.stringify([...loaded.files])) : sha(configBytes);
   const rendered = await renderSite(ordered, {
     config, configHash, nav, searchBase: plannedSearchBase(searchPages, config.basePath, opts.searchPerShard), publisher,
+    ...(utilitiesKey ? { utilities: `/${utilitiesKey}` } : {}),
     previousInputs: previous?.inputs ?? {}, year: opts.year ?? new Date().getUTCFullYear(), load, tick: () => deadline.check(),
   });
   lap('render');
 
   for (const [key, text] of siteExports(pageSummaries, config, nav)) await publisher.emit(key, text);
-  await publishPublicFiles(snapshot, publisher, previous?.files ?? {});
+  await publishPublicFiles(snapshot, publisher, previous?.files ?? {}, layout.assets);
   lap('exports');
   await indexing;
   mark = performance.now();
@@ -287,6 +298,7 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>)
     pagesSuccess: sources.length - failed.size,
     pagesFailed: failed.size,
     errors: [...errors.keys()].sort().map((p) => errors.get(p)!),
+    warnings: config.warnings,
     compiled: misses.length,
     uploaded: stats.uploaded,
     deleted: stats.deleted,

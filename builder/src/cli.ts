@@ -67,6 +67,7 @@ export async function main(argv: string[], log: (line: string) => void = (l) => 
 export function summary(r: BuildResult): string {
   const lines = [
     `${r.commit ? `commit ${r.commit.slice(0, 12)}: ` : ''}${r.pagesTotal} pages, ${r.pagesSuccess} ok, ${r.pagesFailed} failed; ${r.compiled} compiled; ${r.uploaded} uploaded, ${r.deleted} deleted`,
+    ...(r.warnings ?? []).map((w) => `  warning: ${w}`),
     ...r.errors.map((e) => `  ${[e.sourcePath, e.line, e.column].filter((v) => v !== undefined).join(':')}: ${e.message}`),
     `timings (ms): ${Object.entries(r.timings).map(([k, v]) => `${k} ${v}`).join(', ')}`,
   ];

@@ -3,6 +3,7 @@ import type { FailureEntry } from './cache/page-cache.ts';
 import { depsHold } from './cache/page-deps.ts';
 import { urlPathFor } from './compile/index.ts';
 import { searchHash } from './outputs/search-shards.ts';
+import { classCandidates } from './outputs/tailwind-css.ts';
 import type { ObjectStore } from './store/object-store.ts';
 import { decodeJson, gzipBytes, GZIP_JSON } from './cache/gzip-json.ts';
 import { STATE_PREFIX } from './manifest.ts';
@@ -22,6 +23,8 @@ export type PageSummary = Omit<CompiledPage, 'bodyHtml' | 'toc' | 'searchText' |
   searchHash: string;
   /** Repository path → blob id of every file the page imported, as in its cache entry. */
   deps: Record<string, string>;
+  /** Tokens of the `class` attributes of its body: the site's Tailwind utilities are generated from them. */
+  classes?: string[];
 };
 
 /** A page that failed to compile, by source path: the failure and the cache key of the source that gave it. */
@@ -48,7 +51,8 @@ export interface StoredSummaries {
 /** The summary of a compiled page. */
 export function summarize(page: CompiledPage, deps: Record<string, string>): PageSummary {
   const { bodyHtml: _body, toc: _toc, searchText: _text, frontmatter: _fm, ...rest } = page;
-  return { ...rest, searchHash: searchHash(page), deps };
+  const classes = classCandidates(page.bodyHtml);
+  return { ...rest, searchHash: searchHash(page), deps, ...(classes.length ? { classes } : {}) };
 }
 
 /**

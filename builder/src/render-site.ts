@@ -32,6 +32,8 @@ export interface RenderContext {
   load(record: PageRecord): Promise<ShellPage>;
   /** Called between batches so a build over its time limit stops. */
   tick(): void;
+  /** Root-relative URL of the site's utilities stylesheet, when its pages use Tailwind classes. */
+  utilities?: string;
 }
 
 /**
@@ -44,7 +46,7 @@ export interface RenderContext {
 export async function renderSite(records: readonly PageRecord[], ctx: RenderContext): Promise<{ inputs: Record<string, string>; rendered: number }> {
   const { publisher } = ctx;
   const inputs: Record<string, string> = {};
-  const assets = await clientAssets(publisher);
+  const assets = { ...(await clientAssets(publisher)), ...(ctx.utilities ? { utilities: ctx.utilities } : {}) };
   const shell: ShellContext = { site: ctx.config, nav: ctx.nav, assets, searchBase: ctx.searchBase, year: ctx.year };
   const neighbours = prevNextByPath(ctx.nav);
   const siteHash = sha(JSON.stringify([TEMPLATE_VERSION, ctx.configHash, ctx.config.siteUrl, ctx.config.basePath, assets, ctx.nav, ctx.searchBase, ctx.year]));
@@ -82,17 +84,18 @@ async function clientAssets(publisher: Publisher): Promise<ClientAssets> {
 }
 
 /**
- * Publishes the repository's `public/` folder at the site root, after the generated outputs: a
- * public file named like one of them (`public/robots.txt`, `public/index.html`) is skipped, so
- * every build publishes one well-defined object per key. Files under `public/_folio/` and
- * `public/_pagefind/` are not published.
+ * Publishes the repository's static files (`public/` at the site root, then the content root's
+ * media: see `repo-layout.ts`), after the generated outputs: a file named like one of them
+ * (`public/robots.txt`, `public/index.html`) is skipped, so every build publishes one
+ * well-defined object per key. Keys under `_folio/` and `_pagefind/` are not published.
  */
-export async function publishPublicFiles(snapshot: RepoSnapshot, publisher: Publisher, previousFiles: Record<string, string>): Promise<void> {
-  for (const [repoPath, oid] of snapshot.files) {
-    if (!repoPath.startsWith('public/')) continue;
-    const key = repoPath.slice('public/'.length);
+export async function publishPublicFiles(
+  snapshot: RepoSnapshot, publisher: Publisher, previousFiles: Record<string, string>, assets: ReadonlyMap<string, string>,
+): Promise<void> {
+  for (const [repoPath, key] of assets) {
+    const oid = snapshot.files.get(repoPath);
     // `_folio/` and `_pagefind/` belong to the builder (state, bundle, search): never from the repository.
-    if (publisher.has(key) || key.startsWith('_folio/') || key.startsWith('_pagefind/')) continue;
+    if (oid === undefined || publisher.has(key) || key.startsWith('_folio/') || key.startsWith('_pagefind/')) continue;
     // Same blob as last publish: the object is already up, no need to read it.
     if (previousFiles[repoPath] === oid && publisher.keep(key)) continue;
     await publisher.emit(key, await snapshot.read(repoPath));

@@ -61,6 +61,8 @@ export interface BuildResult {
   pagesSuccess: number;
   pagesFailed: number;
   errors: PageFailure[];
+  /** Configuration keys mapped or ignored (Mintlify names, themes), one line each. */
+  warnings: string[];
   /** Number of MDX files actually compiled (cache misses). */
   compiled: number;
   uploaded: number;

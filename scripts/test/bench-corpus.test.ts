@@ -29,24 +29,30 @@ t.test('bench corpus', async (t) => {
   });
 
   t.test('should clone a repository, edit only the copy, and replace a docs.json the builder refuses', async (t) => {
-    const source = folder({ 'docs.json': '{ "name": "Mint", "theme": "mint" }', 'index.mdx': '# Home\n', 'guides/start.mdx': '# Start\n\nMore text here.\n' });
+    const source = folder({ 'docs.json': '{ "name": "Mint", "theme": "blue" }', 'index.mdx': '# Home\n', 'guides/start.mdx': '# Start\n\nMore text here.\n' });
     git(source, 'init', '-q', '-b', 'main');
     git(source, 'add', '-A');
     git(source, 'commit', '-qm', 'init');
     const dir = path.join(temp(), 'repo');
     const corpus = externalCorpus(source, dir);
-    t.same(corpus.notes, ['docs.json: theme: Unexpected "mint"; expected one of cedar, obsidian, birch, oak, cypress, ember, larch, sage, slate, terminal; built with a minimal docs.json instead: {"name":"Mint","contentRoot":"./"}']);
+    t.same(corpus.notes, ['docs.json: theme: Unexpected "blue"; expected one of cedar, obsidian, birch, oak, cypress, ember, larch, sage, slate, terminal; built with a minimal docs.json instead: {"name":"Mint","contentRoot":"./"}']);
     t.same(JSON.parse(fs.readFileSync(path.join(dir, 'docs.json'), 'utf8')), { name: 'Mint', contentRoot: './' });
     t.same({ contentRoot: corpus.contentRoot, pages: corpus.pages.map((p) => p.path) }, { contentRoot: '', pages: ['guides/start.mdx', 'index.mdx'] });
     commitEdit(dir, corpus.pages[1], 1);
     t.equal(fs.readFileSync(path.join(dir, 'index.mdx'), 'utf8'), `# Home\n\n${editMarker(1)}\n`);
     t.equal(git(source, 'log', '--oneline').split('\n').length, 1, 'the original is untouched');
-    t.equal(fs.readFileSync(path.join(source, 'docs.json'), 'utf8'), '{ "name": "Mint", "theme": "mint" }');
+    t.equal(fs.readFileSync(path.join(source, 'docs.json'), 'utf8'), '{ "name": "Mint", "theme": "blue" }');
+  });
+
+  t.test('should read a Mintlify repository as it is: its theme name, pages at the root', async (t) => {
+    const source = folder({ 'docs.json': '{ "name": "Mint", "theme": "mint" }', 'index.mdx': '# Home\n', 'guides/start.mdx': '# Start\n' });
+    const corpus = externalCorpus(source, path.join(temp(), 'repo'));
+    t.same({ notes: corpus.notes, contentRoot: corpus.contentRoot, pages: corpus.pages.map((p) => p.path) }, { notes: [], contentRoot: '', pages: ['guides/start.mdx', 'index.mdx'] });
   });
 
   t.test('should refuse a missing folder and a folder without pages', async (t) => {
     t.throws(() => externalCorpus(path.join(temp(), 'none'), path.join(temp(), 'repo')), /no such folder/);
-    t.throws(() => externalCorpus(folder({ 'docs.json': '{ "name": "Empty" }', 'README.txt': 'x' }), path.join(temp(), 'repo')), /no \.mdx or \.md pages under docs\//);
+    t.throws(() => externalCorpus(folder({ 'docs.json': '{ "name": "Empty" }', 'README.txt': 'x' }), path.join(temp(), 'repo')), /no \.mdx or \.md pages under the repository root/);
   });
 
   t.test('should edit the built page nearest the median size', async (t) => {

@@ -17,38 +17,24 @@ import { expected } from './error-map.ts';
 import {
   always, assetRef, background, controlNames, hexColor, isSafeRelativePath, link, socialSlugs, text, themeAliases, themeNames, unique,
 } from './fields.ts';
+import { mintlifyKeys, mintlifyThemes } from './mintlify-keys.ts';
+import { navigationSchema } from './navigation-schema.ts';
+
+export type { NavigationEntry } from './navigation-schema.ts';
 
 /** The `$schema` URL that gives editors autocomplete for `docs.json`. */
 export const CONFIG_SCHEMA_URL = 'https://folio.dev/docs.schema.json';
 
-/** One item of `navigation`: a page path, or a group of items. */
-export type NavigationEntry = string | { group: string; pages: NavigationEntry[] };
-
-const pagePath = z
-  .string()
-  .regex(/^(?!\/)(?!.*\.mdx?$)(?!(.*\/)?\.\.(\/|$))[^\s]+$/, {
-    error: expected('a page path relative to contentRoot, without extension, such as guides/install'),
-  })
-  .describe('A page: its path relative to contentRoot without extension, e.g. "guides/install"');
-
-const navigationGroup = z.strictObject({
-  group: text().describe('Sidebar group title'),
-  get pages(): z.ZodArray<z.ZodType<NavigationEntry>> {
-    return z.array(navigationEntry);
-  },
-});
-
-const navigationEntry: z.ZodType<NavigationEntry> = z
-  .union([pagePath, navigationGroup], { error: expected('a page path or a group { "group", "pages" }') })
-  .meta({ id: 'navigationEntry' });
-
-const themeValues = [...themeNames, ...(Object.keys(themeAliases) as (keyof typeof themeAliases)[])] as const;
+// `maple` is both a deprecated alias of ours and a Mintlify theme (both read as larch): listed once.
+const themeValues = [...new Set([...themeNames, ...Object.keys(themeAliases), ...Object.keys(mintlifyThemes)])] as [string, ...string[]];
 
 const theme = z
   .enum(themeValues, { error: expected(`one of ${themeNames.join(', ')}`) })
   .default('larch')
-  .transform((name) => (name in themeAliases ? themeAliases[name as keyof typeof themeAliases] : name) as (typeof themeNames)[number])
-  .describe(`Site theme: ${themeNames.join(', ')}. Deprecated aliases: maple (larch), classic (cedar), modern (ember), minimal (sage)`);
+  .describe(
+    `Site theme: ${themeNames.join(', ')}. Deprecated aliases: maple (larch), classic (cedar), modern (ember), minimal (sage). ` +
+      `Mintlify theme names map to the nearest theme with a warning: ${Object.entries(mintlifyThemes).map(([k, v]) => `${k} (${v})`).join(', ')}`,
+  );
 
 const contentRoot = z
   .string()
@@ -100,7 +86,13 @@ export const configSchema = z.object({
         .optional(),
     })
     .optional(),
-  background: z.object({ light: background().optional(), dark: background().optional() }).optional(),
+  background: z
+    .object({
+      light: background().optional(),
+      dark: background().optional(),
+      color: z.object({ light: background().optional(), dark: background().optional() }).optional().describe('Mintlify alias of light and dark'),
+    })
+    .optional(),
   typography: z
     .strictObject({
       fontFamily: text().optional().describe('Body font stack (default for the other two)'),
@@ -110,8 +102,9 @@ export const configSchema = z.object({
     .optional(),
   navbar: z
     .object({
-      links: z.array(link()).optional(),
+      links: z.array(link({ icon: text().optional().describe('Accepted for Mintlify files; not shown yet') })).optional(),
       primaryCta: cta.optional(),
+      primary: mintlifyKeys.navbarPrimary,
       controls: z
         .strictObject({
           ...Object.fromEntries(controlNames.map((name) => [name, placement.optional()])),
@@ -134,7 +127,15 @@ export const configSchema = z.object({
       style: z.enum(['none', 'page', 'columns']).default('none'),
       logo: z.boolean().optional().describe('Show the navbar logo in the footer'),
       social: z.object(socialShape).catchall(z.url()).optional().describe('Platform slug to URL'),
-      links: z.array(z.object({ title: text(), items: z.array(link()) })).optional().describe('Columns of the columns style'),
+      socials: mintlifyKeys.socials,
+      links: z
+        .array(
+          z.object({ title: text().optional(), header: text().optional().describe('Mintlify alias of title'), items: z.array(link()) }).superRefine((column, ctx) => {
+            if (column.title === undefined && column.header === undefined) ctx.addIssue({ code: 'custom', path: ['title'], input: undefined, message: 'Required' });
+          }),
+        )
+        .optional()
+        .describe('Columns of the columns style'),
       width: z.enum(['reading', 'content', 'full']).optional().describe('Omitted: follows the theme, then reading'),
     })
     .prefault({}),
@@ -146,7 +147,11 @@ export const configSchema = z.object({
       author: text().optional(),
       ogImage: assetRef().optional(),
       favicon: assetRef().optional().describe('Root-relative path of a file under public/, e.g. /favicon.svg'),
-      indexing: z.enum(['default', 'noindex']).default('default'),
+      indexing: z
+        .enum(['default', 'noindex', 'navigable', 'all'])
+        .default('default')
+        .transform((value) => (value === 'noindex' ? 'noindex' : 'default'))
+        .describe('default or noindex; Mintlify navigable and all read as default'),
       metatags: z.record(z.string(), z.string()).optional().describe('Appended to every page'),
     })
     .prefault({}),
@@ -161,7 +166,7 @@ export const configSchema = z.object({
     )
     .superRefine(unique('each source at most once', 'source'), always)
     .optional(),
-  api: z.object({ openapi: text().optional().describe('Path or URL of the OpenAPI document') }).optional(),
+  api: z.object({ openapi: mintlifyKeys.openapi }).optional(),
   interaction: z.object({ drilldown: z.unknown().optional() }).optional(),
   ai: z
     .object({
@@ -170,7 +175,8 @@ export const configSchema = z.object({
         .optional(),
     })
     .optional(),
-  navigation: z.array(navigationEntry).optional().describe('Explicit sidebar; omitted: derived from the content folders'),
+  navigation: navigationSchema.optional(),
+  ...mintlifyKeys.topLevel,
 });
 
 /** The parsed (defaults applied) shape of `docs.json`. */

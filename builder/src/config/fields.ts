@@ -38,8 +38,8 @@ export const assetRef = () =>
     error: expected('a root-relative path such as /images/logo.svg, or an absolute http(s) URL'),
   });
 
-/** A link `{ label, href }`; no other keys, so a misspelt key is reported rather than ignored. */
-export const link = () => z.strictObject({ label: text(), href: text() });
+/** A link `{ label, href }`; no other keys (beside `extra`), so a misspelt key is reported rather than ignored. */
+export const link = <E extends z.ZodRawShape = Record<never, never>>(extra?: E) => z.strictObject({ label: text(), href: text(), ...(extra ?? ({} as E)) });
 
 /** True when `value` is a folder path inside the repository (relative, no `..` segment). */
 export function isSafeRelativePath(value: string): boolean {

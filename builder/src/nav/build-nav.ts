@@ -11,7 +11,7 @@
  * The sidebar label of a page is `sidebarTitle ?? title`. Paths are site-relative clean URLs.
  */
 import type { NavItem } from '@folio/site-template/shared/types.ts';
-import type { NavigationEntry } from '../config/config-schema.ts';
+import type { NavigationEntry } from '../config/navigation-schema.ts';
 import { formatPath } from '../config/error-map.ts';
 import { userError } from '../errors.ts';
 import type { CompiledPage } from '../types.ts';
@@ -23,7 +23,16 @@ export type NavPage = Pick<CompiledPage, 'sourcePath' | 'urlPath' | 'title' | 's
 export interface NavConfig {
   contentRoot: string;
   navigation?: NavigationEntry[];
+  /** Where each top-level navigation item was written; default its index in the array. */
+  navigationPaths?: (string | number)[][];
 }
+
+/**
+ * Options of {@link buildNav}. `sources` lists every page source of the build, failed ones
+ * included: a listed page that exists but failed to compile (with no earlier version to keep)
+ * is left out of the sidebar, since the failure is already reported as a failed page.
+ */
+export interface NavOptions { sources?: ReadonlySet<string> }
 
 /** `getting-started` → `Getting Started`. */
 export function titleFromFolder(name: string): string {
@@ -81,7 +90,20 @@ function derive(pages: readonly NavPage[], contentRoot: string): NavItem[] {
   return folderItems(root);
 }
 
-function explicit(entries: NavigationEntry[], pages: readonly NavPage[], contentRoot: string): NavItem[] {
+type Key = string | number;
+
+/** `fr` → `Français`: a language is listed in its own name; an unknown code as written. */
+export function languageName(code: string): string {
+  try {
+    const name = new Intl.DisplayNames([code], { type: 'language' }).of(code);
+    return name && name !== code ? name[0].toLocaleUpperCase(code) + name.slice(1) : code;
+  } catch {
+    return code;
+  }
+}
+
+function explicit(config: NavConfig & { navigation: NavigationEntry[] }, pages: readonly NavPage[], sources: ReadonlySet<string>): NavItem[] {
+  const { contentRoot } = config;
   const byRef = new Map<string, NavPage>();
   for (const page of pages) {
     byRef.set(pageRef(page, contentRoot), page);
@@ -89,16 +111,39 @@ function explicit(entries: NavigationEntry[], pages: readonly NavPage[], content
     const fromUrl = page.urlPath === '/' ? 'index' : page.urlPath.slice(1);
     if (!byRef.has(fromUrl)) byRef.set(fromUrl, page);
   }
+  const isSource = (ref: string) => ['.mdx', '.md', '/index.mdx', '/index.md'].some((ext) => sources.has(contentRoot + ref + ext));
   const missing: string[] = [];
-  const walk = (list: NavigationEntry[], path: (string | number)[]): NavItem[] =>
+  const pageAt = (ref: string, at: Key[]): NavPage | undefined => {
+    const page = byRef.get(ref);
+    if (!page && !isSource(ref)) missing.push(`docs.json: ${formatPath(at)}: Unexpected "${ref}"; expected the path of a page in ${contentRoot || 'the repository'}`);
+    return page;
+  };
+  const walk = (list: NavigationEntry[], paths: Key[][], at: Key[]): NavItem[] =>
     list.flatMap((entry, i): NavItem[] => {
-      if (typeof entry !== 'string') return [{ kind: 'group', title: entry.group, items: walk(entry.pages, [...path, i, 'pages']) }];
-      const page = byRef.get(entry);
-      if (page) return [link(page)];
-      missing.push(`docs.json: ${formatPath([...path, i])}: Unexpected "${entry}"; expected the path of a page in ${contentRoot || 'the repository'}`);
-      return [];
+      const here = [...at, ...paths[i]];
+      if (typeof entry === 'string') {
+        const page = pageAt(entry, here);
+        return page ? [link(page)] : [];
+      }
+      if ('division' in entry) {
+        if (entry.hidden) return [];
+        const items = walk(entry.items, entry.paths, here);
+        // A division whose pages all failed is dropped, unless it is a link.
+        if (!items.length && entry.href === undefined) return [];
+        return [{
+          kind: 'division', division: entry.division, title: entry.division === 'language' ? languageName(entry.name) : entry.name, items,
+          ...(entry.href !== undefined ? { href: entry.href } : {}), ...(entry.default ? { default: true } : {}), ...(entry.tag ? { tag: entry.tag } : {}),
+        }];
+      }
+      if (entry.hidden) return [];
+      const root = entry.root !== undefined ? pageAt(entry.root, [...here, 'root']) : undefined;
+      const items = walk(entry.pages, entry.pages.map((_, j) => ['pages', j]), here);
+      return [{
+        kind: 'group', title: entry.group, items,
+        ...(entry.expanded !== undefined ? { expanded: entry.expanded } : {}), ...(root ? { path: root.urlPath } : {}), ...(entry.tag ? { tag: entry.tag } : {}),
+      }];
     });
-  const nav = walk(entries, ['navigation']);
+  const nav = walk(config.navigation, config.navigationPaths ?? config.navigation.map((_, i) => [i]), ['navigation']);
   if (missing.length) throw userError('invalid_config', missing.join('\n'));
   return nav;
 }
@@ -106,8 +151,10 @@ function explicit(entries: NavigationEntry[], pages: readonly NavPage[], content
 /**
  * The sidebar of the site.
  *
- * @throws BuilderError `invalid_config` naming every `navigation` entry that is not a page.
+ * @throws BuilderError `invalid_config` naming every `navigation` entry that names no page source.
  */
-export function buildNav(pages: readonly NavPage[], config: NavConfig): NavItem[] {
-  return config.navigation ? explicit(config.navigation, pages, config.contentRoot) : derive(pages, config.contentRoot);
+export function buildNav(pages: readonly NavPage[], config: NavConfig, options: NavOptions = {}): NavItem[] {
+  return config.navigation
+    ? explicit(config as NavConfig & { navigation: NavigationEntry[] }, pages, options.sources ?? new Set())
+    : derive(pages, config.contentRoot);
 }

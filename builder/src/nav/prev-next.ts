@@ -10,7 +10,7 @@ export function readingOrder(nav: readonly NavItem[]): NavLink[] {
   const out: NavLink[] = [];
   const walk = (items: readonly NavItem[]) => {
     for (const item of items) {
-      if (item.kind === 'group') walk(item.items);
+      if (item.kind !== 'page') walk(item.items);
       else if (!seen.has(item.path)) {
         seen.add(item.path);
         out.push({ title: item.title, path: item.path });

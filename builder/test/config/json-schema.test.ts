@@ -15,7 +15,7 @@ t.test('configJsonSchema', async (t) => {
     };
     t.equal(schema.$id, 'https://folio.dev/docs.schema.json');
     t.same(schema.required, ['name']);
-    t.same(schema.properties.theme.enum, ['cedar', 'obsidian', 'birch', 'oak', 'cypress', 'ember', 'larch', 'sage', 'slate', 'terminal', 'maple', 'classic', 'modern', 'minimal']);
+    t.same(schema.properties.theme.enum, ['cedar', 'obsidian', 'birch', 'oak', 'cypress', 'ember', 'larch', 'sage', 'slate', 'terminal', 'maple', 'classic', 'modern', 'minimal', 'mint', 'palm', 'willow', 'linden', 'almond', 'aspen', 'luma', 'sequoia']);
     t.equal(schema.properties.theme.default, 'larch');
     t.equal(schema.properties.contentRoot.default, 'docs/');
     t.equal(schema.properties.appearance.additionalProperties, false);

@@ -28,6 +28,7 @@ const minimal = {
   assistantTrigger: 'button',
   siteUrl: 'https://acme.docs.example',
   basePath: '/docs',
+  warnings: [],
 };
 
 t.test('parseConfig', async (t) => {
@@ -74,6 +75,8 @@ t.test('parseConfig', async (t) => {
       location,
     );
     t.same(config, {
+      warnings: [],
+      navigationPaths: [[0], [1]],
       name: 'Acme',
       theme: 'obsidian',
       contentRoot: 'content/docs/',
@@ -225,7 +228,7 @@ t.test('parseConfig', async (t) => {
       }),
       [
         'docs.json: navbar.links[0].href: Required',
-        'docs.json: navbar.links[1].target: Unexpected key; navbar.links[1] accepts label, href',
+        'docs.json: navbar.links[1].target: Unexpected key; navbar.links[1] accepts label, href, icon',
         'docs.json: navbar.links[2]: Unexpected "c"; expected object',
         'docs.json: navbar.primaryCta.label: Required',
         'docs.json: navbar.primaryCta.style: Unexpected "fancy"; expected one of solid, outline, ghost',
@@ -269,7 +272,7 @@ t.test('parseConfig', async (t) => {
         'docs.json: seo.keywords: Unexpected "docs"; expected array',
         'docs.json: seo.ogImage: Unexpected "og.png"; expected a root-relative path such as /images/logo.svg, or an absolute http(s) URL',
         'docs.json: seo.favicon: Unexpected "favicon.ico"; expected a root-relative path such as /images/logo.svg, or an absolute http(s) URL',
-        'docs.json: seo.indexing: Unexpected "none"; expected one of default, noindex',
+        'docs.json: seo.indexing: Unexpected "none"; expected one of default, noindex, navigable, all',
         'docs.json: seo.metatags.robots: Unexpected 1; expected string',
         'docs.json: seo.canonical: Unexpected key; seo accepts title, description, keywords, author, ogImage, favicon, indexing, metatags',
       ],
@@ -294,7 +297,7 @@ t.test('parseConfig', async (t) => {
 
   t.test('should validate api, interaction and the assistant trigger', async (t) => {
     t.same(problems(t, { name: 'A', api: { openapi: 1 }, interaction: [], ai: { assistant: { trigger: 'chat' } } }), [
-      'docs.json: api.openapi: Unexpected 1; expected string',
+      'docs.json: api.openapi: Unexpected 1; expected a path or URL of an OpenAPI document',
       'docs.json: interaction: Unexpected array; expected object',
       'docs.json: ai.assistant.trigger: Unexpected "chat"; expected one of button, none',
     ]);
@@ -309,7 +312,7 @@ t.test('parseConfig', async (t) => {
         'docs.json: navigation[2]: Unexpected "/abs"; expected a page path relative to contentRoot, without extension, such as guides/install',
         'docs.json: navigation[3]: Unexpected "x.mdx"; expected a page path relative to contentRoot, without extension, such as guides/install',
         'docs.json: navigation[4]: Unexpected "a/../b"; expected a page path relative to contentRoot, without extension, such as guides/install',
-        'docs.json: navigation[5].page: Unexpected key; navigation[5] accepts group, pages',
+        'docs.json: navigation[5].page: Unexpected key; navigation[5] accepts group, pages, icon, expanded, root, tag, hidden, public, openapi, asyncapi',
       ],
     );
   });

@@ -1,4 +1,5 @@
 import t from 'tap';
+import { parseConfig } from '../../src/config/parse-config.ts';
 import { BuilderError } from '../../src/errors.ts';
 import { buildNav, titleFromFolder, type NavPage } from '../../src/nav/build-nav.ts';
 
@@ -89,6 +90,39 @@ t.test('buildNav', async (t) => {
           + 'docs.json: navigation[2].pages[0]: Unexpected "nope"; expected the path of a page in docs/',
       });
     }
+  });
+
+  t.test('should build divisions from the object form, naming languages in their own language', async (t) => {
+    const config = parseConfig(JSON.stringify({
+      name: 'A',
+      navigation: {
+        languages: [
+          { language: 'en', tabs: [{ tab: 'Guides', groups: [{ group: 'G', root: 'quickstart', tag: 'NEW', expanded: false, pages: ['guides/install'] }] }, { tab: 'Blog', href: 'https://blog.example' }] },
+          { language: 'de', hidden: true, pages: ['changelog'] },
+          { language: 'fr', default: true, pages: ['changelog'] },
+        ],
+      },
+    }), { siteUrl: 'https://a.example', basePath: '' });
+    t.same(buildNav(pages, config), [
+      { kind: 'division', division: 'language', title: 'English', items: [
+        { kind: 'division', division: 'tab', title: 'Guides', items: [
+          { kind: 'group', title: 'G', items: [{ kind: 'page', title: 'Install', path: '/guides/install' }], expanded: false, path: '/quickstart', tag: 'NEW' },
+        ] },
+        { kind: 'division', division: 'tab', title: 'Blog', items: [], href: 'https://blog.example' },
+      ] },
+      { kind: 'division', division: 'language', title: 'Français', items: [{ kind: 'page', title: 'Changelog', path: '/changelog' }], default: true },
+    ]);
+  });
+
+  t.test('should name missing pages of the object form by their written path, and skip listed pages that failed', async (t) => {
+    const config = parseConfig(JSON.stringify({ name: 'A', navigation: { tabs: [{ tab: 'T', groups: [{ group: 'G', pages: ['quickstart', 'failed', 'nope'] }] }] } }), { siteUrl: 'https://a.example', basePath: '' });
+    t.throws(() => buildNav(pages, config, { sources: new Set(['docs/failed.mdx']) }), {
+      code: 'invalid_config', message: 'docs.json: navigation.tabs[0].groups[0].pages[2]: Unexpected "nope"; expected the path of a page in docs/',
+    });
+    const ok = parseConfig(JSON.stringify({ name: 'A', navigation: { tabs: [{ tab: 'T', pages: ['quickstart', 'failed'] }] } }), { siteUrl: 'https://a.example', basePath: '' });
+    t.same(buildNav(pages, ok, { sources: new Set(['docs/failed.mdx']) }), [
+      { kind: 'division', division: 'tab', title: 'T', items: [{ kind: 'page', title: 'Quickstart', path: '/quickstart' }] },
+    ]);
   });
 
   t.test('should title-case folder names', async (t) => {

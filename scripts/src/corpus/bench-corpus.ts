@@ -50,7 +50,7 @@ export function externalCorpus(source: string, dir: string): BenchCorpus {
   let contentRoot: string;
   try {
     if (text === undefined) throw new Error(`${CONFIG_FILE}: file not found`);
-    contentRoot = parseConfig(text, { siteUrl: 'https://bench.example', basePath: '' }).contentRoot;
+    contentRoot = parseConfig(text, { siteUrl: 'https://bench.example', basePath: '' }, { hasDocsFolder: fs.existsSync(path.join(dir, 'docs')) }).contentRoot;
   } catch (err) {
     const original = safeJson(text);
     const name = typeof original?.name === 'string' && original.name ? original.name : path.basename(from);

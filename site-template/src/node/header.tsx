@@ -2,6 +2,7 @@
 import type { PageShellInput } from '../shared/types.ts';
 import { Icon } from '../components/icons.tsx';
 import { Control, type ControlLayout } from './controls.tsx';
+import type { DivisionLink } from './divisions.ts';
 import { cssValue, withBase } from './urls.ts';
 
 type ShellInput = Omit<PageShellInput, 'page' | 'prev' | 'next'>;
@@ -45,8 +46,41 @@ export function Cta({ site }: { site: ShellInput['site'] }) {
   );
 }
 
-/** The site header: menu button (narrow screens), brand, links, search, header controls, CTA. */
-export function Header({ input, controls }: { input: ShellInput; controls: ControlLayout }) {
+/** A link to a division (tab, anchor): the current one marked, external ones opening a new tab. */
+export function DivisionAnchor({ link, basePath }: { link: DivisionLink; basePath: string }) {
+  return (
+    <a
+      href={link.external ? link.href : withBase(basePath, link.href)}
+      aria-current={link.current ? 'true' : undefined}
+      target={link.external ? '_blank' : undefined}
+      rel={link.external ? 'noopener' : undefined}
+    >
+      {link.title}
+      {link.tag ? <span class="nav-tag">{link.tag}</span> : null}
+    </a>
+  );
+}
+
+/**
+ * Mintlify's banner: text above the header. `[label](url)` becomes a link (http(s), mailto and
+ * root-relative targets only); everything else is text.
+ */
+export function Banner({ site }: { site: ShellInput['site'] }) {
+  if (!site.banner) return null;
+  const parts: (string | preact.JSX.Element)[] = [];
+  const re = /\[([^\]]+)\]\(((?:https?:\/\/|mailto:|\/)[^)\s]*)\)/g;
+  let last = 0;
+  for (const m of site.banner.content.matchAll(re)) {
+    parts.push(site.banner.content.slice(last, m.index));
+    parts.push(<a href={m[2].startsWith('/') ? withBase(site.basePath, m[2]) : m[2]}>{m[1]}</a>);
+    last = m.index + m[0].length;
+  }
+  parts.push(site.banner.content.slice(last));
+  return <div class="site-banner" role="note" data-pagefind-ignore="all">{parts}</div>;
+}
+
+/** The site header: menu button (narrow screens), brand, tabs, links, search, header controls, CTA. */
+export function Header({ input, controls, tabs = [] }: { input: ShellInput; controls: ControlLayout; tabs?: DivisionLink[] }) {
   const { site } = input;
   return (
     <header class="site-header">
@@ -55,6 +89,11 @@ export function Header({ input, controls }: { input: ShellInput; controls: Contr
           <Icon name="menu" />
         </button>
         <Brand site={site} />
+        {tabs.length ? (
+          <nav class="header-tabs" aria-label="Sections">
+            {tabs.map((link) => <DivisionAnchor link={link} basePath={site.basePath} />)}
+          </nav>
+        ) : null}
         {site.navbar?.links?.length ? (
           <nav class="header-links" aria-label="Site">
             {site.navbar.links.map((l) => <a href={withBase(site.basePath, l.href)}>{l.label}</a>)}

@@ -5,7 +5,8 @@ import { Icon } from '../components/icons.tsx';
 import { resolveControls } from './controls.tsx';
 import { Footer } from './footer.tsx';
 import { Head } from './head.tsx';
-import { Header } from './header.tsx';
+import { hasDivisions, scopeNav } from './divisions.ts';
+import { Banner, Header } from './header.tsx';
 import { Sidebar, Toc } from './sidebar.tsx';
 import { THEME_TRAITS } from './theme-traits.ts';
 import { dropTitleHeading } from './title-heading.ts';
@@ -93,8 +94,11 @@ interface ShellProps {
   notFound?: boolean;
 }
 
-function Shell({ input, page, prev, next, notFound }: ShellProps) {
-  const { site } = input;
+function Shell({ input: full, page, prev, next, notFound }: ShellProps) {
+  const { site } = full;
+  // Divisions (tabs, languages, …): the page sees its own part of the tree; see divisions.ts.
+  const scoped = hasDivisions(full.nav) ? scopeNav(full.nav, page.path) : undefined;
+  const input = scoped ? { ...full, nav: scoped.sidebar, switchers: { ...scoped.switchers, ...full.switchers } } : full;
   const controls = resolveControls(input);
   const traits = THEME_TRAITS[site.theme];
   const footerWidth = site.footer?.width ?? traits.footerWidth ?? 'reading';
@@ -115,9 +119,10 @@ function Shell({ input, page, prev, next, notFound }: ShellProps) {
       <Head input={input} page={notFound ? undefined : page} title={page.title} notFound={notFound} />
       <body>
         <a class="skip-link" href="#content">Skip to content</a>
-        <Header input={input} controls={controls} />
+        <Banner site={site} />
+        <Header input={input} controls={controls} tabs={scoped?.tabs} />
         <div class="layout">
-          <Sidebar input={input} current={page.path} controls={controls} />
+          <Sidebar input={input} current={page.path} controls={controls} anchors={scoped?.anchors} />
           <main class="content" id="content" tabindex={-1}>
             <article class="page" data-pagefind-body={notFound ? undefined : ''}>
               <header class="page-header">

@@ -1,7 +1,8 @@
 /** @jsxRuntime automatic @jsxImportSource preact */
 import type { NavItem, PageShellInput, TocEntry } from '../shared/types.ts';
 import { Control, type ControlLayout } from './controls.tsx';
-import { Cta } from './header.tsx';
+import type { DivisionLink } from './divisions.ts';
+import { Cta, DivisionAnchor } from './header.tsx';
 import { withBase } from './urls.ts';
 
 /**
@@ -48,13 +49,19 @@ function NavList({ items, current, basePath, focused }: { items: NavItem[]; curr
           );
         }
         const first = focused && !contains(item.items, current) ? firstPage(item.items) : undefined;
+        const tag = item.tag ? <span class="nav-tag">{item.tag}</span> : null;
+        const root = item.kind === 'group' ? item.path : undefined;
         return first !== undefined ? (
           <li class="nav-group nav-group-collapsed">
-            <a class="nav-group-title" href={withBase(basePath, first)}>{item.title}</a>
+            <a class="nav-group-title" href={withBase(basePath, root ?? first)}>{item.title}{tag}</a>
           </li>
         ) : (
           <li class="nav-group">
-            <p class="nav-group-title">{item.title}</p>
+            {root !== undefined ? (
+              <a class="nav-group-title" href={withBase(basePath, root)} aria-current={root === current ? 'page' : undefined}>{item.title}{tag}</a>
+            ) : (
+              <p class="nav-group-title">{item.title}{tag}</p>
+            )}
             <NavList items={item.items} current={current} basePath={basePath} focused={focused} />
           </li>
         );
@@ -87,10 +94,17 @@ function MenuLinks({ site }: { site: PageShellInput['site'] }) {
  * footer bar for controls placed in the sidebar. On narrow screens the menu button shows it,
  * topped with the navbar links and the CTA.
  */
-export function Sidebar({ input, current, controls }: { input: Omit<PageShellInput, 'page' | 'prev' | 'next'>; current: string; controls: ControlLayout }) {
+export function Sidebar({ input, current, controls, anchors = [] }: {
+  input: Omit<PageShellInput, 'page' | 'prev' | 'next'>; current: string; controls: ControlLayout; anchors?: DivisionLink[];
+}) {
   return (
     <aside class="sidebar" id="sidebar" data-pagefind-ignore="all">
       <MenuLinks site={input.site} />
+      {anchors.length ? (
+        <nav class="nav-anchors" aria-label="Sections">
+          {anchors.map((link) => <DivisionAnchor link={link} basePath={input.site.basePath} />)}
+        </nav>
+      ) : null}
       <nav class="sidebar-nav" aria-label="Documentation">
         <NavList items={input.nav} current={current} basePath={input.site.basePath} focused={countPages(input.nav) > FULL_SIDEBAR_MAX_PAGES} />
       </nav>

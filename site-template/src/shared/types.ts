@@ -43,6 +43,8 @@ export interface SiteConfig {
     favicon?: string; indexing: 'default' | 'noindex'; metatags?: Record<string, string>;
   };
   redirects?: { source: string; destination: string; permanent: boolean }[];
+  /** A notice above the header of every page; `[label](url)` in the text become links. */
+  banner?: { content: string; dismissible: boolean };
   /** `ai.assistant.trigger` resolved; the assistant control shows only for `button`. */
   assistantTrigger?: 'button' | 'none';
   /** Absolute origin of the deployed site, e.g. https://acme.docs.example (sitemap, RSS, canonical). */
@@ -57,10 +59,20 @@ export interface TocEntry { depth: number; id: string; text: string }
 /** Per-page SEO overrides from frontmatter (same keys as `seo`). */
 export type PageSeo = Partial<NonNullable<SiteConfig['seo']>>;
 
-/** A sidebar node: a page link or a group of nodes. */
+/** Kinds of navigation divisions (`navigation` in its object form). */
+export type DivisionKind = 'language' | 'version' | 'product' | 'dropdown' | 'tab' | 'anchor';
+
+/**
+ * A navigation node: a page link, a group of nodes, or a division of the site. Divisions are
+ * not drawn as nodes: the page's own language, version, product, dropdown and tab select which
+ * part of the tree the sidebar shows, tabs are drawn in the header, anchors at the top of the
+ * sidebar, languages and versions as switchers (see `divisions.ts`). A division with `href` and
+ * no pages is a link.
+ */
 export type NavItem =
   | { kind: 'page'; title: string; path: string }
-  | { kind: 'group'; title: string; items: NavItem[] };
+  | { kind: 'group'; title: string; items: NavItem[]; expanded?: boolean; path?: string; tag?: string }
+  | { kind: 'division'; division: DivisionKind; title: string; items: NavItem[]; href?: string; default?: boolean; tag?: string };
 
 /** Everything the shell needs for one page. `path` is the clean URL path, e.g. `/guides/install`. */
 export interface PageShellInput {
@@ -105,4 +117,6 @@ export interface ClientAssets {
   css: Record<ThemeName, string>;
   /** The single client script (deferred, progressive). */
   js: string;
+  /** The site's own utilities stylesheet (Tailwind classes its pages use), after the theme's. */
+  utilities?: string;
 }

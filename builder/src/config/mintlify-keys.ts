@@ -1,0 +1,143 @@
+/**
+ * Mintlify's `docs.json` key names, accepted beside the spec's so that a Mintlify repository
+ * builds unchanged. The spec's names stay canonical: each alias below is mapped onto its
+ * canonical key (`logo` → `colors.logo`, `favicon` → `seo.favicon`, `navbar.primary` →
+ * `navbar.primaryCta`, `footer.socials` → `footer.social`, footer column `header` → `title`,
+ * `fonts` → `typography`, `background.color` → `background`), and when both are given the
+ * canonical one wins with a warning. Keys without an equivalent (`contextual`, `styling`,
+ * `integrations`, `background.image`, `background.decoration`) are accepted and ignored with a
+ * warning, so the build log says what did not carry over.
+ */
+import { z } from 'zod';
+import type { ThemeName } from '@folio/site-template/shared/types.ts';
+import { expected } from './error-map.ts';
+import { assetRef, text } from './fields.ts';
+
+/** Mintlify's theme names and the theme of ours each maps to (with a build warning). */
+export const mintlifyThemes = {
+  mint: 'larch', maple: 'larch', palm: 'cypress', willow: 'sage', linden: 'terminal',
+  almond: 'birch', aspen: 'obsidian', luma: 'slate', sequoia: 'oak',
+} as const satisfies Record<string, ThemeName>;
+
+/** Mintlify social keys spelt differently from our platform slugs. */
+const socialRenames: Record<string, string> = { 'hacker-news': 'hackernews', twitter: 'x' };
+
+const lightDark = z.strictObject({ light: assetRef(), dark: assetRef().optional(), href: text().optional() });
+
+const fontFace = z.looseObject({ family: text(), weight: z.number().optional(), source: z.url().optional(), format: z.enum(['woff', 'woff2']).optional() });
+
+/** Schemas of the Mintlify keys, placed in `configSchema` beside the canonical ones. */
+export const mintlifyKeys = {
+  navbarPrimary: z
+    .discriminatedUnion('type', [
+      z.strictObject({ type: z.literal('button'), label: text(), href: text() }),
+      z.strictObject({ type: z.literal('github'), href: z.url(), label: text().optional() }),
+    ], { error: expected('{ "type": "button", "label", "href" } or { "type": "github", "href" }') })
+    .optional()
+    .describe('Mintlify alias of primaryCta'),
+  socials: z.record(z.string(), z.url()).optional().describe('Mintlify alias of social'),
+  openapi: z
+    .union([text(), z.array(text()).min(1), z.looseObject({ source: text() })], { error: expected('a path or URL of an OpenAPI document') })
+    .optional()
+    .describe('Path or URL of the OpenAPI document (Mintlify\'s list and { source } forms: the first is read)'),
+  topLevel: {
+    description: text().optional().describe('Mintlify alias of seo.description'),
+    logo: z.union([assetRef(), lightDark], { error: expected('a path such as /logo/light.svg or { "light", "dark", "href" }') }).optional().describe('Mintlify alias of colors.logo'),
+    favicon: z.union([assetRef(), lightDark], { error: expected('a path such as /favicon.svg or { "light", "dark" }') }).optional().describe('Mintlify alias of seo.favicon'),
+    icons: z.strictObject({ library: z.enum(['fontawesome', 'lucide', 'tabler']).default('fontawesome') }).optional().describe('Icon set that icon names refer to'),
+    banner: z.strictObject({ content: text().describe('Text; [label](url) links are kept'), dismissible: z.boolean().default(false) }).optional().describe('A notice above the header of every page'),
+    fonts: z.looseObject({ family: text().optional(), heading: fontFace.optional(), body: fontFace.optional() }).optional().describe('Mintlify alias of typography (families only)'),
+    contextual: z.looseObject({ options: z.array(z.unknown()).optional() }).optional().describe('Accepted for Mintlify files; ignored (every page has a Copy page action)'),
+    styling: z.looseObject({}).optional().describe('Accepted for Mintlify files; ignored'),
+    integrations: z.record(z.string(), z.unknown()).optional().describe('Accepted for Mintlify files; ignored (analytics are built in)'),
+  },
+};
+
+type Raw = Record<string, unknown>;
+const rec = (value: unknown): Raw | undefined => (value && typeof value === 'object' && !Array.isArray(value) ? (value as Raw) : undefined);
+
+/** The parts of the parsed configuration the Mintlify aliases fill in. */
+export interface MintlifyTarget {
+  theme: string;
+  colors?: { primary?: string; light?: string; dark?: string; logo?: { light?: string; dark?: string; href: string } };
+  background?: { light?: string; dark?: string };
+  typography?: { fontFamily?: string; headingFont?: string; bodyFont?: string };
+  navbar?: { primaryCta?: { label: string; href: string; style: 'solid' | 'outline' | 'ghost'; external: boolean } };
+  footer: { style: 'none' | 'page' | 'columns'; social?: Record<string, string>; links?: { title: string; items: { label: string; href: string }[] }[] };
+  seo: { description?: string; favicon?: string };
+}
+
+/**
+ * Maps the Mintlify aliases of `parsed` (the schema's output) onto the canonical keys of
+ * `target`, in place, and returns the warnings to show in the build log. `raw` is the input
+ * JSON, read to tell an omitted key from a default.
+ */
+export function applyMintlifyKeys(parsed: Raw, raw: Raw, target: MintlifyTarget): string[] {
+  const warnings: string[] = [];
+  const both = (alias: string, canonical: string) => warnings.push(`docs.json: ${alias}: ignored because ${canonical} is set; remove one of them`);
+  const ignored = (key: string, why: string) => warnings.push(`docs.json: ${key}: ignored; ${why}`);
+
+  const rawTheme = raw.theme;
+  if (typeof rawTheme === 'string' && Object.hasOwn(mintlifyThemes, rawTheme) && rawTheme !== 'maple') {
+    warnings.push(`docs.json: theme: "${rawTheme}" is a Mintlify theme; using the nearest theme, "${target.theme}"`);
+  }
+  const p = parsed as Raw & {
+    logo?: string | { light: string; dark?: string; href?: string };
+    favicon?: string | { light: string; dark?: string };
+    description?: string;
+    fonts?: { family?: string; heading?: { family: string; source?: string }; body?: { family: string; source?: string }; source?: string };
+  };
+  if (p.logo !== undefined) {
+    const logo = typeof p.logo === 'string' ? { light: p.logo, dark: p.logo, href: '/' } : { light: p.logo.light, dark: p.logo.dark ?? p.logo.light, href: p.logo.href ?? '/' };
+    if (target.colors?.logo) both('logo', 'colors.logo');
+    else target.colors = { ...target.colors, logo };
+  }
+  if (p.favicon !== undefined) {
+    if (target.seo.favicon) both('favicon', 'seo.favicon');
+    else target.seo.favicon = typeof p.favicon === 'string' ? p.favicon : p.favicon.light;
+  }
+  if (p.description !== undefined) {
+    if (target.seo.description) both('description', 'seo.description');
+    else target.seo.description = p.description;
+  }
+  const navbar = rec(parsed.navbar) as { primary?: { type: 'button' | 'github'; label?: string; href: string }; primaryCta?: unknown } | undefined;
+  if (navbar?.primary) {
+    if (navbar.primaryCta) both('navbar.primary', 'navbar.primaryCta');
+    else {
+      const { type, label, href } = navbar.primary;
+      target.navbar = { ...target.navbar, primaryCta: { label: label ?? (type === 'github' ? 'GitHub' : href), href, style: 'solid', external: /^https?:\/\//i.test(href) } };
+    }
+  }
+  const footer = rec(parsed.footer) as { socials?: Record<string, string>; social?: unknown; links?: { title?: string; header?: string; items: { label: string; href: string }[] }[] } | undefined;
+  if (footer?.socials) {
+    if (footer.social) both('footer.socials', 'footer.social');
+    else target.footer.social = Object.fromEntries(Object.entries(footer.socials).map(([slug, url]) => [socialRenames[slug] ?? slug, url]));
+  }
+  if (footer?.links) target.footer.links = footer.links.map((column) => ({ title: (column.title ?? column.header)!, items: column.items }));
+  // Mintlify shows its footer whenever it has content; ours defaults to none.
+  if (rec(raw.footer) && rec(raw.footer)!.style === undefined && (footer?.socials || footer?.links?.some((c) => c.header !== undefined))) {
+    target.footer.style = target.footer.links?.length ? 'columns' : 'page';
+  }
+  const background = rec(parsed.background) as { color?: { light?: string; dark?: string } } | undefined;
+  if (background?.color) {
+    const current = target.background ?? {};
+    if (current.light || current.dark) both('background.color', 'background.light or background.dark');
+    else target.background = Object.fromEntries(Object.entries(background.color).filter(([k, v]) => (k === 'light' || k === 'dark') && v !== undefined));
+  }
+  for (const key of ['image', 'decoration']) if (rec(raw.background)?.[key] !== undefined) ignored(`background.${key}`, 'not supported yet (background accepts light and dark colours or gradients)');
+  if (p.fonts) {
+    const t = { ...target.typography };
+    if (t.fontFamily || t.headingFont || t.bodyFont) both('fonts', 'typography');
+    else {
+      if (p.fonts.family) t.fontFamily = p.fonts.family;
+      if (p.fonts.heading) t.headingFont = p.fonts.heading.family;
+      if (p.fonts.body) t.bodyFont = p.fonts.body.family;
+      target.typography = t;
+      if (p.fonts.source || p.fonts.heading?.source || p.fonts.body?.source) ignored('fonts.source', 'font files are not loaded; the families apply where the reader has them installed');
+    }
+  }
+  if (parsed.contextual !== undefined) ignored('contextual', 'every page has a Copy page action and a Markdown export');
+  if (parsed.styling !== undefined) ignored('styling', 'not supported');
+  for (const name of Object.keys(rec(parsed.integrations) ?? {})) ignored(`integrations.${name}`, 'third-party integrations are not supported; analytics are built in');
+  return warnings;
+}

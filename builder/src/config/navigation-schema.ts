@@ -1,0 +1,188 @@
+/**
+ * The schema of `navigation` in `docs.json`. Two forms are accepted:
+ *
+ * - the array form: page paths and groups `{ "group", "pages" }`, nested freely;
+ * - Mintlify's object form: `{ languages | versions | products | dropdowns | tabs | anchors |
+ *   groups | pages, global }`, where every division (`{ "tab": "API", … }`) holds the same keys
+ *   again, nested freely. Unlike Mintlify, one level may mix several kinds of children.
+ *
+ * Both parse to one tree of {@link NavigationEntry}: pages, groups and divisions, children in the
+ * order languages, versions, products, dropdowns, tabs, anchors, groups, pages. Divisions,
+ * groups and global links reject unknown keys, listing the accepted ones.
+ */
+import { z } from 'zod';
+import { expected } from './error-map.ts';
+import { text } from './fields.ts';
+
+/** Kinds of navigation divisions, in the order a level's children are laid out. */
+export const divisionKinds = ['language', 'version', 'product', 'dropdown', 'tab', 'anchor'] as const;
+export type DivisionKind = (typeof divisionKinds)[number];
+
+/** A group of the sidebar. */
+export interface NavigationGroup {
+  group: string;
+  pages: NavigationEntry[];
+  icon?: string;
+  /** Open by default. */
+  expanded?: boolean;
+  /** Page the group title links to. */
+  root?: string;
+  tag?: string;
+  hidden?: boolean;
+}
+
+/** A division of the site: a tab, anchor, dropdown, language, version or product. */
+export interface NavigationDivision {
+  division: DivisionKind;
+  /** The `tab`/`anchor`/… value: its label (a language code for languages). */
+  name: string;
+  items: NavigationEntry[];
+  /** Where each item was written, relative to the division (`["tabs", 0]`), for error messages. */
+  paths: (string | number)[][];
+  icon?: string;
+  href?: string;
+  default?: boolean;
+  tag?: string;
+  hidden?: boolean;
+  description?: string;
+}
+
+/** One item of the navigation tree: a page path, a group or a division. */
+export type NavigationEntry = string | NavigationGroup | NavigationDivision;
+
+/** A link of `navigation.global` (shown in the header on every page). */
+export interface GlobalLink { kind: DivisionKind; label: string; href: string; icon?: string }
+
+/** The parsed navigation. */
+export interface Navigation { items: NavigationEntry[]; paths: (string | number)[][]; global: GlobalLink[] }
+
+const pagePath = z
+  .string()
+  .regex(/^(?!\/)(?!.*\.mdx?$)(?!(.*\/)?\.\.(\/|$))[^\s]+$/, {
+    error: expected('a page path relative to contentRoot, without extension, such as guides/install'),
+  })
+  .describe('A page: its path relative to contentRoot without extension, e.g. "guides/install"');
+
+/** Mintlify writes icons as a name or `{ name, style, library }`. */
+const icon = z
+  .union([text(), z.looseObject({ name: text() })], { error: expected('an icon name or { "name" }') })
+  .transform((value) => (typeof value === 'string' ? value : value.name))
+  .optional();
+
+const plural = { language: 'languages', version: 'versions', product: 'products', dropdown: 'dropdowns', tab: 'tabs', anchor: 'anchors' } as const;
+
+const navigationGroup = z.strictObject({
+  group: text().describe('Sidebar group title'),
+  get pages(): z.ZodArray<z.ZodType<NavigationEntry, unknown>> {
+    return z.array(navigationEntry);
+  },
+  icon,
+  expanded: z.boolean().optional().describe('Open when the page loads'),
+  root: pagePath.optional().describe('Page the group title links to'),
+  tag: text().optional().describe('A short label beside the title, e.g. NEW'),
+  hidden: z.boolean().optional(),
+  public: z.boolean().optional().describe('Accepted for Mintlify files; ignored'),
+  openapi: z.unknown().optional().describe('Accepted for Mintlify files; ignored'),
+  asyncapi: z.unknown().optional().describe('Accepted for Mintlify files; ignored'),
+}).transform(({ public: _p, openapi: _o, asyncapi: _a, pages, ...rest }): NavigationGroup => dropUndefined({ ...rest, pages }));
+
+const navigationEntry: z.ZodType<NavigationEntry, unknown> = z
+  .union([pagePath, navigationGroup], { error: expected('a page path or a group { "group", "pages" }') })
+  .meta({ id: 'navigationEntry' });
+
+/** The child keys every level of the object form accepts. */
+const childKeys = {
+  get languages() { return z.array(division('language')).optional(); },
+  get versions() { return z.array(division('version')).optional(); },
+  get products() { return z.array(division('product')).optional(); },
+  get dropdowns() { return z.array(division('dropdown')).optional(); },
+  get tabs() { return z.array(division('tab')).optional(); },
+  get anchors() { return z.array(division('anchor')).optional(); },
+  get groups() { return z.array(navigationGroup).optional(); },
+  get pages() { return z.array(navigationEntry).optional(); },
+};
+
+/** `shape` with the child keys added as getters: spreading them would build the recursion eagerly. */
+function withChildren<T extends object>(shape: T): T & typeof childKeys {
+  return Object.defineProperties(shape, Object.getOwnPropertyDescriptors(childKeys)) as T & typeof childKeys;
+}
+
+type Children = { [K in keyof typeof childKeys]?: NavigationEntry[] };
+
+const childOrder = [...divisionKinds.map((kind) => plural[kind]), 'groups', 'pages'] as const;
+
+function childrenOf(value: Children): { items: NavigationEntry[]; paths: (string | number)[][] } {
+  const items: NavigationEntry[] = [];
+  const paths: (string | number)[][] = [];
+  for (const key of childOrder) (value[key] ?? []).forEach((item, i) => { items.push(item); paths.push([key, i]); });
+  return { items, paths };
+}
+
+function dropUndefined<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+}
+
+const divisions = new Map<DivisionKind, z.ZodType<NavigationDivision, unknown>>();
+
+/** The schema of one division kind (memoised: the recursive getters ask for it at every level). */
+function division(kind: DivisionKind): z.ZodType<NavigationDivision, unknown> {
+  let schema = divisions.get(kind);
+  if (schema) return schema;
+  const name = kind === 'language'
+    ? z.string().regex(/^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$/, { error: expected('a language code such as en, fr or pt-BR') })
+    : text();
+  schema = z
+    .strictObject(withChildren({
+      [kind]: name,
+      icon,
+      href: text().optional().describe('A link instead of (or beside) pages: shown as a link to this address'),
+      default: z.boolean().optional().describe('The division a visitor starts in'),
+      tag: text().optional(),
+      hidden: z.boolean().optional(),
+      description: text().optional(),
+      color: z.unknown().optional().describe('Accepted for Mintlify files; ignored'),
+      public: z.boolean().optional().describe('Accepted for Mintlify files; ignored'),
+      openapi: z.unknown().optional().describe('Accepted for Mintlify files; ignored'),
+      asyncapi: z.unknown().optional().describe('Accepted for Mintlify files; ignored'),
+    }))
+    .superRefine((value, ctx) => {
+      if (value.href === undefined && childrenOf(value as Children).items.length === 0) {
+        ctx.addIssue({ code: 'custom', input: value, message: `Unexpected ${kind} without pages; expected ${Object.values(plural).join(', ')}, groups, pages or href` });
+      }
+    })
+    .transform((value): NavigationDivision => {
+      const v = value as Record<string, unknown> & Children;
+      return dropUndefined({
+        division: kind, name: v[kind] as string, ...childrenOf(v), icon: v.icon as string | undefined, href: v.href as string | undefined,
+        default: v.default as boolean | undefined, tag: v.tag as string | undefined, hidden: v.hidden as boolean | undefined, description: v.description as string | undefined,
+      });
+    })
+    .meta({ id: `navigation-${kind}` }) as unknown as z.ZodType<NavigationDivision, unknown>;
+  divisions.set(kind, schema);
+  return schema;
+}
+
+const globalLinks = Object.fromEntries(divisionKinds.map((kind) => [
+  plural[kind],
+  z.array(z.strictObject({ [kind]: text(), href: text(), icon, color: z.unknown().optional() })).optional(),
+])) as unknown as Record<(typeof plural)[DivisionKind], z.ZodOptional<z.ZodArray<z.ZodType<Record<string, string | undefined>, unknown>>>>;
+
+const navigationObject = z
+  .strictObject(withChildren({ global: z.strictObject(globalLinks).optional().describe('Links shown on every page') }))
+  .transform((value): Navigation => ({
+    ...childrenOf(value as Children),
+    global: divisionKinds.flatMap((kind) => (value.global?.[plural[kind]] ?? []).map((link) => dropUndefined({
+      kind, label: link[kind] as string, href: link.href as string, icon: link.icon,
+    }))),
+  }));
+
+/**
+ * `navigation`: the array form (pages and groups) or Mintlify's object form (divisions), both
+ * parsed to a {@link Navigation}.
+ */
+export const navigationSchema = z
+  .union([
+    z.array(navigationEntry).transform((items): Navigation => ({ items, paths: items.map((_, i) => [i]), global: [] })),
+    navigationObject,
+  ], { error: expected('an array of pages and groups, or an object of tabs, anchors, languages, versions, groups or pages') })
+  .describe('Explicit sidebar; omitted: derived from the content folders');

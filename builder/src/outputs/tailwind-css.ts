@@ -1,0 +1,67 @@
+/**
+ * Tailwind utility classes in page markup (`<img className="block dark:hidden" />`, as Mintlify
+ * pages write them). Only the classes the site's pages use are generated, at build time, with
+ * Tailwind v4's own compiler (the `tailwindcss` package: pure JavaScript, its CSS read from
+ * node_modules, so it runs offline). Candidates are the tokens of every `class` attribute of the
+ * compiled bodies; Tailwind ignores tokens that are no utility.
+ *
+ * Decisions: utilities are `!important` (an author's utility must beat the theme's prose rules,
+ * as it does on Mintlify, where the theme is itself Tailwind); no preflight (the theme keeps its
+ * own base styles); `dark:` follows the template's dark mode: `data-mode="dark"` on <html>, or
+ * the system preference when no script has set it.
+ */
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import { compile } from 'tailwindcss';
+
+const INPUT = `@import "tailwindcss/theme.css";
+@import "tailwindcss/utilities.css" important;
+@custom-variant dark {
+  &:where([data-mode=dark], [data-mode=dark] *) { @slot; }
+  @media (prefers-color-scheme: dark) { &:where(:root:not([data-mode]), :root:not([data-mode]) *) { @slot; } }
+}
+`;
+
+const packageDir = createRequire(import.meta.url).resolve('tailwindcss/package.json').replace(/package\.json$/, '');
+
+const sheets = new Map<string, Promise<string>>();
+
+/**
+ * A Tailwind compiler for the input above. A fresh one per build: a compiler remembers every
+ * candidate it was given, so reusing one would leak one site's classes into the next.
+ */
+function tailwind() {
+  return compile(INPUT, {
+    base: packageDir,
+    // Only Tailwind's own stylesheets are imported (read once per process); nothing from the repository or the network.
+    loadStylesheet: async (id, base) => {
+      const file = id.replace(/^tailwindcss\//, packageDir);
+      let content = sheets.get(file);
+      if (!content) sheets.set(file, (content = fs.promises.readFile(file, 'utf8')));
+      return { path: file, base, content: await content };
+    },
+  });
+}
+
+/** The distinct tokens of every `class` attribute in `html`, sorted. */
+export function classCandidates(html: string): string[] {
+  const out = new Set<string>();
+  for (const m of html.matchAll(/\sclass=(?:"([^"]*)"|'([^']*)')/g)) {
+    for (const token of (m[1] ?? m[2]).split(/\s+/)) if (token) out.add(token.replaceAll('&amp;', '&').replaceAll('&quot;', '"').replaceAll('&#39;', "'"));
+  }
+  return [...out].sort();
+}
+
+/** The CSS of the utilities among `candidates`; `''` when none is a utility. */
+export async function tailwindCss(candidates: Iterable<string>): Promise<string> {
+  const c = await tailwind();
+  const css = c.build([...candidates]);
+  // With no utility in use Tailwind still prints its banner and theme variables: nothing to serve.
+  return /\{[^}]*:[^}]*\}/.test(css.replace(/:root, :host \{[^}]*\}/g, '')) ? css : '';
+}
+
+/** Object key of the site's utilities stylesheet, named by its content. */
+export function tailwindKey(css: string): string {
+  return `_folio/utilities-${createHash('sha256').update(css).digest('hex').slice(0, 12)}.css`;
+}

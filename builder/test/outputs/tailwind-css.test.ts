@@ -1,0 +1,35 @@
+import t from 'tap';
+import { classCandidates, tailwindCss, tailwindKey } from '../../src/outputs/tailwind-css.ts';
+
+t.test('tailwind utilities', async (t) => {
+  t.test('should collect the distinct tokens of every class attribute', async (t) => {
+    t.same(classCandidates('<div class="p-4  md:flex"><img class=\'block dark:hidden\' src="a.png"/><p class="p-4">x</p><span data-class="no-me"></span></div>'), ['block', 'dark:hidden', 'md:flex', 'p-4']);
+    t.same(classCandidates('<p>class="not an attribute"</p>'), []);
+  });
+
+  t.test('should generate only the utilities in use, important, with dark: bound to the template dark mode', async (t) => {
+    const css = await tailwindCss(['block', 'dark:hidden', 'p-4', 'not-a-utility', 'prose']);
+    t.match(css, '.block {\n  display: block !important;\n}');
+    t.match(css, '.p-4 {\n  padding: calc(var(--spacing) * 4) !important;\n}');
+    t.match(css, '.dark\\:hidden:where([data-mode=dark], [data-mode=dark] *) {\n  display: none !important;\n}');
+    t.match(css, '@media (prefers-color-scheme: dark) {\n  .dark\\:hidden:where(:root:not([data-mode]), :root:not([data-mode]) *) {\n    display: none !important;\n  }\n}');
+    t.notMatch(css, 'not-a-utility');
+    t.notMatch(css, '.prose');
+    t.notMatch(css, /\.flex\b|\.grid\b|\.m-4\b/, 'nothing that is not used');
+  });
+
+  t.test('should not carry the classes of one call into the next', async (t) => {
+    await tailwindCss(['grid']);
+    t.notMatch(await tailwindCss(['block']), '.grid');
+  });
+
+  t.test('should produce nothing when no class is a utility', async (t) => {
+    t.equal(await tailwindCss(['note', 'callout', 'card-group']), '');
+    t.equal(await tailwindCss([]), '');
+  });
+
+  t.test('should name the stylesheet by its content', async (t) => {
+    t.match(tailwindKey('a'), /^_folio\/utilities-[0-9a-f]{12}\.css$/);
+    t.not(tailwindKey('a'), tailwindKey('b'));
+  });
+});
