@@ -114,5 +114,9 @@ async function child(): Promise<void> {
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   if (process.argv[2] === '--child') await child();
-  else process.exitCode = await main(process.argv.slice(2));
+  else if (process.argv[2] === 'dev') {
+    const { devMain } = await import('./dev/dev-command.ts');
+    const code = await devMain(process.argv.slice(3));
+    if (code !== undefined) process.exit(code);
+  } else process.exitCode = await main(process.argv.slice(2));
 }

@@ -32,6 +32,8 @@ export interface RenderContext {
   load(record: PageRecord): Promise<ShellPage>;
   /** Called between batches so a build over its time limit stops. */
   tick(): void;
+  /** Receives the shared shell context once it is known (the dev server keeps it). */
+  onShell?(shell: ShellContext, config: ResolvedConfig): void;
 }
 
 /**
@@ -46,6 +48,7 @@ export async function renderSite(records: readonly PageRecord[], ctx: RenderCont
   const inputs: Record<string, string> = {};
   const assets = await clientAssets(publisher);
   const shell: ShellContext = { site: ctx.config, nav: ctx.nav, assets, searchBase: ctx.searchBase, year: ctx.year };
+  ctx.onShell?.(shell, ctx.config);
   const neighbours = prevNextByPath(ctx.nav);
   const siteHash = sha(JSON.stringify([TEMPLATE_VERSION, ctx.configHash, ctx.config.siteUrl, ctx.config.basePath, assets, ctx.nav, ctx.searchBase, ctx.year]));
   const todo: PageRecord[] = [];
