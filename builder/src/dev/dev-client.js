@@ -1,4 +1,4 @@
-/* global document, location, window, EventSource, DOMParser, CustomEvent, fetch, console */
+/* global document, location, window, EventSource, DOMParser, CustomEvent */
 // The dev server's browser script (served at /_folio/dev/client.js and added to every HTML
 // page it serves; never part of a published site). It listens to the server's events:
 // - `update`: when the open page's object changed, fetch it and swap the parts that differ

@@ -36,7 +36,8 @@ const CLIENT_TAG = `<script type="module" src="${CLIENT_PATH}"></script>`;
 export async function startDevServer(opts: DevServerOptions): Promise<DevServer> {
   const { store } = opts;
   const streams = new Set<http.ServerResponse>();
-  let session: DevSession | undefined;
+  // Made once the address is known; requests before that see no problems and no site yet.
+  const made: { session?: DevSession } = {};
 
   const send = async (req: http.IncomingMessage, res: http.ServerResponse, key: string, status = 200): Promise<boolean> => {
     const bytes = await store.get(key);
@@ -64,7 +65,7 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
       }
       if (url.pathname === EVENTS_PATH) {
         res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-store', Connection: 'keep-alive' });
-        res.write(`retry: 500\nevent: problems\ndata: ${JSON.stringify({ type: 'problems', problems: session?.problems() ?? [] })}\n\n`);
+        res.write(`retry: 500\nevent: problems\ndata: ${JSON.stringify({ type: 'problems', problems: made.session?.problems() ?? [] })}\n\n`);
         streams.add(res);
         req.on('close', () => streams.delete(res));
         return;
@@ -86,7 +87,7 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
   await new Promise<void>((resolve, reject) => { server.once('error', reject); server.listen(opts.port ?? 0, opts.host ?? '127.0.0.1', resolve); });
   const port = (server.address() as AddressInfo).port;
   const url = `http://${opts.host ?? '127.0.0.1'}:${port}`;
-  session = opts.session(url);
+  const session = (made.session = opts.session(url));
   const unsubscribe = session.subscribe((event: DevEvent) => {
     const frame = `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
     for (const res of streams) res.write(frame);
@@ -100,7 +101,7 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
       for (const res of streams) res.end();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      await session!.close();
+      await session.close();
     },
   };
 }

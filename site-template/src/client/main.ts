@@ -19,6 +19,14 @@ initFeedback();
 initSearch();
 initToc();
 
+// Content replaced in place (the local preview swaps an edited page's body without reloading):
+// enhance the new tabs, code groups and code blocks. Each of these skips what is already done.
+document.addEventListener('folio:content', () => {
+  initCodeGroups();
+  initTabs();
+  initCodeBlocks();
+});
+
 // The assistant UI is served by the site; without a handler the button falls back to search.
 for (const button of document.querySelectorAll<HTMLButtonElement>('[data-control=assistant]')) {
   button.addEventListener('click', () => {
