@@ -13,6 +13,7 @@ import type { Env } from './env.ts';
 import { gitHttpMiddleware } from './git/git-http.ts';
 import { createManagedRepo, deleteManagedRepo } from './git/managed-repos.ts';
 import type { Deps } from './http/route.ts';
+import { configureLog } from './log/structured-log.ts';
 import { startControlPlane, type ControlPlane, type ControlPlaneOptions } from './server.ts';
 import { startSiteServer, type SiteServer } from './sites/site-server.ts';
 
@@ -55,6 +56,7 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
   // The database journal, managed repositories and local sites: readable by this user alone, so
   // no other user (a compile sandbox runs as one) can read or write them.
   fs.chmodSync(env.dataDir, 0o700);
+  configureLog({ format: env.LOG_FORMAT, level: env.LOG_LEVEL });
   const store = opts.store ?? storeFromEnv(env, env.dataDir);
   const workerSecret = env.WORKER_SECRET ?? randomBytes(24).toString('base64url');
   // Hooks and middleware are built before the control plane exists; they read its deps through this.
