@@ -24,6 +24,22 @@ import { createLocalDirStore } from './store/local-dir-store.ts';
 import type { BuildResult } from './types.ts';
 
 const USAGE = 'usage: build-site <git-url|dir> --out <dir> [--branch <b>] [--token <t>] [--site-url <u>]';
+const HELP = `${USAGE}
+       build-site dev <repo dir> [--port <n>]   (a local preview: build-site dev --help)
+
+Builds a docs repository (a Git URL, a local repository or a plain folder with docs.json) into
+--out: the site at its top, the build state under --out/_folio/. Building again into the same
+--out only compiles what changed. To look at the result, run the dev preview instead, or serve
+--out with a static server that maps /a/b to a/b/index.html.
+
+  --out <dir>       where the site goes (required)
+  --branch <b>      branch or commit to build (default: the remote's default branch, or HEAD)
+  --token <t>       token for a private HTTPS remote
+  --site-url <u>    the site's public origin, for canonical links, feeds and the sitemap
+                    (default http://localhost)
+  -h, --help        show this help
+
+Exit codes: 0 built (failed pages are listed), 1 a problem in the repository, 2 a platform error.`;
 
 interface ChildRequest { dir: string; ref?: string; out: string; siteUrl: string }
 type ChildReply = { ok: true; result: BuildResult } | { ok: false; kind: 'user' | 'app'; message: string };
@@ -33,12 +49,13 @@ export async function main(argv: string[], log: (line: string) => void = (l) => 
   let args;
   try {
     args = parseArgs({ args: argv, allowPositionals: true, options: {
-      out: { type: 'string' }, branch: { type: 'string' }, token: { type: 'string' }, 'site-url': { type: 'string' },
+      out: { type: 'string' }, branch: { type: 'string' }, token: { type: 'string' }, 'site-url': { type: 'string' }, help: { type: 'boolean', short: 'h' },
     } });
   } catch (err) {
     log(`${(err as Error).message}\n${USAGE}`);
     return 1;
   }
+  if (args.values.help) { log(HELP); return 0; }
   const [source] = args.positionals;
   if (!source || !args.values.out) { log(USAGE); return 1; }
   const out = path.resolve(args.values.out);

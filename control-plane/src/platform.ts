@@ -79,7 +79,7 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
   const site = await startSiteServer({
     m: cp.m, store, sitesDomain: env.SITES_DOMAIN, host: env.SITE_HOST, port: opts.sitePort ?? env.SITE_PORT,
     globalFiles: fs.existsSync(schemaPath) ? { '/docs.schema.json': { body: fs.readFileSync(schemaPath), contentType: 'application/schema+json' } } : {},
-  });
+  }).catch(async (err: unknown) => { await cp.close(); throw err; });
   return {
     cp, site, store, workerSecret, internalUrl,
     async close() {

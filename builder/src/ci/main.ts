@@ -13,11 +13,15 @@ import { BuilderError } from '../errors.ts';
 import { scrubbedEnv } from '../limits/scrubbed-env.ts';
 import { startHealthFile } from '../worker/health-file.ts';
 import { ciDeploy } from './ci-deploy.ts';
-import { parseCiOptions, type CiOptions } from './ci-options.ts';
+import { CI_HELP, parseCiOptions, type CiOptions } from './ci-options.ts';
 
 const out = (line: string) => process.stdout.write(`${line}\n`);
 const err = (line: string) => process.stderr.write(`${line}\n`);
 
+if (process.argv.slice(2).some((a) => a === '--help' || a === '-h')) {
+  out(CI_HELP);
+  process.exit(0);
+}
 const env = { ...process.env };
 let opts: CiOptions;
 try {

@@ -41,11 +41,16 @@ export interface DevOptions {
   log?(line: string): void;
 }
 
+/** Where the preview of the repository at `dir` keeps its built site and page cache by default. */
+export function devCacheDir(dir: string): string {
+  return path.join(os.tmpdir(), 'folio-dev', createHash('sha256').update(path.resolve(dir)).digest('hex').slice(0, 16));
+}
+
 /** Starts the preview of `opts.dir`: reads the working tree, serves, builds, watches. */
 export async function startDev(opts: DevOptions): Promise<DevServer & { dir: string }> {
   const dir = path.resolve(opts.dir);
   if (!fs.existsSync(path.join(dir, 'docs.json'))) throw new Error(`${dir}: no docs.json here; give the folder of a docs repository (the one holding docs.json)`);
-  const cacheDir = opts.cacheDir ?? path.join(os.tmpdir(), 'folio-dev', createHash('sha256').update(dir).digest('hex').slice(0, 16));
+  const cacheDir = opts.cacheDir ?? devCacheDir(dir);
   const store = createLocalDirStore(cacheDir);
   const tree = await openWorkingTree(dir);
   const listen = (port: number) => startDevServer({ store, host: opts.host, port, session: (siteUrl) => createDevSession({ tree, store, siteUrl, log: opts.log }) });

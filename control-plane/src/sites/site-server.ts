@@ -10,6 +10,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { cacheControlFor, candidateKeys, contentTypeFor, matchRedirect, wantsMarkdown, type ObjectStore, type RedirectRule } from '@folio/builder';
 import type { Models } from '../db/models/index.ts';
+import { listen } from '../http/listen.ts';
 
 export interface SiteServerOptions {
   m: Models;
@@ -103,7 +104,7 @@ export async function startSiteServer(opts: SiteServerOptions): Promise<SiteServ
       res.end('Internal error\n');
     }
   });
-  await new Promise<void>((resolve, reject) => { server.once('error', reject); server.listen(opts.port, opts.host, resolve); });
+  await listen(server, opts.port, opts.host, 'SITE_PORT');
   const port = (server.address() as AddressInfo).port;
   return {
     port,
