@@ -63,6 +63,8 @@ export interface BuildOptions {
   onPages?(changes: PageChanges): Promise<void>;
   /** Called as each step finishes (`clone`, `plan`, `compile`, …), for progress logs. */
   onStep?(step: keyof StepTimings): void;
+  /** Called after each compile batch with the pages compiled so far and the number to compile. */
+  onCompiled?(done: number, total: number): void;
   /**
    * Called with what every page shell of this build shares (configuration, navigation, assets,
    * search bases), so the dev server can render an edited page's shell before the next build.
@@ -207,6 +209,7 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>)
         bodies.remember(key, res, entry.deps);
         records.set(p, { cacheKey: key, summary: summarize(res, entry.deps) });
       })));
+      opts.onCompiled?.(Math.min(i + BATCH, misses.length), misses.length);
       deadline.check();
       checkCpu((compiler?.cpuMs?.() ?? 0) - cpuAtStart, limits);
     }

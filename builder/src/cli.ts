@@ -19,6 +19,7 @@ import { build, type BuildOptions } from './build.ts';
 import { createCompiler } from './compile/index.ts';
 import { BuilderError } from './errors.ts';
 import { syncRemote } from './git/sync-remote.ts';
+import { createProgress } from './progress/progress-reporter.ts';
 import { scrubbedEnv } from './limits/scrubbed-env.ts';
 import { createLocalDirStore } from './store/local-dir-store.ts';
 import type { BuildResult } from './types.ts';
@@ -115,7 +116,12 @@ async function child(): Promise<void> {
   // The first compile sandbox starts now, while the repository is read and the build planned.
   const compiler = await createCompiler();
   compiler.prepare();
-  const opts: BuildOptions = { source: { kind: 'dir', dir: req.dir, ref: req.ref }, store: createLocalDirStore(req.out), siteUrl: req.siteUrl, compiler };
+  // Progress goes to stderr (the parent's, inherited): stdout carries the reply.
+  const progress = createProgress(process.stderr);
+  const opts: BuildOptions = {
+    source: { kind: 'dir', dir: req.dir, ref: req.ref }, store: createLocalDirStore(req.out), siteUrl: req.siteUrl, compiler,
+    onStep: (step) => progress.step(step), onCompiled: (done, total) => progress.compiled(done, total),
+  };
   let reply: ChildReply;
   try {
     reply = { ok: true, result: await build(opts) };
@@ -124,6 +130,7 @@ async function child(): Promise<void> {
       ? { ok: false, kind: err.kind, message: err.toString() }
       : { ok: false, kind: 'app', message: (err as Error).message };
   }
+  progress.end();
   await compiler.close();
   process.stdout.write(`\n${JSON.stringify(reply)}\n`);
   process.exit(0);

@@ -11,6 +11,7 @@
  */
 import { BuilderError } from '../errors.ts';
 import { scrubbedEnv } from '../limits/scrubbed-env.ts';
+import { createProgress } from '../progress/progress-reporter.ts';
 import { startHealthFile } from '../worker/health-file.ts';
 import { ciDeploy } from './ci-deploy.ts';
 import { CI_HELP, parseCiOptions, type CiOptions } from './ci-options.ts';
@@ -38,7 +39,9 @@ const abort = new AbortController();
 for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => abort.abort());
 
 try {
-  const { job, outcome, report } = await ciDeploy(opts, { log: err, signal: abort.signal });
+  const progress = createProgress(process.stderr);
+  const { job, outcome, report } = await ciDeploy(opts, { log: err, signal: abort.signal, progress });
+  progress.end();
   out(`Deployment: ${job.deployment_id}`);
   out(`Site:       ${job.site.url}`);
   if (outcome !== 'reported' || !report) {
