@@ -42,8 +42,9 @@ export function createProgress(out: ProgressOutput, now: () => number = () => pe
       const elapsed = at - (compileStarted ?? started);
       const rate = elapsed > 0 ? (done * 1000) / elapsed : 0;
       const left = rate > 0 ? ((total - done) / rate) * 1000 : undefined;
-      if (out.isTTY) draw(`compiling ${done}/${total} pages · ${Math.round(rate)} pages/s${left !== undefined && done < total ? ` · about ${Math.ceil(left / 1000)} s left` : ''}`);
-      else out.write(`compiled ${done}/${total} pages (${Math.round(rate)} pages/s)\n`);
+      const perSecond = rate < 10 ? rate.toFixed(1) : String(Math.round(rate));
+      if (out.isTTY) draw(`compiling ${done}/${total} pages · ${perSecond} pages/s${left !== undefined && done < total ? ` · about ${Math.ceil(left / 1000)} s left` : ''}`);
+      else out.write(`compiled ${done}/${total} pages (${perSecond} pages/s)\n`);
     },
     end() {
       if (out.isTTY) out.write('\r\x1b[K');
