@@ -5,7 +5,7 @@ import { TEMPLATE_VERSION } from '@folio/site-template';
 import { createPageCache, isCacheableFailure, pageCacheKey, type CacheEntry } from './cache/page-cache.ts';
 import { pageDeps } from './cache/page-deps.ts';
 import { COMPILER_VERSION, createCompiler, isPageFailure, type Compiler, type PageLimits } from './compile/index.ts';
-import { CONFIG_FILE, loadConfig } from './config/parse-config.ts';
+import { CONFIG_FILE, loadConfig, type ResolvedConfig } from './config/parse-config.ts';
 import { userError } from './errors.ts';
 import { isGitRepository, openDirSnapshot, openGitSnapshot, type RepoSnapshot } from './git/repo-snapshot.ts';
 import { syncRemote } from './git/sync-remote.ts';
@@ -16,6 +16,7 @@ import { startChangedShards } from './early-search.ts';
 import { buildSearchIndex, discardStarted, parseSearchManifest, plannedSearchBase, SEARCH_MANIFEST_KEY, type StartedShard } from './outputs/search-index.ts';
 import { siteExports } from './outputs/site-exports.ts';
 import { tailwindCss, tailwindKey } from './outputs/tailwind-css.ts';
+import type { ShellContext } from './outputs/page-shells.ts';
 import { feedKey, htmlKey, markdownKey } from './outputs/site-paths.ts';
 import { createPageBodies, type PageMemory, type PageRecord } from './page-bodies.ts';
 import { failureHolds, readSummaries, relocate, serializeSummaries, summarize, summaryHolds, writeSummaries, type FailureSummary, type PageSummary } from './page-summaries.ts';
@@ -31,7 +32,9 @@ export type BuildSource =
   /** A remote over HTTP(S); objects kept in `workDir` (reuse it across builds to fetch less). */
   | { kind: 'remote'; url: string; workDir: string; branch?: string; token?: string }
   /** A local folder: a Git repository (read at `ref`, default `HEAD`) or a plain folder of files. */
-  | { kind: 'dir'; dir: string; ref?: string };
+  | { kind: 'dir'; dir: string; ref?: string }
+  /** Files already read, e.g. a working tree kept up to date by the dev server. */
+  | { kind: 'snapshot'; snapshot: RepoSnapshot };
 
 /** Options of `build`. */
 export interface BuildOptions {
@@ -62,6 +65,13 @@ export interface BuildOptions {
   onPages?(changes: PageChanges): Promise<void>;
   /** Called as each step finishes (`clone`, `plan`, `compile`, …), for progress logs. */
   onStep?(step: keyof StepTimings): void;
+  /** Called after each compile batch with the pages compiled so far and the number to compile. */
+  onCompiled?(done: number, total: number): void;
+  /**
+   * Called with what every page shell of this build shares (configuration, navigation, assets,
+   * search bases), so the dev server can render an edited page's shell before the next build.
+   */
+  onShell?(shell: ShellContext, config: ResolvedConfig): void;
 }
 
 /** Pages a build changes, relative to the previously published site. */
@@ -205,6 +215,7 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>)
         bodies.remember(key, res, entry.deps);
         records.set(p, { cacheKey: key, summary: summarize(res, entry.deps) });
       })));
+      opts.onCompiled?.(Math.min(i + BATCH, misses.length), misses.length);
       deadline.check();
       checkCpu((compiler?.cpuMs?.() ?? 0) - cpuAtStart, limits);
     }
@@ -253,7 +264,7 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>)
   const rendered = await renderSite(ordered, {
     config, configHash, nav, searchBase: plannedSearchBase(searchPages, config.basePath, opts.searchPerShard), publisher,
     ...(utilitiesKey ? { utilities: `/${utilitiesKey}` } : {}),
-    previousInputs: previous?.inputs ?? {}, year: opts.year ?? new Date().getUTCFullYear(), load, tick: () => deadline.check(),
+    previousInputs: previous?.inputs ?? {}, year: opts.year ?? new Date().getUTCFullYear(), load, tick: () => deadline.check(), onShell: opts.onShell,
   });
   lap('render');
 
@@ -309,6 +320,7 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>)
 
 /** Opens the repository snapshot of a build source (cloning or fetching a remote first). */
 export async function openSource(source: BuildSource): Promise<RepoSnapshot> {
+  if (source.kind === 'snapshot') return source.snapshot;
   if (source.kind === 'remote') {
     const { commit } = await syncRemote({ url: source.url, dir: source.workDir, branch: source.branch, token: source.token });
     return openGitSnapshot(source.workDir, commit);

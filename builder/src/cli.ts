@@ -19,11 +19,28 @@ import { build, type BuildOptions } from './build.ts';
 import { createCompiler } from './compile/index.ts';
 import { BuilderError } from './errors.ts';
 import { syncRemote } from './git/sync-remote.ts';
+import { createProgress } from './progress/progress-reporter.ts';
 import { scrubbedEnv } from './limits/scrubbed-env.ts';
 import { createLocalDirStore } from './store/local-dir-store.ts';
 import type { BuildResult } from './types.ts';
 
 const USAGE = 'usage: build-site <git-url|dir> --out <dir> [--branch <b>] [--token <t>] [--site-url <u>]';
+const HELP = `${USAGE}
+       build-site dev <repo dir> [--port <n>]   (a local preview: build-site dev --help)
+
+Builds a docs repository (a Git URL, a local repository or a plain folder with docs.json) into
+--out: the site at its top, the build state under --out/_folio/. Building again into the same
+--out only compiles what changed. To look at the result, run the dev preview instead, or serve
+--out with a static server that maps /a/b to a/b/index.html.
+
+  --out <dir>       where the site goes (required)
+  --branch <b>      branch or commit to build (default: the remote's default branch, or HEAD)
+  --token <t>       token for a private HTTPS remote
+  --site-url <u>    the site's public origin, for canonical links, feeds and the sitemap
+                    (default http://localhost)
+  -h, --help        show this help
+
+Exit codes: 0 built (failed pages are listed), 1 a problem in the repository, 2 a platform error.`;
 
 interface ChildRequest { dir: string; ref?: string; out: string; siteUrl: string }
 type ChildReply = { ok: true; result: BuildResult } | { ok: false; kind: 'user' | 'app'; message: string };
@@ -33,12 +50,13 @@ export async function main(argv: string[], log: (line: string) => void = (l) => 
   let args;
   try {
     args = parseArgs({ args: argv, allowPositionals: true, options: {
-      out: { type: 'string' }, branch: { type: 'string' }, token: { type: 'string' }, 'site-url': { type: 'string' },
+      out: { type: 'string' }, branch: { type: 'string' }, token: { type: 'string' }, 'site-url': { type: 'string' }, help: { type: 'boolean', short: 'h' },
     } });
   } catch (err) {
     log(`${(err as Error).message}\n${USAGE}`);
     return 1;
   }
+  if (args.values.help) { log(HELP); return 0; }
   const [source] = args.positionals;
   if (!source || !args.values.out) { log(USAGE); return 1; }
   const out = path.resolve(args.values.out);
@@ -99,7 +117,12 @@ async function child(): Promise<void> {
   // The first compile sandbox starts now, while the repository is read and the build planned.
   const compiler = await createCompiler();
   compiler.prepare();
-  const opts: BuildOptions = { source: { kind: 'dir', dir: req.dir, ref: req.ref }, store: createLocalDirStore(req.out), siteUrl: req.siteUrl, compiler };
+  // Progress goes to stderr (the parent's, inherited): stdout carries the reply.
+  const progress = createProgress(process.stderr);
+  const opts: BuildOptions = {
+    source: { kind: 'dir', dir: req.dir, ref: req.ref }, store: createLocalDirStore(req.out), siteUrl: req.siteUrl, compiler,
+    onStep: (step) => progress.step(step), onCompiled: (done, total) => progress.compiled(done, total),
+  };
   let reply: ChildReply;
   try {
     reply = { ok: true, result: await build(opts) };
@@ -108,6 +131,7 @@ async function child(): Promise<void> {
       ? { ok: false, kind: err.kind, message: err.toString() }
       : { ok: false, kind: 'app', message: (err as Error).message };
   }
+  progress.end();
   await compiler.close();
   process.stdout.write(`\n${JSON.stringify(reply)}\n`);
   process.exit(0);
@@ -115,5 +139,9 @@ async function child(): Promise<void> {
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   if (process.argv[2] === '--child') await child();
-  else process.exitCode = await main(process.argv.slice(2));
+  else if (process.argv[2] === 'dev') {
+    const { devMain } = await import('./dev/dev-command.ts');
+    const code = await devMain(process.argv.slice(3));
+    if (code !== undefined) process.exit(code);
+  } else process.exitCode = await main(process.argv.slice(2));
 }

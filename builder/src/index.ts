@@ -16,3 +16,4 @@ export { DEFAULT_LIMITS, type BuildLimits } from './limits/build-limits.ts';
 export { scrubbedEnv } from './limits/scrubbed-env.ts';
 export { readManifest, MANIFEST_KEY, CACHE_PREFIX, type BuildManifest } from './manifest.ts';
 export type { JobReport, PageRecord } from './worker/control-plane-client.ts';
+export { candidateKeys, wantsMarkdown, matchRedirect, type RedirectRule } from './serve/resolve-path.ts';

@@ -34,6 +34,8 @@ export interface RenderContext {
   tick(): void;
   /** Root-relative URL of the site's utilities stylesheet, when its pages use Tailwind classes. */
   utilities?: string;
+  /** Receives the shared shell context once it is known (the dev server keeps it). */
+  onShell?(shell: ShellContext, config: ResolvedConfig): void;
 }
 
 /**
@@ -48,6 +50,7 @@ export async function renderSite(records: readonly PageRecord[], ctx: RenderCont
   const inputs: Record<string, string> = {};
   const assets = { ...(await clientAssets(publisher)), ...(ctx.utilities ? { utilities: ctx.utilities } : {}) };
   const shell: ShellContext = { site: ctx.config, nav: ctx.nav, assets, searchBase: ctx.searchBase, year: ctx.year };
+  ctx.onShell?.(shell, ctx.config);
   const neighbours = prevNextByPath(ctx.nav);
   const siteHash = sha(JSON.stringify([TEMPLATE_VERSION, ctx.configHash, ctx.config.siteUrl, ctx.config.basePath, assets, ctx.nav, ctx.searchBase, ctx.year]));
   const todo: PageRecord[] = [];

@@ -33,6 +33,10 @@ export const envSchema = z.object({
   /** Number of builder workers `npm start` runs in-process. */
   BUILDER_WORKERS: z.coerce.number().int().min(0).max(16).default(1),
   LOG_LEVEL: z.enum(['silent', 'error', 'info', 'debug']).default('info'),
+  /** `text` lines for a terminal, or `json` lines (one object per event) for a log pipeline. */
+  LOG_FORMAT: z.enum(['text', 'json']).default('text'),
+  /** How long a `git push` waits for its deployment to finish to print the outcome (0: do not wait). */
+  PUSH_WAIT_MS: z.coerce.number().int().min(0).max(600_000).default(20_000),
   /** Origin builder workers reach this control plane at (managed Git); default the API's own address. */
   INTERNAL_API_URL: z.string().url().optional(),
   /** Shared secret builder workers present to claim jobs; `npm start` makes one when unset. */

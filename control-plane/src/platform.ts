@@ -13,6 +13,7 @@ import type { Env } from './env.ts';
 import { gitHttpMiddleware } from './git/git-http.ts';
 import { createManagedRepo, deleteManagedRepo } from './git/managed-repos.ts';
 import type { Deps } from './http/route.ts';
+import { configureLog } from './log/structured-log.ts';
 import { startControlPlane, type ControlPlane, type ControlPlaneOptions } from './server.ts';
 import { siteRoutes } from './assistant/site-routes.ts';
 import type { UsageSink } from './assistant/usage-sink.ts';
@@ -61,6 +62,7 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
   // The database journal, managed repositories and local sites: readable by this user alone, so
   // no other user (a compile sandbox runs as one) can read or write them.
   fs.chmodSync(env.dataDir, 0o700);
+  configureLog({ format: env.LOG_FORMAT, level: env.LOG_LEVEL });
   const store = opts.store ?? storeFromEnv(env, env.dataDir);
   const workerSecret = env.WORKER_SECRET ?? randomBytes(24).toString('base64url');
   // Hooks and middleware are built before the control plane exists; they read its deps through this.
@@ -84,7 +86,7 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
     m: cp.m, store, sitesDomain: env.SITES_DOMAIN, host: env.SITE_HOST, port: opts.sitePort ?? env.SITE_PORT,
     handle: siteRoutes({ m: cp.m, store, env, usage: opts.usage, now: opts.now }),
     globalFiles: fs.existsSync(schemaPath) ? { '/docs.schema.json': { body: fs.readFileSync(schemaPath), contentType: 'application/schema+json' } } : {},
-  });
+  }).catch(async (err: unknown) => { await cp.close(); throw err; });
   return {
     cp, site, store, workerSecret, internalUrl,
     async close() {

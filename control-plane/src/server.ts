@@ -14,6 +14,7 @@ import type { Env } from './env.ts';
 import { apiRoutes } from './api/routes.ts';
 import { createApp } from './http/app.ts';
 import { answerClientError } from './http/client-error.ts';
+import { listen } from './http/listen.ts';
 import type { Logger } from './http/error-middleware.ts';
 import type { Deps, RouteDef } from './http/route.ts';
 
@@ -43,17 +44,19 @@ export interface ControlPlane {
 }
 
 export async function startControlPlane(opts: ControlPlaneOptions): Promise<ControlPlane> {
-  const db = await connectDatabase({ mongodbUri: opts.env.MONGODB_URI, dataDir: opts.inMemory ? undefined : opts.env.dataDir });
+  const db = await connectDatabase({ mongodbUri: opts.env.MONGODB_URI, dataDir: opts.inMemory ? undefined : opts.env.dataDir, exclusive: true });
   const m = models(db.connection);
   const deps: Deps = { m, env: opts.env, now: opts.now ?? (() => new Date()), services: opts.services ?? {} };
   const app = createApp({ deps, routes: apiRoutes(opts.extraRoutes), log: opts.log, validateResponses: opts.validateResponses, extra: opts.middleware });
   const server = http.createServer(app.callback());
   server.keepAliveTimeout = 5_000;
   server.on('clientError', answerClientError);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(opts.port ?? opts.env.API_PORT, opts.env.API_HOST, resolve);
-  });
+  try {
+    await listen(server, opts.port ?? opts.env.API_PORT, opts.env.API_HOST, 'API_PORT');
+  } catch (err) {
+    await db.close();
+    throw err;
+  }
   const port = (server.address() as AddressInfo).port;
   const apiUrl = `http://${opts.env.API_HOST}:${port}/v1`;
   if (!opts.env.PUBLIC_API_URL) deps.env = { ...opts.env, publicApiUrl: apiUrl };

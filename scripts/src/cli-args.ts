@@ -26,3 +26,8 @@ export async function runCommand(body: () => Promise<void>): Promise<void> {
     process.exit(1);
   }
 }
+
+/** True when the arguments ask for help (`--help`, `-h` or `help` as the command). */
+export function helpRequested(argv: string[]): boolean {
+  return argv.includes('--help') || argv.includes('-h') || argv[0] === 'help';
+}

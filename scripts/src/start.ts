@@ -2,13 +2,28 @@
  * `npm start`: runs the platform on embedded defaults (or on the services the environment
  * names): the API with Git hosting and the internal build API, the site server, and
  * BUILDER_WORKERS builder worker processes. Prints the API base URL and, on first start, a
- * bootstrap API key.
+ * bootstrap API key. A taken port or a data directory another platform uses stops it with one
+ * line saying what to change.
  */
-import { bootstrap, parseEnv, type Env } from '@folio/control-plane';
-import { startPlatform } from '@folio/control-plane/platform.ts';
-import { spawnWorkers } from './spawn-workers.ts';
+import { helpRequested } from './cli-args.ts';
 
-let env: Env;
+const HELP = `usage: npm start
+
+Runs the Folio platform: the API (API_PORT, default 4000), Git hosting, the site server
+(SITE_PORT, default 4100) and BUILDER_WORKERS builder processes, with an embedded database and
+site storage in DATA_DIR (default ./data) unless MONGODB_URI and S3_BUCKET are set. Every
+variable is listed in the README's Configuration section.`;
+
+if (helpRequested(process.argv.slice(2))) {
+  console.log(HELP);
+  process.exit(0);
+}
+
+const { AppError, bootstrap, parseEnv } = await import('@folio/control-plane');
+const { startPlatform } = await import('@folio/control-plane/platform.ts');
+const { spawnWorkers } = await import('./spawn-workers.ts');
+
+let env;
 try {
   env = parseEnv();
 } catch (err) {
@@ -16,7 +31,14 @@ try {
   process.exit(1);
 }
 
-const platform = await startPlatform({ env });
+let platform;
+try {
+  platform = await startPlatform({ env });
+} catch (err) {
+  // Expected start-up problems (a taken port, data in use) are one line; anything else keeps its trace.
+  if (err instanceof AppError) { console.error(`error: ${err.message}`); process.exit(1); }
+  throw err;
+}
 const first = await bootstrap(platform.cp.m);
 const workers = spawnWorkers(env.BUILDER_WORKERS, { env, controlPlaneUrl: platform.internalUrl, workerSecret: platform.workerSecret });
 

@@ -10,6 +10,7 @@ import { appError, userError } from '../errors.ts';
 import { isGitRepository } from '../git/repo-snapshot.ts';
 import type { Compiler } from '../compile/index.ts';
 import { ControlPlaneClient, type BuildJob, type JobReport } from '../worker/control-plane-client.ts';
+import type { BuildProgress } from '../progress/progress-reporter.ts';
 import { runJob } from '../worker/run-job.ts';
 import type { CiOptions } from './ci-options.ts';
 import { createHttpStore } from './http-store.ts';
@@ -33,6 +34,8 @@ export interface CiDeployRun {
   log?(line: string): void;
   /** Aborting hands the deployment back, which fails it. */
   signal?: AbortSignal;
+  /** Build progress (steps, pages compiled); default none. */
+  progress?: BuildProgress;
   compiler?: Compiler;
   /** How long to keep retrying while another build of the project runs; default 10 minutes. */
   busyWaitMs?: number;
@@ -89,7 +92,7 @@ export async function ciDeploy(opts: CiOptions, run: CiDeployRun = {}): Promise<
   const store = createHttpStore({ url: new URL(job.store.url, `${opts.apiUrl}/`).href, token: job.token, fencing: job.fencing });
   let report: JobReport | undefined;
   const outcome = await runJob(job, {
-    client: new ControlPlaneClient(opts.apiUrl), store, compiler: run.compiler, signal: run.signal,
+    client: new ControlPlaneClient(opts.apiUrl), store, compiler: run.compiler, signal: run.signal, progress: run.progress,
     source: { kind: 'dir', dir: opts.dir, ...(isGitRepository(opts.dir) ? { ref: commit } : {}) },
     onPhase: (phase) => run.log?.(`phase ${phase}`),
     onReport: (r) => { report = r; },

@@ -28,6 +28,21 @@ export interface CiOptions {
   fallbackCommit?: string;
 }
 
+/** What `ci-deploy --help` prints. */
+export const CI_HELP = `${CI_USAGE}
+
+Builds the checked-out docs repository here (in your CI) and publishes it as a deployment of the
+project, recording the commit.
+
+  --dir <checkout>   the repository (default GITHUB_WORKSPACE, else the current folder)
+  --project <id>     the project id (or FOLIO_PROJECT_ID)
+  --api-url <url>    the control plane (or FOLIO_API_URL)
+  --commit <sha>     the commit to record (default HEAD of the checkout, else GITHUB_SHA)
+  -h, --help         show this help
+
+FOLIO_API_KEY: an API key with the deployments:trigger scope (never on the command line).
+Exit codes: 0 deployed, 1 failed or refused, 2 invalid options.`;
+
 const SHA = /^[0-9a-f]{40}$/;
 
 /** Reads the options; throws a user error listing every problem, one per line. */

@@ -11,13 +11,18 @@
  */
 import { BuilderError } from '../errors.ts';
 import { scrubbedEnv } from '../limits/scrubbed-env.ts';
+import { createProgress } from '../progress/progress-reporter.ts';
 import { startHealthFile } from '../worker/health-file.ts';
 import { ciDeploy } from './ci-deploy.ts';
-import { parseCiOptions, type CiOptions } from './ci-options.ts';
+import { CI_HELP, parseCiOptions, type CiOptions } from './ci-options.ts';
 
 const out = (line: string) => process.stdout.write(`${line}\n`);
 const err = (line: string) => process.stderr.write(`${line}\n`);
 
+if (process.argv.slice(2).some((a) => a === '--help' || a === '-h')) {
+  out(CI_HELP);
+  process.exit(0);
+}
 const env = { ...process.env };
 let opts: CiOptions;
 try {
@@ -34,7 +39,9 @@ const abort = new AbortController();
 for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => abort.abort());
 
 try {
-  const { job, outcome, report } = await ciDeploy(opts, { log: err, signal: abort.signal });
+  const progress = createProgress(process.stderr);
+  const { job, outcome, report } = await ciDeploy(opts, { log: err, signal: abort.signal, progress });
+  progress.end();
   out(`Deployment: ${job.deployment_id}`);
   out(`Site:       ${job.site.url}`);
   if (outcome !== 'reported' || !report) {

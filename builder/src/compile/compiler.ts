@@ -46,6 +46,8 @@ export interface CompilerOptions {
   limits?: Partial<PageLimits>;
   /** Add the network namespace and own user where the builder can (default true). */
   osLayers?: boolean;
+  /** How long idle sandboxes are kept before they stop (default 30 s; the dev server keeps them). */
+  idleMs?: number;
   /** Platform-side log lines (a sandbox that crashed); never shown to customers. */
   log?(message: string): void;
 }

@@ -7,6 +7,7 @@
 import { build, type BuildSource, type PageChanges } from '../build.ts';
 import type { Compiler } from '../compile/index.ts';
 import type { PageMemory } from '../page-bodies.ts';
+import type { BuildProgress } from '../progress/progress-reporter.ts';
 import { BuilderError } from '../errors.ts';
 import type { ObjectStore } from '../store/object-store.ts';
 import type { BuildResult } from '../types.ts';
@@ -23,6 +24,8 @@ export interface RunJobOptions {
   pageMemory?: PageMemory;
   /** Observes phases (clone, compile, publish), e.g. for logs or crash tests. */
   onPhase?(phase: string, job: BuildJob): void;
+  /** Progress of the build's steps and compiled pages (the CI command shows it). */
+  progress?: BuildProgress;
   /** Sees the final report just before it is sent. */
   onReport?(report: JobReport): void;
   /** Aborted when the run must stop: the job is handed back instead of reported. */
@@ -65,7 +68,8 @@ export async function runJob(job: BuildJob, opts: RunJobOptions): Promise<'repor
       siteUrl: job.site.url,
       compiler: opts.compiler,
       pageMemory: opts.pageMemory,
-      onStep: (step) => { if (step === 'clone') opts.onPhase?.('compile', job); },
+      onStep: (step) => { opts.progress?.step(step); if (step === 'clone') opts.onPhase?.('compile', job); },
+      onCompiled: (done, total) => opts.progress?.compiled(done, total),
       onPages: async (changes) => {
         if (lost) throw new LeaseLostError();
         opts.onPhase?.('publish', job);

@@ -49,3 +49,9 @@ export async function changePlan(m: Models, handle: string, plan: PlanId, now: D
   const updated = await m.Organization.findOneAndUpdate({ _id: org._id }, { $set: { pending_plan: plan, pending_plan_at: at } }, { returnDocument: 'after' }).lean();
   return { org: updated as Organization, effective: at };
 }
+
+/** Every organization with its plan (and a pending downgrade), by handle. */
+export async function listOrganizations(m: Models): Promise<Array<{ handle: string; name: string; plan: string; pending_plan: string | null }>> {
+  const orgs = await m.Organization.find({}).sort({ handle: 1 }).lean();
+  return orgs.map((o) => ({ handle: o.handle, name: o.name ?? o.handle, plan: o.plan, pending_plan: o.pending_plan ?? null }));
+}

@@ -14,7 +14,7 @@ import { z } from 'zod';
 import type { Models } from '../db/models/index.ts';
 import { requireFeature } from '../entitlements/resolver.ts';
 import { notFound } from '../errors.ts';
-import { candidateKeys } from '../sites/resolve-path.ts';
+import { candidateKeys } from '@folio/builder';
 import { VisitorRate } from './abuse-limits.ts';
 import { conversationQuery } from './bm25-index.ts';
 import type { SitePage } from './sections.ts';

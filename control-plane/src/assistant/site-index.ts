@@ -7,7 +7,7 @@
  * the ranking. Only the host's own prefix (`sites/<project id>/`) is ever read.
  */
 import type { ObjectStore } from '@folio/builder';
-import { candidateKeys } from '../sites/resolve-path.ts';
+import { candidateKeys } from '@folio/builder';
 import { buildIndex, type Bm25Index } from './bm25-index.ts';
 import { anchorOf, htmlHeadings } from './page-anchors.ts';
 import { pagePassages, parseLlmsFull } from './sections.ts';

@@ -12,6 +12,7 @@ import net from 'node:net';
 import path from 'node:path';
 import mongoose from 'mongoose';
 import { startEmbeddedMongo, type EmbeddedMongo } from '../embedded-mongo/index.ts';
+import { AppError } from '../errors.ts';
 import { syncIndexes } from './models/index.ts';
 
 export interface Database {
@@ -29,6 +30,11 @@ export interface ConnectOptions {
   dataDir?: string;
   /** Database name (default `folio`). */
   dbName?: string;
+  /**
+   * Refuse a data directory another live process owns (the platform itself: two platforms on
+   * one data directory would share its database but not its repositories and sites).
+   */
+  exclusive?: boolean;
 }
 
 function processAlive(pid: number): boolean {
@@ -57,6 +63,10 @@ export async function connectDatabase(opts: ConnectOptions = {}): Promise<Databa
   let uri = opts.mongodbUri;
   const endpointFile = opts.dataDir ? path.join(opts.dataDir, 'db-endpoint.json') : undefined;
   if (!uri && endpointFile) uri = await liveOwner(endpointFile);
+  if (uri && !opts.mongodbUri && opts.exclusive) {
+    const { pid } = JSON.parse(fs.readFileSync(endpointFile!, 'utf8')) as { pid: number };
+    throw new AppError(409, 'data_dir_in_use', `DATA_DIR ${opts.dataDir} is in use by another Folio platform (process ${pid}); stop it first, or set DATA_DIR to another folder`);
+  }
   if (!uri) {
     embedded = await startEmbeddedMongo({ dataDir: opts.dataDir ? path.join(opts.dataDir, 'db') : undefined });
     uri = embedded.uri;

@@ -21,6 +21,7 @@ import type { QueryFilter } from 'mongoose';
 import type { JobReport } from '@folio/builder';
 import type { Deployment, Models } from '../db/models/index.ts';
 import { AppError } from '../errors.ts';
+import { logDeploymentOutcome } from './deployment-outcome.ts';
 
 /** Default lease; the control plane passes env.BUILD_LEASE_MS. */
 export const LEASE_MS = 30_000;
@@ -207,6 +208,7 @@ async function finish(m: Models, d: Deployment, report: JobReport, now: Date, fi
   await m.Project.updateOne({ _id: d.project_id }, {
     $set: report.status === 'deployed' ? { status: 'active', last_deploy_at: now } : { status: 'failed' },
   });
+  logDeploymentOutcome(done as Deployment);
   return done as Deployment;
 }
 

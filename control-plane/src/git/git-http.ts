@@ -3,16 +3,18 @@
  * (CGI). Credentials are per project: HTTP Basic with any user name and, as the password, an
  * API key of the project's organization (`projects:read` to fetch, `projects:write` to push) or
  * the build token of a deployment of that project (fetch only). A push that moves the synced
- * branch queues a deployment.
+ * branch queues a deployment, and the client is told where to follow it and how it ended.
  */
 import type Koa from 'koa';
 import { authenticate } from '../auth/api-keys.ts';
 import { hasScope } from '../auth/scopes.ts';
+import { outcomeText } from '../deploy/deployment-outcome.ts';
+import { siteUrlOf } from '../deploy/internal-api.ts';
 import { deploymentForToken, enqueueDeployment } from '../deploy/queue.ts';
 import { AppError } from '../errors.ts';
 import { methodNotAllowed } from '../http/method-guard.ts';
 import type { Deps } from '../http/route.ts';
-import { runBackend } from './http-backend.ts';
+import { runBackend, type Progress } from './http-backend.ts';
 import { branchHead } from './managed-repos.ts';
 
 const PATH = /^\/git\/([a-z0-9-]+)\.git(\/.*)$/;
@@ -81,14 +83,35 @@ export function gitHttpMiddleware(deps: Deps): Koa.Middleware {
     if (!project || project.github_repo || !allowed) return challenge(ctx, project && !allowed && password.startsWith('bt_') ? 401 : 404, 'repository not found');
 
     const branch = project.github_branch ?? 'main';
-    const before = push && ctx.method === 'POST' ? await branchHead(deps, project._id, branch) : undefined;
-    await runBackend(ctx, deps, project._id, rest);
-    if (push && ctx.method === 'POST') {
+    if (!(push && ctx.method === 'POST')) return runBackend(ctx, deps, project._id, rest);
+    const before = await branchHead(deps, project._id, branch);
+    await runBackend(ctx, deps, project._id, rest, async (progress) => {
       const after = await branchHead(deps, project._id, branch);
-      if (after && after !== before) {
-        await enqueueDeployment(deps.m, project._id, { commitSha: after, trigger: 'push' }, deps.now());
-        (deps.services.wakeWorkers as (() => void) | undefined)?.();
-      }
-    }
+      if (!after || after === before) return;
+      const queued = await enqueueDeployment(deps.m, project._id, { commitSha: after, trigger: 'push' }, deps.now());
+      (deps.services.wakeWorkers as (() => void) | undefined)?.();
+      if (progress) await reportDeployment(deps, project, queued._id, progress);
+    });
   };
 }
+
+/**
+ * Push feedback, as GitHub prints pull-request links: where to follow the deployment, then its
+ * outcome when it finishes within `PUSH_WAIT_MS`, else a line saying it is still running.
+ */
+async function reportDeployment(deps: Deps, project: { _id: string; slug: string; custom_domain?: string | null }, deploymentId: string, progress: Progress): Promise<void> {
+  const follow = `${deps.env.publicApiUrl}/projects/${project._id}/deployments/${deploymentId}`;
+  progress(`Deployment ${deploymentId} queued — follow it at ${follow}`);
+  const deadline = Date.now() + deps.env.PUSH_WAIT_MS;
+  if (deps.env.PUSH_WAIT_MS === 0) return;
+  while (Date.now() < deadline) {
+    const d = await deps.m.Deployment.findById(deploymentId).lean();
+    if (!d) return;
+    if (d.status === 'deployed' || d.status === 'failed') { progress(outcomeText(d, siteUrlOf(deps, project))); return; }
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
+  progress(`Deployment ${deploymentId} is still running; the site updates when it finishes`);
+}
+
+/** How often push feedback checks its deployment. */
+const POLL_MS = 250;

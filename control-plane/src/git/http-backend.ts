@@ -33,10 +33,54 @@ function sendError(res: ServerResponse, backendStatus: number): void {
   res.end(text);
 }
 
-/** Pipes the request through `git http-backend` for `rest` (the path below `<project id>.git`). */
-export function runBackend(ctx: Koa.Context, deps: Deps, projectId: string, rest: string): Promise<void> {
+/** Writes progress lines to a Git client (shown as `remote: <line>`). */
+export type Progress = (line: string) => void;
+
+/**
+ * Runs after the backend finished, before the answer ends. With `progress` (the client asked
+ * for side-band messages and the answer ends with its flush packet) lines it writes are shown
+ * by the client as `remote: …`; without, the answer has already ended.
+ */
+export type Trailer = (progress: Progress | undefined) => Promise<void>;
+
+/** A side-band packet on band 2 (progress) carrying one line. */
+export function progressPacket(line: string): Buffer {
+  const payload = Buffer.concat([Buffer.from([2]), Buffer.from(`${line}\n`, 'utf8')]);
+  return Buffer.concat([Buffer.from((payload.length + 4).toString(16).padStart(4, '0')), payload]);
+}
+
+const FLUSH = Buffer.from('0000');
+
+/**
+ * Pipes the request through `git http-backend` for `rest` (the path below `<project id>.git`),
+ * then runs `trailer`. To let the trailer talk to the client, the last four bytes of the answer
+ * are held back: a `receive-pack` answer with side-band ends with a flush packet, and progress
+ * packets written before it reach the client's terminal.
+ */
+export function runBackend(ctx: Koa.Context, deps: Deps, projectId: string, rest: string, trailer?: Trailer): Promise<void> {
   ctx.respond = false;
   const res = ctx.res;
+  // The client asks for side-band in the capabilities of its first command line (plain, not gzip).
+  let sideband = false;
+  if (trailer && !ctx.get('content-encoding')) {
+    ctx.req.once('data', (chunk: Buffer) => { sideband = /\0[^\n]*\bside-band(-64k)?\b/.test(chunk.subarray(0, 1024).toString('latin1')); });
+  }
+  let held = Buffer.alloc(0);
+  const write = (chunk: Buffer) => {
+    if (!trailer) { res.write(chunk); return; }
+    const all = Buffer.concat([held, chunk]);
+    res.write(all.subarray(0, Math.max(0, all.length - 4)));
+    held = all.subarray(Math.max(0, all.length - 4));
+  };
+  const finish = async () => {
+    if (trailer && sideband && held.equals(FLUSH)) {
+      await trailer((line) => res.write(progressPacket(line))).catch(() => undefined);
+      res.end(FLUSH);
+      return;
+    }
+    res.end(held);
+    await trailer?.(undefined).catch(() => undefined);
+  };
   return new Promise((resolve) => {
     const child = spawn('git', ['http-backend'], {
       env: {
@@ -61,7 +105,7 @@ export function runBackend(ctx: Koa.Context, deps: Deps, projectId: string, rest
     let headersDone = false;
     let replaced = false;
     child.stdout.on('data', (chunk: Buffer) => {
-      if (headersDone) { if (!replaced) res.write(chunk); return; }
+      if (headersDone) { if (!replaced) write(chunk); return; }
       head = Buffer.concat([head, chunk]);
       const end = head.indexOf('\r\n\r\n');
       if (end < 0) return;
@@ -82,11 +126,11 @@ export function runBackend(ctx: Koa.Context, deps: Deps, projectId: string, rest
       }
       for (const [name, value] of headers) res.setHeader(name, value);
       res.statusCode = status;
-      res.write(head.subarray(end + 4));
+      write(head.subarray(end + 4));
     });
     child.on('close', () => {
       if (!headersDone) sendError(res, 500);
-      else if (!replaced) res.end();
+      else if (!replaced) { void finish().then(() => resolve()); return; }
       resolve();
     });
     child.on('error', () => {

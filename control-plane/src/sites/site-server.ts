@@ -8,9 +8,9 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { cacheControlFor, contentTypeFor, type ObjectStore } from '@folio/builder';
+import { cacheControlFor, candidateKeys, contentTypeFor, matchRedirect, wantsMarkdown, type ObjectStore, type RedirectRule } from '@folio/builder';
 import type { Models } from '../db/models/index.ts';
-import { candidateKeys, wantsMarkdown } from './resolve-path.ts';
+import { listen } from '../http/listen.ts';
 
 export interface SiteServerOptions {
   m: Models;
@@ -25,8 +25,6 @@ export interface SiteServerOptions {
 }
 
 export interface SiteServer { port: number; url: string; close(): Promise<void> }
-
-interface RedirectRule { source: string; destination: string; status: number }
 
 const TTL_MS = 2_000;
 /** The policy every SVG is served with: no script, no fetches, inline styles only. */
@@ -93,8 +91,7 @@ export async function startSiteServer(opts: SiteServerOptions): Promise<SiteServ
       if (opts.handle && await opts.handle(req, res, projectId)) return;
       if (req.method !== 'GET' && req.method !== 'HEAD') { res.statusCode = 405; res.setHeader('Allow', 'GET, HEAD'); res.end(); return; }
       const prefix = `sites/${projectId}/`;
-      const path = url.pathname.length > 1 ? url.pathname.replace(/\/+$/, '') : '/';
-      const rule = (await rulesFor(prefix)).find((r) => r.source === path || r.source === url.pathname);
+      const rule = matchRedirect(await rulesFor(prefix), url.pathname);
       if (rule) { res.statusCode = rule.status; res.setHeader('Location', rule.destination + url.search); res.end(); return; }
       const keys = candidateKeys(url.pathname, wantsMarkdown(req.headers.accept));
       for (const key of keys ?? []) if (await send(req, res, key, prefix)) return;
@@ -107,7 +104,7 @@ export async function startSiteServer(opts: SiteServerOptions): Promise<SiteServ
       res.end('Internal error\n');
     }
   });
-  await new Promise<void>((resolve, reject) => { server.once('error', reject); server.listen(opts.port, opts.host, resolve); });
+  await listen(server, opts.port, opts.host, 'SITE_PORT');
   const port = (server.address() as AddressInfo).port;
   return {
     port,

@@ -21,6 +21,14 @@ initSearch();
 initToc();
 void initMermaid();
 
+// Content replaced in place (the local preview swaps an edited page's body without reloading):
+// enhance the new tabs, code groups and code blocks. Each of these skips what is already done.
+document.addEventListener('folio:content', () => {
+  initCodeGroups();
+  initTabs();
+  initCodeBlocks();
+});
+
 // The assistant panel is its own module, fetched the first time a visitor opens it. A page
 // script may take over by cancelling the `folio:assistant` event.
 const openAssistant = () => {

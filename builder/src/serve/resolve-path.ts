@@ -35,3 +35,15 @@ export function wantsMarkdown(accept: string | undefined): boolean {
   }
   return md > 0 && md >= html;
 }
+
+/** One entry of a site's `_redirects.json`. */
+export interface RedirectRule { source: string; destination: string; status: number }
+
+/**
+ * The redirect a request path matches, if any: a rule's source matches the path with or without
+ * its trailing slash. Shared by the site server and the dev server so both redirect alike.
+ */
+export function matchRedirect(rules: readonly RedirectRule[], pathname: string): RedirectRule | undefined {
+  const trimmed = pathname.length > 1 ? pathname.replace(/\/+$/, '') : '/';
+  return rules.find((r) => r.source === trimmed || r.source === pathname);
+}

@@ -1,0 +1,109 @@
+/**
+ * `npm run dev -- <repo dir> [--port 4300] [--host 127.0.0.1]` (also `build-site dev …`): a
+ * local preview of a docs repository's working tree, uncommitted files included, with the real
+ * site template, search, clean URLs, redirects, `.md` exports and `llms.txt`. Edits reach the
+ * open browser as they are saved; problems show as an overlay over the last good page.
+ *
+ * The site and its page cache are kept in the system's temp folder (one folder per repository
+ * path), so the next start only compiles what changed meanwhile. Nothing is fetched from the
+ * network: the template's assets are built locally.
+ */
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { createLocalDirStore } from '../store/local-dir-store.ts';
+import { createDevSession } from './dev-session.ts';
+import { startDevServer, type DevServer } from './dev-server.ts';
+import { isSkippedPath, openWorkingTree } from './working-tree.ts';
+
+export const DEV_USAGE = `usage: dev <repo dir> [--port <n>] [--host <h>]
+
+Serves the docs in <repo dir> (a folder with docs.json at its root) at http://127.0.0.1:4300/
+and rebuilds what you edit: pages, snippets, public/ and docs.json.
+
+  --port <n>   port to listen on (default 4300; the next free one when 4300 is taken)
+  --host <h>   interface to listen on (default 127.0.0.1)
+  -h, --help   show this help`;
+
+/** Default port of the preview. */
+export const DEV_PORT = 4300;
+
+/** Options of `startDev`. */
+export interface DevOptions {
+  dir: string;
+  /** Default `DEV_PORT`, or a free port when it is taken; an explicit port that is taken fails. */
+  port?: number;
+  host?: string;
+  /** Where the built site and its cache live; default a folder per repository under the temp folder. */
+  cacheDir?: string;
+  log?(line: string): void;
+}
+
+/** Where the preview of the repository at `dir` keeps its built site and page cache by default. */
+export function devCacheDir(dir: string): string {
+  return path.join(os.tmpdir(), 'folio-dev', createHash('sha256').update(path.resolve(dir)).digest('hex').slice(0, 16));
+}
+
+/** Starts the preview of `opts.dir`: reads the working tree, serves, builds, watches. */
+export async function startDev(opts: DevOptions): Promise<DevServer & { dir: string }> {
+  const dir = path.resolve(opts.dir);
+  if (!fs.existsSync(path.join(dir, 'docs.json'))) throw new Error(`${dir}: no docs.json here; give the folder of a docs repository (the one holding docs.json)`);
+  const cacheDir = opts.cacheDir ?? devCacheDir(dir);
+  const store = createLocalDirStore(cacheDir);
+  const tree = await openWorkingTree(dir);
+  const listen = (port: number) => startDevServer({ store, host: opts.host, port, session: (siteUrl) => createDevSession({ tree, store, siteUrl, log: opts.log }) });
+  let server: DevServer;
+  try {
+    server = await listen(opts.port ?? DEV_PORT);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE' || opts.port !== undefined) throw err;
+    server = await listen(0);
+  }
+  const watcher = fs.watch(dir, { recursive: true }, (_event, file) => {
+    if (!file) return;
+    const repoPath = file.toString().split(path.sep).join('/');
+    if (!isSkippedPath(repoPath)) server.session.changed([repoPath]);
+  });
+  return {
+    ...server,
+    dir,
+    async close() {
+      watcher.close();
+      await server.close();
+    },
+  };
+}
+
+/** The command: parses `argv`, starts the preview and runs until interrupted. Returns the exit code on a start failure. */
+export async function devMain(argv: string[], log: (line: string) => void = (l) => process.stdout.write(`${l}\n`)): Promise<number | undefined> {
+  let args;
+  try {
+    args = parseArgs({ args: argv, allowPositionals: true, options: { port: { type: 'string' }, host: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
+  } catch (err) {
+    log(`${(err as Error).message}\n${DEV_USAGE}`);
+    return 1;
+  }
+  if (args.values.help) { log(DEV_USAGE); return 0; }
+  const [dir] = args.positionals;
+  if (!dir) { log(DEV_USAGE); return 1; }
+  const port = args.values.port === undefined ? undefined : Number(args.values.port);
+  if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port < 65536)) { log(`--port: expected a number from 0 to 65535, got "${args.values.port}"`); return 1; }
+  const started = performance.now();
+  let dev;
+  try {
+    dev = await startDev({ dir, port, host: args.values.host, log });
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    log(e.code === 'EADDRINUSE' ? `error: port ${port} is taken; choose another with --port` : `error: ${e.message}`);
+    return 1;
+  }
+  log(`Preview of ${dev.dir} at ${dev.url}/ (building…)`);
+  await dev.session.ready;
+  log(`Ready in ${Math.round(performance.now() - started)} ms: ${dev.url}/ — watching for changes (Ctrl+C to stop)`);
+  const stop = () => { void dev.close().then(() => process.exit(0)); };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  return undefined;
+}

@@ -1,0 +1,204 @@
+import { renderPage } from '@folio/site-template';
+import { build } from '../build.ts';
+import { createCompiler, isPageFailure, type Compiler } from '../compile/index.ts';
+import { CONFIG_FILE, type ResolvedConfig } from '../config/parse-config.ts';
+import { BuilderError } from '../errors.ts';
+import { gitBlobId } from '../git/blob-id.ts';
+import type { RepoSnapshot } from '../git/repo-snapshot.ts';
+import { appError } from '../errors.ts';
+import { readManifest } from '../manifest.ts';
+import { prevNextByPath, type PrevNext } from '../nav/prev-next.ts';
+import { pageShellInput, type ShellContext } from '../outputs/page-shells.ts';
+import { htmlKey } from '../outputs/site-paths.ts';
+import { PageMemory } from '../page-bodies.ts';
+import type { ObjectStore } from '../store/object-store.ts';
+import type { BuildResult } from '../types.ts';
+import type { WorkingTree } from './working-tree.ts';
+
+/** A problem shown in the browser's overlay: where, and what. */
+export interface DevProblem { file?: string; line?: number; column?: number; message: string }
+
+/** What the dev server tells open browsers. */
+export type DevEvent =
+  /** These objects changed: a page whose key is listed fetches itself again and swaps its content. */
+  | { type: 'update'; keys: string[] }
+  /** The site's look changed (docs.json, the template's assets): reload the page. */
+  | { type: 'reload' }
+  /** The current problems (none: hide the overlay). */
+  | { type: 'problems'; problems: DevProblem[] };
+
+/** Options of `createDevSession`. */
+export interface DevSessionOptions {
+  tree: WorkingTree;
+  /** Where the site is built (and the page cache kept). */
+  store: ObjectStore;
+  siteUrl: string;
+  /** Default: a compiler whose sandboxes stay up while the session runs. */
+  compiler?: Compiler;
+  /** One line per build, for the terminal. */
+  log?(line: string): void;
+}
+
+/** A working tree kept built: edits go to the store and to the browsers listening. */
+export interface DevSession {
+  /** Settles when the first build has finished (successfully or with problems shown). */
+  ready: Promise<void>;
+  /** Tells the session these repository paths changed on disk. */
+  changed(repoPaths: Iterable<string>): void;
+  /** Current problems. */
+  problems(): DevProblem[];
+  /** Registers a listener of events; returns its removal. */
+  subscribe(listener: (event: DevEvent) => void): () => void;
+  /** Settles when no change is waiting and no build runs (tests wait on it). */
+  idle(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Sandboxes are never stopped for idleness during a session: the next edit must not pay their start. */
+const KEEP_SANDBOXES_MS = 2 ** 31 - 1;
+
+/**
+ * Builds the working tree, then follows changes. An edit of existing pages takes a fast path:
+ * those pages are compiled and their shells rendered with the last build's navigation and sent
+ * at once; a full incremental build (search index, exports, navigation, llms.txt) follows.
+ * Anything else (a new, moved or deleted page, a snippet, `public/`, docs.json) runs the build
+ * directly. A failed page or docs.json becomes a problem for the overlay, and the last good
+ * output stays served.
+ */
+export function createDevSession(opts: DevSessionOptions): DevSession {
+  const { tree, log = () => undefined } = opts;
+  const ownCompiler = !opts.compiler;
+  const compilerReady = opts.compiler ? Promise.resolve(opts.compiler) : createCompiler({ idleMs: KEEP_SANDBOXES_MS });
+  const pageMemory = new PageMemory();
+  const listeners = new Set<(event: DevEvent) => void>();
+  const pageProblems = new Map<string, DevProblem>();
+  let configProblem: DevProblem | undefined;
+  let shell: { ctx: ShellContext; config: ResolvedConfig; neighbours: Map<string, PrevNext> } | undefined;
+  /** Source path → URL path of every page of the last build. */
+  let pages = new Map<string, string>();
+  const pending = new Set<string>();
+  let work: Promise<void> = Promise.resolve();
+  let scheduled = false;
+  let closed = false;
+
+  const emit = (event: DevEvent) => { for (const l of listeners) l(event); };
+  const problems = (): DevProblem[] => [...(configProblem ? [configProblem] : []), ...[...pageProblems.values()].sort((a, b) => (a.file! < b.file! ? -1 : 1))];
+  const emitProblems = () => emit({ type: 'problems', problems: problems() });
+
+  // Objects the build writes or deletes, so browsers showing them are told.
+  let touched = new Set<string>();
+  const store: ObjectStore = {
+    ...opts.store,
+    put: async (key, bytes, putOpts) => { touched.add(key); await opts.store.put(key, bytes, putOpts); },
+    delete: async (keys) => { for (const k of keys) touched.add(k); await opts.store.delete(keys); },
+  };
+
+  const fullBuild = async (): Promise<void> => {
+    touched = new Set();
+    const started = performance.now();
+    let result: BuildResult | undefined;
+    try {
+      result = await build({
+        source: { kind: 'snapshot', snapshot: frozen(tree) }, store, siteUrl: opts.siteUrl, compiler: await compilerReady, pageMemory,
+        onShell: (ctx, config) => { shell = { ctx, config, neighbours: prevNextByPath(ctx.nav) }; },
+      });
+      configProblem = undefined;
+    } catch (err) {
+      if (err instanceof BuilderError && err.code === 'file_changed') return; // a newer change is queued
+      const e = err instanceof BuilderError ? err : undefined;
+      configProblem = { ...(e?.file ? { file: e.file } : {}), ...(e?.line ? { line: e.line } : {}), ...(e?.column ? { column: e.column } : {}), message: (err as Error).message };
+      log(`error: ${e ? e.toString() : (err as Error).message}`);
+    }
+    if (result) {
+      pageProblems.clear();
+      for (const f of result.errors) pageProblems.set(f.sourcePath, { file: f.sourcePath, line: f.line, column: f.column, message: f.message });
+      const manifest = await readManifest(opts.store);
+      pages = new Map(Object.entries(manifest?.pages ?? {}).map(([p, page]) => [p, page.urlPath]));
+      log(`built ${result.pagesTotal} pages (${result.compiled} compiled, ${result.pagesFailed} failed) in ${Math.round(performance.now() - started)} ms`);
+      for (const f of result.errors) log(`  ${[f.sourcePath, f.line, f.column].filter((v) => v !== undefined).join(':')}: ${f.message}`);
+    }
+    const keys = [...touched].filter((k) => !k.startsWith('_folio/cache/') && !k.startsWith('_folio/manifest') && !k.startsWith('_folio/summaries'));
+    if (keys.some((k) => k.startsWith('_folio/'))) emit({ type: 'reload' });
+    else if (keys.length > 0) emit({ type: 'update', keys });
+    emitProblems();
+  };
+
+  /** Compiles edited pages and sends their shells before the full build. */
+  const fastPath = async (paths: string[]): Promise<void> => {
+    const current = shell!;
+    const compiler = await compilerReady;
+    const readFile = async (p: string) => (tree.files.has(p) ? Buffer.from(await tree.read(p)).toString('utf8') : undefined);
+    const inputs = await Promise.all(paths.map(async (p) => ({ sourcePath: p, source: (await readFile(p)) ?? '', contentRoot: current.config.contentRoot })));
+    const results = await compiler.compile(inputs, { readFile });
+    const keys: string[] = [];
+    for (const [i, res] of results.entries()) {
+      const p = paths[i];
+      if (isPageFailure(res)) { pageProblems.set(p, { file: p, line: res.line, column: res.column, message: res.message }); continue; }
+      pageProblems.delete(p);
+      const key = htmlKey(res.urlPath);
+      await opts.store.put(key, Buffer.from(renderPage(pageShellInput(res, current.ctx, current.neighbours.get(res.urlPath)))));
+      keys.push(key);
+    }
+    if (keys.length > 0) emit({ type: 'update', keys });
+    emitProblems();
+  };
+
+  const drain = async (): Promise<void> => {
+    scheduled = false;
+    if (closed || pending.size === 0) return;
+    const paths = [...pending];
+    pending.clear();
+    const changed = await tree.refresh(paths);
+    if (changed.length === 0) return;
+    const edits = changed.every((p) => pages.has(p) && tree.files.has(p) && p !== CONFIG_FILE);
+    if (edits && shell && !configProblem) await fastPath(changed);
+    await fullBuild();
+    if (changed.includes(CONFIG_FILE) && !configProblem) emit({ type: 'reload' });
+  };
+
+  const enqueue = (job: () => Promise<void>) => {
+    work = work.then(job).catch((err: unknown) => log(`error: ${(err as Error).message}`));
+    return work;
+  };
+
+  const ready = enqueue(fullBuild);
+  return {
+    ready,
+    changed(repoPaths) {
+      for (const p of repoPaths) pending.add(p);
+      if (!scheduled) { scheduled = true; void enqueue(drain); }
+    },
+    problems,
+    subscribe(listener) { listeners.add(listener); return () => listeners.delete(listener); },
+    async idle() {
+      while (true) {
+        const seen = work;
+        await seen;
+        if (seen === work && !scheduled) return;
+      }
+    },
+    async close() {
+      closed = true;
+      await work;
+      if (ownCompiler) await (await compilerReady).close();
+    },
+  };
+}
+
+/**
+ * The tree's file list as it is now. Bytes are read when the build asks for them; a file edited
+ * since (its blob id differs) fails the build as stale, and the change queued behind it builds
+ * again, so the page cache never holds bytes under another blob's id.
+ */
+function frozen(tree: WorkingTree): RepoSnapshot {
+  const files = new Map(tree.files);
+  return {
+    files,
+    sizeBytes: tree.sizeBytes,
+    async read(repoPath) {
+      const bytes = await tree.read(repoPath);
+      if (gitBlobId(bytes) !== files.get(repoPath)) throw appError('file_changed', `${repoPath} changed during the build`);
+      return bytes;
+    },
+  };
+}

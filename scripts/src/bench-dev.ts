@@ -1,0 +1,87 @@
+/**
+ * `npm run bench:dev [-- --pages 1000] [-- --edits 5]`: the local preview's two figures.
+ *
+ * 1. Start time on the bundled example site: `npm run dev`'s own process (Node, tsx and all)
+ *    from spawn to its "Ready" line, first with an empty cache (a copy of the example at a new
+ *    path), then again on the same copy (the cache kept in the temp folder, as a second
+ *    `npm run dev` finds it).
+ * 2. Save-to-browser latency on a generated corpus (`--pages`, default 1,000): Chromium shows a
+ *    page of typical size; each edit appends a paragraph to its file and the time is taken from
+ *    just before the write to the moment the new text is in the page's DOM (no reload). Between
+ *    edits the follow-up build (search, exports) is let finish, and its time is printed too.
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { urlPathFor } from '@folio/builder/compile/url-path.ts';
+import { devCacheDir, startDev } from '@folio/builder/dev/dev-command.ts';
+import { parseArgs } from './cli-args.ts';
+import { generatedCorpus, pageToEdit } from './corpus/bench-corpus.ts';
+import { editedSource, editMarker } from './generate-corpus.ts';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const example = path.join(root, 'builder/examples/acme-docs');
+
+/** Runs `npm run dev` on `dir` and resolves with the ms from spawn to its "Ready" line. */
+function timeStart(dir: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn(process.execPath, [path.join(root, 'node_modules/tsx/dist/cli.mjs'), path.join(root, 'builder/src/cli.ts'), 'dev', dir, '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => {
+      out += c.toString();
+      if (/^Ready in/m.test(out)) { resolve(Math.round(performance.now() - started)); child.kill('SIGTERM'); }
+    });
+    child.on('close', (code) => reject(new Error(`dev exited with ${code} before it was ready:\n${out}`)));
+  });
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+async function main(): Promise<void> {
+  const { flags } = parseArgs(process.argv.slice(2));
+  const pages = Number(flags.pages ?? 1000);
+  const edits = Number(flags.edits ?? 5);
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-bench-dev-'));
+  console.log(`load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} on ${os.availableParallelism()} cores`);
+
+  const copy = path.join(tmp, 'acme-docs');
+  fs.cpSync(example, copy, { recursive: true });
+  const cold = await timeStart(copy);
+  const warm = await timeStart(copy);
+  console.log(`start on the example site (npm run dev process to "Ready"): ${cold} ms with an empty cache, ${warm} ms with the cache of the previous run [target ≤ 3,000 ms]`);
+
+  const corpus = generatedCorpus(path.join(tmp, 'corpus'), pages);
+  const t0 = performance.now();
+  const dev = await startDev({ dir: corpus.dir, port: 0, cacheDir: path.join(tmp, 'corpus-cache') });
+  await dev.session.ready;
+  console.log(`${pages} pages: first build ${Math.round(performance.now() - t0)} ms`);
+  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+  try {
+    const target = pageToEdit(corpus.pages);
+    const page = await browser.newPage();
+    await page.goto(dev.url + urlPathFor(target.path, corpus.contentRoot));
+    const latencies: number[] = [];
+    const follow: number[] = [];
+    for (let i = 1; i <= edits; i++) {
+      const marker = editMarker(i);
+      const started = performance.now();
+      fs.writeFileSync(path.join(corpus.dir, target.path), editedSource(target.source, i));
+      await page.waitForFunction((text) => document.querySelector('.prose')?.textContent?.includes(text), marker, { polling: 'raf', timeout: 60_000 });
+      latencies.push(Math.round(performance.now() - started));
+      await dev.session.idle();
+      follow.push(Math.round(performance.now() - started));
+    }
+    console.log(`${pages} pages, edit of ${target.path} (${(target.source.length / 1024).toFixed(1)} KB): save to new text in the browser median ${median(latencies)} ms (${latencies.join(', ')}) [target ≤ 300 ms]; follow-up build done (search, exports) median ${median(follow)} ms`);
+  } finally {
+    await browser.close();
+    await dev.close();
+    fs.rmSync(tmp, { recursive: true, force: true });
+    fs.rmSync(devCacheDir(copy), { recursive: true, force: true });
+  }
+}
+
+await main();
