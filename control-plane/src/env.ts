@@ -47,6 +47,12 @@ export const envSchema = z.object({
   GITHUB_WEBHOOK_SECRET: optional,
   /** Base URL own repositories are cloned from (`<base>/<owner>/<name>.git`); GitHub Enterprise installs set theirs. */
   GITHUB_BASE_URL: z.string().url().default('https://github.com'),
+  /** Days raw analytics events are kept before they expire. */
+  ANALYTICS_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(400),
+  /** `true` when a CDN or load balancer in front of the site server sets X-Forwarded-For (its first hop is then the client). */
+  TRUST_PROXY: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
+  /** Bearer token of the CDN log ingestion endpoint (`POST /internal/v1/analytics/logs`); unset: the endpoint answers 503. */
+  ANALYTICS_INGEST_TOKEN: z.string().trim().min(16).optional(),
 });
 
 export type Env = z.infer<typeof envSchema> & { dataDir: string; publicApiUrl: string; siteUrlTemplate: string };

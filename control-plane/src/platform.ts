@@ -6,6 +6,10 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import { storeFromEnv, type ObjectStore } from '@folio/builder';
+import { beaconHandler } from './analytics/beacon.ts';
+import { ensureAnalyticsIndexes } from './analytics/indexes.ts';
+import { AnalyticsRecorder } from './analytics/recorder.ts';
+import { recordServed } from './analytics/served-request.ts';
 import type { ProjectHooks } from './api/projects.ts';
 import { ciApi } from './deploy/ci-api.ts';
 import { internalApi } from './deploy/internal-api.ts';
@@ -32,6 +36,8 @@ export interface Platform {
   workerSecret: string;
   /** Origin workers reach the control plane at (internal API and Git). */
   internalUrl: string;
+  /** The one analytics recording call (site server, beacons, CDN logs, assistant). */
+  analytics: AnalyticsRecorder;
   close(): Promise<void>;
 }
 
@@ -70,18 +76,24 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
     middleware: [lazy((d) => internalApi(d, workerSecret)), lazy((d) => ciApi(d)), lazy((d) => gitHttpMiddleware(d))],
   });
   ref.deps = cp.deps;
+  const analytics = new AnalyticsRecorder(cp.m, { onError: (err) => opts.log?.('analytics write failed', err) });
+  await ensureAnalyticsIndexes(cp.m, env.ANALYTICS_RETENTION_DAYS);
+  services.analytics = analytics;
   const internalUrl = `http://${env.API_HOST === '0.0.0.0' ? '127.0.0.1' : env.API_HOST}:${cp.port}`;
   // Workers in other containers set INTERNAL_API_URL (e.g. http://control-plane:4000); 127.0.0.1 is only right on one machine.
   services.internalBaseUrl ??= env.INTERNAL_API_URL?.replace(/\/$/, '') ?? internalUrl;
   const schemaPath = new URL('../../builder/schema/docs.schema.json', import.meta.url);
   const site = await startSiteServer({
     m: cp.m, store, sitesDomain: env.SITES_DOMAIN, host: env.SITE_HOST, port: opts.sitePort ?? env.SITE_PORT,
+    handle: beaconHandler({ recorder: analytics, trustProxy: env.TRUST_PROXY, now: () => cp.deps.now().getTime() }),
+    onServed: recordServed(analytics, env.TRUST_PROXY),
     globalFiles: fs.existsSync(schemaPath) ? { '/docs.schema.json': { body: fs.readFileSync(schemaPath), contentType: 'application/schema+json' } } : {},
   });
   return {
-    cp, site, store, workerSecret, internalUrl,
+    cp, site, store, workerSecret, internalUrl, analytics,
     async close() {
       await site.close();
+      await analytics.close();
       await cp.close();
     },
   };

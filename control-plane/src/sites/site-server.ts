@@ -20,6 +20,11 @@ export interface SiteServerOptions {
   port: number;
   /** Extra routes answered on every site host before files (e.g. the feedback beacon). */
   handle?(req: http.IncomingMessage, res: http.ServerResponse, projectId: string): Promise<boolean>;
+  /**
+   * Called once a file of a project's site was answered (200 or 304, GET only, not the 404 page),
+   * after the response is handed to the socket; it must not throw or wait (analytics buffers).
+   */
+  onServed?(req: http.IncomingMessage, url: URL, projectId: string, key: string): void;
   /** Files served on every host at a fixed path (e.g. `/docs.schema.json`). */
   globalFiles?: Record<string, { body: Buffer; contentType: string }>;
 }
@@ -97,7 +102,11 @@ export async function startSiteServer(opts: SiteServerOptions): Promise<SiteServ
       const rule = (await rulesFor(prefix)).find((r) => r.source === path || r.source === url.pathname);
       if (rule) { res.statusCode = rule.status; res.setHeader('Location', rule.destination + url.search); res.end(); return; }
       const keys = candidateKeys(url.pathname, wantsMarkdown(req.headers.accept));
-      for (const key of keys ?? []) if (await send(req, res, key, prefix)) return;
+      for (const key of keys ?? []) {
+        if (!await send(req, res, key, prefix)) continue;
+        if (req.method === 'GET') opts.onServed?.(req, url, projectId, key);
+        return;
+      }
       if (await send(req, res, '404.html', prefix, 404)) return;
       res.statusCode = 404;
       res.setHeader('Content-Type', 'text/plain; charset=utf-8');
