@@ -2,6 +2,7 @@
  * The site's one client script (a deferred module). Everything here enhances server-rendered
  * HTML that already reads fine without it.
  */
+import { initEngagement } from './beacons.ts';
 import { initAppearance, initMenu } from './chrome.ts';
 import { initCodeBlocks } from './code-blocks.ts';
 import { initCopyPage, initFeedback } from './page-actions.ts';
@@ -18,6 +19,7 @@ initCopyPage();
 initFeedback();
 initSearch();
 initToc();
+initEngagement();
 
 // The assistant UI is served by the site; without a handler the button falls back to search.
 for (const button of document.querySelectorAll<HTMLButtonElement>('[data-control=assistant]')) {
