@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import { storeFromEnv, type ObjectStore } from '@folio/builder';
 import { beaconHandler } from './analytics/beacon.ts';
 import { ensureAnalyticsIndexes } from './analytics/indexes.ts';
+import { logIngestApi } from './analytics/log-ingest-api.ts';
 import { AnalyticsRecorder } from './analytics/recorder.ts';
 import { recordServed } from './analytics/served-request.ts';
 import type { ProjectHooks } from './api/projects.ts';
@@ -71,12 +72,14 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
     let mw: import('koa').Middleware | undefined;
     return (ctx, next) => (mw ??= make(ref.deps!))(ctx, next);
   };
+  const analyticsRef: { recorder?: AnalyticsRecorder } = {};
   const cp = await startControlPlane({
     ...opts, services,
-    middleware: [lazy((d) => internalApi(d, workerSecret)), lazy((d) => ciApi(d)), lazy((d) => gitHttpMiddleware(d))],
+    middleware: [lazy((d) => internalApi(d, workerSecret)), lazy((d) => ciApi(d)), lazy((d) => gitHttpMiddleware(d)), lazy((d) => logIngestApi(d, analyticsRef.recorder!))],
   });
   ref.deps = cp.deps;
   const analytics = new AnalyticsRecorder(cp.m, { onError: (err) => opts.log?.('analytics write failed', err) });
+  analyticsRef.recorder = analytics;
   await ensureAnalyticsIndexes(cp.m, env.ANALYTICS_RETENTION_DAYS);
   services.analytics = analytics;
   const internalUrl = `http://${env.API_HOST === '0.0.0.0' ? '127.0.0.1' : env.API_HOST}:${cp.port}`;

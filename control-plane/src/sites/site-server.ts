@@ -10,6 +10,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { cacheControlFor, contentTypeFor, type ObjectStore } from '@folio/builder';
 import type { Models } from '../db/models/index.ts';
+import { normalizeHost, projectIdForHost } from './host-project.ts';
 import { candidateKeys, wantsMarkdown } from './resolve-path.ts';
 
 export interface SiteServerOptions {
@@ -42,16 +43,12 @@ export async function startSiteServer(opts: SiteServerOptions): Promise<SiteServ
   const redirects = new Map<string, { etag: string; rules: RedirectRule[] }>();
 
   async function projectFor(hostHeader: string | undefined): Promise<string | undefined> {
-    const host = (hostHeader ?? '').toLowerCase().replace(/:\d+$/, '').replace(/\.$/, '');
+    const host = normalizeHost(hostHeader);
     const hit = projects.get(host);
     if (hit && Date.now() - hit.at < TTL_MS) return hit.id;
-    const suffix = `.${opts.sitesDomain.toLowerCase()}`;
-    const slug = host.endsWith(suffix) ? host.slice(0, -suffix.length) : undefined;
-    const project = slug && !slug.includes('.')
-      ? await opts.m.Project.findOne({ slug }, { _id: 1 }).lean()
-      : await opts.m.Project.findOne({ custom_domain: host }, { _id: 1 }).lean();
-    projects.set(host, { id: project?._id, at: Date.now() });
-    return project?._id;
+    const id = await projectIdForHost(opts.m, opts.sitesDomain, host);
+    projects.set(host, { id, at: Date.now() });
+    return id;
   }
 
   async function rulesFor(prefix: string): Promise<RedirectRule[]> {
