@@ -43,7 +43,7 @@ export function logIngestApi(deps: Deps, recorder: AnalyticsRecorder): Koa.Middl
   const router = new Router({ prefix: '/internal/v1/analytics' });
   router.post('/logs', async (ctx) => {
     const token = deps.env.ANALYTICS_INGEST_TOKEN;
-    if (!token) throw new AppError(503, 'ingest_disabled', 'CDN log ingestion is off: set ANALYTICS_INGEST_TOKEN to turn it on');
+    if (!token) throw new AppError(503, 'ingest_disabled', 'CDN log ingestion is off: set ANALYTICS_INGEST_TOKEN to turn it on', { expose: true });
     const given = /^Bearer\s+(\S+)$/i.exec(ctx.get('authorization'))?.[1];
     if (!given || !sameSecret(given, token)) throw unauthorized('Missing or wrong ingest token');
     const format = (ctx.query.format ?? 'jsonl') as string;
