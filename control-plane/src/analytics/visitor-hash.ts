@@ -44,7 +44,7 @@ export class SaltStore {
     const doc = await this.m.AnalyticsSalt.findOneAndUpdate(
       { _id: day },
       { $setOnInsert: { salt: randomBytes(32).toString('base64url'), expires_at: expires } },
-      { upsert: true, new: true, lean: true },
+      { upsert: true, returnDocument: 'after', lean: true },
     );
     return doc!.salt;
   }
