@@ -59,8 +59,12 @@ export const envSchema = z.object({
   ASSISTANT_LLM_MODEL: z.string().trim().min(1).default('gpt-4o-mini'),
   /** An answer whose first token takes longer than this ends with `upstream_timeout`. */
   ASSISTANT_LLM_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(20_000),
-  /** The site server is behind a CDN or proxy: take a visitor's address from X-Forwarded-For (assistant and MCP rate limits). */
-  SITE_TRUST_PROXY: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
+  /** Days raw analytics events are kept before they expire. */
+  ANALYTICS_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(400),
+  /** `true` when a CDN or load balancer in front of the site server sets X-Forwarded-For (its first hop is then the client). */
+  TRUST_PROXY: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
+  /** Bearer token of the CDN log ingestion endpoint (`POST /internal/v1/analytics/logs`); unset: the endpoint answers 503. */
+  ANALYTICS_INGEST_TOKEN: z.string().trim().min(16).optional(),
 });
 
 export type Env = z.infer<typeof envSchema> & { dataDir: string; publicApiUrl: string; siteUrlTemplate: string };

@@ -6,6 +6,12 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import { storeFromEnv, type ObjectStore } from '@folio/builder';
+import { beaconHandler } from './analytics/beacon.ts';
+import { ensureAnalyticsIndexes } from './analytics/indexes.ts';
+import { logIngestApi } from './analytics/log-ingest-api.ts';
+import { AnalyticsRecorder } from './analytics/recorder.ts';
+import { recordServed } from './analytics/served-request.ts';
+import { usageToAnalytics } from './analytics/usage-events.ts';
 import type { ProjectHooks } from './api/projects.ts';
 import { ciApi } from './deploy/ci-api.ts';
 import { internalApi } from './deploy/internal-api.ts';
@@ -15,7 +21,7 @@ import { createManagedRepo, deleteManagedRepo } from './git/managed-repos.ts';
 import type { Deps } from './http/route.ts';
 import { configureLog } from './log/structured-log.ts';
 import { startControlPlane, type ControlPlane, type ControlPlaneOptions } from './server.ts';
-import { siteRoutes } from './assistant/site-routes.ts';
+import { chainHandlers, siteRoutes } from './assistant/site-routes.ts';
 import type { UsageSink } from './assistant/usage-sink.ts';
 import { startSiteServer, type SiteServer } from './sites/site-server.ts';
 import { sitePrefix, statePrefix } from './deploy/job-keys.ts';
@@ -38,6 +44,8 @@ export interface Platform {
   workerSecret: string;
   /** Origin workers reach the control plane at (internal API and Git). */
   internalUrl: string;
+  /** The one analytics recording call (site server, beacons, CDN logs, assistant). */
+  analytics: AnalyticsRecorder;
   close(): Promise<void>;
 }
 
@@ -73,24 +81,34 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
     let mw: import('koa').Middleware | undefined;
     return (ctx, next) => (mw ??= make(ref.deps!))(ctx, next);
   };
+  const analyticsRef: { recorder?: AnalyticsRecorder } = {};
   const cp = await startControlPlane({
     ...opts, services,
-    middleware: [lazy((d) => internalApi(d, workerSecret)), lazy((d) => ciApi(d)), lazy((d) => gitHttpMiddleware(d))],
+    middleware: [lazy((d) => internalApi(d, workerSecret)), lazy((d) => ciApi(d)), lazy((d) => gitHttpMiddleware(d)), lazy((d) => logIngestApi(d, analyticsRef.recorder!))],
   });
   ref.deps = cp.deps;
+  const analytics = new AnalyticsRecorder(cp.m, { onError: (err) => opts.log?.('analytics write failed', err) });
+  analyticsRef.recorder = analytics;
+  await ensureAnalyticsIndexes(cp.m, env.ANALYTICS_RETENTION_DAYS);
+  services.analytics = analytics;
   const internalUrl = `http://${env.API_HOST === '0.0.0.0' ? '127.0.0.1' : env.API_HOST}:${cp.port}`;
   // Workers in other containers set INTERNAL_API_URL (e.g. http://control-plane:4000); 127.0.0.1 is only right on one machine.
   services.internalBaseUrl ??= env.INTERNAL_API_URL?.replace(/\/$/, '') ?? internalUrl;
   const schemaPath = new URL('../../builder/schema/docs.schema.json', import.meta.url);
   const site = await startSiteServer({
     m: cp.m, store, sitesDomain: env.SITES_DOMAIN, host: env.SITE_HOST, port: opts.sitePort ?? env.SITE_PORT,
-    handle: siteRoutes({ m: cp.m, store, env, usage: opts.usage, now: opts.now }),
+    handle: chainHandlers(
+      siteRoutes({ m: cp.m, store, env, usage: opts.usage ?? usageToAnalytics(analytics, env.TRUST_PROXY), now: opts.now }),
+      beaconHandler({ recorder: analytics, trustProxy: env.TRUST_PROXY, now: () => cp.deps.now().getTime() }),
+    ),
+    onServed: recordServed(analytics, env.TRUST_PROXY),
     globalFiles: fs.existsSync(schemaPath) ? { '/docs.schema.json': { body: fs.readFileSync(schemaPath), contentType: 'application/schema+json' } } : {},
   }).catch(async (err: unknown) => { await cp.close(); throw err; });
   return {
-    cp, site, store, workerSecret, internalUrl,
+    cp, site, store, workerSecret, internalUrl, analytics,
     async close() {
       await site.close();
+      await analytics.close();
       await cp.close();
     },
   };

@@ -2,7 +2,9 @@
  * `npm run demo`: starts the platform (like `npm start`), creates the `acme-docs` project in a
  * `demo` organization from the bundled example repository (builder/examples/acme-docs), pushes
  * it to the managed Git repository, waits for the deployment, and prints the site URL. It keeps
- * running so the site can be browsed; Ctrl+C stops it. Run it instead of `npm start`, not beside
+ * running so the site can be browsed; Ctrl+C stops it. It also records DEMO_TRAFFIC_EVENTS
+ * (default 20,000; 0 skips) synthetic analytics events over the last 30 days through the
+ * analytics recorder, so the analytics endpoints have something to show. Run it instead of `npm start`, not beside
  * it (both use the same ports and data).
  */
 import fs from 'node:fs';
@@ -12,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { createApiKey, createOrganization, parseEnv } from '@folio/control-plane';
 import { runGit } from '@folio/control-plane/git/git-cli.ts';
 import { startPlatform } from '@folio/control-plane/platform.ts';
+import { syntheticTraffic } from './analytics/synthetic-traffic.ts';
 import { spawnWorkers } from './spawn-workers.ts';
 
 const EXAMPLE = fileURLToPath(new URL('../../builder/examples/acme-docs', import.meta.url));
@@ -63,6 +66,17 @@ try {
     }
     if (Date.now() - started > 300_000) throw new Error('the deployment did not finish within 5 minutes');
     await new Promise((r) => setTimeout(r, 300));
+  }
+  const trafficEvents = Number(process.env.DEMO_TRAFFIC_EVENTS ?? 20_000);
+  if (trafficEvents > 0 && await m.AnalyticsEvent.countDocuments({ project_id: project.id }) === 0) {
+    const pages = ((await api('GET', `/projects/${project.id}/pages`)).body.data as { path: string }[]).map((p) => p.path);
+    const host = new URL(env.siteUrlTemplate.replace('{slug}', SLUG)).host;
+    for (const e of syntheticTraffic({ projectId: project.id, host, pages: pages.length ? pages : ['/'], days: 30, events: trafficEvents })) {
+      platform.analytics.record(e);
+      if (platform.analytics.stats().buffered >= 10_000) await platform.analytics.flush();
+    }
+    await platform.analytics.flush();
+    console.log(`Recorded ${platform.analytics.stats().inserted.toLocaleString('en-US')} synthetic analytics events over 30 days`);
   }
   console.log(`\nSite: ${env.siteUrlTemplate.replace('{slug}', SLUG)}/`);
   console.log(`API:  ${platform.cp.apiUrl}   (demo key: ${key})`);

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { buildOpenApi } from '../http/openapi.ts';
 import { defineRoute, type RouteDef } from '../http/route.ts';
+import { analyticsRoutes } from './analytics.ts';
 import { assetRoutes } from './asset.ts';
 import { deploymentRoutes } from './deployments.ts';
 import { entitlementRoutes } from './entitlements.ts';
@@ -24,6 +25,7 @@ export function apiRoutes(extra: RouteDef[] = []): RouteDef[] {
     ...logoRoutes,
     ...assetRoutes,
     ...webhookRoutes,
+    ...analyticsRoutes,
     ...extra,
   ];
   const all: RouteDef[] = [...routes];

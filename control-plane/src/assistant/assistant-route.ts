@@ -113,7 +113,7 @@ export function assistantHandler(opts: AssistantOptions): (req: http.IncomingMes
       const conversation = body.messages as ChatMessage[];
       const excerpts = await excerptsFor(content, conversation, opts.llm ? CONTEXT_PASSAGES : QUOTED);
       const mode = opts.llm ? 'llm' : 'excerpts';
-      record(usage, { kind: 'assistant_message', projectId, at: now(), userAgent: req.headers['user-agent'], mode });
+      record(usage, { kind: 'assistant_message', projectId, at: now(), userAgent: req.headers['user-agent'], req, mode });
       res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff', 'x-accel-buffering': 'no' });
       res.write(sseEvent('citations', { citations: excerpts.map(({ text: _text, ...c }) => ({ ...c, section: c.section ?? null })) }));
       const abort = new AbortController();
@@ -144,7 +144,7 @@ export function assistantHandler(opts: AssistantOptions): (req: http.IncomingMes
       if (req.method !== 'POST') throw methodNotAllowed(req.method, 'POST');
       if (path === ASSISTANT_PATH) await answer(req, res, projectId);
       else {
-        record(usage, { kind: 'assistant_open', projectId, at: now(), userAgent: req.headers['user-agent'] });
+        record(usage, { kind: 'assistant_open', projectId, at: now(), userAgent: req.headers['user-agent'], req });
         // The first question after a deployment builds the site's index: start it while the visitor types.
         void opts.sites.get(projectId).catch(() => undefined);
         req.resume();

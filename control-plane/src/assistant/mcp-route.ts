@@ -145,7 +145,7 @@ export function mcpHandler(opts: McpOptions): (req: http.IncomingMessage, res: h
       const body = await readJsonBody(req, 1024 * 1024, 10_000);
       const content = await opts.sites.get(projectId);
       const userAgent = req.headers['user-agent'];
-      const server = siteServer(opts, projectId, content, (e) => record(usage, { ...e, projectId, at: now(), userAgent }));
+      const server = siteServer(opts, projectId, content, (e) => record(usage, { ...e, projectId, at: now(), userAgent, req }));
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       res.on('close', () => { void transport.close(); void server.close(); });
       await server.connect(transport);

@@ -1,7 +1,7 @@
 /**
  * The assistant and the MCP endpoint as one site-server handler, built from the environment:
  * `ASSISTANT_LLM_URL`, `ASSISTANT_LLM_KEY`, `ASSISTANT_LLM_MODEL` (no URL: answers quote
- * excerpts) and `SITE_TRUST_PROXY` (take the visitor's address from `X-Forwarded-For`, for a
+ * excerpts) and `TRUST_PROXY` (take the visitor's address from `X-Forwarded-For`, for a
  * site server behind a CDN). Both read only the published site of the host's project.
  */
 import type http from 'node:http';
@@ -20,7 +20,7 @@ export type SiteHandler = (req: http.IncomingMessage, res: http.ServerResponse, 
 export interface SiteRoutesOptions {
   m: Models;
   store: ObjectStore;
-  env: Pick<Env, 'ASSISTANT_LLM_URL' | 'ASSISTANT_LLM_KEY' | 'ASSISTANT_LLM_MODEL' | 'ASSISTANT_LLM_TIMEOUT_MS' | 'SITE_TRUST_PROXY' | 'UPGRADE_URL'>;
+  env: Pick<Env, 'ASSISTANT_LLM_URL' | 'ASSISTANT_LLM_KEY' | 'ASSISTANT_LLM_MODEL' | 'ASSISTANT_LLM_TIMEOUT_MS' | 'TRUST_PROXY' | 'UPGRADE_URL'>;
   usage?: UsageSink;
   limits?: Partial<AbuseLimits>;
   now?: () => Date;
@@ -54,7 +54,7 @@ export function chainHandlers(...handlers: SiteHandler[]): SiteHandler {
 /** `/_folio/assistant` and `/mcp` for every site host. */
 export function siteRoutes(opts: SiteRoutesOptions): SiteHandler {
   const sites = opts.sites ?? siteIndex({ store: opts.store });
-  const visitorOf = visitorAddress(opts.env.SITE_TRUST_PROXY);
+  const visitorOf = visitorAddress(opts.env.TRUST_PROXY);
   return chainHandlers(
     assistantHandler({ m: opts.m, sites, llm: llmFromEnv(opts.env), limits: opts.limits, usage: opts.usage, now: opts.now, visitorOf }),
     mcpHandler({ m: opts.m, store: opts.store, sites, upgradeUrl: opts.env.UPGRADE_URL, usage: opts.usage, now: opts.now, visitorOf }),

@@ -4,10 +4,21 @@
  * passed in through their options; the default does nothing, and the platform connects it to
  * the analytics recorder. A sink must not throw or block: it is called on the request path.
  */
-export type UsageEvent =
-  | { kind: 'assistant_open'; projectId: string; at: Date; userAgent?: string }
-  | { kind: 'assistant_message'; projectId: string; at: Date; userAgent?: string; mode: 'llm' | 'excerpts' }
-  | (McpRead & { projectId: string; at: Date; userAgent?: string });
+import type http from 'node:http';
+
+export type UsageEvent = UsageContext & (
+  | { kind: 'assistant_open' }
+  | { kind: 'assistant_message'; mode: 'llm' | 'excerpts' }
+  | McpRead);
+
+/** What every usage event carries: the site, the time and the request it came from. */
+export interface UsageContext {
+  projectId: string;
+  at: Date;
+  userAgent?: string;
+  /** The visitor's request (read for classification by the analytics sink, never stored). */
+  req?: http.IncomingMessage;
+}
 
 /** What an MCP request read. */
 export interface McpRead { kind: 'mcp_read'; what: 'search_docs' | 'get_page' | 'resource'; path?: string }

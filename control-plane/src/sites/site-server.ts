@@ -11,6 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { cacheControlFor, candidateKeys, contentTypeFor, matchRedirect, wantsMarkdown, type ObjectStore, type RedirectRule } from '@folio/builder';
 import type { Models } from '../db/models/index.ts';
 import { listen } from '../http/listen.ts';
+import { normalizeHost, projectIdForHost } from './host-project.ts';
 
 export interface SiteServerOptions {
   m: Models;
@@ -20,6 +21,11 @@ export interface SiteServerOptions {
   port: number;
   /** Extra routes answered on every site host before files (e.g. the feedback beacon). */
   handle?(req: http.IncomingMessage, res: http.ServerResponse, projectId: string): Promise<boolean>;
+  /**
+   * Called once a file of a project's site was answered (200 or 304, GET only, not the 404 page),
+   * after the response is handed to the socket; it must not throw or wait (analytics buffers).
+   */
+  onServed?(req: http.IncomingMessage, url: URL, projectId: string, key: string): void;
   /** Files served on every host at a fixed path (e.g. `/docs.schema.json`). */
   globalFiles?: Record<string, { body: Buffer; contentType: string }>;
 }
@@ -35,16 +41,12 @@ export async function startSiteServer(opts: SiteServerOptions): Promise<SiteServ
   const redirects = new Map<string, { etag: string; rules: RedirectRule[] }>();
 
   async function projectFor(hostHeader: string | undefined): Promise<string | undefined> {
-    const host = (hostHeader ?? '').toLowerCase().replace(/:\d+$/, '').replace(/\.$/, '');
+    const host = normalizeHost(hostHeader);
     const hit = projects.get(host);
     if (hit && Date.now() - hit.at < TTL_MS) return hit.id;
-    const suffix = `.${opts.sitesDomain.toLowerCase()}`;
-    const slug = host.endsWith(suffix) ? host.slice(0, -suffix.length) : undefined;
-    const project = slug && !slug.includes('.')
-      ? await opts.m.Project.findOne({ slug }, { _id: 1 }).lean()
-      : await opts.m.Project.findOne({ custom_domain: host }, { _id: 1 }).lean();
-    projects.set(host, { id: project?._id, at: Date.now() });
-    return project?._id;
+    const id = await projectIdForHost(opts.m, opts.sitesDomain, host);
+    projects.set(host, { id, at: Date.now() });
+    return id;
   }
 
   async function rulesFor(prefix: string): Promise<RedirectRule[]> {
@@ -94,7 +96,11 @@ export async function startSiteServer(opts: SiteServerOptions): Promise<SiteServ
       const rule = matchRedirect(await rulesFor(prefix), url.pathname);
       if (rule) { res.statusCode = rule.status; res.setHeader('Location', rule.destination + url.search); res.end(); return; }
       const keys = candidateKeys(url.pathname, wantsMarkdown(req.headers.accept));
-      for (const key of keys ?? []) if (await send(req, res, key, prefix)) return;
+      for (const key of keys ?? []) {
+        if (!await send(req, res, key, prefix)) continue;
+        if (req.method === 'GET') opts.onServed?.(req, url, projectId, key);
+        return;
+      }
       if (await send(req, res, '404.html', prefix, 404)) return;
       res.statusCode = 404;
       res.setHeader('Content-Type', 'text/plain; charset=utf-8');

@@ -6,7 +6,7 @@ const answerText = (events: SseEvent[]) => events.filter((e) => e.event === 'del
 const ask = (content: string) => ({ messages: [{ role: 'user', content }] });
 
 t.test('assistant without a model (excerpts)', async (t) => {
-  const f = await startSiteFixture({ env: { SITE_TRUST_PROXY: 'true' }, limits: { visitorMessages: 3 } });
+  const f = await startSiteFixture({ env: { TRUST_PROXY: 'true' }, limits: { visitorMessages: 3 } });
   t.teardown(() => f.close());
   const acme = await f.publish('pro', EXTRA_PAGES);
   const other = await f.publish('pro', {}, otherTenantRepo());

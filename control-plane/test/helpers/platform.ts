@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { createApiKey } from '../../src/auth/api-keys.ts';
 import { createOrganization } from '../../src/admin/organizations.ts';
 import { parseEnv } from '../../src/env.ts';
-import { startPlatform, type Platform } from '../../src/platform.ts';
+import { startPlatform, type Platform, type PlatformOptions } from '../../src/platform.ts';
 import { runGit } from '../../src/git/git-cli.ts';
 
 const WORKER_MAIN = fileURLToPath(new URL('../../../builder/src/worker/main.ts', import.meta.url));
@@ -31,17 +31,17 @@ export interface TestPlatform {
   /** Starts a builder worker; `asUser` runs it as that user id (as a non-root container does; needs root and setpriv). */
   startWorker(extraEnv?: Record<string, string>, asUser?: number): WorkerProcess;
   /** GET a path of a project's site through the site server, by Host. */
-  site(slug: string, urlPath: string, headers?: Record<string, string>): Promise<{ status: number; body: string; headers: Headers }>;
+  site(slug: string, urlPath: string, headers?: Record<string, string>, request?: { method?: string; body?: string }): Promise<{ status: number; body: string; headers: Headers }>;
   /** A local working copy holding `files`, committed, with the project's managed repo as `origin`. */
   workingCopy(slug: string, files: Record<string, string>, asKey?: string): Promise<{ dir: string; write(files: Record<string, string>, remove?: string[]): Promise<void>; push(): Promise<string> }>;
   waitForDeployment(projectId: string, predicate: (d: any) => boolean, timeoutMs?: number, asKey?: string): Promise<any>;
   close(): Promise<void>;
 }
 
-export async function startTestPlatform(envOverrides: Record<string, string> = {}): Promise<TestPlatform> {
+export async function startTestPlatform(envOverrides: Record<string, string> = {}, extra: Partial<PlatformOptions> = {}): Promise<TestPlatform> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-platform-'));
   const env = parseEnv({ API_PORT: '0', SITE_PORT: '0', DATA_DIR: dataDir, WORKER_SECRET: 'test-worker-secret', LOG_LEVEL: 'silent', ...envOverrides, ...(process.env.MONGODB_URI ? { MONGODB_URI: process.env.MONGODB_URI } : {}) });
-  const p = await startPlatform({ env, inMemory: true, port: 0, sitePort: 0, log: (m, e) => { if (process.env.FOLIO_TEST_LOG) console.error(m, e); }, validateResponses: true });
+  const p = await startPlatform({ env, inMemory: true, port: 0, sitePort: 0, log: (m, e) => { if (process.env.FOLIO_TEST_LOG) console.error(m, e); }, validateResponses: true, ...extra });
   const org = await createOrganization(p.cp.m, `e2e-${process.pid}`, 'enterprise');
   const { key } = await createApiKey(p.cp.m, { orgId: org._id });
   const workers: WorkerProcess[] = [];
@@ -83,10 +83,10 @@ export async function startTestPlatform(envOverrides: Record<string, string> = {
       workers.push(w);
       return w;
     },
-    site(slug, urlPath, headers = {}) {
+    site(slug, urlPath, headers = {}, request = {}) {
       // fetch() may not set Host, so this goes through node:http.
       return new Promise((resolve, reject) => {
-        const req = http.request(`${p.site.url}${urlPath}`, { headers: { host: `${slug}.${env.SITES_DOMAIN}`, ...headers } }, (res) => {
+        const req = http.request(`${p.site.url}${urlPath}`, { method: request.method ?? 'GET', headers: { host: `${slug}.${env.SITES_DOMAIN}`, ...headers } }, (res) => {
           const chunks: Buffer[] = [];
           res.on('data', (c: Buffer) => chunks.push(c));
           res.on('end', () => {
@@ -96,7 +96,7 @@ export async function startTestPlatform(envOverrides: Record<string, string> = {
           });
         });
         req.on('error', reject);
-        req.end();
+        req.end(request.body);
       });
     },
     async newOrg(name) {

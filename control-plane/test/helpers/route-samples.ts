@@ -12,9 +12,14 @@ export const SAMPLE_BODIES: Record<string, unknown> = {
   uploadLogo: { light: 'https://example.com/logo.svg' },
 };
 
-/** The concrete path of `route` for a project id (other ids get a random uuid). */
+/** Required query parameters by operationId. */
+export const SAMPLE_QUERIES: Record<string, string> = {
+  getAnalyticsBreakdown: '?dimension=pages',
+};
+
+/** The concrete path of `route` for a project id (other ids get a random uuid), with its required query. */
 export function samplePath(route: RouteDef, projectId: string): string {
   return route.path
     .replace(':id', projectId)
-    .replace(/:([A-Za-z]+)/g, '00000000-0000-4000-8000-000000000000');
+    .replace(/:([A-Za-z]+)/g, '00000000-0000-4000-8000-000000000000') + (SAMPLE_QUERIES[route.operationId] ?? '');
 }

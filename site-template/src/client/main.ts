@@ -2,6 +2,7 @@
  * The site's one client script (a deferred module). Everything here enhances server-rendered
  * HTML that already reads fine without it.
  */
+import { initEngagement } from './beacons.ts';
 import { initAppearance, initMenu } from './chrome.ts';
 import { initCodeBlocks } from './code-blocks.ts';
 import { initMermaid } from './mermaid.ts';
@@ -20,6 +21,7 @@ initFeedback();
 initSearch();
 initToc();
 void initMermaid();
+initEngagement();
 
 // Content replaced in place (the local preview swaps an edited page's body without reloading):
 // enhance the new tabs, code groups and code blocks. Each of these skips what is already done.

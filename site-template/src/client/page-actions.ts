@@ -1,7 +1,5 @@
+import { beacon, FEEDBACK_URL } from './beacons.ts';
 import { canCopy, flashCopied } from './code-blocks.ts';
-
-/** Where feedback beacons go; a site without the endpoint answers 404, which nobody sees. */
-export const FEEDBACK_URL = '/_folio/feedback';
 
 /** "Copy page": copies the page's Markdown export instead of following the link (when copying can work). */
 export function initCopyPage(): void {
@@ -33,8 +31,7 @@ export function initFeedback(): void {
     button.addEventListener('click', () => {
       const helpful = button.dataset.feedback === 'up';
       root.querySelectorAll('[data-feedback]').forEach((b) => b.setAttribute('aria-pressed', String(b === button)));
-      const body = new Blob([JSON.stringify({ path: location.pathname, helpful })], { type: 'application/json' });
-      navigator.sendBeacon?.(FEEDBACK_URL, body);
+      beacon(FEEDBACK_URL, { path: location.pathname, helpful });
       if (thanks) thanks.textContent = 'Thanks for the feedback!';
     });
   }

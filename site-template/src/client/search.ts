@@ -1,3 +1,4 @@
+import { flushBeacons, trackSearch } from './beacons.ts';
 /** The subset of Pagefind's JS API the dialog uses. */
 interface PagefindResultData {
   url: string;
@@ -114,6 +115,7 @@ export function initSearch(): void {
         li.append(a);
         return li;
       }));
+      trackSearch(query, found?.results.length ?? 0);
       status.textContent = data.length ? `${data.length} result${data.length === 1 ? '' : 's'}` : `No results for “${query}”`;
       highlight(0);
     } catch {
@@ -137,6 +139,8 @@ export function initSearch(): void {
           options()[active]?.querySelector('a')?.click();
         }
       });
+      // A chosen result or a closed dialog ends the search: report it now, not after the pause.
+      dialog.addEventListener('close', flushBeacons);
       list.addEventListener('click', (e) => {
         if ((e.target as Element).closest('a')) dialog.close();
       });

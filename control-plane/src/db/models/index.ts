@@ -3,6 +3,7 @@
  */
 import type { Connection, Model } from 'mongoose';
 import { collapseFreshQueued } from '../collapse-fresh-queued.ts';
+import { analyticsEventSchema, analyticsSaltSchema, type AnalyticsEvent, type AnalyticsSalt } from './analytics-event.ts';
 import { apiKeySchema, type ApiKey } from './api-key.ts';
 import { organizationSchema, type Organization } from './organization.ts';
 import { projectSchema, type Project } from './project.ts';
@@ -19,6 +20,8 @@ export interface Models {
   Deployment: Model<Deployment>;
   Page: Model<Page>;
   WebhookDelivery: Model<WebhookDelivery>;
+  AnalyticsEvent: Model<AnalyticsEvent>;
+  AnalyticsSalt: Model<AnalyticsSalt>;
 }
 
 const cache = new WeakMap<Connection, Models>();
@@ -35,6 +38,8 @@ export function models(connection: Connection): Models {
       Deployment: connection.model<Deployment>('Deployment', deploymentSchema, 'deployments'),
       Page: connection.model<Page>('Page', pageSchema, 'pages'),
       WebhookDelivery: connection.model<WebhookDelivery>('WebhookDelivery', webhookDeliverySchema, 'webhook_deliveries'),
+      AnalyticsEvent: connection.model<AnalyticsEvent>('AnalyticsEvent', analyticsEventSchema, 'analytics_events'),
+      AnalyticsSalt: connection.model<AnalyticsSalt>('AnalyticsSalt', analyticsSaltSchema, 'analytics_salts'),
     };
     cache.set(connection, m);
   }
@@ -51,4 +56,4 @@ export async function syncIndexes(connection: Connection): Promise<void> {
   for (const model of Object.values(m)) await (model as Model<unknown>).createIndexes();
 }
 
-export type { ApiKey, Organization, Project, UsageCounter, Deployment, Page, WebhookDelivery };
+export type { AnalyticsEvent, AnalyticsSalt, ApiKey, Organization, Project, UsageCounter, Deployment, Page, WebhookDelivery };

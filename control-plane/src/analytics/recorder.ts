@@ -1,0 +1,120 @@
+/**
+ * The analytics recorder: the one call every part uses to record an event
+ * (`recorder.record({ projectId, kind, ..., visit })`). `record()` only appends to an in-memory
+ * buffer and returns at once, so a page is never slowed by analytics; the buffer is classified
+ * and written in batches (`insertMany`, unordered) when it holds a batch or on a timer. When the
+ * buffer is full (the database is slow or down), new events are dropped and counted, never
+ * waited for.
+ */
+import type { mongo } from 'mongoose';
+import type { AnalyticsEvent } from '../db/models/analytics-event.ts';
+import type { Models } from '../db/models/index.ts';
+import { classify } from './classify.ts';
+import type { EventInput } from './event-input.ts';
+import { SaltStore, utcDay } from './visitor-hash.ts';
+
+/** Options of {@link AnalyticsRecorder}. */
+export interface RecorderOptions {
+  /** Events held in memory at most; beyond it events are dropped. Default 50,000. */
+  maxBuffer?: number;
+  /** Events per insert. Default 1,000. */
+  batchSize?: number;
+  /** Longest an event waits in the buffer, in ms. Default 1,000. */
+  flushIntervalMs?: number;
+  /** Clock for events recorded without `at`. */
+  now?: () => Date;
+  /** Called with a write error (the batch is counted as failed). */
+  onError?: (err: unknown) => void;
+}
+
+/** Ingestion counters, read by a metrics endpoint. */
+export interface RecorderStats {
+  /** Events handed to `record()`. */
+  received: number;
+  /** Events written to the database. */
+  inserted: number;
+  /** Events refused because the buffer was full. */
+  dropped: number;
+  /** Events lost to a failed write. */
+  failed: number;
+  /** Events waiting in the buffer now. */
+  buffered: number;
+}
+
+interface Pending { input: EventInput; at: Date }
+
+export class AnalyticsRecorder {
+  private buffer: Pending[] = [];
+  private readonly counters = { received: 0, inserted: 0, dropped: 0, failed: 0 };
+  private readonly maxBuffer: number;
+  private readonly batchSize: number;
+  private readonly now: () => Date;
+  private readonly salts: SaltStore;
+  private readonly collection: mongo.Collection<AnalyticsEvent>;
+  private readonly timer: NodeJS.Timeout;
+  private flushing: Promise<void> = Promise.resolve();
+  private scheduled = false;
+
+  private readonly opts: RecorderOptions;
+
+  constructor(m: Models, opts: RecorderOptions = {}) {
+    this.opts = opts;
+    this.maxBuffer = opts.maxBuffer ?? 50_000;
+    this.batchSize = opts.batchSize ?? 1_000;
+    this.now = opts.now ?? (() => new Date());
+    this.salts = new SaltStore(m);
+    this.collection = m.AnalyticsEvent.collection as unknown as mongo.Collection<AnalyticsEvent>;
+    this.timer = setInterval(() => void this.flush(), opts.flushIntervalMs ?? 1_000);
+    this.timer.unref();
+  }
+
+  /**
+   * Records one event; never throws and never waits. Returns false when the event was dropped
+   * (buffer full).
+   */
+  record(input: EventInput): boolean {
+    this.counters.received++;
+    if (this.buffer.length >= this.maxBuffer) {
+      this.counters.dropped++;
+      return false;
+    }
+    this.buffer.push({ input, at: input.at ?? this.now() });
+    if (this.buffer.length >= this.batchSize && !this.scheduled) {
+      this.scheduled = true;
+      setImmediate(() => { this.scheduled = false; void this.flush(); });
+    }
+    return true;
+  }
+
+  /** The counters (a copy). */
+  stats(): RecorderStats {
+    return { ...this.counters, buffered: this.buffer.length };
+  }
+
+  /** Writes everything buffered so far; resolves when it is in the database (or counted as failed). */
+  flush(): Promise<void> {
+    this.flushing = this.flushing.then(() => this.drain());
+    return this.flushing;
+  }
+
+  /** Flushes and stops the timer. */
+  async close(): Promise<void> {
+    clearInterval(this.timer);
+    await this.flush();
+  }
+
+  private async drain(): Promise<void> {
+    while (this.buffer.length > 0) {
+      const batch = this.buffer.splice(0, this.batchSize);
+      try {
+        const docs: AnalyticsEvent[] = [];
+        for (const p of batch) docs.push(classify(p.input, p.at, await this.salts.salt(utcDay(p.at))));
+        await this.collection.insertMany(docs, { ordered: false });
+        this.counters.inserted += docs.length;
+      } catch (err) {
+        this.counters.failed += batch.length;
+        this.opts.onError?.(err);
+      }
+    }
+  }
+}

@@ -1,0 +1,75 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import * as pagefind from 'pagefind';
+import t from 'tap';
+import { launchBrowser } from '../../../site-template/test/helpers/browser.ts';
+import { createExampleSite } from '../../../site-template/test/helpers/example-site.ts';
+import { startTestPlatform } from '../helpers/platform.ts';
+
+const CHROME = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
+
+async function* walk(dir: string): AsyncGenerator<string> {
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const full = join(dir, entry.name);
+    if (entry.isDirectory()) yield* walk(full);
+    else yield full;
+  }
+}
+
+t.test('analytics beacons from a real browser', async (t) => {
+  const tp = await startTestPlatform();
+  const browser = await launchBrowser();
+  t.teardown(async () => { await browser.close(); await tp.close(); });
+  const project = (await tp.api('POST', '/projects', { name: 'Beacons', slug: 'beacons' })).body;
+
+  // A built site: the template's client bundle, one page, its Pagefind index; published to the project's prefix.
+  const site = await createExampleSite();
+  await site.addPage('/guides/sdk/');
+  const { index } = await pagefind.createIndex({});
+  await index!.addHTMLFile({ url: '/guides/sdk', content: await readFile(join(site.dir, 'guides/sdk/index.html'), 'utf8') });
+  await index!.writeFiles({ outputPath: join(site.dir, '_pagefind') });
+  await pagefind.close();
+  for await (const file of walk(site.dir)) await tp.p.store.put(`sites/${project.id}/${relative(site.dir, file)}`, await readFile(file));
+
+  const context = await browser.newContext({ userAgent: CHROME });
+  const page = await context.newPage();
+  const origin = `http://beacons.localhost:${tp.p.site.port}`;
+
+  /** Waits until the recorder has written an event of `kind` (the beacon is asynchronous by design). */
+  const eventOf = async (kind: string, projection: Record<string, number> = { _id: 0, kind: 1, source: 1, path: 1, vote: 1, query: 1, result_count: 1, bot: 1, browser: 1 }) => {
+    for (;;) {
+      await tp.p.analytics.flush();
+      const hit = await tp.p.cp.m.AnalyticsEvent.collection.findOne({ project_id: project.id, kind }, { projection });
+      if (hit) return hit;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  };
+
+  t.test('should record the page view, a feedback vote and a search, and show them in the overview', async (t) => {
+    const res = await page.goto(`${origin}/guides/sdk`);
+    t.equal(res?.status(), 200);
+    await page.click('[data-feedback=up]');
+    t.equal(await page.textContent('.feedback-thanks'), 'Thanks for the feedback!');
+    await page.click('.search-open');
+    await page.fill('.search-input', 'authenticating');
+    await page.waitForSelector('.search-result');
+    await page.keyboard.press('Escape');
+
+    t.same(await eventOf('page_view'), { kind: 'page_view', source: 'server', path: '/guides/sdk', bot: false, browser: 'Chrome' });
+    t.same(await eventOf('feedback'), { kind: 'feedback', source: 'beacon', path: '/guides/sdk', vote: 'up', bot: false, browser: 'Chrome' });
+    t.same(await eventOf('search'), { kind: 'search', source: 'beacon', path: '/guides/sdk', query: 'authenticating', result_count: 1, bot: false, browser: 'Chrome' });
+
+    const overview = await tp.api('GET', `/projects/${project.id}/analytics/overview`);
+    t.same(overview.body.totals, { views: 1, searches: 1, feedback_up: 1, feedback_down: 0, unique_visitors: 1 });
+    const searches = await tp.api('GET', `/projects/${project.id}/analytics/breakdown?dimension=searches`);
+    t.same(searches.body.results, [{ query: 'authenticating', count: 1, avg_result_count: 1 }]);
+  });
+
+  t.test('should record time on page when the page is hidden', async (t) => {
+    // Leaving the page fires pagehide, the moment the template sends time on page (the page has
+    // been visible through the previous subtest, well over the one-second floor).
+    await page.goto('about:blank');
+    const engagement = await eventOf('engagement', { _id: 0, path: 1, source: 1, duration_ms: 1 });
+    t.same([engagement.path, engagement.source, engagement.duration_ms >= 1000], ['/guides/sdk', 'beacon', true]);
+  });
+});
