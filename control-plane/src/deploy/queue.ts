@@ -68,6 +68,12 @@ export async function enqueueDeployment(m: Models, projectId: string, opts: { co
   }
 }
 
+/** Why a deployment whose builders kept dying was failed (shown to the customer). */
+export function poisonMessage(attempts: number): string {
+  return `The builder stopped while building this deployment ${attempts} times (it crashed, ran out of memory or stopped responding); `
+    + 'it is not retried again so that it cannot stop more builders. Trigger a new deployment to try again';
+}
+
 export interface ClaimedJob { deployment: Deployment; token: string }
 
 /** Claims the oldest runnable job for `workerId`, or returns undefined when none is runnable. */
@@ -84,7 +90,9 @@ export async function claimJob(m: Models, workerId: string, now: Date, leaseMs =
       continue;
     }
     if (c.status === 'building' && (c.attempts ?? 0) >= MAX_ATTEMPTS) {
-      await finish(m, c as Deployment, { status: 'failed', error: `The builder stopped responding ${MAX_ATTEMPTS} times; giving up` }, now, { _id: c._id, fencing: c.fencing, status: 'building' } as DeploymentFilter);
+      // A poison job: whatever it does stops its builder (a crash, an out-of-memory kill, a
+      // hang). Another attempt would take down one more builder, so it ends here.
+      await finish(m, c as Deployment, { status: 'failed', error: poisonMessage(c.attempts ?? MAX_ATTEMPTS) }, now, { _id: c._id, fencing: c.fencing, status: 'building' } as DeploymentFilter);
       continue;
     }
     const busy = await m.Deployment.exists({ project_id: c.project_id, status: 'building', lease_expires_at: { $gte: now }, _id: { $ne: c._id } });
