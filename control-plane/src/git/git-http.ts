@@ -81,14 +81,15 @@ export function gitHttpMiddleware(deps: Deps): Koa.Middleware {
     if (!project || project.github_repo || !allowed) return challenge(ctx, project && !allowed && password.startsWith('bt_') ? 401 : 404, 'repository not found');
 
     const branch = project.github_branch ?? 'main';
-    const before = push && ctx.method === 'POST' ? await branchHead(deps, project._id, branch) : undefined;
-    await runBackend(ctx, deps, project._id, rest);
-    if (push && ctx.method === 'POST') {
+    const receive = push && ctx.method === 'POST';
+    const before = receive ? await branchHead(deps, project._id, branch) : undefined;
+    // The deployment is queued before the push's response ends (see runBackend).
+    await runBackend(ctx, deps, project._id, rest, receive ? async () => {
       const after = await branchHead(deps, project._id, branch);
       if (after && after !== before) {
         await enqueueDeployment(deps.m, project._id, { commitSha: after, trigger: 'push' }, deps.now());
         (deps.services.wakeWorkers as (() => void) | undefined)?.();
       }
-    }
+    } : undefined);
   };
 }

@@ -33,8 +33,14 @@ function sendError(res: ServerResponse, backendStatus: number): void {
   res.end(text);
 }
 
-/** Pipes the request through `git http-backend` for `rest` (the path below `<project id>.git`). */
-export function runBackend(ctx: Koa.Context, deps: Deps, projectId: string, rest: string): Promise<void> {
+/**
+ * Pipes the request through `git http-backend` for `rest` (the path below `<project id>.git`).
+ * `beforeEnd` runs once the backend has finished, before the response ends: a push's deployment
+ * is queued there, so a client that lists deployments right after `git push` returns sees it
+ * (Git waits for the end of the response). A failing `beforeEnd` is logged by its owner; the
+ * push itself has happened and is answered as it is.
+ */
+export function runBackend(ctx: Koa.Context, deps: Deps, projectId: string, rest: string, beforeEnd?: () => Promise<void>): Promise<void> {
   ctx.respond = false;
   const res = ctx.res;
   return new Promise((resolve) => {
@@ -84,7 +90,8 @@ export function runBackend(ctx: Koa.Context, deps: Deps, projectId: string, rest
       res.statusCode = status;
       res.write(head.subarray(end + 4));
     });
-    child.on('close', () => {
+    child.on('close', async () => {
+      if (headersDone && !replaced) await beforeEnd?.().catch(() => undefined);
       if (!headersDone) sendError(res, 500);
       else if (!replaced) res.end();
       resolve();
