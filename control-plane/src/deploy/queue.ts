@@ -21,6 +21,7 @@ import type { QueryFilter } from 'mongoose';
 import type { JobReport } from '@folio/builder';
 import type { Deployment, Models } from '../db/models/index.ts';
 import { AppError } from '../errors.ts';
+import { queueEvents } from './queue-events.ts';
 
 /** Default lease; the control plane passes env.BUILD_LEASE_MS. */
 export const LEASE_MS = 30_000;
@@ -32,9 +33,10 @@ const BACKOFF_BASE_MS = 2_000;
 export type Trigger = 'manual' | 'push' | 'webhook' | 'ci';
 
 /** A query filter on deployments. */
-type DeploymentFilter = QueryFilter<Deployment>;
+export type DeploymentFilter = QueryFilter<Deployment>;
 
-const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+/** Only the hash of a build token is stored. */
+export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
 /** How often an enqueue retries after losing an insert race (real MongoDB can report one as E11000). */
 const ENQUEUE_ATTEMPTS = 5;
@@ -53,10 +55,12 @@ export async function enqueueDeployment(m: Models, projectId: string, opts: { co
       const d = await m.Deployment.findOneAndUpdate(
         { project_id: projectId, status: 'queued' },
         {
-          ...(opts.commitSha ? { $set: { commit_sha: opts.commitSha } } : {}),
+          // A manual trigger asks for a build even when the commit is already live (see claim-job.ts).
+          ...(opts.commitSha || opts.trigger === 'manual' ? { $set: { ...(opts.commitSha ? { commit_sha: opts.commitSha } : {}), ...(opts.trigger === 'manual' ? { force: true } : {}) } } : {}),
           $setOnInsert: {
             _id: randomUUID(), trigger: opts.trigger, started_at: now, next_attempt_at: now, fencing: 0, attempts: 0,
             ...(opts.commitSha ? {} : { commit_sha: null }),
+            ...(opts.trigger === 'manual' ? {} : { force: false }),
           },
         },
         { upsert: true, returnDocument: 'after', sort: { started_at: 1, _id: 1 } },
@@ -75,46 +79,6 @@ export function poisonMessage(attempts: number): string {
 }
 
 export interface ClaimedJob { deployment: Deployment; token: string }
-
-/** Claims the oldest runnable job for `workerId`, or returns undefined when none is runnable. */
-export async function claimJob(m: Models, workerId: string, now: Date, leaseMs = LEASE_MS): Promise<ClaimedJob | undefined> {
-  const candidates = await m.Deployment.find({
-    $or: [
-      { status: 'queued', next_attempt_at: { $lte: now } },
-      { status: 'building', lease_expires_at: { $lt: now } },
-    ],
-  }).sort({ started_at: 1 }).limit(50).lean();
-  for (const c of candidates) {
-    if (c.status === 'building' && c.trigger === 'ci') {
-      await finish(m, c as Deployment, { status: 'failed', error: 'The CI run stopped reporting before it finished; run the CI job again' }, now, { _id: c._id, fencing: c.fencing, status: 'building' } as DeploymentFilter);
-      continue;
-    }
-    if (c.status === 'building' && (c.attempts ?? 0) >= MAX_ATTEMPTS) {
-      // A poison job: whatever it does stops its builder (a crash, an out-of-memory kill, a
-      // hang). Another attempt would take down one more builder, so it ends here.
-      await finish(m, c as Deployment, { status: 'failed', error: poisonMessage(c.attempts ?? MAX_ATTEMPTS) }, now, { _id: c._id, fencing: c.fencing, status: 'building' } as DeploymentFilter);
-      continue;
-    }
-    const busy = await m.Deployment.exists({ project_id: c.project_id, status: 'building', lease_expires_at: { $gte: now }, _id: { $ne: c._id } });
-    if (busy) continue;
-    const token = `bt_${randomBytes(24).toString('base64url')}`;
-    const claimed = await m.Deployment.findOneAndUpdate(
-      { _id: c._id, status: c.status, fencing: c.fencing },
-      {
-        $set: {
-          status: 'building', lease_owner: workerId, lease_expires_at: new Date(now.getTime() + leaseMs),
-          token_hash: hashToken(token), token_expires_at: new Date(now.getTime() + TOKEN_TTL_MS),
-        },
-        $inc: { fencing: 1, attempts: 1 },
-      },
-      { returnDocument: 'after' },
-    ).lean();
-    if (!claimed) continue;
-    await m.Project.updateOne({ _id: claimed.project_id }, { $set: { status: 'building' } });
-    return { deployment: claimed as Deployment, token };
-  }
-  return undefined;
-}
 
 /**
  * Creates a CI deployment of `commitSha`, already leased to `owner` (the CI run) with a build
@@ -196,12 +160,14 @@ export async function completeJob(m: Models, proof: LeaseProof, report: JobRepor
       $set: { status: 'queued', lease_owner: null, lease_expires_at: null, token_hash: null, next_attempt_at: new Date(now.getTime() + delay), error: report.error ?? null },
     }, { returnDocument: 'after' }).lean();
     if (!requeued) throw leaseLost();
+    queueEvents(m).emit('retried', { deploymentId: requeued._id });
     return requeued as Deployment;
   }
   return finish(m, d, report, now, leaseFilter(proof, now));
 }
 
-async function finish(m: Models, d: Deployment, report: JobReport, now: Date, filter: DeploymentFilter): Promise<Deployment> {
+/** Ends a deployment with `report` (conditionally on `filter`) and sets its project's status. */
+export async function finish(m: Models, d: Deployment, report: JobReport, now: Date, filter: DeploymentFilter, reason?: 'poison' | 'ci_lost'): Promise<Deployment> {
   const done = await m.Deployment.findOneAndUpdate(filter, {
     $set: {
       status: report.status, finished_at: now, error: report.error ?? (report.status === 'failed' ? 'Build failed' : null),
@@ -212,6 +178,7 @@ async function finish(m: Models, d: Deployment, report: JobReport, now: Date, fi
     },
   }, { returnDocument: 'after' }).lean();
   if (!done) throw leaseLost();
+  queueEvents(m).emit('finished', { deploymentId: done._id, status: report.status, buildMs: d.claimed_at ? now.getTime() - new Date(d.claimed_at).getTime() : undefined, reason });
   await m.Project.updateOne({ _id: d.project_id }, {
     $set: report.status === 'deployed' ? { status: 'active', last_deploy_at: now } : { status: 'failed' },
   });

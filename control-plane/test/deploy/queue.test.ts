@@ -1,5 +1,6 @@
 import t from 'tap';
-import { claimJob, completeJob, enqueueDeployment, heartbeat, MAX_ATTEMPTS, poisonMessage, releaseJob } from '../../src/deploy/queue.ts';
+import { claimJob } from '../../src/deploy/claim-job.ts';
+import { completeJob, enqueueDeployment, heartbeat, MAX_ATTEMPTS, poisonMessage, releaseJob } from '../../src/deploy/queue.ts';
 import { startTestApi } from '../helpers/api.ts';
 
 t.test('deployment queue', async (t) => {
