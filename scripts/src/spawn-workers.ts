@@ -10,6 +10,9 @@
  * its own process, and pages compile in sandboxes below it.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
@@ -76,13 +79,16 @@ export function spawnWorkers(count: number, opts: SpawnWorkersOptions): Workers 
 
   interface State extends WorkerSlot { timer?: NodeJS.Timeout; failures: number; exited?: Promise<void>; waiters: ((c: ChildProcess) => void)[] }
   const slots: State[] = Array.from({ length: count }, (_, slot) => ({ slot, child: undefined, restarts: 0, failures: 0, waiters: [] }));
+  // One work folder per slot, kept across restarts (a restarted worker finds its clones) and
+  // removed on stop. The worker creates it private.
+  const workDirOf = (slot: number) => opts.extraEnv?.WORK_DIR ?? path.join(os.tmpdir(), `folio-worker-${process.pid}-${slot}`);
 
   const start = (s: State) => {
     s.timer = undefined;
     // No storage or database settings: build processes publish through the control plane.
     const env: NodeJS.ProcessEnv = {
       PATH: process.env.PATH, HOME: process.env.HOME,
-      CONTROL_PLANE_URL: opts.controlPlaneUrl, WORKER_SECRET: opts.workerSecret, ...opts.extraEnv,
+      CONTROL_PLANE_URL: opts.controlPlaneUrl, WORKER_SECRET: opts.workerSecret, WORK_DIR: workDirOf(s.slot), ...opts.extraEnv,
     };
     const piped = Boolean(opts.onOutput);
     const child = spawn(process.execPath, ['--import=tsx', WORKER_MAIN], {
@@ -138,6 +144,7 @@ export function spawnWorkers(count: number, opts: SpawnWorkersOptions): Workers 
     async stop() {
       stopping = true;
       await Promise.all(slots.map(stopOne));
+      if (!opts.extraEnv?.WORK_DIR) for (const s of slots) fs.rmSync(workDirOf(s.slot), { recursive: true, force: true });
     },
   };
 }

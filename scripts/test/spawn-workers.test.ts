@@ -1,4 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import t from 'tap';
 import { startTestPlatform } from '../../control-plane/test/helpers/platform.ts';
 import { spawnWorkers, type SpawnWorkersOptions, type Workers } from '../src/spawn-workers.ts';
@@ -41,8 +44,11 @@ t.test('spawn workers', async (t) => {
     t.equal(workers.slots[0].restarts, 1);
     t.same(messages, [`builder worker 0 (pid ${first.pid}) killed by SIGKILL; starting it again in 50 ms`]);
     await ready(second);
+    const workDir = path.join(os.tmpdir(), `folio-worker-${process.pid}-0`);
+    t.ok(fs.existsSync(workDir), 'the restarted worker uses its slot\'s work folder');
     await workers.stop();
     t.equal(second.exitCode, 0, 'the restarted worker stops cleanly on SIGTERM');
+    t.equal(fs.existsSync(workDir), false, 'the work folder is removed on stop');
   });
 
   t.test('should restart a worker that exits on its own, with a growing backoff', async (t) => {
