@@ -5,7 +5,8 @@
  *   by a unique partial index, so concurrent triggers, pushes and webhooks join one deployment.
  *   A sync handed back or retried is `queued` again beside it (its fencing token is above 0);
  *   triggers join the oldest queued one.
- * - Claim hands the oldest runnable job to a worker with a lease (LEASE_MS, renewed by
+ * - Claim (claim-job.ts: fair between organizations, the branch head at claim time, no build of a
+ *   commit already live) hands a runnable job to a worker with a lease (LEASE_MS, renewed by
  *   heartbeats), a fencing token (incremented on every claim) and a build token (random, only its
  *   hash stored) scoped to that one deployment. One build per project at a time.
  * - A worker that dies loses its lease when it runs out; the next claim takes the job over with a
