@@ -45,6 +45,8 @@ export const envSchema = z.object({
   SITE_URL_TEMPLATE: optional,
   /** How long a worker's lease on a build lasts without a heartbeat; a dead worker's job is taken over after it. */
   BUILD_LEASE_MS: z.coerce.number().int().min(1000).max(600_000).default(30_000),
+  /** When set, `GET /metrics` answers only `Authorization: Bearer <METRICS_TOKEN>`; unset, it is open. */
+  METRICS_TOKEN: optional,
   /** Token the builders use to clone customers' own repositories (e.g. a GitHub App installation token). */
   GITHUB_TOKEN: optional,
   /** Secret of the GitHub push webhook (`POST /v1/webhooks/github`); unset: the webhook answers 503 `webhooks_disabled`. */

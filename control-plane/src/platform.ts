@@ -84,6 +84,11 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
   const analyticsRef: { recorder?: AnalyticsRecorder } = {};
   const cp = await startControlPlane({
     ...opts, services,
+    // Ingestion's counters for /metrics (`buffered` is a level, not a count: left out).
+    analyticsCounters: opts.analyticsCounters ?? (() => {
+      const { received, inserted, dropped, failed } = analyticsRef.recorder?.stats() ?? { received: 0, inserted: 0, dropped: 0, failed: 0 };
+      return { received, inserted, dropped, failed };
+    }),
     middleware: [lazy((d) => internalApi(d, workerSecret)), lazy((d) => ciApi(d)), lazy((d) => gitHttpMiddleware(d)), lazy((d) => logIngestApi(d, analyticsRef.recorder!))],
   });
   ref.deps = cp.deps;

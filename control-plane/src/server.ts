@@ -17,6 +17,8 @@ import { answerClientError } from './http/client-error.ts';
 import { listen } from './http/listen.ts';
 import type { Logger } from './http/error-middleware.ts';
 import type { Deps, RouteDef } from './http/route.ts';
+import { fleetMetrics, type FleetMetrics } from './metrics/fleet-metrics.ts';
+import { metricsRoute } from './metrics/metrics-route.ts';
 
 export interface ControlPlaneOptions {
   env: Env;
@@ -30,6 +32,8 @@ export interface ControlPlaneOptions {
   middleware?: Koa.Middleware[];
   /** Port override (0 = ephemeral); default env.API_PORT. */
   port?: number;
+  /** Counters of analytics ingestion, exported at `GET /metrics` (read at each scrape). */
+  analyticsCounters?(): Record<string, number>;
 }
 
 export interface ControlPlane {
@@ -40,6 +44,8 @@ export interface ControlPlane {
   m: Models;
   deps: Deps;
   server: http.Server;
+  /** The Prometheus metrics served at `GET /metrics`. */
+  metrics: FleetMetrics;
   close(): Promise<void>;
 }
 
@@ -47,7 +53,8 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Cont
   const db = await connectDatabase({ mongodbUri: opts.env.MONGODB_URI, dataDir: opts.inMemory ? undefined : opts.env.dataDir, exclusive: true });
   const m = models(db.connection);
   const deps: Deps = { m, env: opts.env, now: opts.now ?? (() => new Date()), services: opts.services ?? {} };
-  const app = createApp({ deps, routes: apiRoutes(opts.extraRoutes), log: opts.log, validateResponses: opts.validateResponses, extra: opts.middleware });
+  const metrics = fleetMetrics({ m, now: deps.now, analyticsCounters: opts.analyticsCounters });
+  const app = createApp({ deps, routes: apiRoutes(opts.extraRoutes), log: opts.log, validateResponses: opts.validateResponses, extra: [metricsRoute(metrics, opts.env.METRICS_TOKEN), ...(opts.middleware ?? [])] });
   const server = http.createServer(app.callback());
   server.keepAliveTimeout = 5_000;
   server.on('clientError', answerClientError);
@@ -61,8 +68,9 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Cont
   const apiUrl = `http://${opts.env.API_HOST}:${port}/v1`;
   if (!opts.env.PUBLIC_API_URL) deps.env = { ...opts.env, publicApiUrl: apiUrl };
   return {
-    apiUrl, port, db, m, deps, server,
+    apiUrl, port, db, m, deps, server, metrics,
     async close() {
+      metrics.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await db.close();

@@ -28,7 +28,7 @@ const EDITS = Number(flags.edits ?? 3);
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-bench-push-'));
 const env = parseEnv({ API_PORT: '0', SITE_PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
 const platform = await startPlatform({ env, inMemory: true, port: 0, sitePort: 0, log: () => {} });
-const workers = spawnWorkers(1, { env, controlPlaneUrl: platform.internalUrl, workerSecret: platform.workerSecret, quiet: !flags.verbose });
+const workers = spawnWorkers(1, { controlPlaneUrl: platform.internalUrl, workerSecret: platform.workerSecret, quiet: !flags.verbose });
 const org = await createOrganization(platform.cp.m, 'bench', 'enterprise');
 const { key } = await createApiKey(platform.cp.m, { orgId: org._id });
 

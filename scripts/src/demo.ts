@@ -22,7 +22,7 @@ const SLUG = 'acme-docs';
 
 const env = parseEnv();
 const platform = await startPlatform({ env });
-const workers = spawnWorkers(Math.max(1, env.BUILDER_WORKERS), { env, controlPlaneUrl: platform.internalUrl, workerSecret: platform.workerSecret, quiet: true });
+const workers = spawnWorkers(Math.max(1, env.BUILDER_WORKERS), { controlPlaneUrl: platform.internalUrl, workerSecret: platform.workerSecret, quiet: true });
 const stop = async () => { await workers.stop(); await platform.close(); };
 process.on('SIGINT', () => stop().then(() => process.exit(0)));
 process.on('SIGTERM', () => stop().then(() => process.exit(0)));

@@ -40,7 +40,7 @@ try {
   throw err;
 }
 const first = await bootstrap(platform.cp.m);
-const workers = spawnWorkers(env.BUILDER_WORKERS, { env, controlPlaneUrl: platform.internalUrl, workerSecret: platform.workerSecret });
+const workers = spawnWorkers(env.BUILDER_WORKERS, { controlPlaneUrl: platform.internalUrl, workerSecret: platform.workerSecret });
 
 console.log(`Folio API:    ${platform.cp.apiUrl}`);
 console.log(`Sites:        ${env.siteUrlTemplate}  (site server on ${platform.site.url})`);

@@ -2,16 +2,18 @@
  * Builder worker process (the builder image's default command, and what `npm start` runs).
  *
  * Environment: `CONTROL_PLANE_URL` (e.g. http://control-plane:4000), `WORKER_SECRET`, `WORK_DIR`
- * (clones, one folder per project; default a temp folder, created private). The worker needs no
+ * (clones, one folder per project, the 20 (`MAX_CLONES`) most recently built kept; default a temp
+ * folder, created private and removed when the worker stops). The worker needs no
  * storage or database settings: each job runs in a build process of its own that publishes
  * through the control plane with the job's token. After reading its settings the process removes
  * every variable but the harmless ones from `process.env`, and build processes start with only
  * those. SIGTERM: the job in progress gets `GRACEFUL_MS` (default 60 s) to finish, then is handed
  * back. `BUILD_KILL_MS`: wall time after which a build process (and its sandboxes) is killed
  * (default the build limit plus two minutes). `HEALTH_FILE` (unset: none): a file rewritten every few seconds for the container's
- * health check.
+ * health check. `WORKER_DIAGNOSTICS=1`: after each job, a line `resources {…}` (listeners on the
+ * stop signal, active handles by type, heap, clones), which the leak test reads.
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { scrubbedEnv } from '../limits/scrubbed-env.ts';
@@ -26,6 +28,9 @@ if (!controlPlaneUrl || !workerSecret) {
   process.exit(1);
 }
 const workDir = path.resolve(env.WORK_DIR ?? path.join(os.tmpdir(), `folio-worker-${process.pid}`));
+// A folder the worker made for itself is its own to remove; a configured one is kept (clones stay warm across restarts).
+const ownWorkDir = !env.WORK_DIR;
+const diagnostics = env.WORKER_DIAGNOSTICS === '1';
 // Private: sandboxes run as other users and must not read any project's clone.
 mkdirSync(workDir, { recursive: true, mode: 0o700 });
 if (env.HEALTH_FILE) startHealthFile(env.HEALTH_FILE);
@@ -38,8 +43,16 @@ const worker = startWorker({
   gracefulMs: Number(env.GRACEFUL_MS ?? 60_000),
   // Unset: the build limit plus two minutes.
   ...(env.BUILD_KILL_MS ? { killAfterMs: Number(env.BUILD_KILL_MS) } : {}),
+  ...(env.MAX_CLONES ? { maxClones: Number(env.MAX_CLONES) } : {}),
   // One line per phase on stdout: operators read it, and the crash tests time their kills by it.
-  onPhase: (phase, job) => console.log(`phase ${phase} ${job.deployment_id}`),
+  onPhase: (phase, job) => {
+    console.log(`phase ${phase} ${job.deployment_id}`);
+    if (diagnostics && phase.startsWith('finished:')) {
+      // With --expose-gc, measure what is still reachable, not what awaits collection.
+      (globalThis as { gc?: () => void }).gc?.();
+      console.log(`resources ${JSON.stringify(worker.resources())}`);
+    }
+  },
   log: (message) => console.error(message),
 });
 console.log(`worker ${worker.id} polling ${controlPlaneUrl}`);
@@ -49,6 +62,9 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   process.on(signal, () => {
     if (stopping) return;
     stopping = true;
-    worker.stop().then(() => process.exit(0));
+    worker.stop().then(() => {
+      if (ownWorkDir) rmSync(workDir, { recursive: true, force: true });
+      process.exit(0);
+    });
   });
 }

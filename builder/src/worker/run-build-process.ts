@@ -8,6 +8,9 @@
  * build failed with the job's own token, so the deployment is retried.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { scrubbedEnv } from '../limits/scrubbed-env.ts';
 import type { ControlPlaneClient, Job } from './control-plane-client.ts';
@@ -30,7 +33,7 @@ export interface BuildProcessOptions {
 
 type FromBuild = { type: 'phase'; phase: string } | { type: 'outcome'; outcome: BuildOutcome };
 
-interface Warm { projectId: string; child: ChildProcess; idle?: NodeJS.Timeout }
+interface Warm { projectId: string; child: ChildProcess; tmp: string; idle?: NodeJS.Timeout }
 
 /** Runs jobs in build processes, keeping the last one warm for its project. */
 export interface BuildProcesses {
@@ -48,13 +51,19 @@ function killGroup(child: ChildProcess): void {
 export function buildProcesses(opts: BuildProcessOptions): BuildProcesses {
   let warm: Warm | undefined;
   const start = (projectId: string): Warm => {
+    // The build process's temporary files (its sandboxes' scratch folders, asset builds) go in a
+    // folder of its own, removed when it ends, whichever way: a killed build leaves nothing behind.
+    // 0711: sandboxes, running as other users, reach their own scratch folder inside, and list nothing.
+    const tmp = mkdtempSync(path.join(os.tmpdir(), 'folio-build-'));
+    chmodSync(tmp, 0o711);
     // A process group of its own (detached), so that killGroup() reaches the sandboxes.
     const child = spawn(process.execPath, [...process.execArgv, BUILD_PROCESS], {
-      env: scrubbedEnv(), stdio: ['ignore', 'inherit', 'inherit', 'ipc'], serialization: 'advanced', detached: true,
+      env: { ...scrubbedEnv(), TMPDIR: tmp }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'], serialization: 'advanced', detached: true,
     });
-    const entry: Warm = { projectId, child };
+    const entry: Warm = { projectId, child, tmp };
     child.on('exit', () => {
       killGroup(child);
+      rmSync(tmp, { recursive: true, force: true });
       if (warm === entry) warm = undefined;
     });
     return entry;
@@ -64,6 +73,8 @@ export function buildProcesses(opts: BuildProcessOptions): BuildProcesses {
     clearTimeout(entry.idle);
     if (warm === entry) warm = undefined;
     killGroup(entry.child);
+    // Also here, not only on 'exit': a worker that stops exits before that event arrives.
+    rmSync(entry.tmp, { recursive: true, force: true });
   };
 
   return {

@@ -57,10 +57,13 @@ export async function runJob(job: BuildJob, opts: RunJobOptions): Promise<'repor
   const beat = setInterval(() => {
     client.heartbeat(job).catch((err) => { if (err instanceof LeaseLostError) lost = true; });
   }, Math.max(1000, Math.floor(job.lease_ms / 3)));
+  // Removed in `finally`: a long-lived signal (a CI run's, a worker's) must not collect one per job.
+  let onAborted: (() => void) | undefined;
   try {
     opts.onPhase?.('clone', job);
     const aborted = new Promise<'aborted'>((resolve) => {
-      if (opts.signal?.aborted) resolve('aborted'); else opts.signal?.addEventListener('abort', () => resolve('aborted'), { once: true });
+      if (opts.signal?.aborted) resolve('aborted');
+      else { onAborted = () => resolve('aborted'); opts.signal?.addEventListener('abort', onAborted, { once: true }); }
     });
     const building = build({
       source: opts.source,
@@ -105,5 +108,6 @@ export async function runJob(job: BuildJob, opts: RunJobOptions): Promise<'repor
   } finally {
     clearInterval(beat);
     opts.signal?.removeEventListener('abort', onAbort);
+    if (onAborted) opts.signal?.removeEventListener('abort', onAborted);
   }
 }

@@ -5,11 +5,14 @@
  * progress gets `gracefulMs` to finish; after that it is handed back (its lease released) so
  * another worker starts it at once.
  */
+import { getEventListeners } from 'node:events';
+import fs from 'node:fs';
 import os from 'node:os';
 import { randomUUID } from 'node:crypto';
 import { DEFAULT_LIMITS } from '../limits/build-limits.ts';
 import { ControlPlaneClient, type Job } from './control-plane-client.ts';
 import { buildProcesses } from './run-build-process.ts';
+import { activeResources, useClone, type WorkerResources } from './work-dir.ts';
 
 export interface WorkerOptions {
   /** Control plane origin, e.g. http://127.0.0.1:4000 */
@@ -27,6 +30,8 @@ export interface WorkerOptions {
   killAfterMs?: number;
   /** How long a build process waits for its project's next job; default 60 s. */
   buildIdleMs?: number;
+  /** Clone folders kept in `workDir` (least recently built removed first); default 20. */
+  maxClones?: number;
   onPhase?(phase: string, job: Job): void;
   log?(message: string): void;
 }
@@ -38,6 +43,8 @@ export interface Worker {
   stop(): Promise<void>;
   /** Resolves when the loop has ended. */
   done: Promise<void>;
+  /** What the worker holds right now (listeners, handles, memory, clones). */
+  resources(): WorkerResources;
 }
 
 export function startWorker(opts: WorkerOptions): Worker {
@@ -68,6 +75,11 @@ export function startWorker(opts: WorkerOptions): Worker {
       opts.onPhase?.('claimed', job);
       log(`building ${job.project.slug} (deployment ${job.deployment_id})`);
       const claimed = job;
+      try {
+        useClone(opts.workDir, job.project.id, opts.maxClones ?? 20);
+      } catch (err) {
+        log(`could not tidy ${opts.workDir}: ${(err as Error).message}`);
+      }
       const outcome = await builds.run(job, abort.signal, (phase) => opts.onPhase?.(phase, claimed));
       opts.onPhase?.(`finished:${outcome}`, job);
     }
@@ -85,5 +97,12 @@ export function startWorker(opts: WorkerOptions): Worker {
       clearTimeout(timer);
     },
     done,
+    resources: () => ({
+      abortListeners: getEventListeners(abort.signal, 'abort').length,
+      active: activeResources(),
+      heapUsedBytes: process.memoryUsage().heapUsed,
+      rssBytes: process.memoryUsage().rss,
+      clones: fs.readdirSync(opts.workDir).length,
+    }),
   };
 }

@@ -16,10 +16,12 @@ import type Koa from 'koa';
 import { koaBody } from 'koa-body';
 import { z } from 'zod';
 import { AppError, unauthorized } from '../errors.ts';
+import { branchHead } from '../git/managed-repos.ts';
 import type { Deps } from '../http/route.ts';
 import { routesWithAllow } from '../http/method-guard.ts';
 import { assertPlainJson, validate } from '../http/validate.ts';
-import { claimJob, completeJob, heartbeat, releaseJob, verifyBuildToken, verifyLease, type LeaseProof } from './queue.ts';
+import { claimJob } from './claim-job.ts';
+import { completeJob, heartbeat, releaseJob, verifyBuildToken, verifyLease, type LeaseProof } from './queue.ts';
 import { sitePrefix } from './job-keys.ts';
 
 const fencing = z.number().int().min(1);
@@ -63,6 +65,13 @@ export function sourceOf(deps: Deps, project: { _id: string; slug: string; githu
   return { url: `${internal}/git/${project.slug}.git`, branch, token: buildToken };
 }
 
+/** The synced branch's head of a managed repository; undefined for own repositories (GitHub is not asked at claim time). */
+async function managedHead(deps: Deps, projectId: string): Promise<string | undefined> {
+  const project = await deps.m.Project.findById(projectId, { github_repo: 1, github_branch: 1 }).lean();
+  if (!project || project.github_repo) return undefined;
+  return branchHead(deps, projectId, project.github_branch ?? 'main');
+}
+
 export function internalApi(deps: Deps, workerSecret: string | undefined): Koa.Middleware {
   const router = new Router({ prefix: '/internal/v1' });
   const json = koaBody({ jsonLimit: '64mb', jsonStrict: true, text: false, urlencoded: false });
@@ -81,7 +90,7 @@ export function internalApi(deps: Deps, workerSecret: string | undefined): Koa.M
 
   router.post('/jobs/claim', workerFirst, json, async (ctx) => {
     const { worker_id } = bodyOf(ctx, z.object({ worker_id: z.string().min(1).max(200) }));
-    const job = await claimJob(deps.m, worker_id, deps.now(), deps.env.BUILD_LEASE_MS);
+    const job = await claimJob(deps.m, worker_id, deps.now(), deps.env.BUILD_LEASE_MS, { headOf: (id) => managedHead(deps, id) });
     if (!job) { ctx.status = 204; return; }
     const project = await deps.m.Project.findById(job.deployment.project_id).lean();
     if (!project) throw new AppError(404, 'not_found', 'project not found');

@@ -5,7 +5,8 @@
  *   by a unique partial index, so concurrent triggers, pushes and webhooks join one deployment.
  *   A sync handed back or retried is `queued` again beside it (its fencing token is above 0);
  *   triggers join the oldest queued one.
- * - Claim hands the oldest runnable job to a worker with a lease (LEASE_MS, renewed by
+ * - Claim (claim-job.ts: fair between organizations, the branch head at claim time, no build of a
+ *   commit already live) hands a runnable job to a worker with a lease (LEASE_MS, renewed by
  *   heartbeats), a fencing token (incremented on every claim) and a build token (random, only its
  *   hash stored) scoped to that one deployment. One build per project at a time.
  * - A worker that dies loses its lease when it runs out; the next claim takes the job over with a
@@ -22,6 +23,7 @@ import type { JobReport } from '@folio/builder';
 import type { Deployment, Models } from '../db/models/index.ts';
 import { AppError } from '../errors.ts';
 import { logDeploymentOutcome } from './deployment-outcome.ts';
+import { queueEvents } from './queue-events.ts';
 
 /** Default lease; the control plane passes env.BUILD_LEASE_MS. */
 export const LEASE_MS = 30_000;
@@ -33,9 +35,10 @@ const BACKOFF_BASE_MS = 2_000;
 export type Trigger = 'manual' | 'push' | 'webhook' | 'ci';
 
 /** A query filter on deployments. */
-type DeploymentFilter = QueryFilter<Deployment>;
+export type DeploymentFilter = QueryFilter<Deployment>;
 
-const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+/** Only the hash of a build token is stored. */
+export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
 /** How often an enqueue retries after losing an insert race (real MongoDB can report one as E11000). */
 const ENQUEUE_ATTEMPTS = 5;
@@ -54,10 +57,12 @@ export async function enqueueDeployment(m: Models, projectId: string, opts: { co
       const d = await m.Deployment.findOneAndUpdate(
         { project_id: projectId, status: 'queued' },
         {
-          ...(opts.commitSha ? { $set: { commit_sha: opts.commitSha } } : {}),
+          // A manual trigger asks for a build even when the commit is already live (see claim-job.ts).
+          ...(opts.commitSha || opts.trigger === 'manual' ? { $set: { ...(opts.commitSha ? { commit_sha: opts.commitSha } : {}), ...(opts.trigger === 'manual' ? { force: true } : {}) } } : {}),
           $setOnInsert: {
             _id: randomUUID(), trigger: opts.trigger, started_at: now, next_attempt_at: now, fencing: 0, attempts: 0,
             ...(opts.commitSha ? {} : { commit_sha: null }),
+            ...(opts.trigger === 'manual' ? {} : { force: false }),
           },
         },
         { upsert: true, returnDocument: 'after', sort: { started_at: 1, _id: 1 } },
@@ -69,45 +74,13 @@ export async function enqueueDeployment(m: Models, projectId: string, opts: { co
   }
 }
 
-export interface ClaimedJob { deployment: Deployment; token: string }
-
-/** Claims the oldest runnable job for `workerId`, or returns undefined when none is runnable. */
-export async function claimJob(m: Models, workerId: string, now: Date, leaseMs = LEASE_MS): Promise<ClaimedJob | undefined> {
-  const candidates = await m.Deployment.find({
-    $or: [
-      { status: 'queued', next_attempt_at: { $lte: now } },
-      { status: 'building', lease_expires_at: { $lt: now } },
-    ],
-  }).sort({ started_at: 1 }).limit(50).lean();
-  for (const c of candidates) {
-    if (c.status === 'building' && c.trigger === 'ci') {
-      await finish(m, c as Deployment, { status: 'failed', error: 'The CI run stopped reporting before it finished; run the CI job again' }, now, { _id: c._id, fencing: c.fencing, status: 'building' } as DeploymentFilter);
-      continue;
-    }
-    if (c.status === 'building' && (c.attempts ?? 0) >= MAX_ATTEMPTS) {
-      await finish(m, c as Deployment, { status: 'failed', error: `The builder stopped responding ${MAX_ATTEMPTS} times; giving up` }, now, { _id: c._id, fencing: c.fencing, status: 'building' } as DeploymentFilter);
-      continue;
-    }
-    const busy = await m.Deployment.exists({ project_id: c.project_id, status: 'building', lease_expires_at: { $gte: now }, _id: { $ne: c._id } });
-    if (busy) continue;
-    const token = `bt_${randomBytes(24).toString('base64url')}`;
-    const claimed = await m.Deployment.findOneAndUpdate(
-      { _id: c._id, status: c.status, fencing: c.fencing },
-      {
-        $set: {
-          status: 'building', lease_owner: workerId, lease_expires_at: new Date(now.getTime() + leaseMs),
-          token_hash: hashToken(token), token_expires_at: new Date(now.getTime() + TOKEN_TTL_MS),
-        },
-        $inc: { fencing: 1, attempts: 1 },
-      },
-      { returnDocument: 'after' },
-    ).lean();
-    if (!claimed) continue;
-    await m.Project.updateOne({ _id: claimed.project_id }, { $set: { status: 'building' } });
-    return { deployment: claimed as Deployment, token };
-  }
-  return undefined;
+/** Why a deployment whose builders kept dying was failed (shown to the customer). */
+export function poisonMessage(attempts: number): string {
+  return `The builder stopped while building this deployment ${attempts} times (it crashed, ran out of memory or stopped responding); `
+    + 'it is not retried again so that it cannot stop more builders. Trigger a new deployment to try again';
 }
+
+export interface ClaimedJob { deployment: Deployment; token: string }
 
 /**
  * Creates a CI deployment of `commitSha`, already leased to `owner` (the CI run) with a build
@@ -189,12 +162,14 @@ export async function completeJob(m: Models, proof: LeaseProof, report: JobRepor
       $set: { status: 'queued', lease_owner: null, lease_expires_at: null, token_hash: null, next_attempt_at: new Date(now.getTime() + delay), error: report.error ?? null },
     }, { returnDocument: 'after' }).lean();
     if (!requeued) throw leaseLost();
+    queueEvents(m).emit('retried', { deploymentId: requeued._id });
     return requeued as Deployment;
   }
   return finish(m, d, report, now, leaseFilter(proof, now));
 }
 
-async function finish(m: Models, d: Deployment, report: JobReport, now: Date, filter: DeploymentFilter): Promise<Deployment> {
+/** Ends a deployment with `report` (conditionally on `filter`) and sets its project's status. */
+export async function finish(m: Models, d: Deployment, report: JobReport, now: Date, filter: DeploymentFilter, reason?: 'poison' | 'ci_lost'): Promise<Deployment> {
   const done = await m.Deployment.findOneAndUpdate(filter, {
     $set: {
       status: report.status, finished_at: now, error: report.error ?? (report.status === 'failed' ? 'Build failed' : null),
@@ -205,6 +180,7 @@ async function finish(m: Models, d: Deployment, report: JobReport, now: Date, fi
     },
   }, { returnDocument: 'after' }).lean();
   if (!done) throw leaseLost();
+  queueEvents(m).emit('finished', { deploymentId: done._id, status: report.status, buildMs: d.claimed_at ? now.getTime() - new Date(d.claimed_at).getTime() : undefined, reason });
   await m.Project.updateOne({ _id: d.project_id }, {
     $set: report.status === 'deployed' ? { status: 'active', last_deploy_at: now } : { status: 'failed' },
   });

@@ -85,6 +85,8 @@ export function gitHttpMiddleware(deps: Deps): Koa.Middleware {
     const branch = project.github_branch ?? 'main';
     if (!(push && ctx.method === 'POST')) return runBackend(ctx, deps, project._id, rest);
     const before = await branchHead(deps, project._id, branch);
+    // The deployment is queued before the push's response ends (see runBackend), so a client that
+    // lists deployments right after `git push` returns sees it.
     await runBackend(ctx, deps, project._id, rest, async (progress) => {
       const after = await branchHead(deps, project._id, branch);
       if (!after || after === before) return;

@@ -37,9 +37,10 @@ function sendError(res: ServerResponse, backendStatus: number): void {
 export type Progress = (line: string) => void;
 
 /**
- * Runs after the backend finished, before the answer ends. With `progress` (the client asked
- * for side-band messages and the answer ends with its flush packet) lines it writes are shown
- * by the client as `remote: …`; without, the answer has already ended.
+ * Runs after the backend finished, before the answer ends (a push's deployment is queued there,
+ * so it exists when `git push` returns). With `progress` (the client asked for side-band messages
+ * and the answer ends with its flush packet) lines it writes are shown by the client as
+ * `remote: …`; without, it only queues.
  */
 export type Trailer = (progress: Progress | undefined) => Promise<void>;
 
@@ -78,8 +79,10 @@ export function runBackend(ctx: Koa.Context, deps: Deps, projectId: string, rest
       res.end(FLUSH);
       return;
     }
-    res.end(held);
+    // Without side-band the trailer only queues the deployment: still before the answer ends,
+    // since Git waits for the end of the answer before `git push` returns.
     await trailer?.(undefined).catch(() => undefined);
+    res.end(held);
   };
   return new Promise((resolve) => {
     const child = spawn('git', ['http-backend'], {

@@ -3,7 +3,8 @@ import http from 'node:http';
 import t from 'tap';
 import { createApiKey } from '../../src/auth/api-keys.ts';
 import { createOrganization } from '../../src/admin/organizations.ts';
-import { claimJob, completeJob, releaseJob } from '../../src/deploy/queue.ts';
+import { claimJob } from '../../src/deploy/claim-job.ts';
+import { completeJob, releaseJob } from '../../src/deploy/queue.ts';
 import { startTestPlatform } from '../helpers/platform.ts';
 
 const SHA = 'a'.repeat(40);

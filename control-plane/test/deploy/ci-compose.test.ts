@@ -8,7 +8,7 @@ import { startTestPlatform } from '../helpers/platform.ts';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const COMPOSE = 'docker/compose.yaml';
-const SECRETS = { WORKER_SECRET: 'w-secret', MINIO_ROOT_USER: 'root-user', MINIO_ROOT_PASSWORD: 'root-password', S3_ACCESS_KEY_ID: 'platform-key', S3_SECRET_ACCESS_KEY: 'platform-secret' };
+const SECRETS = { WORKER_SECRET: 'w-secret', MINIO_ROOT_USER: 'root-user', MINIO_ROOT_PASSWORD: 'root-password', S3_ACCESS_KEY_ID: 'platform-key', S3_SECRET_ACCESS_KEY: 'platform-secret', METRICS_TOKEN: 'metrics-token' };
 
 /** The Compose command line on this machine: the v2 plugin, else v1, else none. */
 function composeCli(): string[] | undefined {

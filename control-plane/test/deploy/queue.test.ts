@@ -1,5 +1,6 @@
 import t from 'tap';
-import { claimJob, completeJob, enqueueDeployment, heartbeat, MAX_ATTEMPTS, releaseJob } from '../../src/deploy/queue.ts';
+import { claimJob } from '../../src/deploy/claim-job.ts';
+import { completeJob, enqueueDeployment, heartbeat, MAX_ATTEMPTS, poisonMessage, releaseJob } from '../../src/deploy/queue.ts';
 import { startTestApi } from '../helpers/api.ts';
 
 t.test('deployment queue', async (t) => {
@@ -105,6 +106,6 @@ t.test('deployment queue', async (t) => {
     for (let i = 0; i < MAX_ATTEMPTS; i++) await claimJob(m, `w${i}`, at(i * 2000), 1000);
     await claimJob(m, 'w-last', at(MAX_ATTEMPTS * 2000), 1000);
     const after = (await m.Deployment.findById(d._id).lean())!;
-    t.same([after.status, after.error], ['failed', `The builder stopped responding ${MAX_ATTEMPTS} times; giving up`]);
+    t.same([after.status, after.error], ['failed', poisonMessage(MAX_ATTEMPTS)]);
   });
 });

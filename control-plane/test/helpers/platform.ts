@@ -28,7 +28,7 @@ export interface TestPlatform {
   api(method: string, urlPath: string, body?: unknown, asKey?: string): Promise<{ status: number; body: any }>;
   /** Another organization (a second tenant) and a full-access key of it. */
   newOrg(name: string): Promise<{ orgId: string; key: string }>;
-  /** Starts a builder worker; `asUser` runs it as that user id (as a non-root container does; needs root and setpriv). */
+  /** Starts a builder worker (`extraEnv` values of '' remove a variable); `asUser` runs it as that user id (as a non-root container does; needs root and setpriv). */
   startWorker(extraEnv?: Record<string, string>, asUser?: number): WorkerProcess;
   /** GET a path of a project's site through the site server, by Host. */
   site(slug: string, urlPath: string, headers?: Record<string, string>, request?: { method?: string; body?: string }): Promise<{ status: number; body: string; headers: Headers }>;
@@ -57,7 +57,8 @@ export async function startTestPlatform(envOverrides: Record<string, string> = {
       if (asUser !== undefined) fs.chownSync(workDir, asUser, asUser);
       const command = [...(asUser !== undefined ? ['setpriv', `--reuid=${asUser}`, `--regid=${asUser}`, '--clear-groups', '--'] : []), process.execPath, '--import=tsx', WORKER_MAIN];
       const child = spawn(command[0], command.slice(1), {
-        env: { PATH: process.env.PATH, HOME: asUser !== undefined ? workDir : process.env.HOME, CONTROL_PLANE_URL: p.internalUrl, WORKER_SECRET: 'test-worker-secret', POLL_MS: '200', WORK_DIR: workDir, ...extraEnv },
+        // An empty value in extraEnv removes the variable (e.g. WORK_DIR: '' lets the worker make its own).
+        env: Object.fromEntries(Object.entries({ PATH: process.env.PATH, HOME: asUser !== undefined ? workDir : process.env.HOME, CONTROL_PLANE_URL: p.internalUrl, WORKER_SECRET: 'test-worker-secret', POLL_MS: '200', WORK_DIR: workDir, ...extraEnv }).filter(([, v]) => v !== '')),
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       const lines: string[] = [];

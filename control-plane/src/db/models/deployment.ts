@@ -23,6 +23,10 @@ export const deploymentSchema = new Schema({
   fencing: { type: Number, default: 0 },
   attempts: { type: Number, default: 0 },
   next_attempt_at: { type: Date, default: () => new Date(0) },
+  /** Build even when the commit is already live: a manual trigger asked for it (deploy/claim-job.ts). */
+  force: { type: Boolean, default: false },
+  /** When the current (or last) lease was granted: build durations are measured from it. */
+  claimed_at: { type: Date, default: null },
   /** SHA-256 of the build token handed to the current lease holder. */
   token_hash: { type: String, default: null },
   token_expires_at: { type: Date, default: null },

@@ -1,0 +1,124 @@
+/**
+ * Claiming a job: which runnable deployment a worker gets, and with what.
+ *
+ * - Runnable: queued and past its backoff, or building with an expired lease (its builder died or
+ *   stalled: taken over with a higher fencing token). One build per project at a time.
+ * - Order: fair between organizations (fair-share.ts), oldest first within one.
+ * - Newest commit: a queued sync of a managed repository builds the branch's head at claim time
+ *   (`headOf`), not the commit of the push that queued it, and records it; pushes that arrive
+ *   while it waits join it (queue.ts). If that commit is already live, the sync ends `deployed`
+ *   at once without a build (the site already shows it): so a commit is never built twice for a
+ *   project because of quick pushes. A manual trigger (`force`) always builds.
+ * - Poison: a building job whose lease ran out `MAX_ATTEMPTS` times (its builders died on it) is
+ *   failed with a clear message instead of taking down one builder after another.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Deployment, Models } from '../db/models/index.ts';
+import type { PlanId } from '../db/models/organization.ts';
+import { FairShare, PLAN_WEIGHTS } from './fair-share.ts';
+import { queueEvents } from './queue-events.ts';
+import { finish, hashToken, LEASE_MS, MAX_ATTEMPTS, poisonMessage, TOKEN_TTL_MS, type ClaimedJob, type DeploymentFilter } from './queue.ts';
+
+export interface ClaimOptions {
+  /** The synced branch's newest commit now, when the control plane can tell (managed repositories). */
+  headOf?(projectId: string): Promise<string | undefined>;
+  /** Fair-share state; default one per set of models (one control plane). */
+  fairShare?: FairShare;
+}
+
+const shares = new WeakMap<Models, FairShare>();
+/** The fair-share state of the control plane that owns `m`. */
+export function fairShareOf(m: Models): FairShare {
+  let f = shares.get(m);
+  if (!f) { f = new FairShare(); shares.set(m, f); }
+  return f;
+}
+
+type Candidate = Deployment & { org: string };
+
+/** Runnable deployments in the order a claim tries them: organizations by fair share, oldest first within each. */
+async function candidates(m: Models, now: Date, fair: FairShare): Promise<{ list: Candidate[]; weights: Map<string, number> }> {
+  const runnable = await m.Deployment.find({
+    $or: [
+      { status: 'queued', next_attempt_at: { $lte: now } },
+      { status: 'building', lease_expires_at: { $lt: now } },
+    ],
+  }).sort({ started_at: 1, _id: 1 }).lean() as Deployment[];
+  if (!runnable.length) return { list: [], weights: new Map() };
+  const busy = new Set(await m.Deployment.distinct('project_id', { status: 'building', lease_expires_at: { $gte: now } }) as string[]);
+  const projectIds = [...new Set(runnable.map((d) => d.project_id))];
+  const projects = await m.Project.find({ _id: { $in: projectIds } }, { org_id: 1 }).lean();
+  const orgOf = new Map(projects.map((p) => [p._id as string, p.org_id]));
+  const orgs = await m.Organization.find({ _id: { $in: [...new Set(orgOf.values())] } }, { plan: 1 }).lean();
+  const weights = new Map(orgs.map((o) => [o._id as string, PLAN_WEIGHTS[o.plan as PlanId] ?? 1]));
+  const byOrg = new Map<string, Candidate[]>();
+  for (const d of runnable) {
+    // Another build of this project holds a lease: this one waits (an expired one is runnable itself).
+    if (busy.has(d.project_id)) continue;
+    const org = orgOf.get(d.project_id) ?? '';
+    let list = byOrg.get(org);
+    if (!list) byOrg.set(org, list = []);
+    list.push({ ...d, org });
+  }
+  const groups = [...byOrg].map(([org, list]) => ({ org, list, oldest: new Date(list[0].started_at).getTime() }));
+  return { list: fair.order(groups).flatMap((g) => g.list), weights };
+}
+
+/** Ends a queued sync whose target commit is already live, without a build; true when it did. */
+async function skipIfLive(m: Models, c: Deployment, target: string, now: Date): Promise<boolean> {
+  const live = await m.Deployment.findOne({ project_id: c.project_id, status: 'deployed' }).sort({ finished_at: -1 }).lean();
+  if (!live || live.commit_sha !== target) return false;
+  const done = await m.Deployment.findOneAndUpdate({ _id: c._id, status: 'queued', fencing: c.fencing }, {
+    $set: {
+      status: 'deployed', commit_sha: target, finished_at: now, error: null,
+      pages_total: live.pages_total, pages_success: live.pages_success, pages_failed: live.pages_failed,
+    },
+  }).lean();
+  if (done) queueEvents(m).emit('skipped', { deploymentId: c._id });
+  return Boolean(done);
+}
+
+/** Claims the next runnable job for `workerId` (see the module comment), or returns undefined when none is runnable. */
+export async function claimJob(m: Models, workerId: string, now: Date, leaseMs = LEASE_MS, opts: ClaimOptions = {}): Promise<ClaimedJob | undefined> {
+  const fair = opts.fairShare ?? fairShareOf(m);
+  const { list, weights } = await candidates(m, now, fair);
+  const events = queueEvents(m);
+  for (const c of list) {
+    const takeover = c.status === 'building';
+    if (takeover && c.trigger === 'ci') {
+      await finish(m, c, { status: 'failed', error: 'The CI run stopped reporting before it finished; run the CI job again' }, now, { _id: c._id, fencing: c.fencing, status: 'building' } as DeploymentFilter, 'ci_lost');
+      continue;
+    }
+    if (takeover && (c.attempts ?? 0) >= MAX_ATTEMPTS) {
+      // A poison job: whatever it does stops its builder (a crash, an out-of-memory kill, a
+      // hang). Another attempt would take down one more builder, so it ends here.
+      await finish(m, c, { status: 'failed', error: poisonMessage(c.attempts ?? MAX_ATTEMPTS) }, now, { _id: c._id, fencing: c.fencing, status: 'building' } as DeploymentFilter, 'poison');
+      continue;
+    }
+    let target = c.commit_sha ?? null;
+    if (!takeover) target = (await opts.headOf?.(c.project_id)) ?? target;
+    if (!takeover && c.fencing === 0 && !c.force && target && await skipIfLive(m, c, target, now)) continue;
+    const token = `bt_${randomBytes(24).toString('base64url')}`;
+    const claimed = await m.Deployment.findOneAndUpdate(
+      { _id: c._id, status: c.status, fencing: c.fencing },
+      {
+        $set: {
+          status: 'building', lease_owner: workerId, lease_expires_at: new Date(now.getTime() + leaseMs), claimed_at: now,
+          token_hash: hashToken(token), token_expires_at: new Date(now.getTime() + TOKEN_TTL_MS),
+          ...(target ? { commit_sha: target } : {}),
+        },
+        $inc: { fencing: 1, attempts: 1 },
+      },
+      { returnDocument: 'after' },
+    ).lean();
+    if (!claimed) continue;
+    fair.charge(c.org, weights.get(c.org) ?? 1);
+    await m.Project.updateOne({ _id: claimed.project_id }, { $set: { status: 'building' } });
+    const since = takeover ? new Date(c.lease_expires_at!) : c.fencing === 0 ? new Date(c.started_at) : new Date(c.next_attempt_at ?? c.started_at);
+    events.emit('claimed', { deploymentId: claimed._id, workerId, waitMs: Math.max(0, now.getTime() - since.getTime()), takeover });
+    events.emit('polled', { workerId, got: true });
+    return { deployment: claimed as Deployment, token };
+  }
+  events.emit('polled', { workerId, got: false });
+  return undefined;
+}
