@@ -25,13 +25,22 @@ export interface Bm25Index {
   search(query: QueryTerm[], limit: number, perPage?: number): Hit[];
 }
 
-/** Builds the index of `passages` (of `pages`). */
-export function buildIndex(pages: SitePage[], passages: Passage[]): Bm25Index {
+/** Passages indexed between two yields to the event loop. */
+const YIELD_EVERY = 256;
+
+/**
+ * Builds the index of `passages` (of `pages`). It runs on the site server's event loop, which
+ * serves every site: a large site's first question must not stall the others, so the work
+ * yields every {@link YIELD_EVERY} passages and requests are answered in between.
+ */
+export async function buildIndex(pages: SitePage[], passages: Passage[]): Promise<Bm25Index> {
   const termIds = new Map<string, number>();
   const lists: number[][] = [];
   const lengths = new Float64Array(passages.length);
   const titleTerms = pages.map((p) => tokenize(p.title));
-  passages.forEach((passage, id) => {
+  for (let id = 0; id < passages.length; id++) {
+    if (id > 0 && id % YIELD_EVERY === 0) await new Promise((resolve) => setImmediate(resolve));
+    const passage = passages[id];
     const tf = new Map<number, number>();
     const add = (terms: string[], weight: number) => {
       for (const term of terms) {
@@ -45,7 +54,7 @@ export function buildIndex(pages: SitePage[], passages: Passage[]): Bm25Index {
     if (passage.heading) add(tokenize(passage.heading), HEADING_WEIGHT);
     add(titleTerms[passage.page], TITLE_WEIGHT);
     for (const [t, f] of tf) lists[t].push(id, f);
-  });
+  }
   const postings = lists.map((l) => Float64Array.from(l));
   const n = passages.length;
   const avg = n ? lengths.reduce((a, b) => a + b, 0) / n : 1;

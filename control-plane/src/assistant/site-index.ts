@@ -10,7 +10,7 @@ import type { ObjectStore } from '@folio/builder';
 import { candidateKeys } from '@folio/builder';
 import { buildIndex, type Bm25Index } from './bm25-index.ts';
 import { anchorOf, htmlHeadings } from './page-anchors.ts';
-import { pagePassages, parseLlmsFull } from './sections.ts';
+import { pagePassages, parseLlmsFull, type Passage } from './sections.ts';
 
 /** How long a site's ETag is trusted before the store is asked again. */
 export const HEAD_TTL_MS = 2_000;
@@ -54,8 +54,13 @@ export function siteIndex(opts: SiteIndexOptions): SiteIndex {
     if (!bytes) return undefined;
     const text = Buffer.from(bytes).toString('utf8');
     const pages = parseLlmsFull(text);
-    const passages = pages.flatMap((page, i) => pagePassages(page, i));
-    const index = buildIndex(pages, passages);
+    const passages: Passage[] = [];
+    for (let i = 0; i < pages.length; i++) {
+      // Splitting pages is work of the same size as indexing them: yield between batches too.
+      if (i > 0 && i % 64 === 0) await new Promise((resolve) => setImmediate(resolve));
+      passages.push(...pagePassages(pages[i], i));
+    }
+    const index = await buildIndex(pages, passages);
     const anchors = new Map<number, Promise<[string, string][]>>();
     const headingsOf = (page: number) => {
       let hit = anchors.get(page);

@@ -20,7 +20,7 @@ t.test('tokenize and bm25-index', async (t) => {
       { page: 1, occurrence: 0, heading: 'Per key', text: 'Each key has 600 requests per minute.' },
       { page: 1, occurrence: 0, heading: 'Raising', text: 'Ask support to raise your limit.' },
     ];
-    const index = buildIndex(pages, passages);
+    const index = await buildIndex(pages, passages);
     t.same(index.search(conversationQuery(['rate limit per key']), 10).map((h) => h.passage), [1, 2, 0]);
     t.same(index.search(conversationQuery(['rate limit per key']), 10, 1).map((h) => h.passage), [1, 0]);
     t.same(index.search(conversationQuery(['quokka']), 10), []);
