@@ -3,8 +3,9 @@
  * authors bring from other docs platforms. Options come in any order and combine freely:
  *
  * - `lines`, `wrap`, `expandable`, `diff` (lines starting with `+`/`-` are added/removed lines);
- * - `highlight={1,3-5}`, `highlight="1,3-5"`, `highlight='1,3-5'`, or `{1,3-5}` alone (highlight);
- * - `focus={2}`, `focus="2"`, `focus='2'`;
+ * - `highlight={1,3-5}`, `highlight="1,3-5"`, `highlight='1,3-5'`, `highlight=1,3-5` (as
+ *   Mintlify pages write it), or `{1,3-5}` alone (highlight);
+ * - `focus={2}`, `focus="2"`, `focus='2'`, `focus=2,4,5`;
  * - `title="npm install"` or `title='npm install'`.
  *
  * Every other word is part of the block title, and so is a quoted string (`"My file.ts"`):
@@ -84,8 +85,8 @@ export function parseCodeMeta(meta: string | null | undefined): CodeMeta {
       // Braces inside the quotes are allowed too: `highlight="{1,3}"`.
       else addLines(quotedName as LineOption, parseLineSet(unbrace(value) ?? value, m[0], `line numbers and ranges, e.g. \`${quotedName}=${q}1,3-5${q}\``));
     } else if (bracedName !== undefined) {
-      // Unquoted values need their braces: `highlight=1` is refused rather than guessed.
-      addLines(bracedName as LineOption, parseLineSet(unbrace(braced) ?? '', m[0], `line numbers and ranges in braces, e.g. \`${bracedName}={1,3-5}\``));
+      // Braces are optional: `highlight=1` and `focus=2,4,5` are how Mintlify pages write them.
+      addLines(bracedName as LineOption, parseLineSet(unbrace(braced) ?? braced, m[0], `line numbers and ranges, e.g. \`${bracedName}={1,3-5}\` or \`${bracedName}=1,3-5\``));
     } else if (bareDouble !== undefined || bareSingle !== undefined) {
       title.push(bareDouble ?? bareSingle);
     } else if (lineList !== undefined) {

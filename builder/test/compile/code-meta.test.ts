@@ -3,8 +3,9 @@ import { CodeMetaError, parseCodeMeta } from '../../src/compile/code-meta.ts';
 
 const plain = (meta: ReturnType<typeof parseCodeMeta>) => ({ ...meta, highlight: [...meta.highlight], focus: [...meta.focus] });
 const none = { lineNumbers: false, wrap: false, expandable: false, diff: false, highlight: [], focus: [] };
-const lineError = (written: string, example: string, braces = true) =>
-  new CodeMetaError(`Unexpected \`${written}\`; expected line numbers and ranges${braces ? ' in braces' : ''}, e.g. \`${example}\``);
+const lineError = (written: string, example: string) =>
+  new CodeMetaError(`Unexpected \`${written}\`; expected line numbers and ranges, e.g. \`${example}\``);
+const unquotedError = (written: string, option: string) => lineError(written, `${option}={1,3-5}\` or \`${option}=1,3-5`);
 
 t.test('parseCodeMeta', async (t) => {
   t.test('should read no options from an empty or missing meta', async (t) => {
@@ -37,6 +38,12 @@ t.test('parseCodeMeta', async (t) => {
     t.same(plain(parseCodeMeta("focus='2-3'")), { ...none, focus: [2, 3] });
   });
 
+  t.test('should read unbraced, unquoted line numbers as Mintlify pages write them', async (t) => {
+    t.same(plain(parseCodeMeta('highlight=1')), { ...none, highlight: [1] });
+    t.same(plain(parseCodeMeta('focus=2,4,5 app.ts')), { ...none, focus: [2, 4, 5], title: 'app.ts' });
+    t.same(plain(parseCodeMeta('highlight=1-3 focus=2')), { ...none, highlight: [1, 2, 3], focus: [2] });
+  });
+
   t.test('should read line numbers in braces alone as highlighted lines', async (t) => {
     t.same(plain(parseCodeMeta('{1,3-5}')), { ...none, highlight: [1, 3, 4, 5] });
     t.same(plain(parseCodeMeta('{ 2, 4 } app.ts')), { ...none, highlight: [2, 4], title: 'app.ts' });
@@ -59,11 +66,12 @@ t.test('parseCodeMeta', async (t) => {
   });
 
   t.test('should refuse malformed line sets with the expected form', async (t) => {
-    t.throws(() => parseCodeMeta('highlight={a}'), lineError('highlight={a}', 'highlight={1,3-5}'));
-    t.throws(() => parseCodeMeta('focus=3'), lineError('focus=3', 'focus={1,3-5}'));
-    t.throws(() => parseCodeMeta('highlight={5-2}'), lineError('highlight={5-2}', 'highlight={1,3-5}'));
-    t.throws(() => parseCodeMeta('highlight="1,x"'), lineError('highlight="1,x"', 'highlight="1,3-5"', false));
-    t.throws(() => parseCodeMeta("focus=''"), lineError("focus=''", "focus='1,3-5'", false));
-    t.throws(() => parseCodeMeta('{5-2}'), lineError('{5-2}', '{1,3-5}'));
+    t.throws(() => parseCodeMeta('highlight={a}'), unquotedError('highlight={a}', 'highlight'));
+    t.throws(() => parseCodeMeta('focus=3x'), unquotedError('focus=3x', 'focus'));
+    t.throws(() => parseCodeMeta('focus='), unquotedError('focus=', 'focus'));
+    t.throws(() => parseCodeMeta('highlight={5-2}'), unquotedError('highlight={5-2}', 'highlight'));
+    t.throws(() => parseCodeMeta('highlight="1,x"'), lineError('highlight="1,x"', 'highlight="1,3-5"'));
+    t.throws(() => parseCodeMeta("focus=''"), lineError("focus=''", "focus='1,3-5'"));
+    t.throws(() => parseCodeMeta('{5-2}'), new CodeMetaError('Unexpected `{5-2}`; expected line numbers and ranges in braces, e.g. `{1,3-5}`'));
   });
 });
