@@ -56,7 +56,7 @@ t.test('Mintlify-format repository', async (t) => {
         division: 'language', name: 'en', default: true, paths: [['tabs', 0], ['tabs', 1], ['tabs', 2]], items: [
           { division: 'tab', name: 'Guides', paths: [['groups', 0], ['groups', 1]], items: [
             { group: 'Get started', icon: 'rocket', pages: ['index', 'quickstart'] },
-            { group: 'Guides', expanded: true, tag: 'NEW', pages: ['guides/install'] },
+            { group: 'Guides', expanded: true, tag: 'NEW', pages: ['guides/install', 'guides/components', 'guides/interactive'] },
           ] },
           { division: 'tab', name: 'API reference', paths: [['groups', 0]], items: [{ group: 'API', root: 'api/overview', pages: ['api/auth'] }] },
           { division: 'tab', name: 'Blog', href: 'https://acme.example/blog', paths: [], items: [] },
@@ -69,7 +69,7 @@ t.test('Mintlify-format repository', async (t) => {
   await t.test('should build every page, publish root assets and leave repository files out', async (t) => {
     const out = tempDir();
     const res = await build({ source: { kind: 'dir', dir: FIXTURE }, store: createLocalDirStore(out), siteUrl: 'https://acme.example', compiler, year: 2025 });
-    t.same({ total: res.pagesTotal, failed: res.pagesFailed, errors: res.errors }, { total: 8, failed: 0, errors: [] });
+    t.same({ total: res.pagesTotal, failed: res.pagesFailed, errors: res.errors }, { total: 10, failed: 0, errors: [] });
     t.same(res.warnings, [
       'docs.json: theme: "luma" is a Mintlify theme; using the nearest theme, "slate"',
       'docs.json: contextual: ignored; every page has a Copy page action and a Markdown export',
@@ -78,7 +78,8 @@ t.test('Mintlify-format repository', async (t) => {
     ]);
     const files = listFiles(out);
     t.same(files.filter((f) => f.endsWith('/index.html') || f === 'index.html'), [
-      'api/auth/index.html', 'api/overview/index.html', 'changelog/index.html', 'fr/index.html', 'fr/quickstart/index.html', 'guides/install/index.html', 'index.html', 'quickstart/index.html',
+      'api/auth/index.html', 'api/overview/index.html', 'changelog/index.html', 'fr/index.html', 'fr/quickstart/index.html',
+      'guides/components/index.html', 'guides/install/index.html', 'guides/interactive/index.html', 'index.html', 'quickstart/index.html',
     ]);
     t.same(files.filter((f) => /\.(png|svg)$/.test(f)), ['favicon.svg', 'images/hero.png', 'logo/dark.svg', 'logo/light.svg']);
     t.same(fs.readFileSync(path.join(out, 'images/hero.png')), fs.readFileSync(path.join(FIXTURE, 'images/hero.png')));
@@ -115,6 +116,19 @@ t.test('Mintlify-format repository', async (t) => {
     t.match(fr, '<nav class="header-tabs" aria-label="Sections"><a href="/fr" aria-current="true">Guides</a></nav>');
     t.match(fs.readFileSync(path.join(out, 'quickstart/index.html'), 'utf8'), 'Remember to <strong>save</strong>.');
     t.same(JSON.parse(fs.readFileSync(path.join(out, '_redirects.json'), 'utf8')), [{ source: '/start', destination: '/quickstart', status: 308 }]);
+    // Mintlify's components, icons by name, JSX titles and unbraced fence options, unchanged.
+    const components = fs.readFileSync(path.join(out, 'guides/components/index.html'), 'utf8');
+    for (const marker of ['class="columns"', 'class="field"', 'class="expandable-body"', 'class="code-group api-example"', 'class="tree file-tree"',
+      'class="color-palette"', 'class="prompt-body"', 'class="tile-preview"', 'class="frame-body"', 'data-has-focus', '<svg class="icon"']) {
+      t.match(components, marker, marker);
+    }
+    t.equal(components.match(/class="line focused"/g)?.length, 3, 'focus=2,4,5 focuses three lines');
+    t.match(components, 'Install <code>acme</code>');
+    // Hooks without an import, in the page and in a .jsx snippet, and their Tailwind classes.
+    const interactive = fs.readFileSync(path.join(out, 'guides/interactive/index.html'), 'utf8');
+    t.match(interactive, '<p class="text-sm italic">Hello, <!-- -->reader<!-- -->.</p>'.replace(/<!-- -->/g, ''));
+    t.match(interactive, 'Clicked 3 times');
+    for (const cls of ['.grid-cols-2 {', '.font-semibold {', '.italic {', '.dark\\:bg-zinc-900:where']) t.match(css, cls, cls);
   });
 
   await t.test('should count a listed page that fails to compile as a failed page, not a configuration error', async (t) => {
