@@ -1,29 +1,47 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import t from 'tap';
 import { startTestPlatform } from '../helpers/platform.ts';
 
-/** Pids of compile sandboxes running on this machine. */
-function sandboxes(): number[] {
+/**
+ * Pids of the compile sandboxes whose scratch folder is under `tmp`: this test's worker's, and no
+ * other test's running beside it on the machine.
+ */
+function sandboxes(tmp: string): number[] {
   return readdirSync('/proc').filter((d) => /^\d+$/.test(d)).filter((pid) => {
-    try { return readFileSync(`/proc/${pid}/cmdline`, 'latin1').includes('/sandbox/entry.ts'); } catch { return false; }
+    try {
+      const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'latin1');
+      return cmdline.includes('/sandbox/entry.ts') && cmdline.includes(tmp);
+    } catch { return false; }
   }).map(Number);
 }
 
 t.test('a build process past its time', { skip: process.platform !== 'linux' && 'reads /proc' }, async (t) => {
   const tp = await startTestPlatform();
   t.teardown(() => tp.close());
-  // Killed after 4 s: long before the page's own limits (10 s of CPU) would stop the loop.
-  const worker = tp.startWorker({ BUILD_KILL_MS: '4000' });
+  // The worker's temporary folder, where its builds' sandboxes get their scratch folders.
+  const tmp = mkdtempSync(path.join(os.tmpdir(), 'folio-kill-'));
+  t.teardown(() => rmSync(tmp, { recursive: true, force: true }));
+  // Killed after 9 s of wall time: before the page's own limit (10 s of CPU) could stop the loop,
+  // and late enough for the sandbox to start and run the page on a loaded machine.
+  const worker = tp.startWorker({ BUILD_KILL_MS: '9000', TMPDIR: tmp });
   await worker.waitFor(/polling/);
-  const before = new Set(sandboxes());
   const project = (await tp.api('POST', '/projects', { name: 'Stuck', slug: 'stuck' })).body;
   const wc = await tp.workingCopy('stuck', { 'docs.json': JSON.stringify({ name: 'Stuck' }), 'docs/index.mdx': '{(() => { while (true) {} })()}\n' });
   const sha = await wc.push();
 
   t.test('should be killed with its sandboxes, and the deployment retried then failed', async (t) => {
+    // The build's sandboxes are seen first, so their absence later means they were killed.
+    let seen = false;
+    for (let i = 0; i < 1200 && !seen; i++) {
+      seen = sandboxes(tmp).length > 0;
+      if (!seen) await new Promise((r) => setTimeout(r, 50));
+    }
+    t.ok(seen, 'the build started sandboxes under the worker\'s temporary folder');
     const d = await tp.waitForDeployment(project.id, (x) => x.commit_sha === sha && x.status === 'failed', 300_000);
     t.equal(d.error, 'The build process ended unexpectedly on the platform\'s side; it will be retried');
     await worker.waitFor(/finished:reported/);
-    t.same(sandboxes().filter((pid) => !before.has(pid)), [], 'no sandbox outlives its build process');
+    t.same(sandboxes(tmp), [], 'no sandbox outlives its build process');
   });
 });
