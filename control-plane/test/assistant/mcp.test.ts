@@ -21,7 +21,7 @@ t.test('MCP endpoint', async (t) => {
     t.same(tools.tools.map((x) => x.name), ['search_docs', 'get_page']);
     const found = await client.callTool({ name: 'search_docs', arguments: { query: 'rate limit per key', limit: 3 } });
     const results = (found.structuredContent as any).results;
-    t.same(results[0], { title: 'API reference', section: 'Rate limits', url: `${origin}/reference/api#rate-limits`, path: '/reference/api#rate-limits', snippet: '600 requests per minute per key. ![Launch pad](/images/launch-pad.svg)' });
+    t.same(results[0], { title: 'API reference', section: 'Rate limits', url: `${origin}/reference/api#rate-limits`, path: '/reference/api#rate-limits', snippet: '600 requests per minute per key. ![Launch pad](/images/launch-pad.svg) *Launch pad layout*' });
     t.ok(results.length <= 3);
     t.match((found.content as any)[0].text, `1. API reference › Rate limits\n   ${origin}/reference/api#rate-limits`);
     t.same(f.usage.filter((u) => u.kind === 'mcp_read').map((u: any) => u.what), ['search_docs']);
