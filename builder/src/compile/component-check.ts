@@ -11,20 +11,7 @@ import type { Nodes } from 'mdast';
 import { COMPONENT_NAMES } from '@folio/site-template/components/names.ts';
 import { userError } from '../errors.ts';
 import { isJsx } from './jsx-attributes.ts';
-
-interface EsNode { type: string; loc?: { start: { line: number; column: number } } | null; [key: string]: unknown }
-
-function each(node: unknown, visit: (n: EsNode) => void): void {
-  if (Array.isArray(node)) {
-    for (const child of node) each(child, visit);
-    return;
-  }
-  if (typeof node !== 'object' || node === null) return;
-  if (typeof (node as EsNode).type === 'string') visit(node as EsNode);
-  for (const [key, value] of Object.entries(node)) {
-    if (key !== 'loc' && key !== 'range' && key !== 'position' && typeof value === 'object' && value !== null) each(value, visit);
-  }
-}
+import { eachEsNode, type EsNode } from './estree-walk.ts';
 
 /** The dotted name of an ESTree JSX element name (`Tree.Folder`), or undefined for namespaced names. */
 function jsxName(name: EsNode): string | undefined {
@@ -63,11 +50,11 @@ export function suggestName(name: string, known: Iterable<string>): string | und
 /** Throws an `mdx_component` user error for the first unknown component of the page; `internal` are the builder's own names. */
 export function checkComponents(tree: Root, file: string, internal: readonly string[]): void {
   const declared = new Set<string>(internal);
-  const bind = (pattern: unknown) => each(pattern, (n) => {
+  const bind = (pattern: unknown) => eachEsNode(pattern, (n) => {
     if (n.type === 'Identifier') declared.add(n.name as string);
   });
   const uses: Array<{ name: string; line?: number; column?: number }> = [];
-  const visitCode = (estree: unknown) => each(estree, (n) => {
+  const visitCode = (estree: unknown) => eachEsNode(estree, (n) => {
     if (n.type === 'ImportSpecifier' || n.type === 'ImportDefaultSpecifier' || n.type === 'ImportNamespaceSpecifier') bind(n.local);
     else if (n.type === 'VariableDeclarator') bind(n.id);
     else if (n.type === 'FunctionDeclaration' || n.type === 'ClassDeclaration') bind(n.id);

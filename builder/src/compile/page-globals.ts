@@ -8,6 +8,7 @@
  * hydration of page code), so state set by an event handler has no effect in the browser.
  */
 import { fileURLToPath } from 'node:url';
+import { eachEsNode } from './estree-walk.ts';
 
 /** The file `react` resolves to. */
 export const REACT_SHIM = fileURLToPath(new URL('./react-shim.js', import.meta.url));
@@ -30,20 +31,6 @@ export const HOOKS: ReadonlySet<string> = new Set([
   'useId', 'useImperativeHandle', 'useDebugValue', 'useErrorBoundary',
 ]);
 
-interface EsNode { type: string; [key: string]: unknown }
-
-function each(node: unknown, visit: (n: EsNode) => void): void {
-  if (Array.isArray(node)) {
-    for (const child of node) each(child, visit);
-    return;
-  }
-  if (typeof node !== 'object' || node === null) return;
-  if (typeof (node as EsNode).type === 'string') visit(node as EsNode);
-  for (const [key, value] of Object.entries(node)) {
-    if (key !== 'loc' && key !== 'range' && key !== 'position' && typeof value === 'object' && value !== null) each(value, visit);
-  }
-}
-
 /**
  * Hook names a program (an ESTree `Program` or any subtree) uses without binding them: used as
  * an identifier anywhere, and neither imported nor declared (at any depth: a page defining its
@@ -52,10 +39,10 @@ function each(node: unknown, visit: (n: EsNode) => void): void {
 export function unboundHooks(program: unknown): string[] {
   const used = new Set<string>();
   const bound = new Set<string>();
-  const bind = (pattern: unknown) => each(pattern, (n) => {
+  const bind = (pattern: unknown) => eachEsNode(pattern, (n) => {
     if (n.type === 'Identifier' && HOOKS.has(n.name as string)) bound.add(n.name as string);
   });
-  each(program, (n) => {
+  eachEsNode(program, (n) => {
     if (n.type === 'Identifier' && HOOKS.has(n.name as string)) used.add(n.name as string);
     else if (n.type === 'ImportSpecifier' || n.type === 'ImportDefaultSpecifier' || n.type === 'ImportNamespaceSpecifier') bind(n.local);
     else if (n.type === 'VariableDeclarator') bind(n.id);
