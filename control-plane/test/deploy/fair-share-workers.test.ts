@@ -10,7 +10,7 @@ const SITE = {
 // organization's build goes second, not after every build of the first (first come, first
 // served would put it last). Unit-level cases are in claim-job.test.ts.
 t.test('fair share with a real worker', async (t) => {
-  const tp = await startTestPlatform({ PUSH_WAIT_MS: '0' });
+  const tp = await startTestPlatform();
   t.teardown(() => tp.close());
   const busy = await tp.newOrg('busy-org');
   const quiet = await tp.newOrg('quiet-org');

@@ -40,7 +40,9 @@ export interface TestPlatform {
 
 export async function startTestPlatform(envOverrides: Record<string, string> = {}, extra: Partial<PlatformOptions> = {}): Promise<TestPlatform> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-platform-'));
-  const env = parseEnv({ API_PORT: '0', SITE_PORT: '0', DATA_DIR: dataDir, WORKER_SECRET: 'test-worker-secret', LOG_LEVEL: 'silent', ...envOverrides, ...(process.env.MONGODB_URI ? { MONGODB_URI: process.env.MONGODB_URI } : {}) });
+  // PUSH_WAIT_MS 0: a push returns once its deployment is queued (tests that push before a worker
+  // runs would otherwise wait for an outcome that cannot come); push-feedback.test.ts sets its own.
+  const env = parseEnv({ API_PORT: '0', SITE_PORT: '0', DATA_DIR: dataDir, WORKER_SECRET: 'test-worker-secret', LOG_LEVEL: 'silent', PUSH_WAIT_MS: '0', ...envOverrides, ...(process.env.MONGODB_URI ? { MONGODB_URI: process.env.MONGODB_URI } : {}) });
   const p = await startPlatform({ env, inMemory: true, port: 0, sitePort: 0, log: (m, e) => { if (process.env.FOLIO_TEST_LOG) console.error(m, e); }, validateResponses: true, ...extra });
   const org = await createOrganization(p.cp.m, `e2e-${process.pid}`, 'enterprise');
   const { key } = await createApiKey(p.cp.m, { orgId: org._id });
