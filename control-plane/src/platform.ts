@@ -24,7 +24,7 @@ import { startControlPlane, type ControlPlane, type ControlPlaneOptions } from '
 import { chainHandlers, siteRoutes } from './assistant/site-routes.ts';
 import type { UsageSink } from './assistant/usage-sink.ts';
 import { startSiteServer, type SiteServer } from './sites/site-server.ts';
-import { sitePrefix, statePrefix } from './deploy/job-keys.ts';
+import { sitePrefix, statePrefix } from './sites/bucket-prefixes.ts';
 
 export interface PlatformOptions extends Omit<ControlPlaneOptions, 'middleware' | 'services'> {
   /** Site server port override (0 = ephemeral); default env.SITE_PORT. */
@@ -73,27 +73,26 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
   configureLog({ format: env.LOG_FORMAT, level: env.LOG_LEVEL });
   const store = opts.store ?? storeFromEnv(env, env.dataDir);
   const workerSecret = env.WORKER_SECRET ?? randomBytes(24).toString('base64url');
-  // Hooks and middleware are built before the control plane exists; they read its deps through this.
-  const ref: { deps?: Deps } = {};
+  // Hooks, middleware and metrics are built before the control plane and its recorder exist; they read them through this.
+  const ref: { deps?: Deps; analytics?: AnalyticsRecorder } = {};
   const services: Record<string, unknown> = { siteStore: store, ...opts.services };
   services.projectHooks = [projectHooks(() => ref.deps!, store)];
   const lazy = (make: (d: Deps) => import('koa').Middleware): import('koa').Middleware => {
     let mw: import('koa').Middleware | undefined;
     return (ctx, next) => (mw ??= make(ref.deps!))(ctx, next);
   };
-  const analyticsRef: { recorder?: AnalyticsRecorder } = {};
   const cp = await startControlPlane({
     ...opts, services,
     // Ingestion's counters for /metrics (`buffered` is a level, not a count: left out).
     analyticsCounters: opts.analyticsCounters ?? (() => {
-      const { received, inserted, dropped, failed } = analyticsRef.recorder?.stats() ?? { received: 0, inserted: 0, dropped: 0, failed: 0 };
+      const { received, inserted, dropped, failed } = ref.analytics?.stats() ?? { received: 0, inserted: 0, dropped: 0, failed: 0 };
       return { received, inserted, dropped, failed };
     }),
-    middleware: [lazy((d) => internalApi(d, workerSecret)), lazy((d) => ciApi(d)), lazy((d) => gitHttpMiddleware(d)), lazy((d) => logIngestApi(d, analyticsRef.recorder!))],
+    middleware: [lazy((d) => internalApi(d, workerSecret)), lazy((d) => ciApi(d)), lazy((d) => gitHttpMiddleware(d)), lazy((d) => logIngestApi(d, ref.analytics!))],
   });
   ref.deps = cp.deps;
   const analytics = new AnalyticsRecorder(cp.m, { onError: (err) => opts.log?.('analytics write failed', err) });
-  analyticsRef.recorder = analytics;
+  ref.analytics = analytics;
   await ensureAnalyticsIndexes(cp.m, env.ANALYTICS_RETENTION_DAYS);
   services.analytics = analytics;
   const internalUrl = `http://${env.API_HOST === '0.0.0.0' ? '127.0.0.1' : env.API_HOST}:${cp.port}`;

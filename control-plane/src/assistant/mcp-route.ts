@@ -18,6 +18,7 @@ import { candidateKeys } from '@folio/builder';
 import { VisitorRate } from './abuse-limits.ts';
 import { conversationQuery } from './bm25-index.ts';
 import type { SitePage } from './sections.ts';
+import { sitePrefix } from '../sites/bucket-prefixes.ts';
 import { methodNotAllowed, readJsonBody, sendError } from './site-http.ts';
 import type { SiteContent, SiteIndex } from './site-index.ts';
 import { noUsageSink, record, type McpRead, type UsageSink } from './usage-sink.ts';
@@ -64,7 +65,7 @@ function snippet(text: string): string {
 
 /** One MCP server for one request to one site. */
 function siteServer(opts: McpOptions, projectId: string, content: SiteContent | undefined, report: (e: McpRead) => void): McpServer {
-  const prefix = `sites/${projectId}/`;
+  const prefix = sitePrefix(projectId);
   const server = new McpServer({ name: content?.name ?? 'docs', version: '1.0.0' }, {
     instructions: `Documentation of ${content?.name ?? 'this site'}. Use search_docs to find sections, then get_page for a page's full Markdown.`,
   });

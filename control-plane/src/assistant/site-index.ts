@@ -8,6 +8,7 @@
  */
 import type { ObjectStore } from '@folio/builder';
 import { candidateKeys } from '@folio/builder';
+import { sitePrefix } from '../sites/bucket-prefixes.ts';
 import { buildIndex, type Bm25Index } from './bm25-index.ts';
 import { anchorOf, htmlHeadings } from './page-anchors.ts';
 import { pagePassages, parseLlmsFull, type Passage } from './sections.ts';
@@ -49,7 +50,7 @@ export function siteIndex(opts: SiteIndexOptions): SiteIndex {
   const building = new Map<string, Promise<SiteContent | undefined>>();
 
   async function load(projectId: string, etag: string): Promise<SiteContent | undefined> {
-    const prefix = `sites/${projectId}/`;
+    const prefix = sitePrefix(projectId);
     const bytes = await opts.store.get(`${prefix}llms-full.txt`);
     if (!bytes) return undefined;
     const text = Buffer.from(bytes).toString('utf8');
@@ -110,7 +111,7 @@ export function siteIndex(opts: SiteIndexOptions): SiteIndex {
     async get(projectId) {
       let head = heads.get(projectId);
       if (!head || now() - head.at >= HEAD_TTL_MS) {
-        head = { etag: (await opts.store.head(`sites/${projectId}/llms-full.txt`))?.etag, at: now() };
+        head = { etag: (await opts.store.head(`${sitePrefix(projectId)}llms-full.txt`))?.etag, at: now() };
         heads.set(projectId, head);
       }
       if (head.etag === undefined) return undefined;

@@ -29,7 +29,8 @@ import { methodNotAllowed, routesWithAllow } from '../http/method-guard.ts';
 import { assertPlainJson, validate } from '../http/validate.ts';
 import { findOwnProject } from '../api/projects.ts';
 import { siteUrlOf } from './internal-api.ts';
-import { bucketKeyOf, listingsOf, sitePrefix } from './job-keys.ts';
+import { bucketKeyOf, listingsOf } from './job-keys.ts';
+import { sitePrefix } from '../sites/bucket-prefixes.ts';
 import { startCiDeployment, verifyLease } from './queue.ts';
 
 /** Largest object a CI run may upload (a page, a search shard, an asset). */

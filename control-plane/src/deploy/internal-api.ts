@@ -22,7 +22,7 @@ import { routesWithAllow } from '../http/method-guard.ts';
 import { assertPlainJson, validate } from '../http/validate.ts';
 import { claimJob } from './claim-job.ts';
 import { completeJob, heartbeat, releaseJob, verifyBuildToken, verifyLease, type LeaseProof } from './queue.ts';
-import { sitePrefix } from './job-keys.ts';
+import { sitePrefix } from '../sites/bucket-prefixes.ts';
 
 const fencing = z.number().int().min(1);
 const pageUpsert = z.strictObject({

@@ -6,11 +6,7 @@
  * which nothing serves. The builder does not know the difference.
  */
 import { STATE_PREFIX } from '@folio/builder/manifest.ts';
-
-/** The public prefix of a project's site in the bucket. */
-export const sitePrefix = (projectId: string) => `sites/${projectId}/`;
-/** The private prefix of a project's builder state in the bucket. */
-export const statePrefix = (projectId: string) => `state/${projectId}/`;
+import { sitePrefix, statePrefix } from '../sites/bucket-prefixes.ts';
 
 /** The bucket key of the job key `key` (relative to the site) of `projectId`. */
 export function bucketKeyOf(projectId: string, key: string): string {

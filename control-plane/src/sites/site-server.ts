@@ -11,6 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { cacheControlFor, candidateKeys, contentTypeFor, matchRedirect, wantsMarkdown, type ObjectStore, type RedirectRule } from '@folio/builder';
 import type { Models } from '../db/models/index.ts';
 import { listen } from '../http/listen.ts';
+import { sitePrefix } from './bucket-prefixes.ts';
 import { normalizeHost, projectIdForHost } from './host-project.ts';
 
 export interface SiteServerOptions {
@@ -92,7 +93,7 @@ export async function startSiteServer(opts: SiteServerOptions): Promise<SiteServ
       if (!projectId) { res.statusCode = 404; res.setHeader('Content-Type', 'text/plain; charset=utf-8'); res.end('No site is published at this address.\n'); return; }
       if (opts.handle && await opts.handle(req, res, projectId)) return;
       if (req.method !== 'GET' && req.method !== 'HEAD') { res.statusCode = 405; res.setHeader('Allow', 'GET, HEAD'); res.end(); return; }
-      const prefix = `sites/${projectId}/`;
+      const prefix = sitePrefix(projectId);
       const rule = matchRedirect(await rulesFor(prefix), url.pathname);
       if (rule) { res.statusCode = rule.status; res.setHeader('Location', rule.destination + url.search); res.end(); return; }
       const keys = candidateKeys(url.pathname, wantsMarkdown(req.headers.accept));

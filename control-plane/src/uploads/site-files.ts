@@ -10,6 +10,7 @@ import { IMMUTABLE } from '@folio/builder/store/content-type.ts';
 import { internal } from '../errors.ts';
 import type { Deps } from '../http/route.ts';
 import type { DetectedFile } from './detect-type.ts';
+import { sitePrefix } from '../sites/bucket-prefixes.ts';
 
 /** The site store from `deps.services.siteStore`; its absence is a set-up error (500). */
 export function siteStore(deps: Deps): ObjectStore {
@@ -25,7 +26,7 @@ export function shortHash(bytes: Uint8Array): string {
 
 /** The store key of the site path `urlPath` (`/_folio/logo/a.svg`) of `projectId`. */
 export function siteKey(projectId: string, urlPath: string): string {
-  return `sites/${projectId}${urlPath}`;
+  return sitePrefix(projectId) + urlPath.replace(/^\//, '');
 }
 
 /**
