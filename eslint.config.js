@@ -24,6 +24,13 @@ export default tseslint.config(
     },
   },
   {
+    files: ['control-plane/dashboard-app/**/*.ts', 'control-plane/dashboard-app/**/*.tsx'],
+    ignores: ['control-plane/dashboard-app/vite.config.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['node:*', ...serverOnly, '../../src/*'], message: 'The dashboard runs in the browser: it reaches the server only through /dashboard/api.' }] }],
+    },
+  },
+  {
     files: ['site-template/src/client/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [{ group: ['node:*', ...serverOnly], message: 'Browser code cannot import Node built-ins or server code.' }] }],

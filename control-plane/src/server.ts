@@ -12,6 +12,7 @@ import { connectDatabase, type Database } from './db/connect.ts';
 import { models, type Models } from './db/models/index.ts';
 import type { Env } from './env.ts';
 import { apiRoutes } from './api/routes.ts';
+import { dashboardStatic } from './dashboard-static/serve-dashboard.ts';
 import { createApp } from './http/app.ts';
 import { answerClientError } from './http/client-error.ts';
 import { listen } from './http/listen.ts';
@@ -54,7 +55,7 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Cont
   const m = models(db.connection);
   const deps: Deps = { m, env: opts.env, now: opts.now ?? (() => new Date()), services: opts.services ?? {} };
   const metrics = fleetMetrics({ m, now: deps.now, analyticsCounters: opts.analyticsCounters });
-  const app = createApp({ deps, routes: apiRoutes(opts.extraRoutes), log: opts.log, validateResponses: opts.validateResponses, extra: [metricsRoute(metrics, opts.env.METRICS_TOKEN), ...(opts.middleware ?? [])] });
+  const app = createApp({ deps, routes: apiRoutes(opts.extraRoutes), log: opts.log, validateResponses: opts.validateResponses, extra: [metricsRoute(metrics, opts.env.METRICS_TOKEN), ...(opts.middleware ?? []), dashboardStatic()] });
   const server = http.createServer(app.callback());
   server.keepAliveTimeout = 5_000;
   server.on('clientError', answerClientError);

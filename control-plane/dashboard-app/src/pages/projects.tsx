@@ -1,0 +1,54 @@
+/** Projects: every project of the organization with its status and last deploy. */
+import { api, items } from '../api.ts';
+import { canManage, useSession } from '../session.ts';
+import { formatDate } from '../ui/format.ts';
+import { ErrorNotice, Loading } from '../ui/notice.tsx';
+import { StatusBadge } from '../ui/status-badge.tsx';
+import { useLoad } from '../ui/use-load.ts';
+
+export interface Project {
+  id: string;
+  name: string;
+  slug: string;
+  status: string;
+  github_repo: string | null;
+  github_branch: string | null;
+  custom_domain?: string | null;
+  last_deploy_at: string | null;
+  created_at: string;
+  git_url?: string | null;
+  site_url?: string | null;
+  last_deployment?: { id: string; status: string; started_at: string; finished_at: string | null; commit_sha: string | null } | null;
+}
+
+export function ProjectsPage() {
+  const { session } = useSession();
+  const projects = useLoad(async () => items<Project>(await api('GET', '/projects')), []);
+  return (
+    <>
+      <div class="heading-row">
+        <h1>Projects</h1>
+        {canManage(session.role) && <a class="button" href="/projects/new">New project</a>}
+      </div>
+      <ErrorNotice error={projects.error} />
+      {projects.loading && !projects.data ? <Loading /> : projects.data?.length === 0 ? (
+        <p class="muted">No projects yet. Create one, push your docs to it, and the site goes live.</p>
+      ) : (
+        <ul class="rows">
+          {projects.data?.map((p) => (
+            <li class="row" key={p.id}>
+              <div class="row-main">
+                <a class="title" href={`/projects/${encodeURIComponent(p.id)}/deployments`}>{p.name}</a> <StatusBadge status={p.status} />
+                <p class="muted">
+                  <code>{p.slug}</code>{p.github_repo ? ` · ${p.github_repo}` : ' · managed repository'} · last deploy {formatDate(p.last_deployment?.finished_at ?? p.last_deploy_at)}
+                  {p.last_deployment && <> (<StatusBadge status={p.last_deployment.status} />)</>}
+                </p>
+              </div>
+              {p.site_url && p.status === 'active' && <div class="row-actions"><a href={p.site_url} target="_blank" rel="noopener noreferrer">Open site</a></div>}
+            </li>
+          ))}
+        </ul>
+      )}
+    </>
+  );
+}
