@@ -40,11 +40,11 @@ export function dashboardStatic(opts: DashboardStaticOptions = {}): Koa.Middlewa
   return async (ctx, next) => {
     const asset = ctx.path.startsWith('/assets/') ? ctx.path.slice(1) : undefined;
     if (!asset && !CLIENT_ROUTES.test(ctx.path)) return next();
-    const read = ctx.method === 'GET' || ctx.method === 'HEAD';
-    // An asset path exists only if the build has it; other methods on it stay a plain 404.
-    if (asset && !read) return next();
-    allowAt(ctx, ['GET', 'HEAD']);
-    if (!read) return next();
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
+      // An app page takes only GET and HEAD (405 with Allow); an asset path stays a plain 404.
+      if (!asset) allowAt(ctx, ['GET', 'HEAD']);
+      return next();
+    }
     const build = await getBuild();
     if (asset && !build.files.includes(asset)) return next();
     const file = asset ?? 'index.html';
