@@ -12,13 +12,14 @@ import { PasswordFields, passwordProblem } from './password-fields.tsx';
 
 export function ClaimPage({ onSignedIn }: { onSignedIn(): Promise<void> }) {
   const [token] = useState(fragmentParam('token'));
+  const [name, setName] = useState('');
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
   const [checked, setChecked] = useState(false);
   const problem = passwordProblem(password, confirm);
   const submit = useSubmit(async () => {
-    await api('POST', '/auth/claim', { token, email, password });
+    await api('POST', '/auth/claim', { token, email, ...(name.trim() ? { name: name.trim() } : {}), password });
     history.replaceState(null, '', location.pathname);
     await onSignedIn();
   });
@@ -30,6 +31,7 @@ export function ClaimPage({ onSignedIn }: { onSignedIn(): Promise<void> }) {
       <p>Set the email and password of the organization's owner. This link works once.</p>
       <form onSubmit={submitWith(() => { setChecked(true); if (!problem) return submit.run(); })} noValidate>
         <ErrorNotice error={submit.error} />
+        <Field label="Your name (optional)" autoComplete="name" maxLength={80} value={name} onInput={(e) => setName(e.currentTarget.value)} />
         <Field label="Email" type="email" autoComplete="username" required value={email} onInput={(e) => setEmail(e.currentTarget.value)} />
         <PasswordFields password={password} confirm={confirm} setPassword={setPassword} setConfirm={setConfirm} error={checked ? problem : undefined} />
         <button type="submit" disabled={submit.pending}>Set password and sign in</button>

@@ -1,0 +1,41 @@
+/**
+ * Browser helpers for the dashboard app tests: Chromium (the site template's launcher), axe-core
+ * checks, the 390 px overflow check, and page screenshots for the app's README.
+ */
+import { createRequire } from 'node:module';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { Page } from 'playwright-core';
+
+export { launchBrowser } from '../../../site-template/test/helpers/browser.ts';
+
+/** axe-core's browser build: evaluated through DevTools, which the dashboard's CSP does not block (a script tag would be). */
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** Runs axe-core on the page: its serious and critical violations as `rule: targets`. */
+export async function seriousViolations(page: Page): Promise<string[]> {
+  await page.evaluate(AXE_SOURCE);
+  return page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(ctx: Document, o: object): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe;
+    const result = await axe.run(document, { resultTypes: ['violations'] });
+    return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  });
+}
+
+/** Elements wider than the viewport (what makes a phone scroll sideways); tables scroll inside their wrapper. */
+export function overflowing(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const width = document.documentElement.clientWidth;
+    return [...document.querySelectorAll('body *')]
+      .filter((el) => !el.closest('.table-wrap, pre, code.one-line') && el.getBoundingClientRect().right > width + 1)
+      .map((el) => `${el.tagName.toLowerCase()}.${el.className}`);
+  });
+}
+
+const DOCS = fileURLToPath(new URL('../../dashboard-app/docs/', import.meta.url));
+
+/** Saves a screenshot into the app's docs folder when UPDATE_SCREENSHOTS=1 (kept out of ordinary runs). */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  if (process.env.UPDATE_SCREENSHOTS !== '1') return;
+  await page.screenshot({ path: `${DOCS}${name}.png`, fullPage: true });
+}
