@@ -41,6 +41,9 @@ try {
 }
 const first = await bootstrap(platform.cp.m);
 const workers = spawnWorkers(env.BUILDER_WORKERS, { controlPlaneUrl: platform.internalUrl, workerSecret: platform.workerSecret });
+// Build the dashboard app now (seconds, once per version of its sources) so its first visitor does not wait.
+const { dashboardBuild } = await import('@folio/control-plane/dashboard-static/build-dashboard.ts');
+dashboardBuild().catch((err: Error) => console.error(`dashboard: ${err.message}${err.cause ? ` (${(err.cause as Error).message})` : ''}`));
 
 console.log(`Folio API:    ${platform.cp.apiUrl}`);
 console.log(`Sites:        ${env.siteUrlTemplate}  (site server on ${platform.site.url})`);
