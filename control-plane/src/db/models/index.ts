@@ -11,6 +11,10 @@ import { usageCounterSchema, type UsageCounter } from './usage-counter.ts';
 import { deploymentSchema, type Deployment } from './deployment.ts';
 import { pageSchema, type Page } from './page.ts';
 import { webhookDeliverySchema, type WebhookDelivery } from './webhook-delivery.ts';
+import { userSchema, type User } from './user.ts';
+import { membershipSchema, type Membership } from './membership.ts';
+import { sessionSchema, type Session } from './session.ts';
+import { ownerClaimSchema, type OwnerClaim } from './owner-claim.ts';
 
 export interface Models {
   Organization: Model<Organization>;
@@ -22,6 +26,10 @@ export interface Models {
   WebhookDelivery: Model<WebhookDelivery>;
   AnalyticsEvent: Model<AnalyticsEvent>;
   AnalyticsSalt: Model<AnalyticsSalt>;
+  User: Model<User>;
+  Membership: Model<Membership>;
+  Session: Model<Session>;
+  OwnerClaim: Model<OwnerClaim>;
 }
 
 const cache = new WeakMap<Connection, Models>();
@@ -40,6 +48,10 @@ export function models(connection: Connection): Models {
       WebhookDelivery: connection.model<WebhookDelivery>('WebhookDelivery', webhookDeliverySchema, 'webhook_deliveries'),
       AnalyticsEvent: connection.model<AnalyticsEvent>('AnalyticsEvent', analyticsEventSchema, 'analytics_events'),
       AnalyticsSalt: connection.model<AnalyticsSalt>('AnalyticsSalt', analyticsSaltSchema, 'analytics_salts'),
+      User: connection.model<User>('User', userSchema, 'users'),
+      Membership: connection.model<Membership>('Membership', membershipSchema, 'memberships'),
+      Session: connection.model<Session>('Session', sessionSchema, 'sessions'),
+      OwnerClaim: connection.model<OwnerClaim>('OwnerClaim', ownerClaimSchema, 'owner_claims'),
     };
     cache.set(connection, m);
   }
@@ -56,4 +68,4 @@ export async function syncIndexes(connection: Connection): Promise<void> {
   for (const model of Object.values(m)) await (model as Model<unknown>).createIndexes();
 }
 
-export type { AnalyticsEvent, AnalyticsSalt, ApiKey, Organization, Project, UsageCounter, Deployment, Page, WebhookDelivery };
+export type { AnalyticsEvent, AnalyticsSalt, ApiKey, Organization, Project, UsageCounter, Deployment, Page, WebhookDelivery, User, Membership, Session, OwnerClaim };
