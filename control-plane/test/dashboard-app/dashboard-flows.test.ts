@@ -25,6 +25,7 @@ t.test('dashboard app in Chromium', async (t) => {
   const origin = new URL(tp.p.cp.apiUrl).origin;
   const context: BrowserContext = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page: Page = await context.newPage();
+  page.setDefaultTimeout(20_000);
   // Anything the page logs as an error (a CSP violation, a failed script) fails the walk.
   const consoleErrors: string[] = [];
   page.on('console', (m) => { if (m.type() === 'error' && !/Failed to load resource/.test(m.text())) consoleErrors.push(m.text()); });
@@ -190,7 +191,7 @@ t.test('dashboard app in Chromium', async (t) => {
     await p2.goto(`${origin}/settings/members`);
     await p2.getByLabel('Email').fill('second@example.com');
     await p2.getByRole('button', { name: 'Create invitation link' }).click();
-    const alert = p2.getByRole('alert');
+    const alert = p2.getByRole('region', { name: 'Invite someone' }).getByRole('alert');
     await alert.waitFor();
     t.match(await alert.textContent(), /plan allows 1 of max_dashboard_members/);
     t.equal(await alert.getByRole('link', { name: 'Upgrade your plan' }).getAttribute('href'), tp.p.cp.deps.env.UPGRADE_URL);
