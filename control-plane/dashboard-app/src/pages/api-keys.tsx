@@ -16,18 +16,23 @@ export interface ApiKey {
   id: string;
   name: string;
   prefix: string;
-  scopes: string[] | null;
+  /** `'all'`: every scope, including ones added later. */
+  scopes: string[] | 'all' | null;
   created_at: string;
   expires_at: string | null;
   expired: boolean;
   last_used_at: string | null;
 }
 
+/** The key's scopes as the picker holds them: null for all. */
+const choiceOf = (k: ApiKey): ScopeChoice => (Array.isArray(k.scopes) && k.scopes.length ? k.scopes : null);
+
 export function ApiKeysPage() {
   const { session } = useSession();
-  const keys = useLoad(async () => items<ApiKey>(await api('GET', '/api-keys')), []);
-  const [secret, setSecret] = useState<{ name: string; value: string }>();
   const manage = canManage(session.role);
+  // Keys act for the whole organization: only owners and admins see or manage them.
+  const keys = useLoad(async () => (manage ? items<ApiKey>(await api('GET', '/api-keys')) : []), [manage]);
+  const [secret, setSecret] = useState<{ name: string; value: string }>();
   return (
     <>
       <h1>API keys</h1>
@@ -43,8 +48,9 @@ export function ApiKeysPage() {
       {manage && <CreateKey onCreated={(name, value) => { setSecret({ name, value }); void keys.reload(); }} />}
       <section aria-labelledby="keys-title">
         <h2 id="keys-title">Keys</h2>
+        {!manage && <p>Only owners and admins of the organization manage API keys.</p>}
         <ErrorNotice error={keys.error} />
-        {keys.loading && !keys.data ? <Loading /> : keys.data?.length === 0 ? <p class="muted">No keys yet.</p> : (
+        {keys.loading && !keys.data ? <Loading /> : keys.data?.length === 0 ? (manage && <p class="muted">No keys yet.</p>) : (
           <ul class="rows">
             {keys.data?.map((k) => <KeyRow key={k.id} k={k} manage={manage} onChange={keys.reload} />)}
           </ul>
@@ -63,8 +69,8 @@ function CreateKey({ onCreated }: { onCreated(name: string, secret: string): voi
     if (scopes !== null) body.scopes = scopes;
     // The date picker gives a local day; the key stops working at the end of that day.
     if (expiry) body.expires_at = new Date(`${expiry}T23:59:59`).toISOString();
-    const created = await api<{ key: string; secret?: string }>('POST', '/api-keys', body);
-    onCreated(name, (created.secret ?? created.key) as string);
+    const created = await api<{ key: ApiKey; secret: string }>('POST', '/api-keys', body);
+    onCreated(name, created.secret);
     setName('');
     setScopes(null);
     setExpiry('');
@@ -87,10 +93,9 @@ function CreateKey({ onCreated }: { onCreated(name: string, secret: string): voi
 
 function KeyRow({ k, manage, onChange }: { k: ApiKey; manage: boolean; onChange(): Promise<void> }) {
   const [editing, setEditing] = useState(false);
-  const [scopes, setScopes] = useState<ScopeChoice>(k.scopes && k.scopes.length ? k.scopes : null);
+  const [scopes, setScopes] = useState<ScopeChoice>(choiceOf(k));
   const save = useSubmit(async () => {
-    // An empty list is how the API says "all scopes" (a key created without scopes).
-    await api('PATCH', `/api-keys/${encodeURIComponent(k.id)}`, { scopes: scopes ?? [] });
+    await api('PATCH', `/api-keys/${encodeURIComponent(k.id)}`, { scopes: scopes ?? 'all' });
     setEditing(false);
     await onChange();
   });
@@ -105,7 +110,7 @@ function KeyRow({ k, manage, onChange }: { k: ApiKey; manage: boolean; onChange(
         <strong>{k.name}</strong> <code>{k.prefix}…</code>
         {k.expired && <span class="badge badge-failed">expired</span>}
         <p class="muted">
-          {k.scopes && k.scopes.length ? k.scopes.join(', ') : 'all scopes'} · created {formatDate(k.created_at)} ·
+          {choiceOf(k)?.join(', ') ?? 'all scopes'} · created {formatDate(k.created_at)} ·
           {k.expires_at ? ` ${k.expired ? 'expired' : 'expires'} ${formatDate(k.expires_at)}` : ' never expires'} · last used {relative(k.last_used_at)}
         </p>
         <ErrorNotice error={save.error ?? remove.error} />

@@ -3,7 +3,8 @@ import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api.ts';
 import { Field } from './form.tsx';
 
-export interface SlugCheck { available: boolean; reason?: string }
+/** `GET /slug-available`: `reason` is `invalid` or `taken`, `message` says it in words. */
+export interface SlugCheck { available: boolean; reason?: string; message?: string }
 
 /** The slug rule of the spec, checked before asking the server. */
 export const SLUG_RE = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
@@ -19,7 +20,7 @@ export function SlugField({ value, onInput, current, onCheck, label = 'Slug' }: 
     onCheck(undefined);
     if (!value || value === current) { setCheck(undefined); return; }
     if (!SLUG_RE.test(value)) {
-      const c = { available: false, reason: 'Use lowercase letters, digits and single hyphens, not at the start or end.' };
+      const c = { available: false, reason: 'invalid', message: 'Use lowercase letters, digits and single hyphens, not at the start or end.' };
       setCheck(c);
       onCheck(c);
       return;
@@ -33,7 +34,7 @@ export function SlugField({ value, onInput, current, onCheck, label = 'Slug' }: 
         setCheck(c);
         onCheck(c);
       } catch (err) {
-        if (!stale) setCheck({ available: false, reason: (err as Error).message });
+        if (!stale) setCheck({ available: false, message: (err as Error).message });
       }
     }, 250);
     return () => { stale = true; clearTimeout(t); };
@@ -41,7 +42,7 @@ export function SlugField({ value, onInput, current, onCheck, label = 'Slug' }: 
   const hint = check === 'checking' ? 'Checking…'
     : check?.available ? `“${value}” is available.`
     : 'Lowercase letters, digits and hyphens; it becomes the site’s subdomain.';
-  const error = check && check !== 'checking' && !check.available ? (check.reason ?? `“${value}” is taken.`) : undefined;
+  const error = check && check !== 'checking' && !check.available ? (check.message ?? `“${value}” is taken.`) : undefined;
   return (
     <div aria-live="polite">
       <Field label={label} required value={value} autoCapitalize="none" spellcheck={false} hint={hint} error={error} onInput={(e) => onInput(e.currentTarget.value.trim())} />
