@@ -88,9 +88,10 @@ function SlugForm({ p, onSaved }: { p: Project; onSaved(): Promise<void> }) {
       <h2 id="slug-title">Rename the slug</h2>
       <p>Renaming changes:</p>
       <ul>
-        <li>the site address: <code>{p.slug}</code> becomes <code>{slug || '…'}</code> and the old address stops answering (no redirect; another project may take the old slug);</li>
-        <li>the managed repository's push URL: update your remote with <code>git remote set-url origin</code> and the new URL;</li>
-        <li>nothing else: custom domains, pages, deployments, analytics and API keys stay as they are.</li>
+        <li>the site address, at once: <code>{p.slug}</code> becomes <code>{slug || '…'}</code>; the old address stops answering (no redirect) and its slug is free for anyone to take;</li>
+        <li>the managed repository's push URL: point your clone at the new one with <code>git remote set-url origin</code>;</li>
+        <li>a published site is deployed again, so its absolute links and sitemap use the new address;</li>
+        <li>nothing else: custom domains, pages, deployment history, analytics and API keys stay as they are.</li>
       </ul>
       <form onSubmit={submitWith(submit.run)}>
         <ErrorNotice error={submit.error} />
