@@ -12,6 +12,9 @@ import { buildOpenApi } from '../http/openapi.ts';
 import type { Deps, RouteDef } from '../http/route.ts';
 import { registerApiKeyRoutes } from './api-key-routes.ts';
 import { registerAuthRoutes } from './auth-routes.ts';
+import { registerDeploymentRoutes } from './deployment-routes.ts';
+import { registerMemberRoutes } from './member-routes.ts';
+import { registerPlanRoutes } from './plan-routes.ts';
 import { registerProjectRoutes } from './project-routes.ts';
 import { createDashboardRouter, defineDashboardRoute, type DashboardRouter } from './dashboard-route.ts';
 import type { SignInLimitOptions } from './sign-in-limits.ts';
@@ -39,6 +42,9 @@ export function dashboardApi(deps: Deps, opts: DashboardApiOptions = {}): Koa.Mi
   registerAuthRoutes(router, deps, opts.signInLimits);
   registerApiKeyRoutes(router, deps);
   registerProjectRoutes(router, deps);
+  registerDeploymentRoutes(router, deps);
+  registerPlanRoutes(router, deps);
+  registerMemberRoutes(router, deps);
   for (const register of opts.modules ?? []) register(router, deps);
   router.add(defineDashboardRoute({
     method: 'get', path: '/openapi.json', operationId: 'dashboardOpenApi', summary: 'This internal API\'s OpenAPI 3.1 description', auth: 'public',

@@ -15,6 +15,7 @@ import { userSchema, type User } from './user.ts';
 import { membershipSchema, type Membership } from './membership.ts';
 import { sessionSchema, type Session } from './session.ts';
 import { ownerClaimSchema, type OwnerClaim } from './owner-claim.ts';
+import { invitationSchema, type Invitation } from './invitation.ts';
 
 export interface Models {
   Organization: Model<Organization>;
@@ -30,6 +31,7 @@ export interface Models {
   Membership: Model<Membership>;
   Session: Model<Session>;
   OwnerClaim: Model<OwnerClaim>;
+  Invitation: Model<Invitation>;
 }
 
 const cache = new WeakMap<Connection, Models>();
@@ -52,6 +54,7 @@ export function models(connection: Connection): Models {
       Membership: connection.model<Membership>('Membership', membershipSchema, 'memberships'),
       Session: connection.model<Session>('Session', sessionSchema, 'sessions'),
       OwnerClaim: connection.model<OwnerClaim>('OwnerClaim', ownerClaimSchema, 'owner_claims'),
+      Invitation: connection.model<Invitation>('Invitation', invitationSchema, 'invitations'),
     };
     cache.set(connection, m);
   }
@@ -68,4 +71,4 @@ export async function syncIndexes(connection: Connection): Promise<void> {
   for (const model of Object.values(m)) await (model as Model<unknown>).createIndexes();
 }
 
-export type { AnalyticsEvent, AnalyticsSalt, ApiKey, Organization, Project, UsageCounter, Deployment, Page, WebhookDelivery, User, Membership, Session, OwnerClaim };
+export type { AnalyticsEvent, AnalyticsSalt, ApiKey, Organization, Project, UsageCounter, Deployment, Page, WebhookDelivery, User, Membership, Session, OwnerClaim, Invitation };
