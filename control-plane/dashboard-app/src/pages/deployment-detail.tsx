@@ -1,7 +1,6 @@
 /** One deployment: status (live while it runs), commit, trigger, step timings and per-page failures. */
 import { api } from '../api.ts';
 import { navigate } from '../router.ts';
-import { canManage, useSession } from '../session.ts';
 import { submitWith, useSubmit } from '../ui/form.tsx';
 import { duration, formatDate } from '../ui/format.ts';
 import { ProjectTabs } from '../ui/layout.tsx';
@@ -21,7 +20,6 @@ export function failureLines(d: Deployment): string[] {
 }
 
 export function DeploymentDetailPage({ id, deploymentId }: { id: string; deploymentId: string }) {
-  const { session } = useSession();
   const project = useProject(id);
   const base = `/projects/${encodeURIComponent(id)}/deployments`;
   const dep = useLoad(() => api<Deployment>('GET', `${base}/${encodeURIComponent(deploymentId)}`), [id, deploymentId]);
@@ -66,7 +64,7 @@ export function DeploymentDetailPage({ id, deploymentId }: { id: string; deploym
               <pre class="failures" tabIndex={0}><code>{failures.join('\n')}</code></pre>
             </section>
           )}
-          {canManage(session.role) && !isLive(d) && (
+          {!isLive(d) && (
             <form onSubmit={submitWith(redeploy.run)}><button type="submit" disabled={redeploy.pending}>Redeploy</button></form>
           )}
         </>

@@ -1,7 +1,6 @@
 /** Deployments of a project, newest first, refreshed while one is queued or building; Redeploy. */
 import { api, items } from '../api.ts';
 import { navigate } from '../router.ts';
-import { canManage, useSession } from '../session.ts';
 import { submitWith, useSubmit } from '../ui/form.tsx';
 import { duration, formatDate } from '../ui/format.ts';
 import { ProjectTabs } from '../ui/layout.tsx';
@@ -24,7 +23,8 @@ export interface Deployment {
   trigger?: string;
   failures?: ({ file: string; line?: number; column?: number; message: string } | string)[];
   timings?: Record<string, number> | null;
-  stats?: { timings?: Record<string, number> } | null;
+  /** What the builder reported: pages compiled, objects uploaded and deleted, timings per step (ms). */
+  stats?: { timings?: Record<string, number>; compiled?: number; uploaded?: number; deleted?: number } | null;
 }
 
 /** Whether a deployment can still change. */
@@ -34,7 +34,6 @@ export const isLive = (d: Deployment) => d.status === 'queued' || d.status === '
 export const shortSha = (sha: string | null) => (sha ? sha.slice(0, 7) : '—');
 
 export function DeploymentsPage({ id }: { id: string }) {
-  const { session } = useSession();
   const project = useProject(id);
   const base = `/projects/${encodeURIComponent(id)}/deployments`;
   const list = useLoad(async () => items<Deployment>(await api('GET', base)), [id]);
@@ -49,9 +48,7 @@ export function DeploymentsPage({ id }: { id: string }) {
       <ProjectTabs id={id} name={project.data?.name ?? '…'} current="deployments" />
       <div class="heading-row">
         <h1>Deployments</h1>
-        {canManage(session.role) && (
-          <form onSubmit={submitWith(redeploy.run)}><button type="submit" disabled={redeploy.pending}>Redeploy</button></form>
-        )}
+        <form onSubmit={submitWith(redeploy.run)}><button type="submit" disabled={redeploy.pending}>Redeploy</button></form>
       </div>
       <ErrorNotice error={redeploy.error ?? list.error} />
       {list.loading && !list.data ? <Loading /> : list.data?.length === 0 ? (

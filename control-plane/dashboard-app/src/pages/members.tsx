@@ -12,10 +12,10 @@ import { formatDate } from '../ui/format.ts';
 import { ErrorNotice, Loading, Notice } from '../ui/notice.tsx';
 import { useLoad } from '../ui/use-load.ts';
 
-interface Member { id?: string; user_id?: string; email: string; name: string; role: Role; created_at?: string }
+interface Member { user_id: string; email: string; name: string; role: Role; joined_at?: string }
 interface Invitation { id: string; email: string; role: Role; expires_at: string; invite_url?: string }
 
-const memberId = (m: Member) => (m.user_id ?? m.id)!;
+const memberId = (m: Member) => m.user_id;
 
 export function MembersPage() {
   const { session } = useSession();
@@ -25,7 +25,7 @@ export function MembersPage() {
   return (
     <>
       <h1>Members</h1>
-      <p class="lead">Owners manage everything, including the plan and other owners. Admins manage projects, domains, keys and members. Members see projects, deployments and analytics.</p>
+      <p class="lead">Everyone reads projects, deployments, domains, analytics and the plan, and can redeploy. Admins also manage API keys, projects and custom domains, invite people and remove members. Owners also change roles; an organization always keeps one owner.</p>
       {manage && <Invite onInvited={invitations.reload} />}
       <section aria-labelledby="members-title">
         <h2 id="members-title">People</h2>
@@ -97,13 +97,15 @@ function MemberRow({ m, self, manage, isOwner, onChange }: { m: Member; self: bo
     await api('DELETE', path);
     await onChange();
   });
-  // Only owners change owners; nobody changes their own role here (an owner cannot lock themselves out).
-  const editable = manage && !self && (isOwner || m.role !== 'owner');
+  // Only owners change roles; nobody changes their own role here (an owner cannot lock themselves out).
+  // Owners remove anyone; admins remove members only (the server enforces the same).
+  const editable = isOwner && !self;
+  const removable = !self && (isOwner || (manage && m.role === 'member'));
   return (
     <li class="row">
       <div class="row-main">
         <strong>{m.name || m.email}</strong> {self && <span class="muted">(you)</span>}
-        <p class="muted">{m.email}{m.created_at ? ` · joined ${formatDate(m.created_at)}` : ''}</p>
+        <p class="muted">{m.email}{m.joined_at ? ` · joined ${formatDate(m.joined_at)}` : ''}</p>
         <ErrorNotice error={setRole.error ?? remove.error} />
       </div>
       <div class="row-actions">
@@ -111,11 +113,11 @@ function MemberRow({ m, self, manage, isOwner, onChange }: { m: Member; self: bo
           <>
             <label class="sr-only" for={`role-${memberId(m)}`}>Role of {m.email}</label>
             <select id={`role-${memberId(m)}`} value={m.role} onChange={(e) => setRole.run(e.currentTarget.value as Role)}>
-              <option value="member">member</option><option value="admin">admin</option>{isOwner && <option value="owner">owner</option>}
+              <option value="member">member</option><option value="admin">admin</option><option value="owner">owner</option>
             </select>
-            <button type="button" class="danger" onClick={() => remove.run()}>Remove</button>
           </>
         ) : <span class="badge">{m.role}</span>}
+        {removable && <button type="button" class="danger" onClick={() => remove.run()}>Remove</button>}
       </div>
     </li>
   );
