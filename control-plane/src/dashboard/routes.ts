@@ -13,6 +13,7 @@ import type { Deps, RouteDef } from '../http/route.ts';
 import { registerApiKeyRoutes } from './api-key-routes.ts';
 import { registerAuthRoutes } from './auth-routes.ts';
 import { registerDeploymentRoutes } from './deployment-routes.ts';
+import { registerDomainRoutes } from './domain-routes.ts';
 import { registerMemberRoutes } from './member-routes.ts';
 import { registerPlanRoutes } from './plan-routes.ts';
 import { registerProjectRoutes } from './project-routes.ts';
@@ -45,6 +46,7 @@ export function dashboardApi(deps: Deps, opts: DashboardApiOptions = {}): Koa.Mi
   registerDeploymentRoutes(router, deps);
   registerPlanRoutes(router, deps);
   registerMemberRoutes(router, deps);
+  registerDomainRoutes(router, deps);
   for (const register of opts.modules ?? []) register(router, deps);
   router.add(defineDashboardRoute({
     method: 'get', path: '/openapi.json', operationId: 'dashboardOpenApi', summary: 'This internal API\'s OpenAPI 3.1 description', auth: 'public',

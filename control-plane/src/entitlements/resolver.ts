@@ -43,7 +43,8 @@ export async function loadOrganization(m: Models, orgId: string, now: Date): Pro
 async function lifetimeUsage(m: Models, org: Organization, feature: LifetimeQuota, now: Date): Promise<number> {
   switch (feature) {
     case 'max_projects': return m.Project.countDocuments({ org_id: org._id });
-    case 'max_custom_domains': return m.Project.countDocuments({ org_id: org._id, custom_domain: { $ne: null } });
+    // Pending domains count too: adding one is what the plan limits.
+    case 'max_custom_domains': return m.Domain.countDocuments({ org_id: org._id });
     case 'max_dashboard_members': {
       // Members plus pending invitations (each holds a seat); the owner's seat counts before it is claimed.
       const [members, invited] = await Promise.all([

@@ -16,6 +16,7 @@ import { membershipSchema, type Membership } from './membership.ts';
 import { sessionSchema, type Session } from './session.ts';
 import { ownerClaimSchema, type OwnerClaim } from './owner-claim.ts';
 import { invitationSchema, type Invitation } from './invitation.ts';
+import { domainSchema, type Domain } from './domain.ts';
 
 export interface Models {
   Organization: Model<Organization>;
@@ -32,6 +33,7 @@ export interface Models {
   Session: Model<Session>;
   OwnerClaim: Model<OwnerClaim>;
   Invitation: Model<Invitation>;
+  Domain: Model<Domain>;
 }
 
 const cache = new WeakMap<Connection, Models>();
@@ -55,6 +57,7 @@ export function models(connection: Connection): Models {
       Session: connection.model<Session>('Session', sessionSchema, 'sessions'),
       OwnerClaim: connection.model<OwnerClaim>('OwnerClaim', ownerClaimSchema, 'owner_claims'),
       Invitation: connection.model<Invitation>('Invitation', invitationSchema, 'invitations'),
+      Domain: connection.model<Domain>('Domain', domainSchema, 'domains'),
     };
     cache.set(connection, m);
   }
@@ -71,4 +74,4 @@ export async function syncIndexes(connection: Connection): Promise<void> {
   for (const model of Object.values(m)) await (model as Model<unknown>).createIndexes();
 }
 
-export type { AnalyticsEvent, AnalyticsSalt, ApiKey, Organization, Project, UsageCounter, Deployment, Page, WebhookDelivery, User, Membership, Session, OwnerClaim, Invitation };
+export type { AnalyticsEvent, AnalyticsSalt, ApiKey, Organization, Project, UsageCounter, Deployment, Page, WebhookDelivery, User, Membership, Session, OwnerClaim, Invitation, Domain };
