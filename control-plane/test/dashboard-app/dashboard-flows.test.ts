@@ -10,6 +10,7 @@ import t, { type Test } from 'tap';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { createOrganization } from '../../src/admin/organizations.ts';
 import { issueOwnerClaim } from '../../src/dashboard/owner-claim.ts';
+import { startDnsStandIn } from '../helpers/dns-stand-in.ts';
 import { startTestPlatform, type TestPlatform } from '../helpers/platform.ts';
 import { launchBrowser, overflowing, screenshot, seriousViolations } from '../helpers/dashboard-browser.ts';
 
@@ -17,7 +18,10 @@ const PASSWORD = 'a long enough passphrase';
 const EMAIL = 'owner@example.com';
 
 t.test('dashboard app in Chromium', async (t) => {
-  const tp: TestPlatform = await startTestPlatform();
+  // Custom-domain TXT checks ask this local DNS server, which answers what the test publishes.
+  const dns = await startDnsStandIn();
+  t.teardown(() => dns.close());
+  const tp: TestPlatform = await startTestPlatform({ DNS_RESOLVER: dns.server });
   t.teardown(() => tp.close());
   const worker = tp.startWorker();
   const browser: Browser = await launchBrowser();
@@ -161,6 +165,32 @@ t.test('dashboard app in Chromium', async (t) => {
     t.equal(await page.getByRole('alert').count(), 0, 'no error shown');
     t.match(await page.locator('.facts').textContent(), /manual/);
     t.ok(worker.lines.length > 0, 'the worker built it');
+  });
+
+  t.test('should add a custom domain, show how to prove it, verify it, and the site answers on it', async (t) => {
+    const hostname = `docs-${process.pid}.example.com`;
+    await page.goto(`${origin}/projects/${encodeURIComponent(projectId)}/domains`);
+    await heading('Custom domains').waitFor();
+    t.equal((await tp.site(slug, '/', { host: hostname })).status, 404, 'not served before it is verified');
+    await page.getByLabel('Hostname').fill(hostname);
+    await page.getByRole('button', { name: 'Add domain' }).click();
+    const row = page.locator('li.domain', { hasText: hostname });
+    await row.locator('.badge-pending').waitFor();
+    const txtName = (await row.locator('.copy-field', { hasText: 'TXT name' }).locator('code').textContent())!.trim();
+    const txtValue = (await row.locator('.copy-field', { hasText: 'TXT value' }).locator('code').textContent())!.trim();
+    t.equal(txtName, `_folio-challenge.${hostname}`);
+    await checkPage(t, 'domains');
+    // Not published yet: the server's reason is shown and the domain stays pending.
+    await row.getByRole('button', { name: 'Verify' }).click();
+    await row.getByRole('alert').waitFor();
+    t.match(await row.getByRole('alert').textContent(), 'is not verified yet');
+    dns.txt.set(txtName, [txtValue]);
+    await row.getByRole('button', { name: 'Verify' }).click();
+    await row.locator('.badge-verified').waitFor();
+    t.equal(await row.getByRole('button', { name: 'Verify' }).count(), 0, 'nothing left to verify');
+    const served = await tp.site(slug, '/', { host: hostname });
+    t.equal(served.status, 200, 'the site answers on the verified domain');
+    t.match(served.body, 'Welcome');
   });
 
   t.test('should show the analytics chart and tables', async (t) => {
