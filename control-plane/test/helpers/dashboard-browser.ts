@@ -24,7 +24,9 @@ export async function seriousViolations(page: Page): Promise<string[]> {
 
 /** Elements wider than the viewport (what makes a phone scroll sideways); tables scroll inside their wrapper. */
 export function overflowing(page: Page): Promise<string[]> {
-  return page.evaluate(() => {
+  return page.evaluate(async () => {
+    // Two frames: resize observers (the chart follows its box) run and their layout settles.
+    await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
     const width = document.documentElement.clientWidth;
     return [...document.querySelectorAll('body *')]
       .filter((el) => !el.closest('.table-wrap, pre, code.one-line') && el.getBoundingClientRect().right > width + 1)
