@@ -160,7 +160,11 @@ t.test('dashboard app in Chromium', async (t) => {
   });
 
   t.test('should redeploy and watch the new deployment go live on its page', async (t) => {
+    const before = page.url();
     await page.getByRole('button', { name: 'Redeploy' }).click();
+    // The page moves to the new deployment, then follows it until it is live.
+    await page.waitForURL((u) => u.href !== before);
+    await page.locator('.facts', { hasText: 'manual' }).waitFor();
     await page.getByTestId('deployment-status').locator('.badge-deployed').or(page.getByRole('alert')).first().waitFor({ timeout: 180_000 });
     t.equal(await page.getByRole('alert').count(), 0, 'no error shown');
     t.match(await page.locator('.facts').textContent(), /manual/);
