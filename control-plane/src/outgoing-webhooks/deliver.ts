@@ -15,9 +15,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { Models, WebhookMessage } from '../db/models/index.ts';
-import type { PlanId } from '../db/models/organization.ts';
-import { BOOLEAN_FEATURES, planIncludes } from '../entitlements/plans.ts';
-import { loadOrganization } from '../entitlements/resolver.ts';
+import { hasFeature } from '../entitlements/resolver.ts';
 import { checkedAddress, pinnedLookup } from '../uploads/safe-fetch.ts';
 import { EVENT_HEADER, ID_HEADER, SIGNATURE_HEADER, signPayload, TIMESTAMP_HEADER } from './signature.ts';
 
@@ -79,8 +77,7 @@ async function attempt(msg: WebhookMessage, endpoint: { url: string; secret: str
 async function planAllows(m: Models, orgId: string, now: Date, cache: Map<string, boolean>): Promise<boolean> {
   let allowed = cache.get(orgId);
   if (allowed === undefined) {
-    const org = await loadOrganization(m, orgId, now).catch(() => undefined);
-    allowed = Boolean(org && planIncludes(org.plan as PlanId, BOOLEAN_FEATURES.outgoing_webhooks));
+    allowed = await hasFeature(m, orgId, 'outgoing_webhooks', now).catch(() => false);
     cache.set(orgId, allowed);
   }
   return allowed;

@@ -7,9 +7,7 @@
  */
 import { z } from 'zod';
 import type { Models } from '../db/models/index.ts';
-import { planIncludes, BOOLEAN_FEATURES } from '../entitlements/plans.ts';
-import { loadOrganization, requireFeature } from '../entitlements/resolver.ts';
-import type { PlanId } from '../db/models/organization.ts';
+import { hasFeature, requireFeature } from '../entitlements/resolver.ts';
 import { hashSitePassword } from './site-password.ts';
 
 /** Body of `PUT /projects/{id}/password`. */
@@ -24,11 +22,10 @@ interface Ctx { m: Models; now: Date; upgradeUrl: string }
 
 /** The settings view of a project the caller's organization owns. */
 export async function sitePasswordView(c: Ctx, orgId: string, project: { site_password_hash?: string | null; site_password_set_at?: Date | null }): Promise<SitePasswordView> {
-  const org = await loadOrganization(c.m, orgId, c.now);
   return {
     enabled: Boolean(project.site_password_hash),
     set_at: project.site_password_set_at ? new Date(project.site_password_set_at).toISOString() : null,
-    editable: planIncludes(org.plan as PlanId, BOOLEAN_FEATURES.password_protection),
+    editable: await hasFeature(c.m, orgId, 'password_protection', c.now),
   };
 }
 
