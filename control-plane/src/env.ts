@@ -67,9 +67,22 @@ export const envSchema = z.object({
   TRUST_PROXY: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
   /** Bearer token of the CDN log ingestion endpoint (`POST /internal/v1/analytics/logs`); unset: the endpoint answers 503. */
   ANALYTICS_INGEST_TOKEN: z.string().trim().min(16).optional(),
+  /** Public origin of the dashboard (e.g. https://app.folio.dev); default the API's own origin. Links it prints (owner claim, invitations) start with it. */
+  DASHBOARD_URL: z.string().url().optional(),
+  /** A dashboard session ends after this many hours without a request (sliding expiry). */
+  SESSION_IDLE_HOURS: z.coerce.number().int().min(1).max(24 * 90).default(24 * 7),
+  /** A dashboard session ends this many days after sign-in, however active. */
+  SESSION_MAX_DAYS: z.coerce.number().int().min(1).max(365).default(30),
+  /** DNS servers custom-domain TXT checks ask, comma-separated `host` or `host:port`; default the system's resolvers. */
+  DNS_RESOLVER: optional,
 });
 
 export type Env = z.infer<typeof envSchema> & { dataDir: string; publicApiUrl: string; siteUrlTemplate: string };
+
+/** The dashboard's public origin, without a trailing slash: DASHBOARD_URL, or the API's origin. */
+export function dashboardOrigin(env: Env): string {
+  return (env.DASHBOARD_URL ?? new URL(env.publicApiUrl).origin).replace(/\/+$/, '');
+}
 
 /** Parses `source` (default `process.env`); throws an Error listing every issue. */
 export function parseEnv(source: Record<string, string | undefined> = process.env): Env {

@@ -1,6 +1,6 @@
 /** Public surface of the control plane package. */
 export { startControlPlane, bootstrap, type ControlPlane, type ControlPlaneOptions } from './server.ts';
-export { parseEnv, type Env } from './env.ts';
+export { dashboardOrigin, parseEnv, type Env } from './env.ts';
 export { connectDatabase, type Database } from './db/connect.ts';
 export { models, type Models } from './db/models/index.ts';
 export { createApiKey } from './auth/api-keys.ts';

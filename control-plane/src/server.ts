@@ -6,9 +6,10 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type Koa from 'koa';
-import { createApiKey } from './auth/api-keys.ts';
 import { createOrganization } from './admin/organizations.ts';
 import { connectDatabase, type Database } from './db/connect.ts';
+import { dashboardApi, type DashboardApiOptions } from './dashboard/routes.ts';
+import { hasOwner, issueOwnerClaim } from './dashboard/owner-claim.ts';
 import { models, type Models } from './db/models/index.ts';
 import type { Env } from './env.ts';
 import { apiRoutes } from './api/routes.ts';
@@ -34,6 +35,8 @@ export interface ControlPlaneOptions {
   port?: number;
   /** Counters of analytics ingestion, exported at `GET /metrics` (read at each scrape). */
   analyticsCounters?(): Record<string, number>;
+  /** Options of the dashboard-internal API (`/dashboard/api`). */
+  dashboard?: Omit<DashboardApiOptions, 'validateResponses'>;
 }
 
 export interface ControlPlane {
@@ -54,7 +57,11 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Cont
   const m = models(db.connection);
   const deps: Deps = { m, env: opts.env, now: opts.now ?? (() => new Date()), services: opts.services ?? {} };
   const metrics = fleetMetrics({ m, now: deps.now, analyticsCounters: opts.analyticsCounters });
-  const app = createApp({ deps, routes: apiRoutes(opts.extraRoutes), log: opts.log, validateResponses: opts.validateResponses, extra: [metricsRoute(metrics, opts.env.METRICS_TOKEN), ...(opts.middleware ?? [])] });
+  const app = createApp({ deps, routes: apiRoutes(opts.extraRoutes), log: opts.log, validateResponses: opts.validateResponses, extra: [
+    metricsRoute(metrics, opts.env.METRICS_TOKEN),
+    dashboardApi(deps, { ...opts.dashboard, validateResponses: opts.validateResponses }),
+    ...(opts.middleware ?? []),
+  ] });
   const server = http.createServer(app.callback());
   server.keepAliveTimeout = 5_000;
   server.on('clientError', answerClientError);
@@ -79,12 +86,15 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Cont
 }
 
 /**
- * On first start (no organization exists), creates the `default` organization on the free plan
- * and one full-access key. Returns the key, to be shown once, or undefined when data exists.
+ * On first start (no organization exists), creates the `default` organization on the free plan,
+ * with no owner and no password. While it has no owner, every start issues a one-time owner
+ * link (replacing the previous one) to be printed: whoever opens it sets the owner's email and
+ * password in the dashboard. API keys are created there too (operators also have `npm run keys`).
  */
-export async function bootstrap(m: Models): Promise<{ org: string; key: string } | undefined> {
-  if (await m.Organization.countDocuments({}) > 0) return undefined;
-  const org = await createOrganization(m, 'default', 'free', 'Default organization');
-  const { key } = await createApiKey(m, { orgId: org._id, name: 'bootstrap' });
-  return { org: org.handle, key };
+export async function bootstrap(m: Models, env: Env, now = new Date()): Promise<{ org: string; created: boolean; claimUrl?: string } | undefined> {
+  const created = await m.Organization.countDocuments({}) === 0;
+  if (created) await createOrganization(m, 'default', 'free', 'Default organization');
+  const org = await m.Organization.findOne({ handle: 'default' }).lean();
+  if (!org || await hasOwner(m, org._id)) return undefined;
+  return { org: org.handle, created, claimUrl: await issueOwnerClaim(m, env, org._id, now) };
 }

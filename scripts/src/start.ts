@@ -1,8 +1,8 @@
 /**
  * `npm start`: runs the platform on embedded defaults (or on the services the environment
  * names): the API with Git hosting and the internal build API, the site server, and
- * BUILDER_WORKERS builder worker processes. Prints the API base URL and, on first start, a
- * bootstrap API key. A taken port or a data directory another platform uses stops it with one
+ * BUILDER_WORKERS builder worker processes. Prints the API base URL, the dashboard's and, while
+ * the `default` organization has no owner, a one-time link that makes its opener the owner. A taken port or a data directory another platform uses stops it with one
  * line saying what to change.
  */
 import { helpRequested } from './cli-args.ts';
@@ -19,7 +19,7 @@ if (helpRequested(process.argv.slice(2))) {
   process.exit(0);
 }
 
-const { AppError, bootstrap, parseEnv } = await import('@folio/control-plane');
+const { AppError, bootstrap, dashboardOrigin, parseEnv } = await import('@folio/control-plane');
 const { startPlatform } = await import('@folio/control-plane/platform.ts');
 const { spawnWorkers } = await import('./spawn-workers.ts');
 
@@ -39,17 +39,21 @@ try {
   if (err instanceof AppError) { console.error(`error: ${err.message}`); process.exit(1); }
   throw err;
 }
-const first = await bootstrap(platform.cp.m);
+const first = await bootstrap(platform.cp.m, platform.cp.deps.env);
 const workers = spawnWorkers(env.BUILDER_WORKERS, { controlPlaneUrl: platform.internalUrl, workerSecret: platform.workerSecret });
 
 console.log(`Folio API:    ${platform.cp.apiUrl}`);
 console.log(`Sites:        ${env.siteUrlTemplate}  (site server on ${platform.site.url})`);
 console.log(`Database:     ${platform.cp.db.embedded ? `embedded, data in ${env.dataDir}` : 'MONGODB_URI'}`);
 console.log(`Builders:     ${env.BUILDER_WORKERS} worker process(es)`);
+console.log(`Dashboard:    ${dashboardOrigin(platform.cp.deps.env)}/`);
 if (first) {
   console.log('');
-  console.log(`First start: created organization "${first.org}" (free plan) and this API key. It is shown only once:`);
-  console.log(`  ${first.key}`);
+  console.log(first.created
+    ? `First start: created organization "${first.org}" (free plan). Open this one-time link to set its owner's email and password:`
+    : `Organization "${first.org}" has no owner yet. Open this one-time link to set the owner's email and password (earlier links no longer work):`);
+  console.log(`  ${first.claimUrl}`);
+  console.log('API keys are created in the dashboard (Settings, API keys); operators can also use `npm run keys`.');
 }
 
 let stopping = false;

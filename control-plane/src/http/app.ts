@@ -28,7 +28,8 @@ export interface AppOptions {
   extra?: Koa.Middleware[];
 }
 
-const jsonBody = koaBody({ jsonLimit: JSON_LIMIT, jsonStrict: true, includeUnparsed: true, text: false, urlencoded: false });
+/** The JSON body parser every JSON route uses (also the dashboard's). */
+export const jsonBody = koaBody({ jsonLimit: JSON_LIMIT, jsonStrict: true, includeUnparsed: true, text: false, urlencoded: false });
 const multipartBody = koaBody({
   multipart: true, json: false, text: false, urlencoded: true,
   formidable: { maxFileSize: UPLOAD_LIMIT_BYTES, maxFiles: MAX_FORM_FILES, maxFieldsSize: FORM_FIELDS_BYTES, allowEmptyFiles: false, keepExtensions: false },
@@ -118,7 +119,7 @@ const withDefaultJsonType: Koa.Middleware = async (ctx, next) => {
  * route would see `{}`), or JSON in a charset other than UTF-8 (which it would mis-decode), is
  * `415 unsupported_media_type`.
  */
-const jsonOnly: Koa.Middleware = async (ctx, next) => {
+export const jsonOnly: Koa.Middleware = async (ctx, next) => {
   if (hasBody(ctx)) {
     if (!ctx.get('content-type')) ctx.request.headers['content-type'] = 'application/json';
     if (!ctx.is('json')) {

@@ -15,6 +15,10 @@ import { auditEntrySchema, type AuditEntry } from './audit-entry.ts';
 import { serverSecretSchema, type ServerSecret } from './server-secret.ts';
 import { webhookEndpointSchema, type WebhookEndpoint } from './webhook-endpoint.ts';
 import { webhookMessageSchema, type WebhookMessage } from './webhook-message.ts';
+import { userSchema, type User } from './user.ts';
+import { membershipSchema, type Membership } from './membership.ts';
+import { sessionSchema, type Session } from './session.ts';
+import { ownerClaimSchema, type OwnerClaim } from './owner-claim.ts';
 
 export interface Models {
   Organization: Model<Organization>;
@@ -30,6 +34,10 @@ export interface Models {
   ServerSecret: Model<ServerSecret>;
   WebhookEndpoint: Model<WebhookEndpoint>;
   WebhookMessage: Model<WebhookMessage>;
+  User: Model<User>;
+  Membership: Model<Membership>;
+  Session: Model<Session>;
+  OwnerClaim: Model<OwnerClaim>;
 }
 
 const cache = new WeakMap<Connection, Models>();
@@ -52,6 +60,10 @@ export function models(connection: Connection): Models {
       ServerSecret: connection.model<ServerSecret>('ServerSecret', serverSecretSchema, 'server_secrets'),
       WebhookEndpoint: connection.model<WebhookEndpoint>('WebhookEndpoint', webhookEndpointSchema, 'webhook_endpoints'),
       WebhookMessage: connection.model<WebhookMessage>('WebhookMessage', webhookMessageSchema, 'webhook_messages'),
+      User: connection.model<User>('User', userSchema, 'users'),
+      Membership: connection.model<Membership>('Membership', membershipSchema, 'memberships'),
+      Session: connection.model<Session>('Session', sessionSchema, 'sessions'),
+      OwnerClaim: connection.model<OwnerClaim>('OwnerClaim', ownerClaimSchema, 'owner_claims'),
     };
     cache.set(connection, m);
   }
@@ -68,4 +80,4 @@ export async function syncIndexes(connection: Connection): Promise<void> {
   for (const model of Object.values(m)) await (model as Model<unknown>).createIndexes();
 }
 
-export type { AnalyticsEvent, AnalyticsSalt, ApiKey, AuditEntry, ServerSecret, WebhookEndpoint, WebhookMessage, Organization, Project, UsageCounter, Deployment, Page, WebhookDelivery };
+export type { AnalyticsEvent, AnalyticsSalt, ApiKey, AuditEntry, ServerSecret, WebhookEndpoint, WebhookMessage, Organization, Project, UsageCounter, Deployment, Page, WebhookDelivery, User, Membership, Session, OwnerClaim };

@@ -1,0 +1,120 @@
+/**
+ * Sign-in, sign-out, the first-start owner claim and the session itself. Sign-in and the claim
+ * always start a new session with a new token (a token planted before sign-in is worthless) and
+ * end the one the request's cookie carried.
+ */
+import type Koa from 'koa';
+import { z } from 'zod';
+import type { Models } from '../db/models/index.ts';
+import type { Role } from '../db/models/membership.ts';
+import { AppError, unauthorized } from '../errors.ts';
+import type { Deps } from '../http/route.ts';
+import { defineDashboardRoute, type DashboardRouter } from './dashboard-route.ts';
+import { consumeOwnerClaim } from './owner-claim.ts';
+import { hashPassword, verifyPassword } from './passwords.ts';
+import { emailSchema, nameSchema, noContent, passwordSchema, sessionResponse } from './schemas.ts';
+import { clearSessionCookie, readSessionToken, requestIp, setSessionCookie } from './session-auth.ts';
+import { createSession, csrfTokenFor, deleteSession, deleteUserSessions, type DashboardSession } from './session-store.ts';
+import { SignInLimits, type SignInLimitOptions } from './sign-in-limits.ts';
+import { tokenHash } from './tokens.ts';
+
+/** The `GET /session` body of a session. */
+export async function sessionBody(m: Models, s: { userId: string; orgId: string; role: Role; csrfToken: string }): Promise<z.infer<typeof sessionResponse>> {
+  const [user, org] = await Promise.all([m.User.findById(s.userId).lean(), m.Organization.findById(s.orgId).lean()]);
+  if (!user || !org) throw unauthorized('Not signed in; sign in to the dashboard first');
+  return {
+    user: { id: user._id, email: user.email, name: user.name ?? '' },
+    organization: { id: org._id, name: org.name, handle: org.handle, plan: org.plan },
+    role: s.role, csrf_token: s.csrfToken,
+  };
+}
+
+/**
+ * Starts a session for `userId` in `orgId` and answers with it: drops the session the request
+ * came with, mints a new token, sets the cookie.
+ */
+export async function signIn(ctx: Koa.Context, deps: Deps, userId: string, orgId: string, role: Role) {
+  const previous = readSessionToken(ctx);
+  if (previous) await deleteSession(deps.m, tokenHash(previous));
+  const { token } = await createSession(deps.m, deps.env, userId, orgId, deps.now());
+  setSessionCookie(ctx, deps.env, token);
+  return sessionBody(deps.m, { userId, orgId, role, csrfToken: csrfTokenFor(token) });
+}
+
+/** 409 when the address already has an account. */
+export async function assertEmailFree(m: Models, email: string): Promise<void> {
+  if (await m.User.exists({ email })) throw new AppError(409, 'email_taken', `email: "${email}" already has an account; sign in with it instead`);
+}
+
+const invalidToken = () => new AppError(400, 'invalid_token', 'token: This link is unknown, already used or expired; ask for a new one');
+
+export function registerAuthRoutes(router: DashboardRouter, _deps: Deps, limitOptions?: Partial<SignInLimitOptions>): void {
+  const limits = new SignInLimits(limitOptions);
+
+  router.add(defineDashboardRoute({
+    method: 'post', path: '/auth/sign-in', operationId: 'dashboardSignIn', summary: 'Sign in with email and password', auth: 'public',
+    description: `Sets the \`folio_session\` cookie. After ${limits.opts.perEmail} failures for one email, or ${limits.opts.perIp} from one address, within ${limits.opts.windowMs / 60_000} minutes: 429 \`rate_limited\` with Retry-After.`,
+    body: z.strictObject({ email: emailSchema, password: z.string().min(1, 'Required').max(200, 'must be at most 200 characters') }),
+    responses: { 200: { description: 'Signed in', schema: sessionResponse } },
+    async handler({ ctx, body, deps }) {
+      const now = deps.now().getTime();
+      const ip = requestIp(ctx, deps.env);
+      limits.check(body.email, ip, now);
+      const user = await deps.m.User.findOne({ email: body.email }).lean();
+      const ok = await verifyPassword(body.password, user?.password_hash);
+      // The oldest seat is the one a sign-in opens; an account without one cannot sign in.
+      const membership = ok && user ? await deps.m.Membership.findOne({ user_id: user._id }).sort({ created_at: 1 }).lean() : null;
+      if (!user || !membership) {
+        limits.fail(body.email, ip, now);
+        throw new AppError(401, 'invalid_credentials', 'Email or password is incorrect');
+      }
+      limits.succeed(body.email);
+      return { body: await signIn(ctx, deps, user._id, membership.org_id, membership.role as Role) };
+    },
+  }));
+
+  router.add(defineDashboardRoute({
+    method: 'post', path: '/auth/claim', operationId: 'dashboardClaimOwner', summary: 'Use the one-time owner link printed by `npm start`', auth: 'public',
+    description: 'Sets the owner\'s email, name and password and signs in. The token works once; 400 `invalid_token` afterwards.',
+    body: z.strictObject({ token: z.string().min(1, 'Required').max(200, 'must be at most 200 characters'), email: emailSchema, name: nameSchema.optional(), password: passwordSchema }),
+    responses: { 200: { description: 'Signed in as the owner', schema: sessionResponse } },
+    async handler({ ctx, body, deps }) {
+      const claim = await deps.m.OwnerClaim.findById(tokenHash(body.token)).lean();
+      if (!claim || claim.expires_at.getTime() <= deps.now().getTime()) throw invalidToken();
+      await assertEmailFree(deps.m, body.email);
+      const orgId = await consumeOwnerClaim(deps.m, body.token, deps.now());
+      if (!orgId) throw invalidToken();
+      const user = await deps.m.User.create({ email: body.email, name: body.name ?? '', password_hash: await hashPassword(body.password), created_at: deps.now() });
+      await deps.m.Membership.create({ org_id: orgId, user_id: user._id, role: 'owner', created_at: deps.now() });
+      return { body: await signIn(ctx, deps, user._id, orgId, 'owner') };
+    },
+  }));
+
+  router.add(defineDashboardRoute({
+    method: 'get', path: '/session', operationId: 'dashboardGetSession', summary: 'The signed-in user, organization, role and CSRF token',
+    responses: { 200: { description: 'The session', schema: sessionResponse } },
+    async handler({ session, deps }) {
+      return { body: await sessionBody(deps.m, session) };
+    },
+  }));
+
+  router.add(defineDashboardRoute({
+    method: 'post', path: '/auth/sign-out', operationId: 'dashboardSignOut', summary: 'End this session',
+    responses: noContent,
+    async handler({ ctx, session, deps }) {
+      await deleteSession(deps.m, (session as DashboardSession).sessionId);
+      clearSessionCookie(ctx, deps.env);
+      return { status: 204 };
+    },
+  }));
+
+  router.add(defineDashboardRoute({
+    method: 'post', path: '/auth/sign-out-everywhere', operationId: 'dashboardSignOutEverywhere', summary: 'End every session of this user, on every device',
+    responses: noContent,
+    async handler({ ctx, session, deps }) {
+      await deleteUserSessions(deps.m, session.userId);
+      clearSessionCookie(ctx, deps.env);
+      return { status: 204 };
+    },
+  }));
+}

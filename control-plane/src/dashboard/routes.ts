@@ -1,0 +1,62 @@
+/**
+ * The dashboard-internal API under `/dashboard/api`: sessions only. Any request there that
+ * carries an `Authorization` header (an API key) is 401 before anything else, public routes
+ * included; answers are never cached. Each module registers through `registerXRoutes(router, deps)`.
+ */
+import Router from '@koa/router';
+import type Koa from 'koa';
+import { z } from 'zod';
+import { unauthorized } from '../errors.ts';
+import { routesWithAllow } from '../http/method-guard.ts';
+import { buildOpenApi } from '../http/openapi.ts';
+import type { Deps, RouteDef } from '../http/route.ts';
+import { registerAuthRoutes } from './auth-routes.ts';
+import { createDashboardRouter, defineDashboardRoute, type DashboardRouter } from './dashboard-route.ts';
+import type { SignInLimitOptions } from './sign-in-limits.ts';
+
+export const DASHBOARD_API_PREFIX = '/dashboard/api';
+
+export interface DashboardApiOptions {
+  /** Check every response against its declared schema (tests). */
+  validateResponses?: boolean;
+  /** Sign-in rate limits (defaults in sign-in-limits.ts). */
+  signInLimits?: Partial<SignInLimitOptions>;
+  /** Modules added by other features (paid-plan settings), registered after the built-in ones. */
+  modules?: Array<(router: DashboardRouter, deps: Deps) => void>;
+}
+
+/** The definitions as the OpenAPI builder reads them: a session route is documented like a keyed one, minus the key. */
+function asOpenApiRoutes(router: DashboardRouter): RouteDef[] {
+  return router.defs.map((d) => ({ ...d, auth: d.auth === 'public' ? 'none' : 'key', tags: ['Dashboard (internal)'] }) as unknown as RouteDef);
+}
+
+/** Builds the middleware serving `/dashboard/api`. */
+export function dashboardApi(deps: Deps, opts: DashboardApiOptions = {}): Koa.Middleware {
+  const koa = new Router({ prefix: DASHBOARD_API_PREFIX });
+  const router = createDashboardRouter(koa, { validateResponses: opts.validateResponses });
+  registerAuthRoutes(router, deps, opts.signInLimits);
+  for (const register of opts.modules ?? []) register(router, deps);
+  router.add(defineDashboardRoute({
+    method: 'get', path: '/openapi.json', operationId: 'dashboardOpenApi', summary: 'This internal API\'s OpenAPI 3.1 description', auth: 'public',
+    responses: { 200: { description: 'OpenAPI 3.1 document', schema: z.record(z.string(), z.unknown()) } },
+    async handler() {
+      return {
+        body: buildOpenApi(asOpenApiRoutes(router), {
+          title: 'Folio dashboard-internal API', version: '1.0.0', serverUrl: `${new URL(deps.env.publicApiUrl).origin}${DASHBOARD_API_PREFIX}`,
+          description: 'Internal to the Folio dashboard and subject to change: use `/v1` with an API key for integrations. '
+            + 'Every call needs the `folio_session` cookie (except sign-in, the owner claim and accepting an invitation); '
+            + 'an `Authorization` header is refused with 401. POST, PUT, PATCH and DELETE also need `X-CSRF-Token`: '
+            + 'the `csrf_token` of `GET /session` (403 `csrf_failed` otherwise). Errors are `{ error, message }`.',
+        }),
+      };
+    },
+  }));
+  const routes = routesWithAllow(koa);
+  return async (ctx, next) => {
+    if (ctx.path !== DASHBOARD_API_PREFIX && !ctx.path.startsWith(`${DASHBOARD_API_PREFIX}/`)) return next();
+    ctx.set('Cache-Control', 'no-store');
+    if (ctx.get('authorization')) throw unauthorized('The dashboard API accepts only a signed-in session, never an API key; use /v1 with API keys');
+    ctx.state.dashboardDeps = deps;
+    await routes(ctx, next);
+  };
+}
