@@ -1,7 +1,8 @@
 /**
  * API keys: `svc_<id>_<secret>`. The id is public and indexes the record; only a SHA-256 hash of
  * the secret is stored (the secret has 190 bits of entropy, so a fast hash is sound and keeps
- * authentication cheap). Keys are minted by the CLI (`npm run keys`), never through the API.
+ * authentication cheap). Keys are minted in the dashboard (or by operators with `npm run keys`),
+ * never through the public API.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Models } from '../db/models/index.ts';
@@ -39,6 +40,8 @@ export interface CreateKeyOptions {
   /** Omitted or empty → full access. */
   scopes?: string[];
   expiresAt?: Date;
+  /** Creation time (default now; the dashboard passes its clock). */
+  createdAt?: Date;
 }
 
 /** Mints a key; returns the full value, shown once. */
@@ -49,7 +52,7 @@ export async function createApiKey(m: Models, opts: CreateKeyOptions): Promise<{
   }
   const id = randomString(16, 'abcdefghijklmnopqrstuvwxyz0123456789');
   const secret = randomString(32, ALPHABET);
-  await m.ApiKey.create({ _id: id, org_id: opts.orgId, name: opts.name ?? '', secret_hash: hashSecret(secret), scopes, expires_at: opts.expiresAt ?? null });
+  await m.ApiKey.create({ _id: id, org_id: opts.orgId, name: opts.name ?? '', secret_hash: hashSecret(secret), scopes, expires_at: opts.expiresAt ?? null, created_at: opts.createdAt ?? new Date() });
   return { key: `${KEY_PREFIX}_${id}_${secret}`, id };
 }
 
@@ -66,7 +69,10 @@ export interface AuthenticatedKey {
  * it at once).
  */
 export const KEY_CACHE_MS = 2_000;
-type KeyRecord = { _id: string; org_id: string; secret_hash: string; scopes?: string[] | null; expires_at?: Date | null };
+type KeyRecord = { _id: string; org_id: string; secret_hash: string; scopes?: string[] | null; expires_at?: Date | null; last_used_at?: Date | null };
+
+/** `last_used_at` is written at most this often per key: authentication stays a read. */
+export const LAST_USED_EVERY_MS = 60_000;
 const keyCache = new WeakMap<Models, Map<string, { record: KeyRecord | null; at: number }>>();
 
 async function findKey(m: Models, id: string): Promise<KeyRecord | null> {
@@ -103,6 +109,11 @@ export async function authenticate(m: Models, header: string | undefined, now: D
   }
   if (record.expires_at && record.expires_at.getTime() <= now.getTime()) {
     throw unauthorized('API key expired');
+  }
+  if (!record.last_used_at || now.getTime() - record.last_used_at.getTime() >= LAST_USED_EVERY_MS) {
+    record.last_used_at = now;
+    // Not awaited: a lost write only makes "last used" a minute older, and must not fail the request.
+    m.ApiKey.updateOne({ _id: record._id }, { $set: { last_used_at: now } }).catch(() => {});
   }
   return { id: record._id, orgId: record.org_id, scopes: (record.scopes as Scope[] | null) ?? null };
 }

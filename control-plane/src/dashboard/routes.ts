@@ -10,8 +10,10 @@ import { unauthorized } from '../errors.ts';
 import { routesWithAllow } from '../http/method-guard.ts';
 import { buildOpenApi } from '../http/openapi.ts';
 import type { Deps, RouteDef } from '../http/route.ts';
+import { registerApiKeyRoutes } from './api-key-routes.ts';
 import { registerAuditLogRoutes } from './audit-log-routes.ts';
 import { registerAuthRoutes } from './auth-routes.ts';
+import { registerProjectRoutes } from './project-routes.ts';
 import { createDashboardRouter, defineDashboardRoute, type DashboardRouter } from './dashboard-route.ts';
 import type { SignInLimitOptions } from './sign-in-limits.ts';
 import { registerSitePasswordRoutes } from './site-password-routes.ts';
@@ -38,6 +40,8 @@ export function dashboardApi(deps: Deps, opts: DashboardApiOptions = {}): Koa.Mi
   const koa = new Router({ prefix: DASHBOARD_API_PREFIX });
   const router = createDashboardRouter(koa, { validateResponses: opts.validateResponses });
   registerAuthRoutes(router, deps, opts.signInLimits);
+  registerApiKeyRoutes(router, deps);
+  registerProjectRoutes(router, deps);
   // Paid-plan settings (each gated by the entitlement resolver).
   for (const register of [registerSitePasswordRoutes, registerWebhookRoutes, registerAuditLogRoutes]) register(router, deps);
   for (const register of opts.modules ?? []) register(router, deps);

@@ -7,11 +7,10 @@
 import { z } from 'zod';
 import { findOwnProject } from '../api/projects.ts';
 import { projectParams } from '../api/schemas.ts';
-import { recordAudit } from '../audit/record.ts';
 import type { Deps } from '../http/route.ts';
 import { removeSitePassword, setSitePassword, sitePasswordBody, sitePasswordView } from '../sites/password-settings.ts';
+import { auditAction } from './audit-hook.ts';
 import { defineDashboardRoute, type DashboardRouter } from './dashboard-route.ts';
-import { requestIp } from './session-auth.ts';
 
 const view = z.object({
   enabled: z.boolean().describe('Whether visitors must enter a password'),
@@ -38,7 +37,7 @@ export function registerSitePasswordRoutes(router: DashboardRouter, _deps: Deps)
     async handler({ ctx, params, body, session, deps }) {
       const project = await findOwnProject(deps.m, session.orgId, params.id);
       const out = await setSitePassword(ctxOf(deps), session.orgId, project._id, body.password);
-      await recordAudit(deps, { orgId: session.orgId, actorUserId: session.userId, action: 'site_password.set', target: { type: 'project', id: project._id, name: project.slug }, ip: requestIp(ctx, deps.env) });
+      await auditAction(ctx, deps, session, 'site_password.set', { type: 'project', id: project._id, name: project.slug });
       return { body: out };
     },
   }));
@@ -48,7 +47,7 @@ export function registerSitePasswordRoutes(router: DashboardRouter, _deps: Deps)
     async handler({ ctx, params, session, deps }) {
       const project = await findOwnProject(deps.m, session.orgId, params.id);
       await removeSitePassword(ctxOf(deps), session.orgId, project._id);
-      await recordAudit(deps, { orgId: session.orgId, actorUserId: session.userId, action: 'site_password.removed', target: { type: 'project', id: project._id, name: project.slug }, ip: requestIp(ctx, deps.env) });
+      await auditAction(ctx, deps, session, 'site_password.removed', { type: 'project', id: project._id, name: project.slug });
       return { status: 204 };
     },
   }));

@@ -6,12 +6,11 @@
 import { z } from 'zod';
 import { findOwnProject } from '../api/projects.ts';
 import { projectParams, uuidParam } from '../api/schemas.ts';
-import { recordAudit } from '../audit/record.ts';
 import { WEBHOOK_EVENTS } from '../db/models/webhook-endpoint.ts';
 import type { Deps } from '../http/route.ts';
 import { createEndpoint, deleteEndpoint, listDeliveries, listEndpoints, webhookEndpointBody } from '../outgoing-webhooks/endpoints.ts';
+import { auditAction } from './audit-hook.ts';
 import { defineDashboardRoute, type DashboardRouter } from './dashboard-route.ts';
-import { requestIp } from './session-auth.ts';
 
 const endpoint = z.object({ id: z.string(), url: z.string(), events: z.array(z.enum(WEBHOOK_EVENTS)), created_at: z.string() });
 const hookParams = z.object({ id: uuidParam, hookId: uuidParam });
@@ -38,7 +37,7 @@ export function registerWebhookRoutes(router: DashboardRouter, _deps: Deps): voi
     async handler({ ctx, params, body, session, deps }) {
       const project = await findOwnProject(deps.m, session.orgId, params.id);
       const created = await createEndpoint({ m: deps.m, now: deps.now(), upgradeUrl: deps.env.UPGRADE_URL, allowHosts: deps.services.fetchAllowHosts as string[] | undefined }, session.orgId, project._id, body);
-      await recordAudit(deps, { orgId: session.orgId, actorUserId: session.userId, action: 'webhook.created', target: { type: 'webhook', id: created.id, name: created.url }, ip: requestIp(ctx, deps.env) });
+      await auditAction(ctx, deps, session, 'webhook.created', { type: 'webhook', id: created.id, name: created.url });
       return { status: 201, body: created };
     },
   }));
@@ -48,7 +47,7 @@ export function registerWebhookRoutes(router: DashboardRouter, _deps: Deps): voi
     async handler({ ctx, params, session, deps }) {
       const project = await findOwnProject(deps.m, session.orgId, params.id);
       await deleteEndpoint(deps.m, project._id, params.hookId);
-      await recordAudit(deps, { orgId: session.orgId, actorUserId: session.userId, action: 'webhook.deleted', target: { type: 'webhook', id: params.hookId }, ip: requestIp(ctx, deps.env) });
+      await auditAction(ctx, deps, session, 'webhook.deleted', { type: 'webhook', id: params.hookId });
       return { status: 204 };
     },
   }));

@@ -6,6 +6,7 @@
  * branch queues a deployment, and the client is told where to follow it and how it ended.
  */
 import type Koa from 'koa';
+import { recordAudit } from '../audit/record.ts';
 import { authenticate } from '../auth/api-keys.ts';
 import { hasScope } from '../auth/scopes.ts';
 import { outcomeText } from '../deploy/deployment-outcome.ts';
@@ -65,6 +66,7 @@ export function gitHttpMiddleware(deps: Deps): Koa.Middleware {
     const password = basicPassword(ctx.get('authorization'));
     if (!password) return challenge(ctx, 401, 'Git access needs credentials: any user name and an API key as the password');
     let allowed = false;
+    let keyId: string | undefined;
     if (password.startsWith('bt_')) {
       const d = await deploymentForToken(deps.m, password, deps.now());
       allowed = !push && Boolean(project) && d?.project_id === project!._id;
@@ -74,6 +76,7 @@ export function gitHttpMiddleware(deps: Deps): Koa.Middleware {
         if (project && key.orgId === project.org_id) {
           if (!hasScope(key.scopes, push ? 'projects:write' : 'projects:read')) return challenge(ctx, 403, `This API key lacks the scope ${push ? 'projects:write' : 'projects:read'}`);
           allowed = true;
+          keyId = key.id;
         }
       } catch {
         return challenge(ctx, 401, 'Invalid credentials');
@@ -91,6 +94,10 @@ export function gitHttpMiddleware(deps: Deps): Koa.Middleware {
       const after = await branchHead(deps, project._id, branch);
       if (!after || after === before) return;
       const queued = await enqueueDeployment(deps.m, project._id, { commitSha: after, trigger: 'push' }, deps.now());
+      await recordAudit(deps, {
+        orgId: project.org_id, actorUserId: null, actorLabel: `api key ${keyId}`, action: 'deployment.triggered',
+        target: { type: 'deployment', id: queued._id, name: project.slug }, details: { via: 'git push', commit_sha: after }, ip: ctx.ip,
+      });
       (deps.services.wakeWorkers as (() => void) | undefined)?.();
       if (progress) await reportDeployment(deps, project, queued._id, progress);
     });

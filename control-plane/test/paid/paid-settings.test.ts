@@ -4,6 +4,7 @@ import { startTestApi } from '../helpers/api.ts';
 import { addUser, dash, dashTenant, signIn } from '../helpers/dashboard.ts';
 
 const UPGRADE = 'https://folio.dev/pricing';
+const byActionOf = (entries: any[]) => Object.fromEntries(entries.map((e) => [e.action, e]));
 const planRequired = (feature: string, plan: string) => ({ error: 'plan_required', message: `The ${feature} feature needs the ${plan} plan or higher`, upgrade_url: UPGRADE });
 
 t.test('paid-plan settings in the dashboard API', async (t) => {
@@ -89,13 +90,24 @@ t.test('paid-plan settings in the dashboard API', async (t) => {
     await dash(api, 'DELETE', `/projects/${project.id}/password`, { auth: team.auth });
     t.equal((await api.request('POST', `/projects/${project.id}/deployments`, { key })).status, 202);
     await changePlan(m, org!.handle, 'enterprise', api.clock.now);
+    const newKey = await dash(api, 'POST', '/api-keys', { auth: team.auth, body: { name: 'ci' } });
+    t.equal(newKey.status, 201);
+    t.equal((await dash(api, 'PATCH', `/api-keys/${newKey.body.key.id}`, { auth: team.auth, body: { name: 'ci-2' } })).status, 200);
+    t.equal((await dash(api, 'DELETE', `/api-keys/${newKey.body.key.id}`, { auth: team.auth })).status, 204);
+    const created = await dash(api, 'POST', '/projects', { auth: team.auth, body: { name: 'Audited' } });
+    t.equal(created.status, 201);
+    t.equal((await dash(api, 'PATCH', `/projects/${created.body.id}`, { auth: team.auth, body: { name: 'Audited Docs' } })).status, 200);
+    t.equal((await dash(api, 'DELETE', `/projects/${created.body.id}`, { auth: team.auth })).status, 204);
 
     const all = await dash(api, 'GET', '/audit-log', { auth: team.auth });
     t.equal(all.status, 200);
     t.same(all.body.data.map((e: any) => e.action).sort(), [
-      'deployment.triggered', 'plan.changed', 'session.signed_in', 'site_password.removed', 'site_password.set', 'webhook.created', 'webhook.deleted',
+      'api_key.created', 'api_key.deleted', 'api_key.updated', 'deployment.triggered', 'plan.changed', 'project.created', 'project.deleted', 'project.renamed',
+      'session.signed_in', 'site_password.removed', 'site_password.set', 'webhook.created', 'webhook.deleted',
     ]);
-    const byAction = Object.fromEntries(all.body.data.map((e: any) => [e.action, e]));
+    t.same(byActionOf(all.body.data)['project.renamed'].details, { name: { from: 'Audited', to: 'Audited Docs' } });
+    t.same(byActionOf(all.body.data)['api_key.updated'].target, { type: 'api_key', id: newKey.body.key.id, name: 'ci-2' });
+    const byAction = byActionOf(all.body.data);
     t.same(byAction['site_password.set'].actor, { user_id: team.userId, label: null });
     t.same(byAction['site_password.set'].target, { type: 'project', id: project.id, name: project.slug });
     t.match(byAction['site_password.set'].ip_hash, /^[0-9a-f]{32}$/);
@@ -108,7 +120,7 @@ t.test('paid-plan settings in the dashboard API', async (t) => {
     const filtered = await dash(api, 'GET', '/audit-log?action=webhook.created', { auth: team.auth });
     t.same(filtered.body.data.map((e: any) => e.action), ['webhook.created']);
     const mine = await dash(api, 'GET', `/audit-log?actor=${team.userId}`, { auth: team.auth });
-    t.equal(mine.body.data.length, 5);
+    t.equal(mine.body.data.length, 11, 'every dashboard action of the user');
     const seen: string[] = [];
     let before: string | null = null;
     do {

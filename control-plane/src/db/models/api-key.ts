@@ -14,6 +14,8 @@ export const apiKeySchema = new Schema({
   scopes: { type: [String], default: null },
   expires_at: { type: Date, default: null },
   created_at: { type: Date, default: () => new Date() },
+  /** When the key last authenticated a request (written at most once a minute per key). */
+  last_used_at: { type: Date, default: null },
 }, { versionKey: false });
 
 export type ApiKey = InferSchemaType<typeof apiKeySchema> & { _id: string };
