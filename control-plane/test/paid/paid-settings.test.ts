@@ -57,6 +57,15 @@ t.test('paid-plan settings in the dashboard API', async (t) => {
     api.clock.now = saved;
   });
 
+  t.test('should document the webhook events in the OpenAPI document', async (t) => {
+    const doc = (await api.request('GET', '/openapi.json')).body;
+    t.same(Object.keys(doc.webhooks), ['deployment.queued', 'deployment.succeeded', 'deployment.failed']);
+    const op = doc.webhooks['deployment.failed'].post;
+    t.same(op.parameters.map((p: any) => p.name), ['Folio-Webhook-Id', 'Folio-Webhook-Event', 'Folio-Webhook-Timestamp', 'Folio-Webhook-Signature']);
+    t.match(op.description, /HMAC-SHA256.*300 s.*24 h/s);
+    t.same(op.requestBody.content['application/json'].schema.properties.type, { type: 'string', const: 'deployment.failed' });
+  });
+
   t.test('should register, list and remove webhook endpoints on pro and refuse them on free', async (t) => {
     const free = await dashTenant(api, 'free');
     const { project: freeProject } = await projectOf(free.orgId);
