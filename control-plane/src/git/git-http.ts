@@ -12,11 +12,12 @@ import { hasScope } from '../auth/scopes.ts';
 import { outcomeText } from '../deploy/deployment-outcome.ts';
 import { siteUrlOf } from '../deploy/internal-api.ts';
 import { deploymentForToken, enqueueDeployment } from '../deploy/queue.ts';
+import { hasFeature } from '../entitlements/resolver.ts';
 import { AppError } from '../errors.ts';
 import { methodNotAllowed } from '../http/method-guard.ts';
 import type { Deps } from '../http/route.ts';
 import { runBackend, type Progress } from './http-backend.ts';
-import { branchHead } from './managed-repos.ts';
+import { branchHeads } from './managed-repos.ts';
 
 const PATH = /^\/git\/([a-z0-9-]+)\.git(\/.*)$/;
 /**
@@ -87,11 +88,14 @@ export function gitHttpMiddleware(deps: Deps): Koa.Middleware {
 
     const branch = project.github_branch ?? 'main';
     if (!(push && ctx.method === 'POST')) return runBackend(ctx, deps, project._id, rest);
-    const before = await branchHead(deps, project._id, branch);
+    const beforeAll = await branchHeads(deps, project._id);
+    const before = beforeAll.get(branch);
     // The deployment is queued before the push's response ends (see runBackend), so a client that
     // lists deployments right after `git push` returns sees it.
     await runBackend(ctx, deps, project._id, rest, async (progress) => {
-      const after = await branchHead(deps, project._id, branch);
+      const afterAll = await branchHeads(deps, project._id);
+      if (progress) await reportOtherBranches(deps, project, branch, beforeAll, afterAll, progress);
+      const after = afterAll.get(branch);
       if (!after || after === before) return;
       const queued = await enqueueDeployment(deps.m, project._id, { commitSha: after, trigger: 'push' }, deps.now());
       await recordAudit(deps, {
@@ -120,6 +124,22 @@ async function reportDeployment(deps: Deps, project: { _id: string; slug: string
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
   progress(`Deployment ${deploymentId} is still running; the site updates when it finishes`);
+}
+
+/**
+ * A push to a branch other than the synced one is accepted and deploys nothing; the client is
+ * told why, so a pushed branch never silently goes nowhere. Preview deployments (pro) are not
+ * built yet, and the line says that too rather than promising a preview.
+ */
+async function reportOtherBranches(deps: Deps, project: { org_id: string }, synced: string, before: Map<string, string>, after: Map<string, string>, progress: Progress): Promise<void> {
+  const pushed = [...after].filter(([name, sha]) => name !== synced && before.get(name) !== sha).map(([name]) => name);
+  if (pushed.length === 0) return;
+  const previews = await hasFeature(deps.m, project.org_id, 'preview_deployments', deps.now());
+  for (const name of pushed) {
+    progress(previews
+      ? `Branch ${name} was pushed; only ${synced} deploys the site (branch previews are not available yet)`
+      : `Branch ${name} was pushed; only ${synced} deploys the site. Preview deployments of other branches need the Pro plan: ${deps.env.UPGRADE_URL}`);
+  }
 }
 
 /** How often push feedback checks its deployment. */
