@@ -101,6 +101,7 @@ export const projectRoutes = [
       const project = await findOwnProject(deps.m, auth.orgId, params.id);
       await deps.m.Page.deleteMany({ project_id: project._id });
       await deps.m.Deployment.deleteMany({ project_id: project._id });
+      await deps.m.Domain.deleteMany({ project_id: project._id });
       await deps.m.Project.deleteOne({ _id: project._id });
       for (const h of hooks(deps)) await h.deleted?.({ id: project._id, slug: project.slug });
       return { status: 204 };

@@ -13,6 +13,10 @@ import type { Deps, RouteDef } from '../http/route.ts';
 import { registerApiKeyRoutes } from './api-key-routes.ts';
 import { registerAuditLogRoutes } from './audit-log-routes.ts';
 import { registerAuthRoutes } from './auth-routes.ts';
+import { registerDeploymentRoutes } from './deployment-routes.ts';
+import { registerDomainRoutes } from './domain-routes.ts';
+import { registerMemberRoutes } from './member-routes.ts';
+import { registerPlanRoutes } from './plan-routes.ts';
 import { registerProjectRoutes } from './project-routes.ts';
 import { createDashboardRouter, defineDashboardRoute, type DashboardRouter } from './dashboard-route.ts';
 import type { SignInLimitOptions } from './sign-in-limits.ts';
@@ -42,6 +46,10 @@ export function dashboardApi(deps: Deps, opts: DashboardApiOptions = {}): Koa.Mi
   registerAuthRoutes(router, deps, opts.signInLimits);
   registerApiKeyRoutes(router, deps);
   registerProjectRoutes(router, deps);
+  registerDeploymentRoutes(router, deps);
+  registerPlanRoutes(router, deps);
+  registerMemberRoutes(router, deps);
+  registerDomainRoutes(router, deps);
   // Paid-plan settings (each gated by the entitlement resolver).
   for (const register of [registerSitePasswordRoutes, registerWebhookRoutes, registerAuditLogRoutes]) register(router, deps);
   for (const register of opts.modules ?? []) register(router, deps);

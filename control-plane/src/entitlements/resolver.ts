@@ -40,11 +40,19 @@ export async function loadOrganization(m: Models, orgId: string, now: Date): Pro
   return org;
 }
 
-async function lifetimeUsage(m: Models, org: Organization, feature: LifetimeQuota): Promise<number> {
+async function lifetimeUsage(m: Models, org: Organization, feature: LifetimeQuota, now: Date): Promise<number> {
   switch (feature) {
     case 'max_projects': return m.Project.countDocuments({ org_id: org._id });
-    case 'max_custom_domains': return m.Project.countDocuments({ org_id: org._id, custom_domain: { $ne: null } });
-    case 'max_dashboard_members': return org.members ?? 1;
+    // Pending domains count too: adding one is what the plan limits.
+    case 'max_custom_domains': return m.Domain.countDocuments({ org_id: org._id });
+    case 'max_dashboard_members': {
+      // Members plus pending invitations (each holds a seat); the owner's seat counts before it is claimed.
+      const [members, invited] = await Promise.all([
+        m.Membership.countDocuments({ org_id: org._id }),
+        m.Invitation.countDocuments({ org_id: org._id, expires_at: { $gt: now } }),
+      ]);
+      return Math.max(1, members + invited);
+    }
   }
 }
 
@@ -61,7 +69,7 @@ function quotaEntry(quota: number | null, used: number): FeatureEntitlement {
 export async function quotaUsage(m: Models, org: Organization, feature: QuotaFeature, now: Date): Promise<FeatureEntitlement> {
   const used = feature in PERIOD_QUOTAS
     ? await periodUsage(m, org._id, feature as PeriodQuota, now)
-    : await lifetimeUsage(m, org, feature as LifetimeQuota);
+    : await lifetimeUsage(m, org, feature as LifetimeQuota, now);
   return quotaEntry(QUOTAS[feature][org.plan as PlanId], used);
 }
 

@@ -1,4 +1,4 @@
-/** Which project a site host belongs to: `{slug}.{SITES_DOMAIN}`, or a project's custom domain. */
+/** Which project a site host belongs to: `{slug}.{SITES_DOMAIN}`, or a project's verified custom domain. */
 import type { Models } from '../db/models/index.ts';
 
 /** The host lower-cased without port or trailing dot. */
@@ -10,8 +10,7 @@ export async function projectIdForHost(m: Models, sitesDomain: string, host: str
   if (!h) return undefined;
   const suffix = `.${sitesDomain.toLowerCase()}`;
   const slug = h.endsWith(suffix) ? h.slice(0, -suffix.length) : undefined;
-  const project = slug && !slug.includes('.')
-    ? await m.Project.findOne({ slug }, { _id: 1 }).lean()
-    : await m.Project.findOne({ custom_domain: h }, { _id: 1 }).lean();
-  return project?._id;
+  if (slug && !slug.includes('.')) return (await m.Project.findOne({ slug }, { _id: 1 }).lean())?._id;
+  // A custom domain is served only once its owner proved control of it (dashboard/domain-verification.ts).
+  return (await m.Domain.findOne({ _id: h, status: 'verified' }, { project_id: 1 }).lean())?.project_id;
 }

@@ -47,8 +47,8 @@ export function sessionTokenOf(res: TestResponse): string | undefined {
 
 /** Creates a user with `role` in `orgId` (password {@link PASSWORD} unless given). */
 export async function addUser(api: TestApi, orgId: string, role: Role = 'owner', email = `user-${process.pid}-${++counter}@example.com`, password = PASSWORD): Promise<{ userId: string; email: string }> {
-  const user = await api.cp.m.User.create({ email, name: `User ${counter}`, password_hash: await hashPassword(password) });
-  await api.cp.m.Membership.create({ org_id: orgId, user_id: user._id, role });
+  const user = await api.cp.m.User.create({ email, name: `User ${counter}`, password_hash: await hashPassword(password), created_at: api.clock.now });
+  await api.cp.m.Membership.create({ org_id: orgId, user_id: user._id, role, created_at: api.clock.now });
   return { userId: user._id, email };
 }
 

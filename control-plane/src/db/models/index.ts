@@ -19,6 +19,8 @@ import { userSchema, type User } from './user.ts';
 import { membershipSchema, type Membership } from './membership.ts';
 import { sessionSchema, type Session } from './session.ts';
 import { ownerClaimSchema, type OwnerClaim } from './owner-claim.ts';
+import { invitationSchema, type Invitation } from './invitation.ts';
+import { domainSchema, type Domain } from './domain.ts';
 
 export interface Models {
   Organization: Model<Organization>;
@@ -38,6 +40,8 @@ export interface Models {
   Membership: Model<Membership>;
   Session: Model<Session>;
   OwnerClaim: Model<OwnerClaim>;
+  Invitation: Model<Invitation>;
+  Domain: Model<Domain>;
 }
 
 const cache = new WeakMap<Connection, Models>();
@@ -64,6 +68,8 @@ export function models(connection: Connection): Models {
       Membership: connection.model<Membership>('Membership', membershipSchema, 'memberships'),
       Session: connection.model<Session>('Session', sessionSchema, 'sessions'),
       OwnerClaim: connection.model<OwnerClaim>('OwnerClaim', ownerClaimSchema, 'owner_claims'),
+      Invitation: connection.model<Invitation>('Invitation', invitationSchema, 'invitations'),
+      Domain: connection.model<Domain>('Domain', domainSchema, 'domains'),
     };
     cache.set(connection, m);
   }
@@ -80,4 +86,4 @@ export async function syncIndexes(connection: Connection): Promise<void> {
   for (const model of Object.values(m)) await (model as Model<unknown>).createIndexes();
 }
 
-export type { AnalyticsEvent, AnalyticsSalt, ApiKey, AuditEntry, ServerSecret, WebhookEndpoint, WebhookMessage, Organization, Project, UsageCounter, Deployment, Page, WebhookDelivery, User, Membership, Session, OwnerClaim };
+export type { AnalyticsEvent, AnalyticsSalt, ApiKey, AuditEntry, ServerSecret, WebhookEndpoint, WebhookMessage, Organization, Project, UsageCounter, Deployment, Page, WebhookDelivery, User, Membership, Session, OwnerClaim, Invitation, Domain };

@@ -17,8 +17,6 @@ export const organizationSchema = new Schema({
   plan: { type: String, enum: PLAN_IDS, required: true, default: 'free' },
   pending_plan: { type: String, enum: [...PLAN_IDS, null], default: null },
   pending_plan_at: { type: Date, default: null },
-  /** Dashboard members (managed in the dashboard; the owner counts as one). */
-  members: { type: Number, default: 1 },
   created_at: { type: Date, default: () => new Date() },
   /** Held while one project is being created (see entitlements/resolver.ts `withProjectLock`). */
   project_lock: { type: String, default: null },

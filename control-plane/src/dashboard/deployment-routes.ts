@@ -1,0 +1,101 @@
+/**
+ * Deployments in the dashboard: the `/v1` list and trigger (every role may redeploy), a detail
+ * with what only the dashboard shows (the trigger and the builder's step timings), and a
+ * Server-Sent Events stream of one deployment's status changes.
+ */
+import type Koa from 'koa';
+import { z } from 'zod';
+import { deploymentRoutes } from '../api/deployments.ts';
+import { findOwnProject } from '../api/projects.ts';
+import { deploymentParams, deploymentSchema } from '../api/schemas.ts';
+import { deploymentJson } from '../api/serialize.ts';
+import type { Deployment } from '../db/models/index.ts';
+import { queueEvents } from '../deploy/queue-events.ts';
+import { notFound } from '../errors.ts';
+import { validate } from '../http/validate.ts';
+import type { Deps } from '../http/route.ts';
+import { defineDashboardRoute, type DashboardRouter } from './dashboard-route.ts';
+import { requireSession, type DashboardSession } from './session-auth.ts';
+import { passThrough, v1Route } from './v1-handlers.ts';
+
+export const deploymentDetailSchema = deploymentSchema.extend({
+  trigger: z.enum(['manual', 'push', 'webhook', 'ci']).describe('manual (API or dashboard), push (managed repository), webhook (own repository), ci'),
+  stats: z.record(z.string(), z.unknown()).nullable().describe('What the builder reported: pages compiled, objects uploaded, timings per step (ms)'),
+}).meta({ id: 'DashboardDeployment' });
+
+/** A deployment as the dashboard's detail page shows it. */
+export function deploymentDetail(d: Deployment) {
+  return { ...deploymentJson(d), trigger: (d.trigger ?? 'manual') as 'manual' | 'push' | 'webhook' | 'ci', stats: (d.stats as Record<string, unknown> | null) ?? null };
+}
+
+async function findOwnDeployment(deps: Deps, orgId: string, projectId: string, deploymentId: string): Promise<Deployment> {
+  const project = await findOwnProject(deps.m, orgId, projectId);
+  const d = await deps.m.Deployment.findOne({ _id: deploymentId, project_id: project._id }).lean();
+  if (!d) throw notFound('deployment');
+  return d as Deployment;
+}
+
+/** How often the stream re-reads the deployment besides the queue's own events (which only this process sees). */
+export const EVENTS_POLL_MS = 2_000;
+
+/**
+ * `GET …/events`: `event: deployment` with the detail now and at every change, until the
+ * deployment is deployed or failed; then the stream ends. A comment line every poll keeps
+ * proxies from closing an idle stream.
+ */
+function deploymentEvents(): Koa.Middleware {
+  return async (ctx) => {
+    const deps = ctx.state.dashboardDeps as Deps;
+    const session = ctx.state.session as DashboardSession;
+    const params = validate(deploymentParams, ctx.params, 'path');
+    let last = await findOwnDeployment(deps, session.orgId, params.id, params.deploymentId);
+    ctx.req.socket.setTimeout(0);
+    ctx.respond = false;
+    const res = ctx.res;
+    res.writeHead(200, { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-store', 'X-Accel-Buffering': 'no', Connection: 'keep-alive' });
+    const send = (d: Deployment) => res.write(`event: deployment\ndata: ${JSON.stringify(deploymentDetail(d))}\n\n`);
+    send(last);
+    const done = (d: Deployment) => d.status === 'deployed' || d.status === 'failed';
+    if (done(last)) { res.end(); return; }
+    await new Promise<void>((resolve) => {
+      let checking = false;
+      const check = async () => {
+        if (checking) return;
+        checking = true;
+        try {
+          const d = await deps.m.Deployment.findById(last._id).lean() as Deployment | null;
+          if (!d) return finish();
+          if (d.status !== last.status || d.finished_at?.getTime() !== last.finished_at?.getTime() || d.error !== last.error) { last = d; send(d); }
+          else res.write(': waiting\n\n');
+          if (done(d)) finish();
+        } catch { finish(); } finally { checking = false; }
+      };
+      const events = queueEvents(deps.m);
+      const onEvent = (e: { deploymentId: string }) => { if (e.deploymentId === last._id) void check(); };
+      const timer = setInterval(() => void check(), EVENTS_POLL_MS);
+      const names = ['claimed', 'finished', 'skipped', 'retried'] as const;
+      for (const n of names) events.on(n, onEvent);
+      function finish() {
+        clearInterval(timer);
+        for (const n of names) events.off(n, onEvent);
+        res.end();
+        resolve();
+      }
+      res.on('close', finish);
+    });
+  };
+}
+
+export function registerDeploymentRoutes(router: DashboardRouter, _deps: Deps): void {
+  router.add(passThrough(v1Route(deploymentRoutes, 'listDeployments'), { operationId: 'dashboardListDeployments' }));
+  router.add(passThrough(v1Route(deploymentRoutes, 'triggerDeployment'), { operationId: 'dashboardRedeploy' }));
+  router.add(defineDashboardRoute({
+    method: 'get', path: '/projects/:id/deployments/:deploymentId', operationId: 'dashboardGetDeployment', summary: 'A deployment with its trigger and step timings',
+    description: 'The UI may poll this, or follow `…/events`.', params: deploymentParams,
+    responses: { 200: { description: 'The deployment', schema: deploymentDetailSchema } },
+    async handler({ params, session, deps }) {
+      return { body: deploymentDetail(await findOwnDeployment(deps, session.orgId, params.id, params.deploymentId)) };
+    },
+  }));
+  router.koa.get('/projects/:id/deployments/:deploymentId/events', requireSession, deploymentEvents());
+}
