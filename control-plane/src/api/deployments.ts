@@ -21,8 +21,10 @@ export const deploymentRoutes = [
       const project = await findOwnProject(deps.m, auth.orgId, params.id);
       const d = await enqueueDeployment(deps.m, project._id, { trigger: 'manual' }, deps.now());
       (deps.services.wakeWorkers as (() => void) | undefined)?.();
+      // The dashboard's redeploy runs this handler for a signed-in user (dashboard/v1-handlers.ts).
+      const userId = (ctx.state.session as { userId?: string } | undefined)?.userId ?? null;
       await recordAudit(deps, {
-        orgId: auth.orgId, actorUserId: null, actorLabel: `api key ${auth.id}`, action: 'deployment.triggered',
+        orgId: auth.orgId, actorUserId: userId, ...(userId ? {} : { actorLabel: `api key ${auth.id}` }), action: 'deployment.triggered',
         target: { type: 'deployment', id: d._id, name: project.slug }, ip: ctx.ip,
       });
       return { status: 202, body: deploymentJson(d), headers: { Location: `${deps.env.publicApiUrl}/projects/${project._id}/deployments/${d._id}` } };

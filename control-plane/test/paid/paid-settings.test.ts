@@ -107,13 +107,20 @@ t.test('paid-plan settings in the dashboard API', async (t) => {
     t.equal(created.status, 201);
     t.equal((await dash(api, 'PATCH', `/projects/${created.body.id}`, { auth: team.auth, body: { name: 'Audited Docs' } })).status, 200);
     t.equal((await dash(api, 'DELETE', `/projects/${created.body.id}`, { auth: team.auth })).status, 204);
+    t.equal((await dash(api, 'POST', `/projects/${project.id}/domains`, { auth: team.auth, body: { hostname: `docs-${process.pid}.example.com` } })).status, 201);
+    t.equal((await dash(api, 'POST', '/invitations', { auth: team.auth, body: { email: 'new.member@example.com', role: 'member' } })).status, 201);
+    t.equal((await dash(api, 'POST', `/projects/${project.id}/deployments`, { auth: team.auth })).status, 202);
 
     const all = await dash(api, 'GET', '/audit-log', { auth: team.auth });
     t.equal(all.status, 200);
     t.same(all.body.data.map((e: any) => e.action).sort(), [
-      'api_key.created', 'api_key.deleted', 'api_key.updated', 'deployment.triggered', 'plan.changed', 'project.created', 'project.deleted', 'project.renamed',
-      'session.signed_in', 'site_password.removed', 'site_password.set', 'webhook.created', 'webhook.deleted',
+      'api_key.created', 'api_key.deleted', 'api_key.updated', 'deployment.triggered', 'deployment.triggered', 'domain.added', 'member.invited', 'plan.changed',
+      'project.created', 'project.deleted', 'project.renamed', 'session.signed_in', 'site_password.removed', 'site_password.set', 'webhook.created', 'webhook.deleted',
     ]);
+    const triggers = all.body.data.filter((e: any) => e.action === 'deployment.triggered');
+    t.same(triggers.map((e: any) => e.actor.user_id), [team.userId, null], 'the dashboard redeploy names the user, the API call its key');
+    t.same(byActionOf(all.body.data)['member.invited'].details, { role: 'member' });
+    t.same(byActionOf(all.body.data)['domain.added'].target, { type: 'domain', id: `docs-${process.pid}.example.com`, name: project.slug });
     t.same(byActionOf(all.body.data)['project.renamed'].details, { name: { from: 'Audited', to: 'Audited Docs' } });
     t.same(byActionOf(all.body.data)['api_key.updated'].target, { type: 'api_key', id: newKey.body.key.id, name: 'ci-2' });
     const byAction = byActionOf(all.body.data);
@@ -123,13 +130,13 @@ t.test('paid-plan settings in the dashboard API', async (t) => {
     t.equal(byAction['site_password.set'].ip_hash, byAction['session.signed_in'].ip_hash, 'one address, one hash');
     t.same(byAction['plan.changed'].actor, { user_id: null, label: 'operator' });
     t.same(byAction['plan.changed'].details, { from: 'team', to: 'enterprise', effective: 'now' });
-    t.match(byAction['deployment.triggered'].actor.label, /^api key [A-Za-z0-9]+$/);
+    t.match(triggers[1].actor.label, /^api key [A-Za-z0-9]+$/);
     t.notOk(JSON.stringify(all.body).includes('127.0.0.1'), 'no address is stored');
 
     const filtered = await dash(api, 'GET', '/audit-log?action=webhook.created', { auth: team.auth });
     t.same(filtered.body.data.map((e: any) => e.action), ['webhook.created']);
     const mine = await dash(api, 'GET', `/audit-log?actor=${team.userId}`, { auth: team.auth });
-    t.equal(mine.body.data.length, 11, 'every dashboard action of the user');
+    t.equal(mine.body.data.length, 14, 'every dashboard action of the user');
     const seen: string[] = [];
     let before: string | null = null;
     do {
