@@ -16,6 +16,7 @@ import { startChangedShards } from './early-search.ts';
 import { buildSearchIndex, discardStarted, parseSearchManifest, plannedSearchBase, SEARCH_MANIFEST_KEY, type StartedShard } from './outputs/search-index.ts';
 import { siteExports } from './outputs/site-exports.ts';
 import { tailwindCss, tailwindKey } from './outputs/tailwind-css.ts';
+import { buildCustomCss, customCssFiles, customCssKey } from './css/custom-css.ts';
 import type { ShellContext } from './outputs/page-shells.ts';
 import { feedKey, htmlKey, markdownKey } from './outputs/site-paths.ts';
 import { createPageBodies, type PageMemory, type PageRecord } from './page-bodies.ts';
@@ -55,6 +56,13 @@ export interface BuildOptions {
   pageMemory?: PageMemory;
   /** Year for `{year}` in the copyright; default the current UTC year. */
   year?: number;
+  /**
+   * Whether the plan includes custom CSS (css/custom-css.ts): when true the repository's
+   * stylesheets are built and linked; when false the stylesheet of the last build that had it
+   * keeps being linked unchanged (a downgrade keeps it rendering, frozen) and repository changes
+   * to it are not applied. Default false.
+   */
+  customCss?: boolean;
   /** Pages per search shard before the shard count doubles; default 400 (`MAX_PAGES_PER_SHARD`). */
   searchPerShard?: number;
   /**
@@ -260,10 +268,12 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>)
   const utilities = await tailwindCss(new Set(pageSummaries.flatMap((s) => s.classes ?? [])));
   const utilitiesKey = utilities ? tailwindKey(utilities) : undefined;
   if (utilitiesKey && !publisher.keep(utilitiesKey)) await publisher.emit(utilitiesKey, utilities);
+  const customKey = await publishCustomCss(snapshot, configBytes, config, previous, publisher, opts.customCss === true);
   const configHash = loaded.files.size > 1 ? sha(JSON.stringify([...loaded.files])) : sha(configBytes);
   const rendered = await renderSite(ordered, {
     config, configHash, nav, searchBase: plannedSearchBase(searchPages, config.basePath, opts.searchPerShard), publisher,
     ...(utilitiesKey ? { utilities: `/${utilitiesKey}` } : {}),
+    ...(customKey ? { custom: `/${customKey}` } : {}),
     previousInputs: previous?.inputs ?? {}, year: opts.year ?? new Date().getUTCFullYear(), load, tick: () => deadline.check(), onShell: opts.onShell,
   });
   lap('render');
@@ -298,6 +308,7 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>)
   const manifest: BuildManifest = {
     version: 1, commit: snapshot.commit, configHash, compilerVersion: COMPILER_VERSION, templateVersion: TEMPLATE_VERSION,
     files: Object.fromEntries(snapshot.files), pages: manifestPages, inputs: rendered.inputs, objects: stats.objects, summariesHash: next.hash,
+    ...(customKey ? { customCss: customKey } : {}),
   };
   await writeManifest(store, manifest);
   lap('publish');
@@ -316,6 +327,31 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>)
     // In pipeline order (index finishes while shells render, so it would come first otherwise).
     timings: Object.fromEntries(STEPS.filter((step) => timings[step] !== undefined).map((step) => [step, timings[step]])),
   };
+}
+
+/**
+ * Publishes the custom stylesheet and returns its key: built from the repository when the plan
+ * has custom CSS, else the previous build's kept as it was (quota rule 6), with a warning when
+ * the repository has stylesheets the plan does not apply.
+ */
+async function publishCustomCss(snapshot: RepoSnapshot, configBytes: Uint8Array, config: ResolvedConfig, previous: BuildManifest | undefined, publisher: ReturnType<typeof createPublisher>, enabled: boolean): Promise<string | undefined> {
+  let raw: unknown;
+  try { raw = JSON.parse(Buffer.from(configBytes).toString('utf8')); } catch { raw = undefined; }
+  if (!enabled) {
+    if (customCssFiles(snapshot, raw).files.length) {
+      config.warnings.push(previous?.customCss
+        ? 'Custom CSS: your plan no longer includes custom CSS; the stylesheet of the last build that had it is kept as it was, and changes to it are not applied'
+        : 'Custom CSS: style.css and the stylesheets listed under "css" need the Pro plan; they are not applied');
+    }
+    const kept = previous?.customCss;
+    return kept && publisher.keep(kept) ? kept : undefined;
+  }
+  const built = await buildCustomCss(snapshot, raw, config.siteUrl);
+  config.warnings.push(...built.warnings);
+  if (!built.css) return undefined;
+  const key = customCssKey(built.css);
+  if (!publisher.keep(key)) await publisher.emit(key, built.css);
+  return key;
 }
 
 /** Opens the repository snapshot of a build source (cloning or fetching a remote first). */

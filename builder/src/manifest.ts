@@ -53,6 +53,8 @@ export interface BuildManifest {
   objects: Record<string, PublishedObject>;
   /** sha256 of the page summaries object written with this manifest (rewritten only when it changes). */
   summariesHash?: string;
+  /** Key of the custom stylesheet linked by this build (css/custom-css.ts), kept after a downgrade. */
+  customCss?: string;
 }
 
 /** The manifest of the site in `store`, or `undefined` before the first publish. */

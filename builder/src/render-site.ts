@@ -34,6 +34,8 @@ export interface RenderContext {
   tick(): void;
   /** Root-relative URL of the site's utilities stylesheet, when its pages use Tailwind classes. */
   utilities?: string;
+  /** Root-relative URL of the site's custom stylesheet (css/custom-css.ts), linked last. */
+  custom?: string;
   /** Receives the shared shell context once it is known (the dev server keeps it). */
   onShell?(shell: ShellContext, config: ResolvedConfig): void;
 }
@@ -48,7 +50,7 @@ export interface RenderContext {
 export async function renderSite(records: readonly PageRecord[], ctx: RenderContext): Promise<{ inputs: Record<string, string>; rendered: number }> {
   const { publisher } = ctx;
   const inputs: Record<string, string> = {};
-  const assets = { ...(await clientAssets(publisher)), ...(ctx.utilities ? { utilities: ctx.utilities } : {}) };
+  const assets = { ...(await clientAssets(publisher)), ...(ctx.utilities ? { utilities: ctx.utilities } : {}), ...(ctx.custom ? { custom: ctx.custom } : {}) };
   const shell: ShellContext = { site: ctx.config, nav: ctx.nav, assets, searchBase: ctx.searchBase, year: ctx.year };
   ctx.onShell?.(shell, ctx.config);
   const neighbours = prevNextByPath(ctx.nav);

@@ -14,7 +14,9 @@ import { recordServed } from './analytics/served-request.ts';
 import { usageToAnalytics } from './analytics/usage-events.ts';
 import type { ProjectHooks } from './api/projects.ts';
 import { ciApi } from './deploy/ci-api.ts';
-import { internalApi } from './deploy/internal-api.ts';
+import { internalApi, siteUrlOf } from './deploy/internal-api.ts';
+import { startWebhookScheduler } from './outgoing-webhooks/deliver.ts';
+import { watchDeployments } from './outgoing-webhooks/events.ts';
 import type { Env } from './env.ts';
 import { gitHttpMiddleware } from './git/git-http.ts';
 import { createManagedRepo, deleteManagedRepo } from './git/managed-repos.ts';
@@ -23,6 +25,7 @@ import { configureLog } from './log/structured-log.ts';
 import { startControlPlane, type ControlPlane, type ControlPlaneOptions } from './server.ts';
 import { chainHandlers, siteRoutes } from './assistant/site-routes.ts';
 import type { UsageSink } from './assistant/usage-sink.ts';
+import { passwordGate } from './sites/password-gate.ts';
 import { startSiteServer, type SiteServer } from './sites/site-server.ts';
 import { sitePrefix, statePrefix } from './sites/bucket-prefixes.ts';
 
@@ -46,6 +49,8 @@ export interface Platform {
   internalUrl: string;
   /** The one analytics recording call (site server, beacons, CDN logs, assistant). */
   analytics: AnalyticsRecorder;
+  /** Outgoing webhook deliveries: `kick()` sends what is due now. */
+  webhooks: { kick(): void; stop(): Promise<void> };
   close(): Promise<void>;
 }
 
@@ -98,19 +103,29 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
   const internalUrl = `http://${env.API_HOST === '0.0.0.0' ? '127.0.0.1' : env.API_HOST}:${cp.port}`;
   // Workers in other containers set INTERNAL_API_URL (e.g. http://control-plane:4000); 127.0.0.1 is only right on one machine.
   services.internalBaseUrl ??= env.INTERNAL_API_URL?.replace(/\/$/, '') ?? internalUrl;
+  const log = (msg: string) => (err: unknown) => opts.log?.(msg, err);
+  const webhooks = startWebhookScheduler({
+    m: cp.m, now: () => cp.deps.now(), onError: log('outgoing webhook delivery failed'),
+    allowHosts: () => services.fetchAllowHosts as string[] | undefined,
+  });
+  const unwatch = watchDeployments(cp.m, { now: () => cp.deps.now(), siteUrlOf: (p) => siteUrlOf(cp.deps, p), onQueued: webhooks.kick, onError: log('outgoing webhook event failed') });
+  services.webhooks = webhooks;
   const schemaPath = new URL('../../builder/schema/docs.schema.json', import.meta.url);
   const site = await startSiteServer({
     m: cp.m, store, sitesDomain: env.SITES_DOMAIN, host: env.SITE_HOST, port: opts.sitePort ?? env.SITE_PORT,
+    gate: passwordGate({ m: cp.m, trustProxy: env.TRUST_PROXY, now: opts.now }),
     handle: chainHandlers(
       siteRoutes({ m: cp.m, store, env, usage: opts.usage ?? usageToAnalytics(analytics, env.TRUST_PROXY), now: opts.now }),
       beaconHandler({ recorder: analytics, trustProxy: env.TRUST_PROXY, now: () => cp.deps.now().getTime() }),
     ),
     onServed: recordServed(analytics, env.TRUST_PROXY),
     globalFiles: fs.existsSync(schemaPath) ? { '/docs.schema.json': { body: fs.readFileSync(schemaPath), contentType: 'application/schema+json' } } : {},
-  }).catch(async (err: unknown) => { await cp.close(); throw err; });
+  }).catch(async (err: unknown) => { unwatch(); await webhooks.stop(); await cp.close(); throw err; });
   return {
-    cp, site, store, workerSecret, internalUrl, analytics,
+    cp, site, store, workerSecret, internalUrl, analytics, webhooks,
     async close() {
+      unwatch();
+      await webhooks.stop();
       await site.close();
       await analytics.close();
       await cp.close();

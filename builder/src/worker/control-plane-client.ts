@@ -14,6 +14,8 @@ export interface Job {
   project: { id: string; slug: string };
   source: { url: string; branch: string; token: string | null };
   site: { prefix: string; url: string };
+  /** Plan features the build applies (absent from older control planes: none). */
+  features?: { custom_css?: boolean };
   /** The job's object routes (relative to the control plane): the build publishes through them. */
   store: { url: string };
 }

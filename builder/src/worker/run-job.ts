@@ -69,6 +69,7 @@ export async function runJob(job: BuildJob, opts: RunJobOptions): Promise<'repor
       source: opts.source,
       store: opts.store,
       siteUrl: job.site.url,
+      customCss: job.features?.custom_css === true,
       compiler: opts.compiler,
       pageMemory: opts.pageMemory,
       onStep: (step) => { opts.progress?.step(step); if (step === 'clone') opts.onPhase?.('compile', job); },

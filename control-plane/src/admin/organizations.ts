@@ -4,6 +4,7 @@
  */
 import type { Models, Organization } from '../db/models/index.ts';
 import { PLAN_IDS, type PlanId } from '../db/models/organization.ts';
+import { recordAudit } from '../audit/record.ts';
 import { AppError } from '../errors.ts';
 import { nextPeriodStart } from '../entitlements/periods.ts';
 import { PLAN_ORDER } from '../entitlements/plans.ts';
@@ -36,18 +37,29 @@ export interface PlanChange { org: Organization; effective: 'now' | Date }
 /**
  * Changes an organization's plan. An upgrade applies at once and keeps the period's usage
  * (quota rule 5). A downgrade takes effect at the end of the billing period, 00:00 UTC on the
- * next 1st (rule 6), unless `immediate` is set (an operator's correction).
+ * next 1st (rule 6), unless `immediate` is set (an operator's correction). The change is
+ * written to the organization's audit log with the operator as actor.
  */
 export async function changePlan(m: Models, handle: string, plan: PlanId, now: Date, immediate = false): Promise<PlanChange> {
   const org = await findOrganization(m, handle);
   const upgrade = PLAN_ORDER.indexOf(plan) >= PLAN_ORDER.indexOf(org.plan as PlanId);
   if (upgrade || immediate) {
     const updated = await m.Organization.findOneAndUpdate({ _id: org._id }, { $set: { plan, pending_plan: null, pending_plan_at: null } }, { returnDocument: 'after' }).lean();
+    await auditPlanChange(m, org, plan, 'now', now);
     return { org: updated as Organization, effective: 'now' };
   }
   const at = nextPeriodStart('month', now);
   const updated = await m.Organization.findOneAndUpdate({ _id: org._id }, { $set: { pending_plan: plan, pending_plan_at: at } }, { returnDocument: 'after' }).lean();
+  await auditPlanChange(m, org, plan, at, now);
   return { org: updated as Organization, effective: at };
+}
+
+function auditPlanChange(m: Models, org: Organization, plan: PlanId, effective: 'now' | Date, now: Date): Promise<void> {
+  return recordAudit({ m, now: () => now }, {
+    orgId: org._id, actorUserId: null, actorLabel: 'operator', action: 'plan.changed',
+    target: { type: 'organization', id: org._id, name: org.handle },
+    details: { from: org.plan, to: plan, effective: effective === 'now' ? 'now' : effective.toISOString() },
+  });
 }
 
 /** Every organization with its plan (and a pending downgrade), by handle. */

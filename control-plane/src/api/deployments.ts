@@ -1,4 +1,5 @@
 /** Deployment endpoints: list, get (for polling), trigger. */
+import { recordAudit } from '../audit/record.ts';
 import { enqueueDeployment } from '../deploy/queue.ts';
 import { notFound } from '../errors.ts';
 import { defineRoute } from '../http/route.ts';
@@ -16,10 +17,16 @@ export const deploymentRoutes = [
       + 'Answers 202 with the queued deployment; when a sync of the project is already queued, the trigger joins it and that deployment is returned.',
     auth: 'deployments:trigger', params: projectParams,
     responses: { 202: { description: 'The queued deployment', schema: deploymentSchema } },
-    async handler({ params, auth, deps }) {
+    async handler({ ctx, params, auth, deps }) {
       const project = await findOwnProject(deps.m, auth.orgId, params.id);
       const d = await enqueueDeployment(deps.m, project._id, { trigger: 'manual' }, deps.now());
       (deps.services.wakeWorkers as (() => void) | undefined)?.();
+      // The dashboard's redeploy runs this handler for a signed-in user (dashboard/v1-handlers.ts).
+      const userId = (ctx.state.session as { userId?: string } | undefined)?.userId ?? null;
+      await recordAudit(deps, {
+        orgId: auth.orgId, actorUserId: userId, ...(userId ? {} : { actorLabel: `api key ${auth.id}` }), action: 'deployment.triggered',
+        target: { type: 'deployment', id: d._id, name: project.slug }, ip: ctx.ip,
+      });
       return { status: 202, body: deploymentJson(d), headers: { Location: `${deps.env.publicApiUrl}/projects/${project._id}/deployments/${d._id}` } };
     },
   }),

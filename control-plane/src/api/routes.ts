@@ -1,6 +1,7 @@
 /** Every route of the public API, in one list: it feeds the router and the OpenAPI document. */
 import { z } from 'zod';
 import { buildOpenApi } from '../http/openapi.ts';
+import { webhookDocs } from '../outgoing-webhooks/openapi-webhooks.ts';
 import { defineRoute, type RouteDef } from '../http/route.ts';
 import { analyticsRoutes } from './analytics.ts';
 import { assetRoutes } from './asset.ts';
@@ -34,7 +35,7 @@ export function apiRoutes(extra: RouteDef[] = []): RouteDef[] {
     description: 'Public (no key needed): the machine-readable description of every endpoint.',
     auth: 'none', responses: { 200: { description: 'OpenAPI 3.1 document', schema: z.record(z.string(), z.unknown()) } },
     async handler({ deps }): Promise<{ body: Record<string, unknown> }> {
-      return { body: buildOpenApi(all, { title: 'Folio API', version: API_VERSION, serverUrl: deps.env.publicApiUrl, description: 'Projects, deployments, pages, analytics and entitlements of Folio docs sites. Every call but this one needs `Authorization: Bearer svc_…`. Errors are `{ error, message }`.' }) };
+      return { body: buildOpenApi(all, { title: 'Folio API', version: API_VERSION, serverUrl: deps.env.publicApiUrl, description: 'Projects, deployments, pages, analytics and entitlements of Folio docs sites. Every call but this one needs `Authorization: Bearer svc_…`. Errors are `{ error, message }`.', webhooks: webhookDocs() }) };
     },
   });
   all.push(openapi);

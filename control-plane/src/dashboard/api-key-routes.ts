@@ -9,6 +9,7 @@ import { createApiKey } from '../auth/api-keys.ts';
 import { SCOPES } from '../auth/scopes.ts';
 import { invalid } from '../errors.ts';
 import type { Deps } from '../http/route.ts';
+import { auditAction } from './audit-hook.ts';
 import { defineDashboardRoute, type DashboardRouter } from './dashboard-route.ts';
 import { nameSchema, noContent } from './schemas.ts';
 
@@ -39,11 +40,12 @@ export function registerApiKeyRoutes(router: DashboardRouter, _deps: Deps): void
     description: '`scopes` defaults to `all` (every scope, including scopes added later). `secret` is the full key, answered only here.',
     body: z.strictObject({ name: nameSchema, scopes: scopesSchema.optional(), expires_at: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time such as 2027-01-31T00:00:00Z' }).optional() }),
     responses: { 201: { description: 'The key and, once, its full value', schema: z.object({ key: apiKeySchema, secret: z.string() }) } },
-    async handler({ body, session, deps }) {
+    async handler({ ctx, body, session, deps }) {
       const expiresAt = body.expires_at ? new Date(body.expires_at) : undefined;
       if (expiresAt && expiresAt.getTime() <= deps.now().getTime()) throw invalid('expires_at', 'must be in the future');
       const { key, id } = await createApiKey(deps.m, { orgId: session.orgId, name: body.name, scopes: body.scopes === 'all' ? undefined : body.scopes, expiresAt, createdAt: deps.now() });
       const record = await deps.m.ApiKey.findById(id).lean();
+      await auditAction(ctx, deps, session, 'api_key.created', { type: 'api_key', id, name: body.name });
       return { status: 201, body: { key: summary(record!, deps.now()), secret: key } };
     },
   }));
@@ -53,16 +55,19 @@ export function registerApiKeyRoutes(router: DashboardRouter, _deps: Deps): void
     description: 'An expired key answers 409 `key_expired`: it can only be deleted, never renewed.',
     params: keyParams, body: z.strictObject({ name: nameSchema.optional(), scopes: scopesSchema.optional() }),
     responses: { 200: { description: 'The key', schema: apiKeySchema }, 409: { description: 'key_expired' } },
-    async handler({ params, body, session, deps }) {
-      return { body: await updateKey(deps.m, session.orgId, params.id, body, deps.now()) };
+    async handler({ ctx, params, body, session, deps }) {
+      const updated = await updateKey(deps.m, session.orgId, params.id, body, deps.now());
+      await auditAction(ctx, deps, session, 'api_key.updated', { type: 'api_key', id: params.id, name: updated.name }, { fields: Object.keys(body) });
+      return { body: updated };
     },
   }));
 
   router.add(defineDashboardRoute({
     method: 'delete', path: '/api-keys/:id', operationId: 'dashboardDeleteApiKey', summary: 'Delete a key; it stops working at once', roles: [...ROLES],
     params: keyParams, responses: noContent,
-    async handler({ params, session, deps }) {
+    async handler({ ctx, params, session, deps }) {
       await revokeKey(deps.m, params.id, session.orgId);
+      await auditAction(ctx, deps, session, 'api_key.deleted', { type: 'api_key', id: params.id });
       return { status: 204 };
     },
   }));

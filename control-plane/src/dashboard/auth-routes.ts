@@ -14,6 +14,7 @@ import { consumeOwnerClaim } from './owner-claim.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
 import { emailSchema, nameSchema, noContent, passwordSchema, sessionResponse } from './schemas.ts';
 import { clearSessionCookie, readSessionToken, requestIp, setSessionCookie } from './session-auth.ts';
+import { recordAudit } from '../audit/record.ts';
 import { createSession, csrfTokenFor, deleteSession, deleteUserSessions, type DashboardSession } from './session-store.ts';
 import { SignInLimits, type SignInLimitOptions } from './sign-in-limits.ts';
 import { tokenHash } from './tokens.ts';
@@ -69,7 +70,9 @@ export function registerAuthRoutes(router: DashboardRouter, _deps: Deps, limitOp
         throw new AppError(401, 'invalid_credentials', 'Email or password is incorrect');
       }
       limits.succeed(body.email);
-      return { body: await signIn(ctx, deps, user._id, membership.org_id, membership.role as Role) };
+      const session = await signIn(ctx, deps, user._id, membership.org_id, membership.role as Role);
+      await recordAudit(deps, { orgId: membership.org_id, actorUserId: user._id, action: 'session.signed_in', target: { type: 'user', id: user._id, name: user.email }, ip });
+      return { body: session };
     },
   }));
 

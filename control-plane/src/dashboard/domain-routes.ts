@@ -12,6 +12,7 @@ import { DOMAIN_STATUSES } from '../db/models/domain.ts';
 import { checkLifetimeCap } from '../entitlements/resolver.ts';
 import { AppError, notFound } from '../errors.ts';
 import type { Deps } from '../http/route.ts';
+import { auditAction } from './audit-hook.ts';
 import { defineDashboardRoute, type DashboardRouter } from './dashboard-route.ts';
 import { verificationOf, verifyDomain } from './domain-verification.ts';
 import { noContent } from './schemas.ts';
@@ -58,7 +59,7 @@ export function registerDomainRoutes(router: DashboardRouter, _deps: Deps): void
       + 'Past `max_custom_domains` (pending ones count): 402 `plan_limit_reached`. A hostname another project holds: 409 `domain_taken`.',
     params: projectParams, body: z.strictObject({ hostname: hostnameSchema }),
     responses: { 201: { description: 'The pending domain', schema: domainSchema }, 402: { description: 'plan_limit_reached' }, 409: { description: 'domain_taken' } },
-    async handler({ params, body, session, deps }) {
+    async handler({ ctx, params, body, session, deps }) {
       const project = await findOwnProject(deps.m, session.orgId, params.id);
       const suffix = `.${deps.env.SITES_DOMAIN.toLowerCase()}`;
       if (body.hostname.endsWith(suffix) || body.hostname === deps.env.SITES_DOMAIN.toLowerCase()) {
@@ -68,6 +69,7 @@ export function registerDomainRoutes(router: DashboardRouter, _deps: Deps): void
       await checkLifetimeCap(deps.m, session.orgId, 'max_custom_domains', deps.now(), deps.env.UPGRADE_URL);
       try {
         const created = await deps.m.Domain.create({ _id: body.hostname, org_id: session.orgId, project_id: project._id, verification_token: newToken(), created_at: deps.now() });
+        await auditAction(ctx, deps, session, 'domain.added', { type: 'domain', id: body.hostname, name: project.slug });
         return { status: 201, body: domainJson(created.toObject() as Domain) };
       } catch (err: any) {
         if (err?.code === 11000) throw new AppError(409, 'domain_taken', `hostname: ${body.hostname} is already added to a project`);

@@ -20,6 +20,7 @@ import { dashboardOrigin } from '../env.ts';
 import { AppError, invalid, notFound } from '../errors.ts';
 import type { Deps } from '../http/route.ts';
 import { assertEmailFree, signIn } from './auth-routes.ts';
+import { auditAction } from './audit-hook.ts';
 import { defineDashboardRoute, type DashboardRouter } from './dashboard-route.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
 import { emailSchema, nameSchema, noContent, passwordSchema, roleSchema, sessionResponse } from './schemas.ts';
@@ -57,7 +58,7 @@ export function registerMemberRoutes(router: DashboardRouter, _deps: Deps): void
       + 'Past `max_dashboard_members` (members plus pending invitations): 402 `plan_limit_reached` with `upgrade_url`.',
     body: z.strictObject({ email: emailSchema, role: roleSchema }),
     responses: { 201: { description: 'The invitation and its link', schema: invitationSchema.extend({ invite_url: z.string() }) }, 402: { description: 'plan_limit_reached' }, 409: { description: 'already_member' } },
-    async handler({ body, session, deps }) {
+    async handler({ ctx, body, session, deps }) {
       if (session.role === 'admin' && body.role === 'owner') throw new AppError(403, 'forbidden_role', 'Only an owner can invite an owner');
       const user = await deps.m.User.findOne({ email: body.email }).lean();
       if (user && await deps.m.Membership.exists({ org_id: session.orgId, user_id: user._id })) {
@@ -71,6 +72,7 @@ export function registerMemberRoutes(router: DashboardRouter, _deps: Deps): void
         org_id: session.orgId, email: body.email, role: body.role, token_hash: tokenHash(token), invited_by: session.userId,
         created_at: now, expires_at: new Date(now.getTime() + INVITATION_TTL_MS),
       });
+      await auditAction(ctx, deps, session, 'member.invited', { type: 'invitation', id: inv._id, name: body.email }, { role: body.role });
       return {
         status: 201,
         body: { id: inv._id, email: inv.email, role: inv.role as Role, created_at: now.toISOString(), expires_at: inv.expires_at.toISOString(), invite_url: `${dashboardOrigin(deps.env)}/accept-invite#token=${token}` },

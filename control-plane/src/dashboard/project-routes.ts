@@ -19,6 +19,7 @@ import { enqueueDeployment } from '../deploy/queue.ts';
 import { conflict, notFound } from '../errors.ts';
 import type { Deps } from '../http/route.ts';
 import { findOwnProject } from '../api/projects.ts';
+import { auditAction } from './audit-hook.ts';
 import { defineDashboardRoute, type DashboardRouter } from './dashboard-route.ts';
 import { nameSchema, noContent } from './schemas.ts';
 import { callV1, v1Route } from './v1-handlers.ts';
@@ -93,6 +94,7 @@ export function registerProjectRoutes(router: DashboardRouter, _deps: Deps): voi
       const slug = body.slug ?? await slugFromName(deps.m, body.name);
       const out = await callV1(createV1, input, { body: { ...body, slug } });
       const project = await deps.m.Project.findById((out.body as { id: string }).id).lean();
+      await auditAction(input.ctx, deps, input.session, 'project.created', { type: 'project', id: project!._id, name: project!.slug });
       return { status: 201, body: await dashboardProject(deps, project!) };
     },
   }));
@@ -131,6 +133,10 @@ export function registerProjectRoutes(router: DashboardRouter, _deps: Deps): voi
       }
       const after = await deps.m.Project.findOne({ _id: before._id, org_id: session.orgId }).lean();
       if (!after) throw notFound('project');
+      if (after.name !== before.name || after.slug !== before.slug) {
+        await auditAction(input.ctx, deps, session, 'project.renamed', { type: 'project', id: after._id, name: after.slug },
+          { ...(after.name !== before.name ? { name: { from: before.name, to: after.name } } : {}), ...(after.slug !== before.slug ? { slug: { from: before.slug, to: after.slug } } : {}) });
+      }
       return { body: await dashboardProject(deps, after) };
     },
   }));
@@ -139,7 +145,9 @@ export function registerProjectRoutes(router: DashboardRouter, _deps: Deps): voi
     method: 'delete', path: '/projects/:id', operationId: 'dashboardDeleteProject', summary: 'Delete a project, its pages, deployments, repository and site', roles: [...EDITORS],
     params: projectParams, responses: noContent,
     async handler(input) {
+      const project = await findOwnProject(input.deps.m, input.session.orgId, input.params.id);
       await callV1(deleteV1, input);
+      await auditAction(input.ctx, input.deps, input.session, 'project.deleted', { type: 'project', id: project._id, name: project.slug });
       return { status: 204 };
     },
   }));

@@ -11,6 +11,7 @@ import { routesWithAllow } from '../http/method-guard.ts';
 import { buildOpenApi } from '../http/openapi.ts';
 import type { Deps, RouteDef } from '../http/route.ts';
 import { registerApiKeyRoutes } from './api-key-routes.ts';
+import { registerAuditLogRoutes } from './audit-log-routes.ts';
 import { registerAuthRoutes } from './auth-routes.ts';
 import { registerDeploymentRoutes } from './deployment-routes.ts';
 import { registerDomainRoutes } from './domain-routes.ts';
@@ -19,6 +20,8 @@ import { registerPlanRoutes } from './plan-routes.ts';
 import { registerProjectRoutes } from './project-routes.ts';
 import { createDashboardRouter, defineDashboardRoute, type DashboardRouter } from './dashboard-route.ts';
 import type { SignInLimitOptions } from './sign-in-limits.ts';
+import { registerSitePasswordRoutes } from './site-password-routes.ts';
+import { registerWebhookRoutes } from './webhook-routes.ts';
 
 export const DASHBOARD_API_PREFIX = '/dashboard/api';
 
@@ -47,6 +50,8 @@ export function dashboardApi(deps: Deps, opts: DashboardApiOptions = {}): Koa.Mi
   registerPlanRoutes(router, deps);
   registerMemberRoutes(router, deps);
   registerDomainRoutes(router, deps);
+  // Paid-plan settings (each gated by the entitlement resolver).
+  for (const register of [registerSitePasswordRoutes, registerWebhookRoutes, registerAuditLogRoutes]) register(router, deps);
   for (const register of opts.modules ?? []) register(router, deps);
   router.add(defineDashboardRoute({
     method: 'get', path: '/openapi.json', operationId: 'dashboardOpenApi', summary: 'This internal API\'s OpenAPI 3.1 description', auth: 'public',

@@ -16,6 +16,7 @@ import type Koa from 'koa';
 import { koaBody } from 'koa-body';
 import { z } from 'zod';
 import { AppError, unauthorized } from '../errors.ts';
+import { hasFeature } from '../entitlements/resolver.ts';
 import { branchHead } from '../git/managed-repos.ts';
 import type { Deps } from '../http/route.ts';
 import { routesWithAllow } from '../http/method-guard.ts';
@@ -100,6 +101,8 @@ export function internalApi(deps: Deps, workerSecret: string | undefined): Koa.M
       project: { id: project._id, slug: project.slug },
       source: sourceOf(deps, project, job.token),
       site: { prefix: sitePrefix(project._id), url: siteUrlOf(deps, project) },
+      // Plan features the build applies, from the one entitlement resolver at claim time.
+      features: { custom_css: await hasFeature(deps.m, project.org_id, 'custom_css', deps.now()) },
       // Builders publish through the job's object routes (ci-api.ts), confined to the prefix.
       store: { url: `/internal/v1/jobs/${job.deployment._id}/objects` },
     };

@@ -1,11 +1,14 @@
 /**
- * What happens in the deployment queue, for whoever watches it (the metrics endpoint): one event
+ * What happens in the deployment queue, for whoever watches it (the metrics endpoint, outgoing
+ * webhooks): one event
  * emitter per set of models, so two control planes in one process (tests) never mix their events.
  */
 import { EventEmitter } from 'node:events';
 import type { Models } from '../db/models/index.ts';
 
 export interface QueueEventMap {
+  /** A deployment was queued, or a trigger joined one already queued (outgoing webhooks dedupe). */
+  queued: [{ deploymentId: string }];
   /** A worker claimed a job; `waitMs` since it became runnable; `takeover` when a dead builder's lease was taken over. */
   claimed: [{ deploymentId: string; workerId: string; waitMs: number; takeover: boolean }];
   /** A deployment reached a final state; `buildMs` since its last claim (undefined when never claimed). */

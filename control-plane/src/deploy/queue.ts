@@ -67,6 +67,7 @@ export async function enqueueDeployment(m: Models, projectId: string, opts: { co
         },
         { upsert: true, returnDocument: 'after', sort: { started_at: 1, _id: 1 } },
       ).lean();
+      queueEvents(m).emit('queued', { deploymentId: (d as Deployment)._id });
       return d as Deployment;
     } catch (err) {
       if ((err as { code?: unknown })?.code !== 11000 || attempt >= ENQUEUE_ATTEMPTS) throw err;
@@ -97,6 +98,7 @@ export async function startCiDeployment(m: Models, projectId: string, opts: { co
     token_hash: hashToken(token), token_expires_at: new Date(now.getTime() + TOKEN_TTL_MS),
   });
   await m.Project.updateOne({ _id: projectId }, { $set: { status: 'building' } });
+  queueEvents(m).emit('queued', { deploymentId: created._id });
   return { deployment: created.toObject() as Deployment, token };
 }
 

@@ -87,6 +87,12 @@ export async function resolveEntitlements(m: Models, orgId: string, now: Date): 
   return { plan: { id: plan, name: PLAN_NAMES[plan] }, status: 'active', features };
 }
 
+/** Whether the organization's plan (a due downgrade applied) includes a boolean feature. */
+export async function hasFeature(m: Models, orgId: string, feature: BooleanFeature, now: Date): Promise<boolean> {
+  const org = await loadOrganization(m, orgId, now);
+  return planIncludes(org.plan as PlanId, BOOLEAN_FEATURES[feature]);
+}
+
 /** Throws 402 `plan_required` when the organization's plan lacks a boolean feature. */
 export async function requireFeature(m: Models, orgId: string, feature: BooleanFeature, now: Date, upgradeUrl: string): Promise<void> {
   const org = await loadOrganization(m, orgId, now);

@@ -6,16 +6,18 @@
  * branch queues a deployment, and the client is told where to follow it and how it ended.
  */
 import type Koa from 'koa';
+import { recordAudit } from '../audit/record.ts';
 import { authenticate } from '../auth/api-keys.ts';
 import { hasScope } from '../auth/scopes.ts';
 import { outcomeText } from '../deploy/deployment-outcome.ts';
 import { siteUrlOf } from '../deploy/internal-api.ts';
 import { deploymentForToken, enqueueDeployment } from '../deploy/queue.ts';
+import { hasFeature } from '../entitlements/resolver.ts';
 import { AppError } from '../errors.ts';
 import { methodNotAllowed } from '../http/method-guard.ts';
 import type { Deps } from '../http/route.ts';
 import { runBackend, type Progress } from './http-backend.ts';
-import { branchHead } from './managed-repos.ts';
+import { branchHeads } from './managed-repos.ts';
 
 const PATH = /^\/git\/([a-z0-9-]+)\.git(\/.*)$/;
 /**
@@ -65,6 +67,7 @@ export function gitHttpMiddleware(deps: Deps): Koa.Middleware {
     const password = basicPassword(ctx.get('authorization'));
     if (!password) return challenge(ctx, 401, 'Git access needs credentials: any user name and an API key as the password');
     let allowed = false;
+    let keyId: string | undefined;
     if (password.startsWith('bt_')) {
       const d = await deploymentForToken(deps.m, password, deps.now());
       allowed = !push && Boolean(project) && d?.project_id === project!._id;
@@ -74,6 +77,7 @@ export function gitHttpMiddleware(deps: Deps): Koa.Middleware {
         if (project && key.orgId === project.org_id) {
           if (!hasScope(key.scopes, push ? 'projects:write' : 'projects:read')) return challenge(ctx, 403, `This API key lacks the scope ${push ? 'projects:write' : 'projects:read'}`);
           allowed = true;
+          keyId = key.id;
         }
       } catch {
         return challenge(ctx, 401, 'Invalid credentials');
@@ -84,13 +88,20 @@ export function gitHttpMiddleware(deps: Deps): Koa.Middleware {
 
     const branch = project.github_branch ?? 'main';
     if (!(push && ctx.method === 'POST')) return runBackend(ctx, deps, project._id, rest);
-    const before = await branchHead(deps, project._id, branch);
+    const beforeAll = await branchHeads(deps, project._id);
+    const before = beforeAll.get(branch);
     // The deployment is queued before the push's response ends (see runBackend), so a client that
     // lists deployments right after `git push` returns sees it.
     await runBackend(ctx, deps, project._id, rest, async (progress) => {
-      const after = await branchHead(deps, project._id, branch);
+      const afterAll = await branchHeads(deps, project._id);
+      if (progress) await reportOtherBranches(deps, project, branch, beforeAll, afterAll, progress);
+      const after = afterAll.get(branch);
       if (!after || after === before) return;
       const queued = await enqueueDeployment(deps.m, project._id, { commitSha: after, trigger: 'push' }, deps.now());
+      await recordAudit(deps, {
+        orgId: project.org_id, actorUserId: null, actorLabel: `api key ${keyId}`, action: 'deployment.triggered',
+        target: { type: 'deployment', id: queued._id, name: project.slug }, details: { via: 'git push', commit_sha: after }, ip: ctx.ip,
+      });
       (deps.services.wakeWorkers as (() => void) | undefined)?.();
       if (progress) await reportDeployment(deps, project, queued._id, progress);
     });
@@ -113,6 +124,22 @@ async function reportDeployment(deps: Deps, project: { _id: string; slug: string
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
   progress(`Deployment ${deploymentId} is still running; the site updates when it finishes`);
+}
+
+/**
+ * A push to a branch other than the synced one is accepted and deploys nothing; the client is
+ * told why, so a pushed branch never silently goes nowhere. Preview deployments (pro) are not
+ * built yet, and the line says that too rather than promising a preview.
+ */
+async function reportOtherBranches(deps: Deps, project: { org_id: string }, synced: string, before: Map<string, string>, after: Map<string, string>, progress: Progress): Promise<void> {
+  const pushed = [...after].filter(([name, sha]) => name !== synced && before.get(name) !== sha).map(([name]) => name);
+  if (pushed.length === 0) return;
+  const previews = await hasFeature(deps.m, project.org_id, 'preview_deployments', deps.now());
+  for (const name of pushed) {
+    progress(previews
+      ? `Branch ${name} was pushed; only ${synced} deploys the site (branch previews are not available yet)`
+      : `Branch ${name} was pushed; only ${synced} deploys the site. Preview deployments of other branches need the Pro plan: ${deps.env.UPGRADE_URL}`);
+  }
 }
 
 /** How often push feedback checks its deployment. */

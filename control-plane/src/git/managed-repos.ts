@@ -38,6 +38,12 @@ export async function branchHead(deps: Deps, projectId: string, branch: string):
   return code === 0 ? stdout.toString().trim() : undefined;
 }
 
+/** Every branch of a managed repository with the commit it points at. */
+export async function branchHeads(deps: Deps, projectId: string): Promise<Map<string, string>> {
+  const { stdout } = await runGit(['for-each-ref', '--format=%(refname:short) %(objectname)', 'refs/heads/'], { cwd: repoPath(deps, projectId), allowFail: true });
+  return new Map(stdout.toString().split('\n').filter(Boolean).map((line) => line.split(' ') as [string, string]));
+}
+
 /**
  * Commits one file into the project's synced branch (asset uploads) without a work tree, then
  * queues a deployment like a push would. Returns the new commit id.

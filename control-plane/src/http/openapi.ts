@@ -58,7 +58,10 @@ function parametersFrom(schema: ZodType | undefined, where: 'path' | 'query') {
   }));
 }
 
-export interface OpenApiInfo { title: string; version: string; description: string; serverUrl: string }
+/** An outgoing webhook event: what the platform POSTs to a customer's endpoint (the document's `webhooks`). */
+export interface WebhookDoc { summary: string; description: string; headers: Record<string, string>; schema: ZodType }
+
+export interface OpenApiInfo { title: string; version: string; description: string; serverUrl: string; webhooks?: Record<string, WebhookDoc> }
 
 /** Builds the document for `routes`. */
 export function buildOpenApi(routes: RouteDef[], info: OpenApiInfo): Record<string, unknown> {
@@ -90,11 +93,20 @@ export function buildOpenApi(routes: RouteDef[], info: OpenApiInfo): Record<stri
     }
     (paths[toOpenApiPath(r.path)] ??= {})[r.method] = op;
   }
+  const webhooks = Object.fromEntries(Object.entries(info.webhooks ?? {}).map(([name, w]) => [name, {
+    post: {
+      operationId: `webhook_${name.replace(/\W/g, '_')}`, summary: w.summary, description: w.description, tags: ['Webhooks'],
+      parameters: Object.entries(w.headers).map(([header, description]) => ({ name: header, in: 'header', required: true, description, schema: { type: 'string' } })),
+      requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(w.schema, 'output', components) } } },
+      responses: { '2XX': { description: 'Received; any other answer is retried' } },
+    },
+  }]));
   return {
     openapi: '3.1.0',
     info: { title: info.title, version: info.version, description: info.description },
     servers: [{ url: info.serverUrl }],
     paths,
+    ...(info.webhooks ? { webhooks } : {}),
     components: {
       schemas: components,
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'An API key: svc_<id>_<secret>' } },

@@ -12,6 +12,7 @@ import { cacheControlFor, candidateKeys, contentTypeFor, matchRedirect, wantsMar
 import type { Models } from '../db/models/index.ts';
 import { listen } from '../http/listen.ts';
 import { sitePrefix } from './bucket-prefixes.ts';
+import { PRIVATE_CACHE, type SiteGate } from './password-gate.ts';
 import { normalizeHost, projectIdForHost } from './host-project.ts';
 
 export interface SiteServerOptions {
@@ -20,6 +21,11 @@ export interface SiteServerOptions {
   sitesDomain: string;
   host: string;
   port: number;
+  /**
+   * Runs first for every request of a site host (the site password): it may answer itself, or
+   * mark the response private (no shared cache may keep it).
+   */
+  gate?: SiteGate;
   /** Extra routes answered on every site host before files (e.g. the feedback beacon). */
   handle?(req: http.IncomingMessage, res: http.ServerResponse, projectId: string): Promise<boolean>;
   /**
@@ -62,7 +68,7 @@ export async function startSiteServer(opts: SiteServerOptions): Promise<SiteServ
     return rules;
   }
 
-  async function send(req: http.IncomingMessage, res: http.ServerResponse, key: string, prefix: string, status = 200): Promise<boolean> {
+  async function send(req: http.IncomingMessage, res: http.ServerResponse, key: string, prefix: string, status = 200, isPrivate = false): Promise<boolean> {
     const head = await opts.store.head(prefix + key);
     if (!head) return false;
     const etag = `"${head.etag.replace(/"/g, '')}"`;
@@ -71,10 +77,11 @@ export async function startSiteServer(opts: SiteServerOptions): Promise<SiteServ
     // An SVG opened as a document could run script or load what it names: uploads are sanitised,
     // and this policy blocks whatever remains (and anything a repository's own SVGs carry).
     if (type.startsWith('image/svg+xml')) res.setHeader('Content-Security-Policy', SVG_CSP);
-    res.setHeader('Cache-Control', status === 200 ? cacheControlFor(key) : 'public, max-age=60');
+    res.setHeader('Cache-Control', isPrivate ? PRIVATE_CACHE : status === 200 ? cacheControlFor(key) : 'public, max-age=60');
     res.setHeader('ETag', etag);
     res.setHeader('X-Content-Type-Options', 'nosniff');
-    if (key.endsWith('.md')) res.setHeader('Vary', 'Accept');
+    if (isPrivate) res.setHeader('Vary', key.endsWith('.md') ? 'Accept, Cookie' : 'Cookie');
+    else if (key.endsWith('.md')) res.setHeader('Vary', 'Accept');
     if (status === 200 && req.headers['if-none-match'] === etag) { res.statusCode = 304; res.end(); return true; }
     const bytes = await opts.store.get(prefix + key);
     if (bytes === undefined) return false;
@@ -91,6 +98,9 @@ export async function startSiteServer(opts: SiteServerOptions): Promise<SiteServ
       if (global) { res.setHeader('Content-Type', global.contentType); res.end(global.body); return; }
       const projectId = await projectFor(req.headers.host);
       if (!projectId) { res.statusCode = 404; res.setHeader('Content-Type', 'text/plain; charset=utf-8'); res.end('No site is published at this address.\n'); return; }
+      const access = opts.gate ? await opts.gate(req, res, projectId) : 'open';
+      if (access === 'answered') return;
+      const isPrivate = access === 'private';
       if (opts.handle && await opts.handle(req, res, projectId)) return;
       if (req.method !== 'GET' && req.method !== 'HEAD') { res.statusCode = 405; res.setHeader('Allow', 'GET, HEAD'); res.end(); return; }
       const prefix = sitePrefix(projectId);
@@ -98,11 +108,11 @@ export async function startSiteServer(opts: SiteServerOptions): Promise<SiteServ
       if (rule) { res.statusCode = rule.status; res.setHeader('Location', rule.destination + url.search); res.end(); return; }
       const keys = candidateKeys(url.pathname, wantsMarkdown(req.headers.accept));
       for (const key of keys ?? []) {
-        if (!await send(req, res, key, prefix)) continue;
+        if (!await send(req, res, key, prefix, 200, isPrivate)) continue;
         if (req.method === 'GET') opts.onServed?.(req, url, projectId, key);
         return;
       }
-      if (await send(req, res, '404.html', prefix, 404)) return;
+      if (await send(req, res, '404.html', prefix, 404, isPrivate)) return;
       res.statusCode = 404;
       res.setHeader('Content-Type', 'text/plain; charset=utf-8');
       res.end('Not found\n');

@@ -66,7 +66,7 @@ async function resolve(field: string, host: string): Promise<string[]> {
 }
 
 /** A `lookup` that answers with the one address already checked, whatever it is asked. */
-function pinnedLookup(address: string) {
+export function pinnedLookup(address: string) {
   const family = address.includes(':') ? 6 : 4;
   return (_host: string, opts: { all?: boolean }, cb: (...args: any[]) => void) => {
     if (opts?.all) cb(null, [{ address, family }]);
@@ -121,6 +121,28 @@ function request(field: string, url: URL, address: string, maxBytes: number, sig
 }
 
 /**
+ * Checks that `url` is http(s) without credentials and that every address its host resolves to
+ * is public (unless `host:port` is in `allowHosts`); returns the address to connect to (pass it
+ * to `pinnedLookup`). Refusals are 400 `invalid_request` naming `field`.
+ */
+export async function checkedAddress(url: URL, field: string, allowHosts?: readonly string[]): Promise<string> {
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw refuse(field, `Unexpected URL scheme "${url.protocol}"; expected http or https`);
+  }
+  if (url.username || url.password) throw refuse(field, 'Unexpected credentials in URL; expected a public URL without user or password');
+  // URL has already turned odd IPv4 spellings (0x7f.1, 2130706433, 017700000001) into dotted form.
+  const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+  const port = url.port || (url.protocol === 'https:' ? '443' : '80');
+  const addresses = await resolve(field, host);
+  const exempt = (allowHosts ?? []).includes(`${url.hostname}:${port}`);
+  if (!exempt) {
+    const bad = addresses.find((a) => nonPublicRange(a) !== undefined);
+    if (bad) throw refuse(field, `URL resolves to a private address (${bad}); only public addresses are allowed`);
+  }
+  return addresses[0];
+}
+
+/**
  * Downloads `rawUrl` (http or https) and returns its body. Every refusal is a 400
  * `invalid_request` naming `opts.field`, e.g.
  * `light: URL resolves to a private address (127.0.0.1); only public addresses are allowed`;
@@ -142,22 +164,10 @@ export async function safeFetch(rawUrl: string, opts: SafeFetchOptions): Promise
   }
   try {
     for (let hop = 0; ; hop++) {
-      if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-        throw refuse(field, `Unexpected URL scheme "${url.protocol}"; expected http or https`);
-      }
-      if (url.username || url.password) throw refuse(field, 'Unexpected credentials in URL; expected a public URL without user or password');
-      // URL has already turned odd IPv4 spellings (0x7f.1, 2130706433, 017700000001) into dotted form.
-      const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
-      const port = url.port || (url.protocol === 'https:' ? '443' : '80');
-      const addresses = await resolve(field, host);
-      const exempt = (opts.allowHosts ?? []).includes(`${url.hostname}:${port}`);
-      if (!exempt) {
-        const bad = addresses.find((a) => nonPublicRange(a) !== undefined);
-        if (bad) throw refuse(field, `URL resolves to a private address (${bad}); only public addresses are allowed`);
-      }
+      const address = await checkedAddress(url, field, opts.allowHosts);
       let res: Hop;
       try {
-        res = await request(field, url, addresses[0], maxBytes, controller.signal);
+        res = await request(field, url, address, maxBytes, controller.signal);
       } catch (err) {
         if (err instanceof AppError) throw err;
         if (controller.signal.aborted) throw refuse(field, `Download timed out after ${timeoutMs / 1000} s`);

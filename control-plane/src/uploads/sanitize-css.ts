@@ -8,7 +8,7 @@
  * removed with the declaration or rule holding them. What stays is written back token for token
  * (CSS with nothing to remove is returned as it came).
  */
-import { tokenizeCss, type CssToken } from './css-tokens.ts';
+import { tokenizeCss, type CssToken } from '@folio/builder/css/css-tokens.ts';
 
 /** A token, or a block or function with what it encloses (CSS Syntax 3 "component values"). */
 type Component =

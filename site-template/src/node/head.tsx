@@ -44,6 +44,7 @@ export function Head({ input, page, title, notFound }: HeadProps) {
       <script dangerouslySetInnerHTML={{ __html: INLINE_HEAD_SCRIPT }} />
       <link rel="stylesheet" href={withBase(base, assets.css[site.theme])} />
       {assets.utilities ? <link rel="stylesheet" href={withBase(base, assets.utilities)} /> : null}
+      {assets.custom ? <link rel="stylesheet" href={withBase(base, assets.custom)} /> : null}
       <script type="module" src={withBase(base, assets.js)} />
       {description ? <meta name="description" content={description} /> : null}
       {seo.keywords?.length ? <meta name="keywords" content={seo.keywords.join(', ')} /> : null}

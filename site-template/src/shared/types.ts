@@ -119,4 +119,6 @@ export interface ClientAssets {
   js: string;
   /** The site's own utilities stylesheet (Tailwind classes its pages use), after the theme's. */
   utilities?: string;
+  /** The site's custom stylesheet (its repository's `style.css` and `css` files), linked last so it wins. */
+  custom?: string;
 }

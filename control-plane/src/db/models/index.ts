@@ -11,6 +11,10 @@ import { usageCounterSchema, type UsageCounter } from './usage-counter.ts';
 import { deploymentSchema, type Deployment } from './deployment.ts';
 import { pageSchema, type Page } from './page.ts';
 import { webhookDeliverySchema, type WebhookDelivery } from './webhook-delivery.ts';
+import { auditEntrySchema, type AuditEntry } from './audit-entry.ts';
+import { serverSecretSchema, type ServerSecret } from './server-secret.ts';
+import { webhookEndpointSchema, type WebhookEndpoint } from './webhook-endpoint.ts';
+import { webhookMessageSchema, type WebhookMessage } from './webhook-message.ts';
 import { userSchema, type User } from './user.ts';
 import { membershipSchema, type Membership } from './membership.ts';
 import { sessionSchema, type Session } from './session.ts';
@@ -28,6 +32,10 @@ export interface Models {
   WebhookDelivery: Model<WebhookDelivery>;
   AnalyticsEvent: Model<AnalyticsEvent>;
   AnalyticsSalt: Model<AnalyticsSalt>;
+  AuditEntry: Model<AuditEntry>;
+  ServerSecret: Model<ServerSecret>;
+  WebhookEndpoint: Model<WebhookEndpoint>;
+  WebhookMessage: Model<WebhookMessage>;
   User: Model<User>;
   Membership: Model<Membership>;
   Session: Model<Session>;
@@ -52,6 +60,10 @@ export function models(connection: Connection): Models {
       WebhookDelivery: connection.model<WebhookDelivery>('WebhookDelivery', webhookDeliverySchema, 'webhook_deliveries'),
       AnalyticsEvent: connection.model<AnalyticsEvent>('AnalyticsEvent', analyticsEventSchema, 'analytics_events'),
       AnalyticsSalt: connection.model<AnalyticsSalt>('AnalyticsSalt', analyticsSaltSchema, 'analytics_salts'),
+      AuditEntry: connection.model<AuditEntry>('AuditEntry', auditEntrySchema, 'audit_log'),
+      ServerSecret: connection.model<ServerSecret>('ServerSecret', serverSecretSchema, 'server_secrets'),
+      WebhookEndpoint: connection.model<WebhookEndpoint>('WebhookEndpoint', webhookEndpointSchema, 'webhook_endpoints'),
+      WebhookMessage: connection.model<WebhookMessage>('WebhookMessage', webhookMessageSchema, 'webhook_messages'),
       User: connection.model<User>('User', userSchema, 'users'),
       Membership: connection.model<Membership>('Membership', membershipSchema, 'memberships'),
       Session: connection.model<Session>('Session', sessionSchema, 'sessions'),
@@ -74,4 +86,4 @@ export async function syncIndexes(connection: Connection): Promise<void> {
   for (const model of Object.values(m)) await (model as Model<unknown>).createIndexes();
 }
 
-export type { AnalyticsEvent, AnalyticsSalt, ApiKey, Organization, Project, UsageCounter, Deployment, Page, WebhookDelivery, User, Membership, Session, OwnerClaim, Invitation, Domain };
+export type { AnalyticsEvent, AnalyticsSalt, ApiKey, AuditEntry, ServerSecret, WebhookEndpoint, WebhookMessage, Organization, Project, UsageCounter, Deployment, Page, WebhookDelivery, User, Membership, Session, OwnerClaim, Invitation, Domain };

@@ -16,6 +16,13 @@ export const projectSchema = new Schema({
   custom_domain: { type: String, default: null, index: true },
   last_deploy_at: { type: Date, default: null },
   logo: { type: { light: String, dark: String, _id: false }, default: null },
+  /**
+   * Site password (sites/site-password.ts): `scrypt$<salt>$<hash>`, never the password. Null when
+   * the site is public. `site_password_set_at` also versions the visitors' cookies: a new
+   * password signs everyone out.
+   */
+  site_password_hash: { type: String, default: null },
+  site_password_set_at: { type: Date, default: null },
 }, { versionKey: false });
 projectSchema.index({ org_id: 1, created_at: -1 });
 

@@ -1,6 +1,7 @@
 /**
  * A CSS tokenizer following CSS Syntax Level 3 (section 4), for the SVG sanitiser's CSS
- * allow-list. It decodes what browsers decode before deciding what a token is — escapes
+ * allow-list (control plane) and the custom CSS sanitiser (custom-css.ts). It decodes what
+ * browsers decode before deciding what a token is — escapes
  * (`\75 rl(` is `url(`), `url(` with or without quotes, comments between any two tokens — so the
  * sanitiser judges the same tokens a browser will act on. Each token keeps its source text, so
  * what is kept is written back exactly as it came.

@@ -1,0 +1,47 @@
+import t from 'tap';
+import { customCssFiles, sanitizeCustomCss } from '../../src/css/custom-css.ts';
+
+const SITE = 'https://acme.docs.example';
+
+t.test('custom CSS', async (t) => {
+  t.test('should keep CSS that loads nothing from outside the site exactly as written', async (t) => {
+    const css = '.hero { background: url(/images/bg.png) no-repeat; color: #123456 }\n.x { mask: url("#m") }\n.y { background-image: url(data:image/png;base64,AAAA) }\n.z { background: url("https://acme.docs.example/a.png") }\n';
+    t.same(sanitizeCustomCss(css, 'style.css', SITE), { css, warnings: [] });
+  });
+
+  t.test('should remove every @import with a warning', async (t) => {
+    const out = sanitizeCustomCss('@import url("https://fonts.example/f.css");\n@import "local.css" screen;\nh1 { color: red }\n', 'style.css', SITE);
+    t.same(out, {
+      css: '\n\nh1 { color: red }\n',
+      warnings: [
+        'style.css: @import url("https://fonts.example/f.css") removed; custom CSS loads nothing else (list repository stylesheets under "css" in docs.json)',
+        'style.css: @import "local.css" screen removed; custom CSS loads nothing else (list repository stylesheets under "css" in docs.json)',
+      ],
+    });
+  });
+
+  t.test('should replace off-site url() in every spelling with none', async (t) => {
+    const out = sanitizeCustomCss('a { background: url(https://tracker.example/p.gif) } b { background: url( "//evil.example/x" ) } c { background: \\75 rl(http://evil.example/e) }', 'brand.css', SITE);
+    t.same(out, {
+      css: 'a { background: none } b { background: none } c { background: none }',
+      warnings: [
+        'brand.css: url(https://tracker.example/p.gif) removed; only files of this site may be loaded',
+        'brand.css: url(//evil.example/x) removed; only files of this site may be loaded',
+        'brand.css: url(http://evil.example/e) removed; only files of this site may be loaded',
+      ],
+    });
+  });
+
+  t.test('should pick style.css then the files listed under css, warning about missing ones', async (t) => {
+    const files = new Map([['style.css', 'a'], ['theme/brand.css', 'b']]);
+    t.same(customCssFiles({ files }, { name: 'x', css: ['theme/brand.css', './style.css', 'missing.css'] }), {
+      files: ['style.css', 'theme/brand.css'],
+      warnings: ['docs.json: css: missing.css does not exist in the repository; ignored'],
+    });
+    t.same(customCssFiles({ files }, { name: 'x', css: 'brand.css' }), {
+      files: ['style.css'],
+      warnings: ['docs.json: css: ignored; expected an array of at most 20 repository paths ending in .css'],
+    });
+    t.same(customCssFiles({ files: new Map() }, { name: 'x' }), { files: [], warnings: [] });
+  });
+});
