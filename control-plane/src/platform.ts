@@ -22,6 +22,8 @@ import type { Deps } from './http/route.ts';
 import { configureLog } from './log/structured-log.ts';
 import { startControlPlane, type ControlPlane, type ControlPlaneOptions } from './server.ts';
 import { chainHandlers, siteRoutes } from './assistant/site-routes.ts';
+import { siteIndex, type SiteIndex } from './assistant/site-index.ts';
+import { warmOnDeployment } from './assistant/warm-on-deployment.ts';
 import type { UsageSink } from './assistant/usage-sink.ts';
 import { startSiteServer, type SiteServer } from './sites/site-server.ts';
 import { sitePrefix, statePrefix } from './sites/bucket-prefixes.ts';
@@ -46,6 +48,8 @@ export interface Platform {
   internalUrl: string;
   /** The one analytics recording call (site server, beacons, CDN logs, assistant). */
   analytics: AnalyticsRecorder;
+  /** The assistant's and MCP's per-deployment index cache, warmed when a deployment finishes. */
+  assistantIndex: SiteIndex;
   close(): Promise<void>;
 }
 
@@ -98,19 +102,22 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
   const internalUrl = `http://${env.API_HOST === '0.0.0.0' ? '127.0.0.1' : env.API_HOST}:${cp.port}`;
   // Workers in other containers set INTERNAL_API_URL (e.g. http://control-plane:4000); 127.0.0.1 is only right on one machine.
   services.internalBaseUrl ??= env.INTERNAL_API_URL?.replace(/\/$/, '') ?? internalUrl;
+  const assistantIndex = siteIndex({ store });
+  const stopWarming = warmOnDeployment(cp.m, assistantIndex);
   const schemaPath = new URL('../../builder/schema/docs.schema.json', import.meta.url);
   const site = await startSiteServer({
     m: cp.m, store, sitesDomain: env.SITES_DOMAIN, host: env.SITE_HOST, port: opts.sitePort ?? env.SITE_PORT,
     handle: chainHandlers(
-      siteRoutes({ m: cp.m, store, env, usage: opts.usage ?? usageToAnalytics(analytics, env.TRUST_PROXY), now: opts.now }),
+      siteRoutes({ m: cp.m, store, env, sites: assistantIndex, usage: opts.usage ?? usageToAnalytics(analytics, env.TRUST_PROXY), now: opts.now }),
       beaconHandler({ recorder: analytics, trustProxy: env.TRUST_PROXY, now: () => cp.deps.now().getTime() }),
     ),
     onServed: recordServed(analytics, env.TRUST_PROXY),
     globalFiles: fs.existsSync(schemaPath) ? { '/docs.schema.json': { body: fs.readFileSync(schemaPath), contentType: 'application/schema+json' } } : {},
-  }).catch(async (err: unknown) => { await cp.close(); throw err; });
+  }).catch(async (err: unknown) => { stopWarming(); await cp.close(); throw err; });
   return {
-    cp, site, store, workerSecret, internalUrl, analytics,
+    cp, site, store, workerSecret, internalUrl, analytics, assistantIndex,
     async close() {
+      stopWarming();
       await site.close();
       await analytics.close();
       await cp.close();

@@ -84,7 +84,7 @@ export function project(docs: Document[], projection: Document | undefined, scor
  */
 export function aggregateDocs(coll: Collection | undefined, pipeline: Document[], resolve: (name: string) => Document[]): Document[] {
   try {
-    let input: Document[] = coll ? [...coll.docs.values()] : [];
+    let input: Document[];
     let stages = pipeline;
     let scored = false;
     const first = pipeline[0]?.$match as Document | undefined;
@@ -93,6 +93,13 @@ export function aggregateDocs(coll: Collection | undefined, pipeline: Document[]
       scored = true;
       input = [...textSearch(coll, text)].map(([doc, score]) => ({ ...doc, [TEXT_SCORE_FIELD]: score }));
       stages = [...(rest && Object.keys(rest).length ? [{ $match: rest }] : []), ...pipeline.slice(1)];
+    } else if (first) {
+      // A leading $match selects through the collection (index lookup, native filter) before
+      // the pipeline copies its input, so only matching documents are copied and processed.
+      input = coll ? coll.find(first) : [];
+      stages = pipeline.slice(1);
+    } else {
+      input = coll ? [...coll.docs.values()] : [];
     }
     stages = stages.map((s) => (s.$sort ? { $sort: translateSort(s.$sort as Document) } : s));
     const out = runPipeline(input, stages, resolve);
