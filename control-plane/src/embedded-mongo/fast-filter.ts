@@ -1,6 +1,6 @@
 /**
  * A native predicate for the simple filters most reads use (`{ project_id: "p", kind: { $in: [...] },
- * ts: { $gte: d1, $lt: d2 }, bot: false, path: { $ne: null } }`), so selecting documents does not
+ * ts: { $gte: d1, $lt: d2 }, bot: false, path: { $ne: null } }`, and `$or`/`$and` of such), so selecting documents does not
  * go through mingo's general evaluator document by document. Only shapes whose meaning is
  * unambiguous are compiled: top-level fields compared with strings, finite numbers, booleans,
  * null and dates. A document whose field holds anything else (an array, a sub-document, another
@@ -67,7 +67,15 @@ function fieldTest(cond: unknown): Test | undefined {
  */
 export function compileFastFilter(filter: Document): ((doc: Document) => boolean) | undefined {
   const fields: [string, Test][] = [];
+  const branches: { any: boolean; preds: ((doc: Document) => boolean)[] }[] = [];
   for (const [field, cond] of Object.entries(filter)) {
+    if (field === '$or' || field === '$and') {
+      if (!Array.isArray(cond) || cond.length === 0) return undefined;
+      const preds = cond.map((c) => (c && typeof c === 'object' && !Array.isArray(c) ? compileFastFilter(c as Document) : undefined));
+      if (preds.some((p) => !p)) return undefined;
+      branches.push({ any: field === '$or', preds: preds as ((doc: Document) => boolean)[] });
+      continue;
+    }
     if (field.startsWith('$') || field.includes('.')) return undefined;
     const test = fieldTest(cond);
     if (!test) return undefined;
@@ -80,6 +88,7 @@ export function compileFastFilter(filter: Document): ((doc: Document) => boolean
       if (verdict === undefined) return (full ??= compileFilter(filter)).test(doc);
       if (!verdict) return false;
     }
+    for (const b of branches) if (b.any ? !b.preds.some((p) => p(doc)) : !b.preds.every((p) => p(doc))) return false;
     return true;
   };
 }

@@ -2,6 +2,7 @@ import type { Document } from 'bson';
 import { Query } from 'mingo/query';
 import type { Collection } from './collection.ts';
 import { toCommandError } from './errors.ts';
+import { runNative } from './native-pipeline.ts';
 import { compileFilter, mingoOptions, runPipeline, TEXT_SCORE_FIELD } from './mingo-context.ts';
 import { extractText, textSearch } from './text-search.ts';
 
@@ -80,7 +81,8 @@ export function project(docs: Document[], projection: Document | undefined, scor
 
 /**
  * Runs an aggregation pipeline over a collection. A leading `$match` with `$text` is evaluated
- * against the text index; `$meta: "textScore"` then works in later stages.
+ * against the text index; `$meta: "textScore"` then works in later stages. Pipelines of the
+ * shapes native-pipeline.ts covers run there, the rest in mingo.
  */
 export function aggregateDocs(coll: Collection | undefined, pipeline: Document[], resolve: (name: string) => Document[]): Document[] {
   try {
@@ -100,6 +102,10 @@ export function aggregateDocs(coll: Collection | undefined, pipeline: Document[]
       stages = pipeline.slice(1);
     } else {
       input = coll ? [...coll.docs.values()] : [];
+    }
+    if (!scored) {
+      const native = runNative(input, stages);
+      if (native) return native;
     }
     stages = stages.map((s) => (s.$sort ? { $sort: translateSort(s.$sort as Document) } : s));
     const out = runPipeline(input, stages, resolve);

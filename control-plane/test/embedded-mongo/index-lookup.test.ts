@@ -37,6 +37,9 @@ const FILTERS: Document[] = [
   { path: '' },
   { p: 'a', bot: false, path: { $ne: null } },
   { ts: d('2026-03-01T00:00:00Z') },
+  { $or: [{ p: 'a' }, { bot: true }] },
+  { p: 'a', $or: [{ path: { $ne: null } }, { n: { $gte: 2 } }] },
+  { $and: [{ p: { $in: ['a', 'b'] } }, { bot: { $ne: true } }] },
 ];
 
 const ids = (docs: Document[]) => docs.map((x) => x._id);
@@ -52,7 +55,7 @@ t.test('index lookups and the native filter', async (t) => {
   });
 
   t.test('should leave filters it cannot mirror to the full evaluator', async (t) => {
-    for (const filter of [{ $or: [{ p: 'a' }] }, { 'p.sub': 'a' }, { p: /a/ }, { p: { $exists: true } }, { n: { $gt: 'a' } }, { p: { sub: 'a' } }, { n: { $in: [[1, 9]] } }, { p: {} }]) {
+    for (const filter of [{ $nor: [{ p: 'a' }] }, { $or: [] }, { $or: [{ 'p.sub': 'a' }] }, { 'p.sub': 'a' }, { p: /a/ }, { p: { $exists: true } }, { n: { $gt: 'a' } }, { p: { sub: 'a' } }, { n: { $in: [[1, 9]] } }, { p: {} }]) {
       t.equal(compileFastFilter(filter), undefined, JSON.stringify(filter));
     }
   });
