@@ -66,9 +66,9 @@ function equalValues(a: unknown, b: unknown): boolean {
 }
 
 /**
- * `$dateTrunc` with literal unit, zone and start of week. Instants of one UTC minute share a
- * bucket unless a boundary falls inside that minute (checked at both ends), so the zone rules
- * are consulted once per minute rather than once per document.
+ * `$dateTrunc` with literal unit, zone and start of week. Instants of one UTC hour (or else one
+ * UTC minute) share a bucket unless a boundary falls inside it (checked at both ends), so the
+ * zone rules are consulted once per hour rather than once per document.
  */
 function dateTrunc(arg: unknown): Expr {
   if (!arg || typeof arg !== 'object' || Array.isArray(arg)) return fallback();
@@ -80,20 +80,28 @@ function dateTrunc(arg: unknown): Expr {
   const sow = unit !== 'week' || startOfWeek === undefined ? 0 : WEEKDAYS.findIndex((d) => d === startOfWeek.toLowerCase() || d.slice(0, 3) === startOfWeek.toLowerCase());
   if (sow < 0 || unit === 'millisecond' || unit === 'second') return fallback();
   const read = compileExpr(date);
+  const trunc = (ms: number) => truncateDate(ms, unit, 1, timezone, sow);
+  /** The bucket of every instant of [from, from + span), or null when a boundary falls inside. */
+  const uniform = (cache: Map<number, number | null>, span: number, ms: number) => {
+    const slot = Math.floor(ms / span);
+    let start = cache.get(slot);
+    if (start === undefined) {
+      const lo = trunc(slot * span);
+      start = lo === trunc(slot * span + span - 1) ? lo : null;
+      cache.set(slot, start);
+    }
+    return start;
+  };
+  const byHour = new Map<number, number | null>();
   const byMinute = new Map<number, number | null>();
   return (doc) => {
     const d = read(doc);
     if (d === null || d === MISSING) return null;
     if (!(d instanceof Date)) return fallback();
     const ms = d.getTime();
-    const minute = Math.floor(ms / 60_000);
-    let start = byMinute.get(minute);
-    if (start === undefined) {
-      const lo = truncateDate(minute * 60_000, unit, 1, timezone, sow);
-      start = lo === truncateDate(minute * 60_000 + 59_999, unit, 1, timezone, sow) ? lo : null;
-      byMinute.set(minute, start);
-    }
-    return new Date(start ?? truncateDate(ms, unit, 1, timezone, sow));
+    // Truncation never goes backwards in time, so equal ends mean one bucket for the whole span.
+    const start = uniform(byHour, 3_600_000, ms) ?? uniform(byMinute, 60_000, ms) ?? trunc(ms);
+    return new Date(start);
   };
 }
 
