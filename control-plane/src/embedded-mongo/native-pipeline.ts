@@ -41,6 +41,8 @@ const truthy = (v: unknown): boolean => v !== false && v !== null && v !== MISSI
 function fieldPath(path: string): Expr {
   const parts = path.split('.');
   if (parts.some((p) => p === '' || p.startsWith('$'))) fallback();
+  // Top-level fields (most reads): pipeline documents are always documents.
+  if (parts.length === 1) { const [p] = parts; return (doc) => doc[p]; }
   return (doc) => {
     let v: unknown = doc;
     for (const p of parts) {
