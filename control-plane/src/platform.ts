@@ -24,6 +24,8 @@ import type { Deps } from './http/route.ts';
 import { configureLog } from './log/structured-log.ts';
 import { startControlPlane, type ControlPlane, type ControlPlaneOptions } from './server.ts';
 import { chainHandlers, siteRoutes } from './assistant/site-routes.ts';
+import { siteIndex, type SiteIndex } from './assistant/site-index.ts';
+import { warmOnDeployment } from './assistant/warm-on-deployment.ts';
 import type { UsageSink } from './assistant/usage-sink.ts';
 import { passwordGate } from './sites/password-gate.ts';
 import { startSiteServer, type SiteServer } from './sites/site-server.ts';
@@ -51,6 +53,8 @@ export interface Platform {
   analytics: AnalyticsRecorder;
   /** Outgoing webhook deliveries: `kick()` sends what is due now. */
   webhooks: { kick(): void; stop(): Promise<void> };
+  /** The assistant's and MCP's per-deployment index cache, warmed when a deployment finishes. */
+  assistantIndex: SiteIndex;
   close(): Promise<void>;
 }
 
@@ -110,21 +114,24 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
   });
   const unwatch = watchDeployments(cp.m, { now: () => cp.deps.now(), siteUrlOf: (p) => siteUrlOf(cp.deps, p), onQueued: webhooks.kick, onError: log('outgoing webhook event failed') });
   services.webhooks = webhooks;
+  const assistantIndex = siteIndex({ store });
+  const stopWarming = warmOnDeployment(cp.m, assistantIndex);
   const schemaPath = new URL('../../builder/schema/docs.schema.json', import.meta.url);
   const site = await startSiteServer({
     m: cp.m, store, sitesDomain: env.SITES_DOMAIN, host: env.SITE_HOST, port: opts.sitePort ?? env.SITE_PORT,
     gate: passwordGate({ m: cp.m, trustProxy: env.TRUST_PROXY, now: opts.now }),
     handle: chainHandlers(
-      siteRoutes({ m: cp.m, store, env, usage: opts.usage ?? usageToAnalytics(analytics, env.TRUST_PROXY), now: opts.now }),
+      siteRoutes({ m: cp.m, store, env, sites: assistantIndex, usage: opts.usage ?? usageToAnalytics(analytics, env.TRUST_PROXY), now: opts.now }),
       beaconHandler({ recorder: analytics, trustProxy: env.TRUST_PROXY, now: () => cp.deps.now().getTime() }),
     ),
     onServed: recordServed(analytics, env.TRUST_PROXY),
     globalFiles: fs.existsSync(schemaPath) ? { '/docs.schema.json': { body: fs.readFileSync(schemaPath), contentType: 'application/schema+json' } } : {},
-  }).catch(async (err: unknown) => { unwatch(); await webhooks.stop(); await cp.close(); throw err; });
+  }).catch(async (err: unknown) => { unwatch(); stopWarming(); await webhooks.stop(); await cp.close(); throw err; });
   return {
-    cp, site, store, workerSecret, internalUrl, analytics, webhooks,
+    cp, site, store, workerSecret, internalUrl, analytics, webhooks, assistantIndex,
     async close() {
       unwatch();
+      stopWarming();
       await webhooks.stop();
       await site.close();
       await analytics.close();

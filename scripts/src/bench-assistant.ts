@@ -5,8 +5,9 @@
  *    site of `--pages` pages (default 5,000) with 30 planted facts asked in other words: how
  *    often the page that answers is among the first 3 distinct pages retrieved (and first).
  * 2. Latency through the real site server over HTTP (embedded database, quota and limits on):
- *    the first question after a deployment (the index is built then), then every question of
- *    the large site `--rounds` times: time to the first event (`citations`) and to `done`.
+ *    the index build a finished deployment starts in the background, the first question after
+ *    it, then every question of the large site `--rounds` times: time to the first event
+ *    (`citations`) and to `done`.
  *
  *   npm run bench:assistant [-- --pages 5000 --rounds 3]
  */
@@ -89,8 +90,12 @@ try {
     handle: siteRoutes({ m: cp.m, store, sites, env, limits: { visitorMessages: 1_000_000, siteStreams: 1_000 } }),
   });
   try {
-    // Latency first, so the first question pays for building the index, as after a deployment.
+    // What a finished deployment does in the background (warmOnDeployment), then the first question.
+    const warmStarted = performance.now();
+    await sites.warm(gen._id);
+    const warmMs = performance.now() - warmStarted;
     const cold = await ask(site.port, 'corpus.localhost', PLANTED_FACTS[0].q);
+    const coldBuilds = sites.stats();
     const firsts: number[] = [];
     const dones: number[] = [];
     for (let r = 0; r < ROUNDS; r++) {
@@ -111,7 +116,8 @@ try {
       for (const miss of r.misses) console.log(miss);
     }
     console.log(`\nLatency without a model, ${PAGES} pages, over HTTP (${firsts.length} questions)`);
-    console.log(`  first question after a deployment (builds the index): first event ${ms(cold.first)}, done ${ms(cold.done)}`);
+    console.log(`  index built when the deployment finished (in the background): ${ms(warmMs)}`);
+    console.log(`  first question after a deployment: first event ${ms(cold.first)}, done ${ms(cold.done)} (index builds so far: ${coldBuilds.builds}, by deployments: ${coldBuilds.warmBuilds})`);
     console.log(`  first event: median ${ms(pct(firsts, 0.5))}, p95 ${ms(pct(firsts, 0.95))}, max ${ms(firsts.at(-1)!)} (goal 150 ms: p95 at ${(pct(firsts, 0.95) / 150).toFixed(2)}x)`);
     console.log(`  full answer: median ${ms(pct(dones, 0.5))}, p95 ${ms(pct(dones, 0.95))}, max ${ms(dones.at(-1)!)} (goal 500 ms: p95 at ${(pct(dones, 0.95) / 500).toFixed(2)}x)`);
     console.log(`  memory: rss ${(process.memoryUsage().rss / 1024 / 1024).toFixed(0)} MB; load average now ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);

@@ -107,8 +107,15 @@ export class AnalyticsRecorder {
     while (this.buffer.length > 0) {
       const batch = this.buffer.splice(0, this.batchSize);
       try {
+        // One salt lookup per UTC day of the batch: a batch of CDN logs or history can span more
+        // days than the salt cache holds, and asking per event would cost a round trip each.
+        const salts = new Map<string, string>();
+        for (const p of batch) {
+          const day = utcDay(p.at);
+          if (!salts.has(day)) salts.set(day, await this.salts.salt(day));
+        }
         const docs: AnalyticsEvent[] = [];
-        for (const p of batch) docs.push(classify(p.input, p.at, await this.salts.salt(utcDay(p.at))));
+        for (const p of batch) docs.push(classify(p.input, p.at, salts.get(utcDay(p.at))!));
         await this.collection.insertMany(docs, { ordered: false });
         this.counters.inserted += docs.length;
       } catch (err) {

@@ -1,10 +1,13 @@
 /**
- * The assistant's view of each published site, built lazily in the control plane and cached per
+ * The assistant's view of each published site, built in the control plane and cached per
  * deployment. Decision: the index is not a build output. It is made from `llms-full.txt`, which
- * every deployment already publishes (one object read, whatever the page count), on the first
- * question after a deployment, and kept while that object's ETag stays the same, so a new
- * deployment is picked up within {@link HEAD_TTL_MS} and no builder or cache format changes with
- * the ranking. Only the host's own prefix (`sites/<project id>/`) is ever read.
+ * every deployment already publishes (one object read, whatever the page count), and kept while
+ * that object's ETag stays the same, so no builder or cache format changes with the ranking.
+ * It is built when a deployment finishes ({@link SiteIndex.warm}, called by
+ * `warmOnDeployment`), so the first question after a deployment finds it ready; a question that
+ * still finds none (a control plane restarted since, or an index evicted from the cache) builds
+ * it then, and a deployment made elsewhere is picked up within {@link HEAD_TTL_MS}. Only the
+ * host's own prefix (`sites/<project id>/`) is ever read.
  */
 import type { ObjectStore } from '@folio/builder';
 import { candidateKeys } from '@folio/builder';
@@ -36,9 +39,25 @@ export interface SiteIndexOptions {
   now?: () => number;
 }
 
+/** What started an index build. */
+export type BuildTrigger = 'deployment' | 'request';
+
+/** Index builds so far (what a warm start saves is visible here). */
+export interface SiteIndexStats {
+  builds: number;
+  /** Builds started by a finished deployment ({@link SiteIndex.warm}). */
+  warmBuilds: number;
+}
+
 export interface SiteIndex {
   /** The project's current content, or undefined when it has published no pages. */
   get(projectId: string): Promise<SiteContent | undefined>;
+  /**
+   * Builds the project's index for what is published now (asking the store afresh, not the
+   * cached ETag), unless it is already built or building. Resolves when it is ready.
+   */
+  warm(projectId: string): Promise<void>;
+  stats(): SiteIndexStats;
 }
 
 /** Creates the per-deployment cache. */
@@ -48,6 +67,7 @@ export function siteIndex(opts: SiteIndexOptions): SiteIndex {
   const cache = new Map<string, SiteContent>();
   const heads = new Map<string, { etag: string | undefined; at: number }>();
   const building = new Map<string, Promise<SiteContent | undefined>>();
+  const counts: SiteIndexStats = { builds: 0, warmBuilds: 0 };
 
   async function load(projectId: string, etag: string): Promise<SiteContent | undefined> {
     const prefix = sitePrefix(projectId);
@@ -107,26 +127,34 @@ export function siteIndex(opts: SiteIndexOptions): SiteIndex {
     }
   }
 
+  async function current(projectId: string, trigger: BuildTrigger): Promise<SiteContent | undefined> {
+    let head = heads.get(projectId);
+    if (!head || now() - head.at >= HEAD_TTL_MS || trigger === 'deployment') {
+      head = { etag: (await opts.store.head(`${sitePrefix(projectId)}llms-full.txt`))?.etag, at: now() };
+      heads.set(projectId, head);
+    }
+    if (head.etag === undefined) return undefined;
+    const cached = cache.get(projectId);
+    if (cached && cached.etag === head.etag) { remember(projectId, cached); return cached; }
+    const key = `${projectId}\0${head.etag}`;
+    let pending = building.get(key);
+    if (!pending) {
+      const etag = head.etag;
+      counts.builds++;
+      if (trigger === 'deployment') counts.warmBuilds++;
+      pending = load(projectId, etag).finally(() => building.delete(key));
+      building.set(key, pending);
+    }
+    const content = await pending;
+    if (content) remember(projectId, content);
+    return content;
+  }
+
   return {
-    async get(projectId) {
-      let head = heads.get(projectId);
-      if (!head || now() - head.at >= HEAD_TTL_MS) {
-        head = { etag: (await opts.store.head(`${sitePrefix(projectId)}llms-full.txt`))?.etag, at: now() };
-        heads.set(projectId, head);
-      }
-      if (head.etag === undefined) return undefined;
-      const cached = cache.get(projectId);
-      if (cached && cached.etag === head.etag) { remember(projectId, cached); return cached; }
-      const key = `${projectId}\0${head.etag}`;
-      let pending = building.get(key);
-      if (!pending) {
-        const etag = head.etag;
-        pending = load(projectId, etag).finally(() => building.delete(key));
-        building.set(key, pending);
-      }
-      const content = await pending;
-      if (content) remember(projectId, content);
-      return content;
+    get: (projectId) => current(projectId, 'request'),
+    async warm(projectId) {
+      await current(projectId, 'deployment');
     },
+    stats: () => ({ ...counts }),
   };
 }

@@ -12,7 +12,7 @@ export interface QueueEventMap {
   /** A worker claimed a job; `waitMs` since it became runnable; `takeover` when a dead builder's lease was taken over. */
   claimed: [{ deploymentId: string; workerId: string; waitMs: number; takeover: boolean }];
   /** A deployment reached a final state; `buildMs` since its last claim (undefined when never claimed). */
-  finished: [{ deploymentId: string; status: 'deployed' | 'failed'; buildMs?: number; reason?: 'poison' | 'ci_lost' }];
+  finished: [{ deploymentId: string; projectId: string; status: 'deployed' | 'failed'; buildMs?: number; reason?: 'poison' | 'ci_lost' }];
   /** A queued sync whose commit was already live ended without a build. */
   skipped: [{ deploymentId: string }];
   /** A retryable failure went back to the queue. */

@@ -182,7 +182,7 @@ export async function finish(m: Models, d: Deployment, report: JobReport, now: D
     },
   }, { returnDocument: 'after' }).lean();
   if (!done) throw leaseLost();
-  queueEvents(m).emit('finished', { deploymentId: done._id, status: report.status, buildMs: d.claimed_at ? now.getTime() - new Date(d.claimed_at).getTime() : undefined, reason });
+  queueEvents(m).emit('finished', { deploymentId: done._id, projectId: done.project_id, status: report.status, buildMs: d.claimed_at ? now.getTime() - new Date(d.claimed_at).getTime() : undefined, reason });
   await m.Project.updateOne({ _id: d.project_id }, {
     $set: report.status === 'deployed' ? { status: 'active', last_deploy_at: now } : { status: 'failed' },
   });

@@ -2,6 +2,8 @@ import { ObjectId, UUID, type Document } from 'bson';
 import { keyOf } from './bson-values.ts';
 import { MongoCommandError } from './errors.ts';
 import { defaultIndexName, duplicateKeyError, isTextIndex, UniqueIndex, type IndexSpec } from './index-keys.ts';
+import { compileFastFilter } from './fast-filter.ts';
+import { FieldPartition } from './field-partition.ts';
 import { compileFilter } from './mingo-context.ts';
 
 /** A change to persist: the journal writes these and replays them on start. */
@@ -36,6 +38,11 @@ export class Collection {
   /** Canonical `_id` → document. */
   readonly docs = new Map<string, Document>();
   private uniques: UniqueIndex[] = [];
+  /** Equality lookups on the leading field of each index (see field-partition.ts). */
+  private partitions: FieldPartition[] = [];
+  /** Canonical `_id` → insertion number, to give partition lookups the natural order. */
+  private readonly seq = new Map<string, number>();
+  private nextSeq = 0;
   private readonly record: (r: WriteRecord) => void;
 
   constructor(db: string, name: string, options: Document, record: (r: WriteRecord) => void) {
@@ -49,14 +56,27 @@ export class Collection {
     return `${this.db}.${this.name}`;
   }
 
-  /** All documents, or the single match of a plain `_id` equality filter without scanning. */
+  /**
+   * The documents a filter can match, in natural order: the single match of a plain `_id`
+   * equality, the documents of the filter's value on an index's leading field, or all.
+   */
   candidates(filter: Document | undefined): Document[] {
     const id = plainIdLookup(filter);
     if (id !== undefined) {
       const doc = this.docs.get(keyOf(id));
       return doc ? [doc] : [];
     }
-    return [...this.docs.values()];
+    let best: { ids: string[]; ordered: boolean } | undefined;
+    if (filter) {
+      for (const p of this.partitions) {
+        if (!Object.hasOwn(filter, p.field)) continue;
+        const hit = p.lookup(filter[p.field]);
+        if (hit && (!best || hit.ids.length < best.ids.length)) best = hit;
+      }
+    }
+    if (!best) return [...this.docs.values()];
+    const ids = best.ordered ? best.ids : best.ids.sort((a, b) => this.seq.get(a)! - this.seq.get(b)!);
+    return ids.map((i) => this.docs.get(i)!);
   }
 
   /** Matching documents in natural order (the stored objects: callers must not mutate them). */
@@ -65,8 +85,8 @@ export class Collection {
     if (!filter || Object.keys(filter).length === 0) return docs;
     // candidates() already resolved a plain `_id` equality exactly.
     if (plainIdLookup(filter) !== undefined) return docs;
-    const query = compileFilter(filter);
-    return docs.filter((d) => query.test(d));
+    const test = compileFastFilter(filter) ?? ((q) => (d: Document) => q.test(d))(compileFilter(filter));
+    return docs.filter(test);
   }
 
   /** Inserts a document that already has an `_id`; throws E11000 on any unique violation. */
@@ -75,6 +95,8 @@ export class Collection {
     if (this.docs.has(id)) throw duplicateKeyError(this.ns, ID_INDEX, { key: id, keyValue: { _id: doc._id } });
     this.checkUnique(doc, id);
     for (const u of this.uniques) u.add(doc, id);
+    for (const p of this.partitions) p.add(doc, id);
+    this.seq.set(id, this.nextSeq++);
     this.docs.set(id, doc);
     this.record({ op: 'put', db: this.db, c: this.name, doc });
   }
@@ -88,6 +110,7 @@ export class Collection {
     this.checkUnique(next, id);
     for (const u of this.uniques) u.remove(old, id);
     for (const u of this.uniques) u.add(next, id);
+    for (const p of this.partitions) p.replace(old, next, id);
     this.docs.set(id, next);
     this.record({ op: 'put', db: this.db, c: this.name, doc: next });
   }
@@ -95,6 +118,8 @@ export class Collection {
   remove(doc: Document): void {
     const id = keyOf(doc._id);
     for (const u of this.uniques) u.remove(doc, id);
+    for (const p of this.partitions) p.remove(doc, id);
+    this.seq.delete(id);
     this.docs.delete(id);
     this.record({ op: 'del', db: this.db, c: this.name, id: doc._id });
   }
@@ -123,6 +148,7 @@ export class Collection {
       this.uniques.push(index);
     }
     this.indexes.push(spec);
+    this.partitionFor(spec);
     this.record({ op: 'createIndex', db: this.db, c: this.name, spec });
     return true;
   }
@@ -134,7 +160,18 @@ export class Collection {
     if (at < 0) throw new MongoCommandError(27, 'IndexNotFound', `index not found with name [${name}]`);
     this.indexes.splice(at, 1);
     this.uniques = this.uniques.filter((u) => u.spec.name !== name);
+    const leads = new Set(this.indexes.map(leadingField));
+    this.partitions = this.partitions.filter((p) => leads.has(p.field));
     this.record({ op: 'dropIndex', db: this.db, c: this.name, name });
+  }
+
+  /** Starts an equality lookup on the index's leading field, unless one exists or it cannot have one. */
+  private partitionFor(spec: IndexSpec): void {
+    const field = leadingField(spec);
+    if (!field || this.partitions.some((p) => p.field === field)) return;
+    const partition = new FieldPartition(field);
+    for (const [id, doc] of this.docs) partition.add(doc, id);
+    this.partitions.push(partition);
   }
 
   private checkUnique(doc: Document, id: string): void {
@@ -143,6 +180,13 @@ export class Collection {
       if (clash) throw duplicateKeyError(this.ns, u.spec, clash);
     }
   }
+}
+
+/** The top-level field an index leads with, if a partition can serve it (not `_id`, text or a dotted path). */
+function leadingField(spec: IndexSpec): string | undefined {
+  if (isTextIndex(spec) || spec.partialFilterExpression || spec.sparse) return undefined;
+  const field = Object.keys(spec.key)[0];
+  return field && field !== '_id' && !field.includes('.') ? field : undefined;
 }
 
 /** Turns a createIndexes entry into the form mongod stores and lists (text keys become `_fts`). */

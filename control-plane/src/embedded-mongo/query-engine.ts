@@ -2,6 +2,7 @@ import type { Document } from 'bson';
 import { Query } from 'mingo/query';
 import type { Collection } from './collection.ts';
 import { toCommandError } from './errors.ts';
+import { runNative } from './native-pipeline.ts';
 import { compileFilter, mingoOptions, runPipeline, TEXT_SCORE_FIELD } from './mingo-context.ts';
 import { extractText, textSearch } from './text-search.ts';
 
@@ -80,11 +81,12 @@ export function project(docs: Document[], projection: Document | undefined, scor
 
 /**
  * Runs an aggregation pipeline over a collection. A leading `$match` with `$text` is evaluated
- * against the text index; `$meta: "textScore"` then works in later stages.
+ * against the text index; `$meta: "textScore"` then works in later stages. Pipelines of the
+ * shapes native-pipeline.ts covers run there, the rest in mingo.
  */
 export function aggregateDocs(coll: Collection | undefined, pipeline: Document[], resolve: (name: string) => Document[]): Document[] {
   try {
-    let input: Document[] = coll ? [...coll.docs.values()] : [];
+    let input: Document[];
     let stages = pipeline;
     let scored = false;
     const first = pipeline[0]?.$match as Document | undefined;
@@ -93,6 +95,17 @@ export function aggregateDocs(coll: Collection | undefined, pipeline: Document[]
       scored = true;
       input = [...textSearch(coll, text)].map(([doc, score]) => ({ ...doc, [TEXT_SCORE_FIELD]: score }));
       stages = [...(rest && Object.keys(rest).length ? [{ $match: rest }] : []), ...pipeline.slice(1)];
+    } else if (first) {
+      // A leading $match selects through the collection (index lookup, native filter) before
+      // the pipeline copies its input, so only matching documents are copied and processed.
+      input = coll ? coll.find(first) : [];
+      stages = pipeline.slice(1);
+    } else {
+      input = coll ? [...coll.docs.values()] : [];
+    }
+    if (!scored) {
+      const native = runNative(input, stages);
+      if (native) return native;
     }
     stages = stages.map((s) => (s.$sort ? { $sort: translateSort(s.$sort as Document) } : s));
     const out = runPipeline(input, stages, resolve);

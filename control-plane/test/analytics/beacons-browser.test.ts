@@ -1,9 +1,12 @@
 import { readdir, readFile } from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join, relative } from 'node:path';
 import * as pagefind from 'pagefind';
 import t from 'tap';
 import { launchBrowser } from '../../../site-template/test/helpers/browser.ts';
 import { createExampleSite } from '../../../site-template/test/helpers/example-site.ts';
+import { sampleSite } from '../../../site-template/src/node/sample-site.tsx';
 import { startTestPlatform } from '../helpers/platform.ts';
 
 const CHROME = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
@@ -36,10 +39,10 @@ t.test('analytics beacons from a real browser', async (t) => {
   const origin = `http://beacons.localhost:${tp.p.site.port}`;
 
   /** Waits until the recorder has written an event of `kind` (the beacon is asynchronous by design). */
-  const eventOf = async (kind: string, projection: Record<string, number> = { _id: 0, kind: 1, source: 1, path: 1, vote: 1, query: 1, result_count: 1, bot: 1, browser: 1 }) => {
+  const eventOf = async (kind: string, projection: Record<string, number> = { _id: 0, kind: 1, source: 1, path: 1, vote: 1, query: 1, result_count: 1, bot: 1, browser: 1 }, projectId: string = project.id) => {
     for (;;) {
       await tp.p.analytics.flush();
-      const hit = await tp.p.cp.m.AnalyticsEvent.collection.findOne({ project_id: project.id, kind }, { projection });
+      const hit = await tp.p.cp.m.AnalyticsEvent.collection.findOne({ project_id: projectId, kind }, { projection });
       if (hit) return hit;
       await new Promise((r) => setTimeout(r, 50));
     }
@@ -71,5 +74,46 @@ t.test('analytics beacons from a real browser', async (t) => {
     await page.goto('about:blank');
     const engagement = await eventOf('engagement', { _id: 0, path: 1, source: 1, duration_ms: 1 });
     t.same([engagement.path, engagement.source, engagement.duration_ms >= 1000], ['/guides/sdk', 'beacon', true]);
+  });
+
+  t.test('should post beacons under the base path of a site served below a path, recording site paths', async (t) => {
+    // The site is built for https://host/docs/ and served by a proxy that strips /docs before the
+    // site server, as a company site mounting its docs would; anything outside /docs is not ours.
+    const based = (await tp.api('POST', '/projects', { name: 'Based', slug: 'based-beacons' })).body;
+    const baseSite = await createExampleSite();
+    await baseSite.addPage('/guides/sdk/', { ...sampleSite(), basePath: '/docs' });
+    for await (const file of walk(baseSite.dir)) await tp.p.store.put(`sites/${based.id}/${relative(baseSite.dir, file)}`, await readFile(file));
+    const outside: string[] = [];
+    const proxy = http.createServer((req, res) => {
+      const url = req.url ?? '/';
+      if (!url.startsWith('/docs/')) {
+        // The browser's own favicon probe is not the site's doing; a platform endpoint is.
+        if (url.startsWith('/_folio/')) outside.push(`${req.method} ${url}`);
+        res.writeHead(404).end();
+        return;
+      }
+      const upstream = http.request({ host: '127.0.0.1', port: tp.p.site.port, method: req.method, path: url.slice('/docs'.length), headers: { ...req.headers, host: 'based-beacons.localhost' } }, (up) => {
+        res.writeHead(up.statusCode ?? 502, up.headers);
+        up.pipe(res);
+      });
+      req.pipe(upstream);
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    t.teardown(() => new Promise<void>((resolve) => proxy.close(() => resolve())));
+    const basePage = await context.newPage();
+    const res = await basePage.goto(`http://127.0.0.1:${(proxy.address() as AddressInfo).port}/docs/guides/sdk`);
+    t.equal(res?.status(), 200);
+    await basePage.click('[data-feedback=up]');
+    t.equal(await basePage.textContent('.feedback-thanks'), 'Thanks for the feedback!');
+    // The client script was running by the time the vote worked: time on page counts from before now.
+    const scriptRunningAt = await basePage.evaluate(() => performance.now());
+    t.same(await eventOf('page_view', undefined, based.id), { kind: 'page_view', source: 'server', path: '/guides/sdk', bot: false, browser: 'Chrome' });
+    t.same(await eventOf('feedback', undefined, based.id), { kind: 'feedback', source: 'beacon', path: '/guides/sdk', vote: 'up', bot: false, browser: 'Chrome' });
+    // Time on page goes to the other endpoint (/_folio/event) once the page has been visible a second.
+    await basePage.waitForFunction((since) => performance.now() > since + 1100, scriptRunningAt, { timeout: 0 });
+    await basePage.goto('about:blank');
+    const engagement = await eventOf('engagement', { _id: 0, path: 1, source: 1 }, based.id);
+    t.same(engagement, { path: '/guides/sdk', source: 'beacon' });
+    t.same(outside, [], 'no platform endpoint was called outside the base path');
   });
 });

@@ -6,6 +6,7 @@
  */
 import { answerHtml, type Citation } from './assistant-markdown.ts';
 import { ASSISTANT_CSS } from './assistant-styles.ts';
+import { folioUrl } from './site-base.ts';
 
 interface Message { role: 'user' | 'assistant'; content: string }
 
@@ -87,7 +88,7 @@ async function ask(question: string): Promise<void> {
   let citations: Citation[] = [];
   const fail = (message: string) => { body.textContent = message; answer.classList.add('assistant-failed'); conversation.pop(); };
   try {
-    const res = await fetch(ENDPOINT, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ messages: conversation }) });
+    const res = await fetch(folioUrl(ENDPOINT), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ messages: conversation }) });
     if (!res.ok || !res.body) {
       const problem = await res.json().catch(() => undefined) as { message?: string } | undefined;
       fail(problem?.message ?? 'The assistant is unavailable right now.');
@@ -142,7 +143,7 @@ export function openAssistant(): void {
   if (!panel.dialog.open) {
     panel.dialog.showModal();
     // Counted for the site's analytics (assistant opens); a failure changes nothing for the visitor.
-    navigator.sendBeacon?.(`${ENDPOINT}/open`);
+    navigator.sendBeacon?.(folioUrl(`${ENDPOINT}/open`));
   }
   panel.input.focus();
 }

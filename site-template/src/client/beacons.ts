@@ -4,17 +4,19 @@
  * visitors from a daily-rotating hash it never stores the inputs of.
  */
 
-/** Page feedback (`{ path, helpful }`). */
+import { folioUrl, sitePath } from './site-base.ts';
+
+/** Page feedback (`{ path, helpful }`); posted under the site's base path ({@link folioUrl}). */
 export const FEEDBACK_URL = '/_folio/feedback';
 /** Searches (`{ type: 'search', query, results, path }`) and time on page (`{ type: 'engagement', path, ms }`). */
 export const EVENT_URL = '/_folio/event';
 /** A search is reported once the visitor stops typing for this long (not once per keystroke). */
 export const SEARCH_SETTLE_MS = 1200;
 
-/** Sends one beacon; analytics never breaks the page, so failures are ignored. */
+/** Sends one beacon to `url` (a `/_folio/...` endpoint) under the base path; analytics never breaks the page, so failures are ignored. */
 export function beacon(url: string, body: Record<string, unknown>): void {
   try {
-    navigator.sendBeacon?.(url, new Blob([JSON.stringify(body)], { type: 'application/json' }));
+    navigator.sendBeacon?.(folioUrl(url), new Blob([JSON.stringify(body)], { type: 'application/json' }));
   } catch {
     // Blocked by an extension or a policy: nothing to do.
   }
@@ -26,7 +28,7 @@ let searchTimer: ReturnType<typeof setTimeout> | undefined;
 function flushSearch(): void {
   clearTimeout(searchTimer);
   if (!pendingSearch) return;
-  beacon(EVENT_URL, { type: 'search', query: pendingSearch.query.slice(0, 200), results: pendingSearch.results, path: location.pathname });
+  beacon(EVENT_URL, { type: 'search', query: pendingSearch.query.slice(0, 200), results: pendingSearch.results, path: sitePath() });
   pendingSearch = undefined;
 }
 
@@ -54,7 +56,7 @@ export function initEngagement(): void {
   const report = () => {
     if (visibleSince !== undefined) { total += performance.now() - visibleSince; visibleSince = undefined; }
     flushSearch();
-    if (total >= 1000) beacon(EVENT_URL, { type: 'engagement', path: location.pathname, ms: Math.min(Math.round(total), 86_400_000) });
+    if (total >= 1000) beacon(EVENT_URL, { type: 'engagement', path: sitePath(), ms: Math.min(Math.round(total), 86_400_000) });
     total = 0;
   };
   document.addEventListener('visibilitychange', () => {

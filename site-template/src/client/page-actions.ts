@@ -1,4 +1,5 @@
 import { beacon, FEEDBACK_URL } from './beacons.ts';
+import { sitePath } from './site-base.ts';
 import { canCopy, flashCopied } from './code-blocks.ts';
 
 /** "Copy page": copies the page's Markdown export instead of following the link (when copying can work). */
@@ -31,7 +32,7 @@ export function initFeedback(): void {
     button.addEventListener('click', () => {
       const helpful = button.dataset.feedback === 'up';
       root.querySelectorAll('[data-feedback]').forEach((b) => b.setAttribute('aria-pressed', String(b === button)));
-      beacon(FEEDBACK_URL, { path: location.pathname, helpful });
+      beacon(FEEDBACK_URL, { path: sitePath(), helpful });
       if (thanks) thanks.textContent = 'Thanks for the feedback!';
     });
   }

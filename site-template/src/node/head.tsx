@@ -61,6 +61,7 @@ export function Head({ input, page, title, notFound }: HeadProps) {
       <meta name="twitter:card" content={ogImage ? 'summary_large_image' : 'summary'} />
       {ogImage ? <meta name="twitter:image" content={ogImage} /> : null}
       {page?.rss ? <link rel="alternate" type="application/rss+xml" title={fullTitle} href={withBase(base, page.feedPath)} /> : null}
+      {base ? <meta name="folio-base" content={base.replace(/\/+$/, '')} /> : null}
       <meta name="folio-search" content={input.searchBase.split(',').map((b) => withBase(base, b.trim())).join(',')} />
       {Object.entries(metatags).map(([name, content]) =>
         // Open Graph keys are properties, everything else a name.
