@@ -82,7 +82,7 @@ export async function openGitSnapshot(dir: string, ref = 'HEAD', gitdir = path.j
   return {
     commit,
     files,
-    sizeBytes: await folderBytes(path.join(gitdir, 'objects')),
+    sizeBytes: fs.existsSync(path.join(gitdir, 'objects')) ? folderBytes(path.join(gitdir, 'objects')) : 0,
     read: async (repoPath) => {
       const oid = files.get(repoPath);
       if (oid === undefined) throw appError('file_missing', `No file "${repoPath}" in commit ${commit}`);
@@ -135,14 +135,13 @@ export function isGitRepository(dir: string): boolean {
   return fs.existsSync(path.join(dir, '.git')) || (fs.existsSync(path.join(dir, 'HEAD')) && fs.existsSync(path.join(dir, 'objects')));
 }
 
-async function folderBytes(dir: string): Promise<number> {
-  // Stats in parallel: one after another they took ~200 ms for a 1,000-page repository's
-  // loose objects, more than walking its tree.
-  const entries = await fs.promises.readdir(dir, { withFileTypes: true }).catch(() => []);
-  const sizes = await Promise.all(entries.map(async (e) => {
-    const abs = path.join(dir, e.name);
-    if (e.isDirectory()) return folderBytes(abs);
-    return e.isFile() ? (await fs.promises.stat(abs)).size : 0;
-  }));
-  return sizes.reduce((a, b) => a + b, 0);
+function folderBytes(dir: string): number {
+  // Synchronous stats: a repository of loose objects has one file per page version, and a
+  // promise per stat (four thread-pool hops each) cost ~0.6 s of CPU per 1,000 objects on
+  // every build, edits included; a synchronous stat answers from the inode cache.
+  let total = 0;
+  for (const e of fs.readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (e.isFile()) total += fs.statSync(path.join(e.parentPath, e.name), { throwIfNoEntry: false })?.size ?? 0;
+  }
+  return total;
 }
