@@ -45,7 +45,9 @@ export function siteWideExports(pages: readonly ExportPage[], site: SiteConfig, 
 
 /** Key → text of every export. `nav` sets the order of the LLM exports (reading order). */
 export function siteExports(pages: readonly ExportPage[], site: SiteConfig, nav?: readonly NavItem[]): Map<string, string> {
-  const files = new Map<string, string>(pages.flatMap((page) => pageExports(page, site)));
+  // Markdown exports first, then feeds, as the keys have always been listed.
+  const own = pages.map((page) => pageExports(page, site));
+  const files = new Map<string, string>([...own.map(([markdown]) => markdown), ...own.map(([, feed]) => feed)]);
   for (const [key, text] of siteWideExports(pages, site, nav)) files.set(key, text);
   return files;
 }
