@@ -14,7 +14,7 @@ import { CACHE_PREFIX, readManifest, writeManifest, type BuildManifest, type Man
 import { buildNav } from './nav/build-nav.ts';
 import { startChangedShards } from './early-search.ts';
 import { buildSearchIndex, discardStarted, parseSearchManifest, plannedSearchBase, SEARCH_MANIFEST_KEY, type StartedShard } from './outputs/search-index.ts';
-import { siteExports } from './outputs/site-exports.ts';
+import { pageExports, PAGE_EXPORTS_VERSION, siteWideExports } from './outputs/site-exports.ts';
 import { tailwindCss, tailwindKey } from './outputs/tailwind-css.ts';
 import { buildCustomCss, customCssFiles, customCssKey } from './css/custom-css.ts';
 import type { ShellContext } from './outputs/page-shells.ts';
@@ -278,7 +278,19 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>)
   });
   lap('render');
 
-  for (const [key, text] of siteExports(pageSummaries, config, nav)) await publisher.emit(key, text);
+  // A page's own exports (Markdown, feed) are kept as published when neither the page nor what
+  // they read of the configuration changed: an edit makes two of them, not two per page.
+  const exportsHash = sha(JSON.stringify([PAGE_EXPORTS_VERSION, configHash, config.siteUrl, config.basePath]));
+  const exportInputs: Record<string, string> = {};
+  const previousInputs = previous?.inputs ?? {};
+  for (const { summary, cacheKey } of ordered) {
+    const keys = [markdownKey(summary.urlPath), feedKey(summary.urlPath)];
+    const inputs = sha(JSON.stringify([exportsHash, cacheKey, summary.deps, summary.urlPath]));
+    for (const key of keys) exportInputs[key] = inputs;
+    if (keys.every((key) => previousInputs[key] === inputs) && keys.every((key) => publisher.keep(key))) continue;
+    for (const [key, text] of pageExports(summary, config)) await publisher.emit(key, text);
+  }
+  for (const [key, text] of siteWideExports(pageSummaries, config, nav)) await publisher.emit(key, text);
   await publishPublicFiles(snapshot, publisher, previous?.files ?? {}, layout.assets);
   lap('exports');
   await indexing;
@@ -307,7 +319,7 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>)
   if (next.hash !== previous?.summariesHash) await writeSummaries(store, next.bytes);
   const manifest: BuildManifest = {
     version: 1, commit: snapshot.commit, configHash, compilerVersion: COMPILER_VERSION, templateVersion: TEMPLATE_VERSION,
-    files: Object.fromEntries(snapshot.files), pages: manifestPages, inputs: rendered.inputs, objects: stats.objects, summariesHash: next.hash,
+    files: Object.fromEntries(snapshot.files), pages: manifestPages, inputs: { ...rendered.inputs, ...exportInputs }, objects: stats.objects, summariesHash: next.hash,
     ...(customKey ? { customCss: customKey } : {}),
   };
   await writeManifest(store, manifest);

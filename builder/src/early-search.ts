@@ -30,54 +30,93 @@ export interface EarlyShards {
 
 interface OpenShard { shard: Promise<PagefindShard>; urlPaths: Set<string> }
 
+/** A shard's pages in the order Pagefind must receive them, and how far they have been sent. */
+interface ShardQueue {
+  entry: OpenShard;
+  /** Every page the shard will hold, by URL path: unchanged ones with their record. */
+  order: Array<{ urlPath: string; record?: PageRecord }>;
+  next: number;
+  /** Changed pages compiled but not sent yet (an earlier page of the order is still compiling). */
+  ready: Map<string, CompiledPage>;
+}
+
 /**
- * Opens the search shards that hold changed pages, indexes their unchanged pages, and indexes
- * each batch of changed pages as soon as it is compiled (`add`). Pagefind runs in its own
- * process, so indexing overlaps compiling: a one-page edit's shard is mostly indexed by the time
- * its page is compiled, and a cold build leaves little more than writing the bundles once the
- * last page is compiled. `buildSearchIndex` then adds whatever is missing (`started`). If the
- * final shard plan differs (a new page failed, so the count changed), the early shards are
- * simply discarded.
+ * Opens the search shards that hold changed pages and indexes their pages while the changed
+ * ones compile, so Pagefind (its own process) indexes while pages compile: `buildSearchIndex`
+ * then adds whatever is missing (`started`). If the final shard plan differs (a new page
+ * failed, so the count changed), the early shards are simply discarded.
+ *
+ * Pagefind numbers pages in the order they are added, and its index and metadata files follow
+ * those numbers. So that a shard's bundle is the same bytes whichever pages changed (an edit
+ * publishes exactly what a cold build of the same commit publishes), pages are sent in one
+ * order, their URL paths sorted (the order `planShards` gives a shard's pages): unchanged pages up to the
+ * first changed one at once, the rest as the changed pages before them arrive. An edit's shard
+ * is thus about half indexed by the time its page is compiled.
  *
  * Unchanged pages are loaded one shard after another, so at most one shard's bodies are held
  * here at a time.
  */
 export function startChangedShards(opts: EarlySearchOptions): EarlyShards {
   const started = new Map<string, OpenShard>();
+  const queues = new Map<string, ShardQueue>();
   const count = shardCount(opts.pageCount, opts.perShard);
   const nameOf = (urlPath: string) => `${count}-${shardOf(urlPath, count)}`;
   let loading: Promise<unknown> = Promise.resolve();
-  for (const name of new Set(opts.changed.map((p) => nameOf(urlPathFor(p, opts.contentRoot))))) {
-    const members = opts.unchanged.filter((r) => nameOf(r.summary.urlPath) === name);
-    const opened = openPagefindShard(opts.basePath);
-    const filled = loading.then(() => opened).then(async (s) => {
-      await s.add(await Promise.all(members.map((r) => opts.load(r))));
+  /** Sends the shard's next pages that are at hand, in order. */
+  const advance = (queue: ShardQueue) => {
+    const batch: Array<PageRecord | CompiledPage> = [];
+    for (; queue.next < queue.order.length; queue.next++) {
+      const { urlPath, record } = queue.order[queue.next];
+      const page = record ?? queue.ready.get(urlPath);
+      if (!page) break;
+      queue.ready.delete(urlPath);
+      batch.push(page);
+      queue.entry.urlPaths.add(urlPath);
+    }
+    if (batch.length === 0) return;
+    const withBodies = () => Promise.all(batch.map((p) => ('summary' in p ? opts.load(p) : p)));
+    let bodies: Promise<CompiledPage[]>;
+    if (batch.some((p) => 'summary' in p)) {
+      // Unchanged bodies are read one batch at a time (bounded memory).
+      bodies = loading.then(withBodies);
+      loading = bodies.catch(() => undefined);
+    } else {
+      bodies = withBodies();
+    }
+    queue.entry.shard = Promise.all([queue.entry.shard, bodies]).then(async ([s, pages]) => {
+      await s.add(pages);
       return s;
     });
-    loading = filled.catch(() => undefined);
-    const entry: OpenShard = { shard: filled, urlPaths: new Set(members.map((r) => r.summary.urlPath)) };
-    entry.shard.catch(() => undefined); // used (and its failure reported) by buildSearchIndex, or discarded
+    queue.entry.shard.catch(() => undefined); // used (and its failure reported) by buildSearchIndex, or discarded
+  };
+  const changedByShard = new Map<string, string[]>();
+  for (const p of opts.changed) {
+    const urlPath = urlPathFor(p, opts.contentRoot);
+    const name = nameOf(urlPath);
+    changedByShard.set(name, [...(changedByShard.get(name) ?? []), urlPath]);
+  }
+  for (const [name, changed] of changedByShard) {
+    const members = opts.unchanged.filter((r) => nameOf(r.summary.urlPath) === name);
+    const order = [...members.map((record) => ({ urlPath: record.summary.urlPath, record })), ...changed.map((urlPath) => ({ urlPath }))]
+      .sort((a, b) => (a.urlPath < b.urlPath ? -1 : a.urlPath > b.urlPath ? 1 : 0));
+    const entry: OpenShard = { shard: openPagefindShard(opts.basePath), urlPaths: new Set() };
+    entry.shard.catch(() => undefined);
     started.set(name, entry);
+    const queue: ShardQueue = { entry, order, next: 0, ready: new Map() };
+    queues.set(name, queue);
+    advance(queue);
   }
   return {
     started,
     add(pages) {
-      const byShard = new Map<OpenShard, CompiledPage[]>();
+      const touched = new Set<ShardQueue>();
       for (const page of pages) {
-        const entry = started.get(nameOf(page.urlPath));
-        if (!entry) continue;
-        entry.urlPaths.add(page.urlPath);
-        const list = byShard.get(entry);
-        if (list) list.push(page);
-        else byShard.set(entry, [page]);
+        const queue = queues.get(nameOf(page.urlPath));
+        if (!queue) continue;
+        queue.ready.set(page.urlPath, page);
+        touched.add(queue);
       }
-      for (const [entry, list] of byShard) {
-        entry.shard = entry.shard.then(async (s) => {
-          await s.add(list);
-          return s;
-        });
-        entry.shard.catch(() => undefined);
-      }
+      for (const queue of touched) advance(queue);
     },
   };
 }

@@ -44,6 +44,23 @@ t.test('startChangedShards', async (t) => {
     for (const [key, bytes] of fresh.files) t.same(early.files.get(key), bytes, key);
   });
 
+  t.test('should produce the same bundle whichever page of the shard changed', async (t) => {
+    // Pagefind numbers pages in the order they are added: unchanged pages after the changed one
+    // must wait for it, or the index differs from a cold build's.
+    for (const target of pages) {
+      const changed = page(Number(target.urlPath.split('-').at(-1)), 'This widget was rewritten.');
+      const now = pages.map((p) => (p === target ? changed : p));
+      const scratch = await buildSearchIndex(now, { perShard: 2 });
+      const early = startChangedShards({ changed: [changed.sourcePath], unchanged: pages.filter((p) => p !== target).map(record), pageCount: 6, contentRoot: 'docs/', basePath: '', perShard: 2, load });
+      early.add([changed]);
+      const result = await buildSearchIndex([...entries(now.filter((p) => p !== changed)), changed], { perShard: 2, previous: first.manifest, started: early.started, load: loadPaths });
+      for (const name of result.rebuilt) {
+        const keys = [...scratch.files.keys()].filter((key) => key.startsWith(`_pagefind/${name}/`));
+        t.same(keys.filter((key) => Buffer.compare(Buffer.from(result.files.get(key) ?? ''), Buffer.from(scratch.files.get(key) ?? '')) !== 0), [], `${target.urlPath} changed: shard ${name}`);
+      }
+    }
+  });
+
   t.test('should ignore early shards of another shard count', async (t) => {
     // Planned for 3 pages (one shard); the site has 6 (four shards): the early shard is discarded.
     const started = startChangedShards({ changed: [edited.sourcePath], unchanged, pageCount: 3, contentRoot: 'docs/', basePath: '', perShard: 2, load }).started;

@@ -70,6 +70,15 @@ t.test('object stores', async (t) => {
       t.equal(fs.existsSync(path.join(root, 'a')), false);
       t.same(fs.readdirSync(path.join(root, 'guides')), ['install.html']);
     });
+    await t.test('should write into a folder it pruned, or one removed behind its back', async (t) => {
+      await store.put('x/y/1.txt', Buffer.from('1'));
+      await store.delete(['x/y/1.txt']);
+      await store.put('x/y/2.txt', Buffer.from('2'));
+      t.equal(fs.readFileSync(path.join(root, 'x/y/2.txt'), 'utf8'), '2');
+      fs.rmSync(path.join(root, 'x'), { recursive: true });
+      await store.put('x/y/3.txt', Buffer.from('3'));
+      t.same(fs.readdirSync(path.join(root, 'x/y')), ['3.txt']);
+    });
   });
 
   await t.test('S3 on s3rver', async (t) => {

@@ -1,0 +1,91 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import t, { type Test } from 'tap';
+import { build } from '../../src/build.ts';
+import { createCompiler } from '../../src/compile/index.ts';
+import { STATE_PREFIX } from '../../src/manifest.ts';
+import { closePagefind } from '../../src/outputs/pagefind-shard.ts';
+import { PageMemory } from '../../src/page-bodies.ts';
+import { createLocalDirStore } from '../../src/store/local-dir-store.ts';
+import { commitFiles, makeRepo, tempDir } from '../helpers/git-repo.ts';
+
+t.teardown(closePagefind);
+
+const page = (title: string, body: string, extra = '') => `---\ntitle: ${title}\ndescription: About ${title}.\n${extra}---\n\n# ${title}\n\n${body}\n`;
+
+/** Enough pages for several search shards (`searchPerShard: 2`), a snippet, updates and a public file. */
+const SITE = {
+  'docs.json': JSON.stringify({ name: 'Same', seo: { description: 'Incremental equals cold.' } }),
+  'docs/index.mdx': page('Home', 'Welcome.\n\nimport Note from \'/snippets/note.mdx\';\n\n<Note />'),
+  'docs/guides/install.mdx': page('Install', 'Run `npm install`.\n\n```bash title="Install"\nnpm install folio\n```', 'order: 1\n'),
+  'docs/guides/usage.md': page('Usage', 'Use it.', 'order: 2\n'),
+  'docs/guides/deep/config.mdx': page('Config', '<Note>Configure it.</Note>\n\n| a | b |\n| - | - |\n| 1 | 2 |'),
+  'docs/changelog.mdx': page('Changelog', '<Update label="v1" description="First" date="2025-01-01">\n  First release.\n</Update>'),
+  'docs/reference/api.mdx': page('API', '<ParamField path="id" type="string">The id.</ParamField>'),
+  'docs/reference/errors.mdx': page('Errors', '<Card title="Help" href="/guides/install">Read this.</Card>'),
+  'snippets/note.mdx': 'A shared **note**.\n',
+  'public/robots.txt': 'User-agent: custom\n',
+};
+
+/** Every published file (the builder's state left out) → its bytes. */
+function published(root: string): Map<string, string> {
+  const files = new Map<string, string>();
+  for (const e of fs.readdirSync(root, { recursive: true, withFileTypes: true })) {
+    if (!e.isFile()) continue;
+    const key = path.relative(root, path.join(e.parentPath, e.name));
+    if (!key.startsWith(STATE_PREFIX)) files.set(key, fs.readFileSync(path.join(root, key)).toString('base64'));
+  }
+  return new Map([...files].sort(([a], [b]) => (a < b ? -1 : 1)));
+}
+
+t.test('incremental builds', async (t) => {
+  const compiler = await createCompiler();
+  t.teardown(() => compiler.close());
+  const repo = tempDir();
+  makeRepo(repo, SITE);
+  const out = tempDir();
+  const pageMemory = new PageMemory();
+  const options = (store: string, memory?: PageMemory) => ({
+    source: { kind: 'dir' as const, dir: repo }, store: createLocalDirStore(store), siteUrl: 'https://same.example', compiler, year: 2025,
+    searchPerShard: 2, ...(memory ? { pageMemory: memory } : {}),
+  });
+  const first = await build(options(out, pageMemory));
+  t.equal(first.pagesFailed, 0);
+
+  /** Builds the current commit cold into a new store and compares every published file. */
+  const sameAsCold = async (t: Test, label: string) => {
+    const cold = tempDir();
+    const res = await build(options(cold));
+    t.equal(res.compiled, res.pagesTotal, `${label}: the cold build compiles every page`);
+    const a = published(out);
+    const b = published(cold);
+    t.same([...a.keys()], [...b.keys()], `${label}: the same files`);
+    t.same([...a.keys()].filter((key) => a.get(key) !== b.get(key)), [], `${label}: the same bytes`);
+  };
+
+  await t.test('should publish what a cold build publishes after a one-page edit', async (t) => {
+    commitFiles(repo, { 'docs/guides/usage.md': page('Usage', 'Use it twice.', 'order: 2\n') });
+    const res = await build(options(out, pageMemory));
+    t.equal(res.compiled, 1);
+    await sameAsCold(t, 'edit');
+  });
+
+  await t.test('should publish what a cold build publishes after a snippet edit, a rename, an added and a deleted page', async (t) => {
+    fs.renameSync(path.join(repo, 'docs/reference/errors.mdx'), path.join(repo, 'docs/reference/failures.mdx'));
+    commitFiles(repo, {
+      'snippets/note.mdx': 'A shared **note**, edited.\n',
+      'docs/guides/new.mdx': page('New', 'A new page.'),
+      'docs/reference/api.mdx': null,
+    });
+    const res = await build(options(out, pageMemory));
+    t.equal(res.compiled, 2, 'the page importing the snippet and the new page');
+    await sameAsCold(t, 'changes');
+  });
+
+  await t.test('should publish what a cold build publishes after a configuration change', async (t) => {
+    commitFiles(repo, { 'docs.json': JSON.stringify({ name: 'Same Renamed', seo: { description: 'Renamed.' } }) });
+    const res = await build(options(out, pageMemory));
+    t.equal(res.compiled, 0);
+    await sameAsCold(t, 'configuration');
+  });
+});
