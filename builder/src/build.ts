@@ -11,6 +11,8 @@ import { isGitRepository, openDirSnapshot, openGitSnapshot, type RepoSnapshot } 
 import { syncRemote } from './git/sync-remote.ts';
 import { checkCpu, checkRepository, DEFAULT_LIMITS, startDeadline, type BuildLimits } from './limits/build-limits.ts';
 import { CACHE_PREFIX, readManifest, writeManifest, type BuildManifest, type ManifestPage } from './manifest.ts';
+import { LinkChecker } from './links/link-check.ts';
+import { checkSiteLinks } from './links/site-links.ts';
 import { buildNav } from './nav/build-nav.ts';
 import { startChangedShards } from './early-search.ts';
 import { buildSearchIndex, discardStarted, parseSearchManifest, plannedSearchBase, SEARCH_MANIFEST_KEY, type StartedShard } from './outputs/search-index.ts';
@@ -63,6 +65,11 @@ export interface BuildOptions {
    * pages API; reporting before the publish means a build that dies in between re-reports them.
    */
   onPages?(changes: PageChanges): Promise<void>;
+  /**
+   * Remembers link-check results between builds of one site (the dev server keeps one), so a
+   * build re-checks only links that can have changed; default: every link is checked.
+   */
+  linkChecker?: LinkChecker;
   /** Called as each step finishes (`clone`, `plan`, `compile`, …), for progress logs. */
   onStep?(step: keyof StepTimings): void;
   /** Called after each compile batch with the pages compiled so far and the number to compile. */
@@ -239,8 +246,11 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>)
 
   const ordered = sources.filter((p) => records.has(p)).map((p) => records.get(p)!);
   const pageSummaries = ordered.map((r) => r.summary);
-  const publisher = createPublisher(store, previous?.objects ?? {}, limits);
   const nav = buildNav(pageSummaries, config, { sources: new Set(sources) });
+  const exported = siteExports(pageSummaries, config, nav);
+  // Before anything is uploaded: with brokenLinks "error" a broken link fails the build here.
+  const links = checkSiteLinks({ config, sources, records, failed, fileKeys: [...layout.assets.values(), ...exported.keys()] }, opts.linkChecker ?? new LinkChecker());
+  const publisher = createPublisher(store, previous?.objects ?? {}, limits);
   const searchPages = pageSummaries.map((s) => ({ urlPath: s.urlPath, searchHash: s.searchHash }));
   const byUrl = new Map(ordered.map((r) => [r.summary.urlPath, r]));
   // Pagefind indexes in its own process: start it now and let it run while shells render.
@@ -268,7 +278,7 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>)
   });
   lap('render');
 
-  for (const [key, text] of siteExports(pageSummaries, config, nav)) await publisher.emit(key, text);
+  for (const [key, text] of exported) await publisher.emit(key, text);
   await publishPublicFiles(snapshot, publisher, previous?.files ?? {}, layout.assets);
   lap('exports');
   await indexing;
@@ -309,7 +319,8 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>)
     pagesSuccess: sources.length - failed.size,
     pagesFailed: failed.size,
     errors: [...errors.keys()].sort().map((p) => errors.get(p)!),
-    warnings: config.warnings,
+    warnings: [...config.warnings, ...links.lines],
+    linksChecked: links.checked,
     compiled: misses.length,
     uploaded: stats.uploaded,
     deleted: stats.deleted,

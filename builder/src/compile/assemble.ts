@@ -25,5 +25,6 @@ export function assemblePage(sourcePath: string, contentRoot: string, facts: Pag
   if (fm.order !== undefined) page.order = fm.order;
   if (fm.description !== undefined) page.description = fm.description;
   if (fm.seo !== undefined) page.seo = fm.seo;
+  if (facts.links.length > 0) page.links = facts.links;
   return page;
 }
