@@ -28,6 +28,8 @@ export interface CompiledPage {
   urlPath: string;
   title: string;
   sidebarTitle?: string;
+  /** Frontmatter `icon`: shown before the page's sidebar label (an icon name, image path or emoji). */
+  icon?: string;
   /** Frontmatter `order` for the derived sidebar. */
   order?: number;
   description?: string;

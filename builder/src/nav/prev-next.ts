@@ -8,16 +8,24 @@ import type { NavItem } from '@folio/site-template/shared/types.ts';
 /** A page link as the shell shows it. */
 export interface NavLink { title: string; path: string }
 
-/** Every page of the sidebar in reading order; a page listed twice counts at its first place. */
+/**
+ * Every page of the sidebar in reading order; a page listed twice counts at its first place. A
+ * group's root page (its title links to it) comes before the group's pages.
+ */
 export function readingOrder(nav: readonly NavItem[]): NavLink[] {
   const seen = new Set<string>();
   const out: NavLink[] = [];
   const walk = (items: readonly NavItem[]) => {
+    const add = (title: string, path: string) => {
+      if (seen.has(path)) return;
+      seen.add(path);
+      out.push({ title, path });
+    };
     for (const item of items) {
-      if (item.kind !== 'page') walk(item.items);
-      else if (!seen.has(item.path)) {
-        seen.add(item.path);
-        out.push({ title: item.title, path: item.path });
+      if (item.kind === 'page') add(item.title, item.path);
+      else {
+        if (item.kind === 'group' && item.path !== undefined) add(item.title, item.path);
+        walk(item.items);
       }
     }
   };

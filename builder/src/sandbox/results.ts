@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import type { CompileInput } from '../compile/compiler.ts';
+import { MAX_ICON } from '../compile/assemble.ts';
 import { MAX_PAGE_LINKS } from '../compile/page-links.ts';
 import { urlPathFor } from '../compile/url-path.ts';
 import type { CompiledPage, PageFailure } from '../types.ts';
@@ -33,6 +34,7 @@ const compiledPage = z.object({
   order: z.number().optional(),
   description: text.optional(),
   seo: z.record(z.string(), z.unknown()).optional(),
+  icon: text.max(MAX_ICON).optional(),
   links: z.array(z.object({ href: text.max(4096), line: z.number().int().min(1), column: z.number().int().min(1) })).max(MAX_PAGE_LINKS).optional(),
 });
 const pageFailure = z.object({ message: text, line: z.number().int().optional(), column: z.number().int().optional() });

@@ -27,6 +27,12 @@ t.test('prevNext', async (t) => {
     t.same(prevNext(nav, '/hidden'), {});
   });
 
+  t.test('should read a group\'s root page before its pages', async (t) => {
+    const rooted: NavItem[] = [{ kind: 'page', title: 'Home', path: '/' }, { kind: 'group', title: 'API', path: '/api', items: [{ kind: 'page', title: 'Auth', path: '/api/auth' }] }];
+    t.same(readingOrder(rooted).map((l) => l.path), ['/', '/api', '/api/auth']);
+    t.same(prevNext(rooted, '/api'), { prev: { title: 'Home', path: '/' }, next: { title: 'Auth', path: '/api/auth' } });
+  });
+
   t.test('should cross tabs and groups but never languages or versions', async (t) => {
     const page = (path: string): NavItem => ({ kind: 'page', title: path, path });
     const split: NavItem[] = [
