@@ -14,6 +14,7 @@ import { CACHE_PREFIX, readManifest, writeManifest, type BuildManifest, type Man
 import { LinkChecker } from './links/link-check.ts';
 import { checkSiteLinks } from './links/site-links.ts';
 import { buildNav } from './nav/build-nav.ts';
+import { publishIslands } from './outputs/island-bundle.ts';
 import { startChangedShards } from './early-search.ts';
 import { buildSearchIndex, discardStarted, parseSearchManifest, plannedSearchBase, SEARCH_MANIFEST_KEY, type StartedShard } from './outputs/search-index.ts';
 import { siteExports } from './outputs/site-exports.ts';
@@ -251,6 +252,7 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>)
   // Before anything is uploaded: with brokenLinks "error" a broken link fails the build here.
   const links = checkSiteLinks({ config, sources, records, failed, fileKeys: [...layout.assets.values(), ...exported.keys()] }, opts.linkChecker ?? new LinkChecker());
   const publisher = createPublisher(store, previous?.objects ?? {}, limits);
+  const islands = await publishIslands(ordered.filter((r) => !failed.has(r.summary.sourcePath)).map((r) => r.summary), publisher, readFile);
   const searchPages = pageSummaries.map((s) => ({ urlPath: s.urlPath, searchHash: s.searchHash }));
   const byUrl = new Map(ordered.map((r) => [r.summary.urlPath, r]));
   // Pagefind indexes in its own process: start it now and let it run while shells render.
@@ -273,7 +275,7 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>)
   const configHash = loaded.files.size > 1 ? sha(JSON.stringify([...loaded.files])) : sha(configBytes);
   const rendered = await renderSite(ordered, {
     config, configHash, nav, searchBase: plannedSearchBase(searchPages, config.basePath, opts.searchPerShard), publisher,
-    ...(utilitiesKey ? { utilities: `/${utilitiesKey}` } : {}),
+    ...(utilitiesKey ? { utilities: `/${utilitiesKey}` } : {}), islands: islands.paths,
     previousInputs: previous?.inputs ?? {}, year: opts.year ?? new Date().getUTCFullYear(), load, tick: () => deadline.check(), onShell: opts.onShell,
   });
   lap('render');
@@ -319,7 +321,7 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>)
     pagesSuccess: sources.length - failed.size,
     pagesFailed: failed.size,
     errors: [...errors.keys()].sort().map((p) => errors.get(p)!),
-    warnings: [...config.warnings, ...links.lines],
+    warnings: [...config.warnings, ...links.lines, ...islands.warnings],
     linksChecked: links.checked,
     compiled: misses.length,
     uploaded: stats.uploaded,

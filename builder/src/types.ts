@@ -48,6 +48,8 @@ export interface CompiledPage {
   searchText: string;
   /** Links the page's own source writes (absent when none), for the link check. */
   links?: PageLink[];
+  /** Source of the client module hydrating the page's hook components (compile/islands.ts); absent without any. */
+  islands?: string;
 }
 
 /** A page that failed to compile: a user error with a position. */

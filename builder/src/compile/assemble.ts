@@ -31,5 +31,6 @@ export function assemblePage(sourcePath: string, contentRoot: string, facts: Pag
   // Mintlify's page icon: a name, an image path or an emoji, drawn before the sidebar label.
   if (typeof fm.data.icon === 'string' && fm.data.icon.trim() !== '') page.icon = fm.data.icon.trim().slice(0, MAX_ICON);
   if (facts.links.length > 0) page.links = facts.links;
+  if (facts.islands) page.islands = facts.islands;
   return page;
 }

@@ -95,6 +95,8 @@ export interface PageShellInput {
     markdownPath: string;
     /** Path of the page's own RSS feed, e.g. `/guides/install/rss.xml`. */
     feedPath: string;
+    /** Path of the module hydrating the page's interactive components (`<folio-island>` roots), when it has any. */
+    island?: string;
   };
   nav: NavItem[];
   prev?: { title: string; path: string };
