@@ -45,6 +45,11 @@ t.test('render-page', async (t) => {
       [['Closed', false], ['Open', true], ['Holds me', true]], 'expanded: false stays closed unless it holds the current page');
   });
 
+  t.test('should link the page\'s island module only when it has one, under the base path', async (t) => {
+    t.same(all(render({ basePath: '/docs' }, { island: '/_folio/islands/0123456789abcdef.js' }), /<script type="module" src="([^"]+)"/), ['/docs/_folio/client-0000.js', '/docs/_folio/islands/0123456789abcdef.js']);
+    t.same(all(render(), /<script type="module" src="([^"]+)"/), ['/_folio/client-0000.js']);
+  });
+
   t.test('should compose the title from the page, a separator and the site title', async (t) => {
     t.same(all(render(), /<title>(.*?)<\/title>/), ['SDK guide - Acme Docs']);
     t.same(all(render({ seo: { title: 'Acme Developer Hub', indexing: 'default' } }), /<title>(.*?)<\/title>/), ['SDK guide - Acme Developer Hub']);
