@@ -11,14 +11,17 @@ import { isGitRepository, openDirSnapshot, openGitSnapshot, type RepoSnapshot } 
 import { syncRemote } from './git/sync-remote.ts';
 import { checkCpu, checkRepository, DEFAULT_LIMITS, startDeadline, type BuildLimits } from './limits/build-limits.ts';
 import { CACHE_PREFIX, readManifest, writeManifest, type BuildManifest, type ManifestPage } from './manifest.ts';
+import { LinkChecker } from './links/link-check.ts';
+import { checkSiteLinks } from './links/site-links.ts';
 import { buildNav } from './nav/build-nav.ts';
+import { publishIslands } from './outputs/island-bundle.ts';
 import { startChangedShards } from './early-search.ts';
 import { buildSearchIndex, discardStarted, parseSearchManifest, plannedSearchBase, SEARCH_MANIFEST_KEY, type StartedShard } from './outputs/search-index.ts';
-import { pageExports, PAGE_EXPORTS_VERSION, siteWideExports } from './outputs/site-exports.ts';
+import { pageExportKeys, pageExports, PAGE_EXPORTS_VERSION, siteWideExports } from './outputs/site-exports.ts';
 import { tailwindCss, tailwindKey } from './outputs/tailwind-css.ts';
 import { buildCustomCss, customCssFiles, customCssKey } from './css/custom-css.ts';
 import type { ShellContext } from './outputs/page-shells.ts';
-import { feedKey, htmlKey, markdownKey } from './outputs/site-paths.ts';
+import { htmlKey } from './outputs/site-paths.ts';
 import { createPageBodies, type PageMemory, type PageRecord } from './page-bodies.ts';
 import { failureHolds, readSummaries, relocate, serializeSummaries, summarize, summaryHolds, writeSummaries, type FailureSummary, type PageSummary } from './page-summaries.ts';
 import { createPublisher } from './publish.ts';
@@ -71,6 +74,11 @@ export interface BuildOptions {
    * pages API; reporting before the publish means a build that dies in between re-reports them.
    */
   onPages?(changes: PageChanges): Promise<void>;
+  /**
+   * Remembers link-check results between builds of one site (the dev server keeps one), so a
+   * build re-checks only links that can have changed; default: every link is checked.
+   */
+  linkChecker?: LinkChecker;
   /** Called as each step finishes (`clone`, `plan`, `compile`, …), for progress logs. */
   onStep?(step: keyof StepTimings): void;
   /** Called after each compile batch with the pages compiled so far and the number to compile. */
@@ -247,8 +255,13 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>)
 
   const ordered = sources.filter((p) => records.has(p)).map((p) => records.get(p)!);
   const pageSummaries = ordered.map((r) => r.summary);
-  const publisher = createPublisher(store, previous?.objects ?? {}, limits);
   const nav = buildNav(pageSummaries, config, { sources: new Set(sources) });
+  const siteWide = siteWideExports(pageSummaries, config, nav);
+  const exportKeys = [...pageSummaries.flatMap((s) => pageExportKeys(s.urlPath)), ...siteWide.keys()];
+  // Before anything is uploaded: with brokenLinks "error" a broken link fails the build here.
+  const links = checkSiteLinks({ config, sources, records, failed, fileKeys: [...layout.assets.values(), ...exportKeys] }, opts.linkChecker ?? new LinkChecker());
+  const publisher = createPublisher(store, previous?.objects ?? {}, limits);
+  const islands = await publishIslands(ordered.filter((r) => !failed.has(r.summary.sourcePath)).map((r) => r.summary), publisher, readFile);
   const searchPages = pageSummaries.map((s) => ({ urlPath: s.urlPath, searchHash: s.searchHash }));
   const byUrl = new Map(ordered.map((r) => [r.summary.urlPath, r]));
   // Pagefind indexes in its own process: start it now and let it run while shells render.
@@ -274,6 +287,7 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>)
     config, configHash, nav, searchBase: plannedSearchBase(searchPages, config.basePath, opts.searchPerShard), publisher,
     ...(utilitiesKey ? { utilities: `/${utilitiesKey}` } : {}),
     ...(customKey ? { custom: `/${customKey}` } : {}),
+    islands: islands.paths,
     previousInputs: previous?.inputs ?? {}, year: opts.year ?? new Date().getUTCFullYear(), load, tick: () => deadline.check(), onShell: opts.onShell,
   });
   lap('render');
@@ -284,13 +298,13 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>)
   const exportInputs: Record<string, string> = {};
   const previousInputs = previous?.inputs ?? {};
   for (const { summary, cacheKey } of ordered) {
-    const keys = [markdownKey(summary.urlPath), feedKey(summary.urlPath)];
+    const keys = pageExportKeys(summary.urlPath);
     const inputs = sha(JSON.stringify([exportsHash, cacheKey, summary.deps, summary.urlPath]));
     for (const key of keys) exportInputs[key] = inputs;
     if (keys.every((key) => previousInputs[key] === inputs) && keys.every((key) => publisher.keep(key))) continue;
     for (const [key, text] of pageExports(summary, config)) await publisher.emit(key, text);
   }
-  for (const [key, text] of siteWideExports(pageSummaries, config, nav)) await publisher.emit(key, text);
+  for (const [key, text] of siteWide) await publisher.emit(key, text);
   await publishPublicFiles(snapshot, publisher, previous?.files ?? {}, layout.assets);
   lap('exports');
   await indexing;
@@ -305,7 +319,7 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>)
     const isFailed = failed.has(p);
     manifestPages[p] = {
       blob: isFailed ? previous!.pages[p].blob : snapshot.files.get(p)!,
-      cacheKey, urlPath: summary.urlPath, outputs: [htmlKey(summary.urlPath), markdownKey(summary.urlPath), feedKey(summary.urlPath)],
+      cacheKey, urlPath: summary.urlPath, outputs: [htmlKey(summary.urlPath), ...pageExportKeys(summary.urlPath)],
       ...(Object.keys(summary.deps).length ? { deps: summary.deps } : {}),
       ...(isFailed ? { failed: true } : {}),
     };
@@ -332,7 +346,8 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>)
     pagesSuccess: sources.length - failed.size,
     pagesFailed: failed.size,
     errors: [...errors.keys()].sort().map((p) => errors.get(p)!),
-    warnings: config.warnings,
+    warnings: [...config.warnings, ...links.lines, ...islands.warnings],
+    linksChecked: links.checked,
     compiled: misses.length,
     uploaded: stats.uploaded,
     deleted: stats.deleted,

@@ -25,6 +25,8 @@ export type PageSummary = Omit<CompiledPage, 'bodyHtml' | 'toc' | 'searchText' |
   deps: Record<string, string>;
   /** Tokens of the `class` attributes of its body: the site's Tailwind utilities are generated from them. */
   classes?: string[];
+  /** Every `id` its body renders (headings, updates, components): what `#fragment` links may name. */
+  anchors?: string[];
 };
 
 /** A page that failed to compile, by source path: the failure and the cache key of the source that gave it. */
@@ -52,7 +54,18 @@ export interface StoredSummaries {
 export function summarize(page: CompiledPage, deps: Record<string, string>): PageSummary {
   const { bodyHtml: _body, toc: _toc, searchText: _text, frontmatter: _fm, ...rest } = page;
   const classes = classCandidates(page.bodyHtml);
-  return { ...rest, searchHash: searchHash(page), deps, ...(classes.length ? { classes } : {}) };
+  const anchors = elementIds(page.bodyHtml);
+  return { ...rest, searchHash: searchHash(page), deps, ...(classes.length ? { classes } : {}), ...(anchors.length ? { anchors } : {}) };
+}
+
+/** The `id` attributes of rendered HTML, entities decoded, sorted and unique. */
+export function elementIds(html: string): string[] {
+  const out = new Set<string>();
+  for (const m of html.matchAll(/\sid=(?:"([^"]*)"|'([^']*)')/g)) {
+    const id = (m[1] ?? m[2]).replaceAll('&quot;', '"').replaceAll('&#39;', "'").replaceAll('&lt;', '<').replaceAll('&gt;', '>').replaceAll('&amp;', '&');
+    if (id) out.add(id);
+  }
+  return [...out].sort();
 }
 
 /**

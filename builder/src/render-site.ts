@@ -36,6 +36,8 @@ export interface RenderContext {
   utilities?: string;
   /** Root-relative URL of the site's custom stylesheet (css/custom-css.ts), linked last. */
   custom?: string;
+  /** URL path of a page → site path of its client module (outputs/island-bundle.ts). */
+  islands?: ReadonlyMap<string, string>;
   /** Receives the shared shell context once it is known (the dev server keeps it). */
   onShell?(shell: ShellContext, config: ResolvedConfig): void;
 }
@@ -66,7 +68,7 @@ export async function renderSite(records: readonly PageRecord[], ctx: RenderCont
   for (let i = 0; i < todo.length; i += SHELL_BATCH) {
     ctx.tick();
     const pages = await Promise.all(todo.slice(i, i + SHELL_BATCH).map((record) => ctx.load(record)));
-    for (const page of pages) await publisher.emit(htmlKey(page.urlPath), renderPage(pageShellInput(page, shell, neighbours.get(page.urlPath))));
+    for (const page of pages) await publisher.emit(htmlKey(page.urlPath), renderPage(pageShellInput(page, shell, neighbours.get(page.urlPath), ctx.islands?.get(page.urlPath))));
   }
   inputs[NOT_FOUND_KEY] = siteHash;
   if (!(ctx.previousInputs[NOT_FOUND_KEY] === siteHash && publisher.keep(NOT_FOUND_KEY))) await publisher.emit(NOT_FOUND_KEY, notFoundShell(shell));

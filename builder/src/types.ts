@@ -17,6 +17,9 @@ export interface PageUpdate {
   html: string;
 }
 
+/** A link as a page's source writes it, and where (1-based). */
+export interface PageLink { href: string; line: number; column: number }
+
 /** The cached, per-page result of compiling one MDX file. Keyed by blob id + versions. */
 export interface CompiledPage {
   /** Repository path of the source, e.g. `docs/guides/install.mdx`. */
@@ -25,6 +28,8 @@ export interface CompiledPage {
   urlPath: string;
   title: string;
   sidebarTitle?: string;
+  /** Frontmatter `icon`: shown before the page's sidebar label (an icon name, image path or emoji). */
+  icon?: string;
   /** Frontmatter `order` for the derived sidebar. */
   order?: number;
   description?: string;
@@ -41,6 +46,10 @@ export interface CompiledPage {
   seo?: PageSeo;
   /** Plain text for search and the pages API (humans view). */
   searchText: string;
+  /** Links the page's own source writes (absent when none), for the link check. */
+  links?: PageLink[];
+  /** Source of the client module hydrating the page's hook components (compile/islands.ts); absent without any. */
+  islands?: string;
 }
 
 /** A page that failed to compile: a user error with a position. */
@@ -61,8 +70,14 @@ export interface BuildResult {
   pagesSuccess: number;
   pagesFailed: number;
   errors: PageFailure[];
-  /** Configuration keys mapped or ignored (Mintlify names, themes), one line each. */
+  /**
+   * What the author should know but did not stop the build, one line each: configuration keys
+   * mapped or ignored (Mintlify names, themes), then broken links and anchors
+   * (`file:line:column: message`).
+   */
   warnings: string[];
+  /** Links checked by this build (an incremental build re-checks only those that can have changed). */
+  linksChecked: number;
   /** Number of MDX files actually compiled (cache misses). */
   compiled: number;
   uploaded: number;

@@ -54,6 +54,7 @@ try {
   }
   out(`Status:     deployed (${report.pages_success}/${report.pages_total} pages${report.pages_failed ? `, ${report.pages_failed} failed` : ''})`);
   if (report.error) err(report.error);
+  for (const w of report.warnings ?? []) err(`warning: ${w}`);
   process.exit(0);
 } catch (e) {
   err(e instanceof BuilderError ? `error: ${e.toString()}` : `error: ${(e as Error).message}`);

@@ -6,6 +6,9 @@ import type { PageFacts } from './remark-folio.ts';
 import type { RenderedPage } from './render.ts';
 import { urlPathFor } from './url-path.ts';
 
+/** Longest icon value kept (names are short; a longer value is an image URL). */
+export const MAX_ICON = 2048;
+
 /** Assembles one page's result. */
 export function assemblePage(sourcePath: string, contentRoot: string, facts: PageFacts, rendered: RenderedPage): CompiledPage {
   const fm = facts.frontmatter;
@@ -25,5 +28,9 @@ export function assemblePage(sourcePath: string, contentRoot: string, facts: Pag
   if (fm.order !== undefined) page.order = fm.order;
   if (fm.description !== undefined) page.description = fm.description;
   if (fm.seo !== undefined) page.seo = fm.seo;
+  // Mintlify's page icon: a name, an image path or an emoji, drawn before the sidebar label.
+  if (typeof fm.data.icon === 'string' && fm.data.icon.trim() !== '') page.icon = fm.data.icon.trim().slice(0, MAX_ICON);
+  if (facts.links.length > 0) page.links = facts.links;
+  if (facts.islands) page.islands = facts.islands;
   return page;
 }

@@ -40,9 +40,13 @@ export function toBuilderError(err: unknown, sourcePath: string): BuilderError {
   }
   const message = err instanceof Error ? err.message : String(err);
   // Set by the expression that threw (expression-positions.ts).
+  // Set by the expression that threw (expression-positions.ts), or by the code of a component
+  // that threw while rendering (render-positions.ts), with the file when it is a snippet.
   const at = (err as { folioAt?: unknown } | null)?.folioAt;
-  const place = Array.isArray(at) && at.length === 2 && at.every((n) => Number.isInteger(n)) ? { line: at[0] as number, column: at[1] as number } : {};
-  return userError('mdx_runtime', `Unexpected error while running the page: ${message}`, { file: sourcePath, ...place, cause: err });
+  const tagged = Array.isArray(at) && (at.length === 2 || at.length === 3) && Number.isInteger(at[0]) && Number.isInteger(at[1]);
+  const place = tagged ? { line: at[0] as number, column: at[1] as number } : {};
+  const file = tagged && typeof at[2] === 'string' && at[2] !== '' ? at[2] : sourcePath;
+  return userError('mdx_runtime', `Unexpected error while running the page: ${message}`, { file, ...place, cause: err });
 }
 
 /**

@@ -2,11 +2,13 @@
  * Gives a page's runtime errors the position of the expression that threw. Each `{expression}`
  * of the page (in text, in flow, and as a prop value) runs inside a small wrapper that tags an
  * error thrown from it with the expression's line and column (`folioAt`), innermost first;
- * errors-to-failure.ts reads the tag. The cost is one closure call per expression.
+ * errors-to-failure.ts reads the tag. The cost is one closure call per expression. Components the
+ * page defines in its ESM get the same wrappers inside their functions (render-positions.ts).
  */
 import type { Nodes, Root } from 'mdast';
 import { parseAst } from 'vite';
 import { isJsx } from './jsx-attributes.ts';
+import { renderTargets } from './render-positions.ts';
 
 interface EsNode { type: string; [key: string]: unknown }
 
@@ -34,17 +36,31 @@ function wrapperCall(): EsNode {
 function wrap(estree: unknown, line: number | undefined, column: number | undefined): void {
   const statement = (estree as { body?: EsNode[] } | undefined)?.body?.[0];
   if (!statement || statement.type !== 'ExpressionStatement' || line === undefined || column === undefined) return;
-  const call = wrapperCall();
-  const args = call.arguments as EsNode[];
-  (args[0] as EsNode).body = statement.expression;
-  args[1] = { type: 'Literal', value: line };
-  args[2] = { type: 'Literal', value: column };
-  statement.expression = call;
+  statement.expression = positioned(statement.expression as EsNode, line, column);
 }
 
-/** Wraps every expression of the page (see the module comment). */
+/** `expression` run inside the wrapper that tags its errors with `line` and `column`. */
+function positioned(expression: EsNode, line: number, column: number): EsNode {
+  const call = wrapperCall();
+  const args = call.arguments as EsNode[];
+  (args[0] as EsNode).body = expression;
+  args[1] = { type: 'Literal', value: line };
+  args[2] = { type: 'Literal', value: column };
+  return call;
+}
+
+/** Wraps the code inside the functions of the page's own ESM (its components: render-positions.ts). */
+function wrapFunctions(estree: unknown): void {
+  for (const { parent, key, node } of renderTargets(estree)) {
+    const at = (node as { loc?: { start: { line: number; column: number } } }).loc?.start;
+    if (at) parent[key] = positioned(node, at.line, at.column + 1);
+  }
+}
+
+/** Wraps every expression of the page, and the code of the components it defines (see the module comment). */
 export function tagExpressionPositions(tree: Root): void {
   const visit = (node: Nodes): void => {
+    if (node.type === 'mdxjsEsm') wrapFunctions(node.data?.estree);
     if (node.type === 'mdxFlowExpression' || node.type === 'mdxTextExpression') wrap(node.data?.estree, node.position?.start.line, node.position?.start.column);
     if (isJsx(node)) {
       for (const attr of node.attributes) {

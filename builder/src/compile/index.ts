@@ -25,7 +25,7 @@ export { urlPathFor } from './url-path.ts';
 export { DEFAULT_THEMES, type CodeThemes } from './highlighter.ts';
 
 /** Part of the per-page cache key: bump whenever compiled output changes for the same source. */
-export const COMPILER_VERSION = 'compile-3';
+export const COMPILER_VERSION = 'compile-4';
 
 /** Creates a compiler whose pages run in sandbox processes. Close it when done. */
 export async function createCompiler(opts: CompilerOptions = {}): Promise<SandboxCompiler> {

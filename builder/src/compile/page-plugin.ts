@@ -8,6 +8,7 @@ import { parseAst, type Plugin } from 'vite';
 import { userError } from '../errors.ts';
 import { checkImportsIn, resolveRepoImport } from './imports.ts';
 import { HOOKS, HOOKS_MODULE, PAGE_MODULES, REACT_SHIM, unboundHooks } from './page-globals.ts';
+import { wrapSource } from './render-positions.ts';
 
 const PREFIX = '/folio-repo/';
 
@@ -86,10 +87,14 @@ export function folioPagesPlugin(current: () => PageSource): Plugin {
       checkImportsIn(program, file, (n) => position(code, (n as unknown as { start: number }).start));
       // Hooks imported from 'react' come straight from preact/hooks: through the shim, a hook
       // called while rendering found no current component in a JavaScript snippet.
-      const source = reactHooksFromPreact(code, program);
+      const hooks = unboundHooks(program);
+      const fromPreact = reactHooksFromPreact(code, program);
+      const lang = id.endsWith('.jsx') ? 'jsx' : 'js';
+      // Errors thrown while its components render name their place in this file (render-positions.ts).
+      // Offsets are those of the text wrapped: parsed again only when the import rewrite changed it.
+      const source = wrapSource(fromPreact, fromPreact === code ? program : parseAst(fromPreact, { lang }, file), file);
       // React hooks used without an import, as Mintlify provides them (page-globals.ts), imported
       // at the end so line numbers stay those of the file (imports are hoisted).
-      const hooks = unboundHooks(program);
       if (source === code && hooks.length === 0) return null;
       return { code: hooks.length ? `${source}\nimport { ${hooks.join(', ')} } from '${HOOKS_MODULE}';\n` : source, map: null };
     },

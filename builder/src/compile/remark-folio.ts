@@ -25,6 +25,7 @@ import remarkMdx from 'remark-mdx';
 import remarkParse from 'remark-parse';
 import { unified } from 'unified';
 import type { TocEntry } from '@folio/site-template/shared/types.ts';
+import type { PageLink } from '../types.ts';
 import { userError } from '../errors.ts';
 import { CodeMetaError, parseCodeMeta } from './code-meta.ts';
 import { checkComponents } from './component-check.ts';
@@ -33,6 +34,8 @@ import { renderCodeBlock } from './code-block.ts';
 import { readFrontmatter, type PageFrontmatter } from './frontmatter.ts';
 import type { SharedHighlighter } from './highlighter.ts';
 import { checkImports } from './imports.ts';
+import { collectLinks } from './page-links.ts';
+import { applyIslands } from './islands.ts';
 import { markdownExport, snippetExport } from './markdown-export.ts';
 import { applyOutline, MARKER_COMPONENT, type UpdateFacts } from './outline.ts';
 import { plainText, searchText } from './search-text.ts';
@@ -49,6 +52,10 @@ export interface PageFacts {
   searchText: string;
   toc: TocEntry[];
   updates: UpdateFacts[];
+  /** Links written in the page's source, with positions. */
+  links: PageLink[];
+  /** Source of the page's client module when it renders hook components (islands.ts). */
+  islands?: string;
 }
 
 /** How the plugin reaches the outside world. */
@@ -150,7 +157,12 @@ export function remarkFolio(env: FolioRemarkEnv) {
     const headingTitle = firstH1 ? plainText(firstH1).trim() : '';
     const title = frontmatter.title ?? (headingTitle || posix.basename(file).replace(/\.(mdx|md)$/, ''));
     const text = searchText(tree, snippetText);
+    // Before any rewriting: positions are the source's, and anchors the outline adds are not links.
+    const links = collectLinks(tree);
     const markdown = markdownExport(tree, String(vfile.value), title, frontmatter.description, file, snippetMarkdown);
+    // After the export and search text, which read components as written; before the positions,
+    // so the component an island names is tagged like any other prop.
+    const islands = await applyIslands(tree, String(vfile.value), file, env.read);
     // After the export and search text, which read expressions as written.
     tagExpressionPositions(tree);
     const structure = applyOutline(tree, file);
@@ -173,6 +185,6 @@ export function remarkFolio(env: FolioRemarkEnv) {
       const html = renderCodeBlock(env.highlighter, node.value, node.lang ?? '', langs[i], meta);
       parent.children[index] = { type: 'mdxJsxFlowElement', name: CODE_COMPONENT, attributes: [{ type: 'mdxJsxAttribute', name: 'k', value: env.putCode(html) }], children: [] } as never;
     });
-    env.report(id, { frontmatter, title, markdown, searchText: text, toc: structure.toc, updates: structure.updates });
+    env.report(id, { frontmatter, title, markdown, searchText: text, toc: structure.toc, updates: structure.updates, links, ...(islands ? { islands } : {}) });
   };
 }

@@ -12,6 +12,7 @@
 import { Fragment, h, type ComponentType } from 'preact';
 import { renderToString } from 'preact-render-to-string';
 import { CODE_COMPONENT } from './remark-folio.ts';
+import { ISLAND_COMPONENT, islandProps } from './islands.ts';
 import { MARKER_COMPONENT } from './outline.ts';
 
 /** The default export of a compiled MDX module. */
@@ -47,6 +48,12 @@ export class CodeBlocks {
   }
 }
 
+/** The root of an interactive component: the browser hydrates it with the same props (islands.ts). */
+function FolioIsland(props: { c: string; of: ComponentType<Record<string, unknown>> } & Record<string, unknown>) {
+  const { c, of, ...rest } = props;
+  return h('folio-island', { 'data-c': c, 'data-p': islandProps(props) }, h(of, rest));
+}
+
 function FolioMarker({ m }: { m: string }) {
   return raw(`<!--folio:${m}-->`);
 }
@@ -54,7 +61,7 @@ function FolioMarker({ m }: { m: string }) {
 /** The components pages render with: the template's, plus the internal carriers. */
 export function pageComponents(template: Record<string, unknown>, blocks: CodeBlocks): Record<string, unknown> {
   const CodeHtml = ({ k }: { k: string }) => raw(blocks.get(k));
-  return { ...template, [CODE_COMPONENT]: CodeHtml, [MARKER_COMPONENT]: FolioMarker };
+  return { ...template, [CODE_COMPONENT]: CodeHtml, [MARKER_COMPONENT]: FolioMarker, [ISLAND_COMPONENT]: FolioIsland };
 }
 
 const UPDATE = /<!--folio:u:(\d+)-->([\s\S]*?)<!--folio:\/u:\1-->/g;

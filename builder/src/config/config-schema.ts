@@ -176,6 +176,13 @@ export const configSchema = z.object({
     })
     .optional(),
   navigation: navigationSchema.optional(),
+  brokenLinks: z
+    .enum(['warn', 'error', 'off'], { error: expected('one of warn, error, off') })
+    .default('warn')
+    .describe(
+      'What a broken internal link or missing anchor does: warn lists it with the deployment (file:line:column) and publishes; ' +
+        'error fails the deployment, keeping the live site; off skips the check. Default warn',
+    ),
   ...mintlifyKeys.topLevel,
 });
 

@@ -39,6 +39,8 @@ export type ResolvedConfig = SiteConfig & {
   globalLinks?: GlobalLink[];
   /** `icons.library`: the icon set icon names refer to. */
   iconLibrary?: 'fontawesome' | 'lucide' | 'tabler';
+  /** `brokenLinks` when not `warn` (the default): `error` fails a build with broken links, `off` skips the check. */
+  brokenLinks?: 'error' | 'off';
   /** What the configuration asked for that is mapped or ignored, one line each, for the build log. */
   warnings: string[];
   /** Passed through unchanged (sub-keys not defined yet). */
@@ -161,6 +163,7 @@ export function parseConfigValue(data: unknown, location: SiteLocation, options:
   if (c.interaction && 'drilldown' in c.interaction) config.drilldown = c.interaction.drilldown;
   if (c.icons) config.iconLibrary = c.icons.library;
   if (c.banner) config.banner = c.banner;
+  if (c.brokenLinks !== 'warn') config.brokenLinks = c.brokenLinks;
   config.warnings = applyMintlifyKeys(c as unknown as Record<string, unknown>, data as Record<string, unknown>, config as never);
   if (Array.isArray(c.api?.openapi) && c.api.openapi.length > 1) config.warnings.push(`docs.json: api.openapi: only the first document (${c.api.openapi[0]}) is read`);
   return config;

@@ -6,6 +6,7 @@ import { BuilderError } from '../errors.ts';
 import { gitBlobId } from '../git/blob-id.ts';
 import type { RepoSnapshot } from '../git/repo-snapshot.ts';
 import { appError } from '../errors.ts';
+import { LinkChecker } from '../links/link-check.ts';
 import { readManifest } from '../manifest.ts';
 import { prevNextByPath, type PrevNext } from '../nav/prev-next.ts';
 import { pageShellInput, type ShellContext } from '../outputs/page-shells.ts';
@@ -70,6 +71,9 @@ export function createDevSession(opts: DevSessionOptions): DevSession {
   const ownCompiler = !opts.compiler;
   const compilerReady = opts.compiler ? Promise.resolve(opts.compiler) : createCompiler({ idleMs: KEEP_SANDBOXES_MS });
   const pageMemory = new PageMemory();
+  // Kept for the session: an edit re-checks the edited page's links and the links to it.
+  const linkChecker = new LinkChecker();
+  let lastWarnings = '';
   const listeners = new Set<(event: DevEvent) => void>();
   const pageProblems = new Map<string, DevProblem>();
   let configProblem: DevProblem | undefined;
@@ -99,7 +103,7 @@ export function createDevSession(opts: DevSessionOptions): DevSession {
     let result: BuildResult | undefined;
     try {
       result = await build({
-        source: { kind: 'snapshot', snapshot: frozen(tree) }, store, siteUrl: opts.siteUrl, compiler: await compilerReady, pageMemory,
+        source: { kind: 'snapshot', snapshot: frozen(tree) }, store, siteUrl: opts.siteUrl, compiler: await compilerReady, pageMemory, linkChecker,
         onShell: (ctx, config) => { shell = { ctx, config, neighbours: prevNextByPath(ctx.nav) }; },
       });
       configProblem = undefined;
@@ -116,6 +120,10 @@ export function createDevSession(opts: DevSessionOptions): DevSession {
       pages = new Map(Object.entries(manifest?.pages ?? {}).map(([p, page]) => [p, page.urlPath]));
       log(`built ${result.pagesTotal} pages (${result.compiled} compiled, ${result.pagesFailed} failed) in ${Math.round(performance.now() - started)} ms`);
       for (const f of result.errors) log(`  ${[f.sourcePath, f.line, f.column].filter((v) => v !== undefined).join(':')}: ${f.message}`);
+      // Repeated only when they change: every save builds again.
+      const warnings = result.warnings.join('\n');
+      if (warnings !== lastWarnings) for (const w of result.warnings) log(`  warning: ${w}`);
+      lastWarnings = warnings;
     }
     const keys = [...touched].filter((k) => !k.startsWith('_folio/cache/') && !k.startsWith('_folio/manifest') && !k.startsWith('_folio/summaries'));
     if (keys.some((k) => k.startsWith('_folio/'))) emit({ type: 'reload' });

@@ -17,7 +17,7 @@ import { userError } from '../errors.ts';
 import type { CompiledPage } from '../types.ts';
 
 /** The few fields of a compiled page the sidebar needs. */
-export type NavPage = Pick<CompiledPage, 'sourcePath' | 'urlPath' | 'title' | 'sidebarTitle' | 'order'>;
+export type NavPage = Pick<CompiledPage, 'sourcePath' | 'urlPath' | 'title' | 'sidebarTitle' | 'order' | 'icon'>;
 
 /** The configuration keys the sidebar reads. */
 export interface NavConfig {
@@ -50,7 +50,7 @@ export function pageRef(page: NavPage, contentRoot: string): string {
 }
 
 const label = (page: NavPage) => page.sidebarTitle ?? page.title;
-const link = (page: NavPage): NavItem => ({ kind: 'page', title: label(page), path: page.urlPath });
+const link = (page: NavPage): NavItem => ({ kind: 'page', title: label(page), path: page.urlPath, ...(page.icon ? { icon: page.icon } : {}) });
 
 interface Folder { index?: NavPage; pages: NavPage[]; folders: Map<string, Folder> }
 
@@ -141,6 +141,7 @@ function explicit(config: NavConfig & { navigation: NavigationEntry[] }, pages: 
       return [{
         kind: 'group', title: entry.group, items,
         ...(entry.expanded !== undefined ? { expanded: entry.expanded } : {}), ...(root ? { path: root.urlPath } : {}), ...(entry.tag ? { tag: entry.tag } : {}),
+        ...(entry.icon ? { icon: entry.icon } : {}),
       }];
     });
   const nav = walk(config.navigation, config.navigationPaths ?? config.navigation.map((_, i) => [i]), ['navigation']);

@@ -24,8 +24,8 @@ export interface ShellContext {
 /** The page fields a shell reads. */
 export type ShellPage = Pick<CompiledPage, 'urlPath' | 'title' | 'description' | 'bodyHtml' | 'toc' | 'rss' | 'seo'>;
 
-/** The template input of one page, with its export and feed paths and its neighbours. */
-export function pageShellInput(page: ShellPage, ctx: ShellContext, neighbours: PrevNext = {}): PageShellInput {
+/** The template input of one page, with its export and feed paths, its neighbours and its client module (site path). */
+export function pageShellInput(page: ShellPage, ctx: ShellContext, neighbours: PrevNext = {}, island?: string): PageShellInput {
   const input: PageShellInput = {
     site: ctx.site,
     page: {
@@ -38,6 +38,7 @@ export function pageShellInput(page: ShellPage, ctx: ShellContext, neighbours: P
       seo: page.seo,
       markdownPath: sitePath(markdownKey(page.urlPath)),
       feedPath: sitePath(feedKey(page.urlPath)),
+      ...(island ? { island } : {}),
     },
     nav: ctx.nav,
     assets: ctx.assets,

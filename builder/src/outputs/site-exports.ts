@@ -28,7 +28,13 @@ export const PAGE_EXPORTS_VERSION = 'page-exports-1';
  * build keeps those of unchanged pages without making them again.
  */
 export function pageExports(page: ExportPage, site: SiteConfig): Array<[string, string]> {
-  return [[markdownKey(page.urlPath), markdownExport(page)], [feedKey(page.urlPath), pageFeed(page, site)]];
+  const [markdown, feed] = pageExportKeys(page.urlPath);
+  return [[markdown, markdownExport(page)], [feed, pageFeed(page, site)]];
+}
+
+/** The keys `pageExports` writes for the page at `urlPath`, known without making the files. */
+export function pageExportKeys(urlPath: string): [markdown: string, feed: string] {
+  return [markdownKey(urlPath), feedKey(urlPath)];
 }
 
 /** Key → text of the files made from every page: LLM exports, site feed, sitemap, robots, redirects. */

@@ -7,6 +7,8 @@
  */
 import { z } from 'zod';
 import type { CompileInput } from '../compile/compiler.ts';
+import { MAX_ICON } from '../compile/assemble.ts';
+import { MAX_PAGE_LINKS } from '../compile/page-links.ts';
 import { urlPathFor } from '../compile/url-path.ts';
 import type { CompiledPage, PageFailure } from '../types.ts';
 import { outputSize, outputTooLarge } from './page-output.ts';
@@ -16,6 +18,9 @@ export { MAX_PAGE_OUTPUT } from './page-output.ts';
 
 /** Longest failure message kept; MDX's own messages are far shorter. */
 export const MAX_MESSAGE = 1000;
+
+/** Longest client module source a page may hand over (its hook components and their imports). */
+export const MAX_ISLAND_SOURCE = 256 * 1024;
 
 const text = z.string();
 // In the order the compiler writes them: cached entries keep their exact bytes.
@@ -32,6 +37,9 @@ const compiledPage = z.object({
   order: z.number().optional(),
   description: text.optional(),
   seo: z.record(z.string(), z.unknown()).optional(),
+  icon: text.max(MAX_ICON).optional(),
+  links: z.array(z.object({ href: text.max(4096), line: z.number().int().min(1), column: z.number().int().min(1) })).max(MAX_PAGE_LINKS).optional(),
+  islands: text.max(MAX_ISLAND_SOURCE).optional(),
 });
 const pageFailure = z.object({ message: text, line: z.number().int().optional(), column: z.number().int().optional() });
 

@@ -25,6 +25,10 @@ export type BuildJob = Omit<Job, 'source' | 'store'>;
 
 export interface PageRecord { path: string; title: string; description: string; source_mdx: string; compiled_html: string; search_text: string }
 
+/** Most warnings a report carries, and the longest line: a site with thousands of broken links reports a count for the rest. */
+export const MAX_WARNINGS = 100;
+export const MAX_WARNING_LENGTH = 1000;
+
 /** A build's final report, as sent to the control plane (which takes this same type). */
 export interface JobReport {
   status: 'deployed' | 'failed';
@@ -34,6 +38,8 @@ export interface JobReport {
   pages_failed?: number;
   /** Shown to the customer when the deployment fails, or lists the pages that failed. */
   error?: string;
+  /** What the build reported without failing (see `BuildResult.warnings`), at most {@link MAX_WARNINGS} lines. */
+  warnings?: string[];
   /** A platform-side failure worth another attempt (network, storage). */
   retryable?: boolean;
   stats?: { compiled: number; uploaded: number; deleted: number; timings: Record<string, number> };

@@ -11,7 +11,7 @@ import type { BuildProgress } from '../progress/progress-reporter.ts';
 import { BuilderError } from '../errors.ts';
 import type { ObjectStore } from '../store/object-store.ts';
 import type { BuildResult } from '../types.ts';
-import { LeaseLostError, type BuildJob, type ControlPlaneClient, type JobReport, type PageRecord } from './control-plane-client.ts';
+import { LeaseLostError, MAX_WARNING_LENGTH, MAX_WARNINGS, type BuildJob, type ControlPlaneClient, type JobReport, type PageRecord } from './control-plane-client.ts';
 
 export interface RunJobOptions {
   client: ControlPlaneClient;
@@ -40,6 +40,13 @@ function records(changes: PageChanges): { upserts: PageRecord[]; deletes: string
     })),
     deletes: changes.removed.map((r) => r.urlPath),
   };
+}
+
+/** The build's warnings as a report carries them: bounded in number and length, the rest counted. */
+export function reportWarnings(warnings: readonly string[]): string[] {
+  const cut = (w: string) => (w.length > MAX_WARNING_LENGTH ? `${w.slice(0, MAX_WARNING_LENGTH - 1)}…` : w);
+  if (warnings.length <= MAX_WARNINGS) return warnings.map(cut);
+  return [...warnings.slice(0, MAX_WARNINGS - 1).map(cut), `${warnings.length - MAX_WARNINGS + 1} more warnings not shown`];
 }
 
 function failureMessage(result: BuildResult): string | undefined {
@@ -90,6 +97,7 @@ export async function runJob(job: BuildJob, opts: RunJobOptions): Promise<'repor
       status: 'deployed', commit_sha: result.commit ?? null,
       pages_total: result.pagesTotal, pages_success: result.pagesSuccess, pages_failed: result.pagesFailed,
       ...(result.pagesFailed ? { error: failureMessage(result) } : {}),
+      ...(result.warnings.length ? { warnings: reportWarnings(result.warnings) } : {}),
       stats: { compiled: result.compiled, uploaded: result.uploaded, deleted: result.deleted, timings: result.timings as Record<string, number> },
     };
     opts.onReport?.(report);

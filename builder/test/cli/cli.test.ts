@@ -32,6 +32,25 @@ t.test('cli', async (t) => {
     for (const key of ['llms.txt', 'llms-full.txt', 'rss.xml', 'index/rss.xml', 'sitemap.xml', '_redirects.json', '_pagefind/shards.json']) t.ok(fs.existsSync(path.join(out, key)), key);
   });
 
+  await t.test('should print broken links as warning lines, and exit 1 listing them when docs.json makes them errors', async (t) => {
+    const links = path.join(tempDir(), 'links');
+    fs.cpSync(fileURLToPath(new URL('../fixtures/broken-links', import.meta.url)), links, { recursive: true });
+    const lines: string[] = [];
+    t.equal(await main([links, '--out', tempDir()], (l) => lines.push(l)), 0);
+    const warnings = lines.join('\n').split('\n').filter((l) => l.startsWith('  warning: '));
+    t.same(warnings, [
+      '  warning: docs/guides/install.mdx:7:55: Unexpected link to /nowhere; expected a page, a file of the site or a redirect source',
+      '  warning: docs/index.mdx:20:1: Unexpected link to /guides/uninstall; expected a page, a file of the site or a redirect source',
+      '  warning: docs/index.mdx:20:39: Unexpected anchor #last-steps; expected the id of a heading or element on /guides/install',
+      '  warning: docs/index.mdx:22:1: Unexpected link to /gone; expected a page, a file of the site or a redirect source',
+      '  warning: docs/index.mdx:26:1: Unexpected link to /also-gone; expected a page, a file of the site or a redirect source',
+    ]);
+    fs.writeFileSync(path.join(links, 'docs.json'), JSON.stringify({ name: 'Links', brokenLinks: 'error', redirects: [{ source: '/old-install', destination: '/guides/install' }] }));
+    const failed: string[] = [];
+    t.equal(await main([links, '--out', tempDir()], (l) => failed.push(l)), 1);
+    t.same(failed[0].split('\n').slice(0, 2), ['error: 5 broken links; docs.json sets brokenLinks to "error":', warnings[0].replace('  warning: ', '')]);
+  });
+
   await t.test('should exit 1 with the message on a user error', async (t) => {
     commitFiles(dir, { 'docs.json': '{ "name": 1 }\n' });
     const lines: string[] = [];

@@ -14,6 +14,7 @@ t.test('components', async (t) => {
   const compiler = await createCompiler({ workers: 1 });
   t.teardown(() => compiler.close());
   const files: Record<string, string> = {
+    'snippets/broken.jsx': 'export const Broken = ({ user }) => {\n  const greeting = "Hi";\n  return <p className="x">{greeting}, {user.profile.name}</p>;\n};\n\nexport const Lazy = () => {\n  useEffect(async () => { await 1 }, []);\n  const items = null;\n  items.forEach((i) => i);\n  return null;\n};\n',
     'snippets/counter.jsx': 'import { useMemo } from "react"\n\nexport default function Counter({ start }) {\n  const [n] = useState(start)\n  const doubled = useMemo(() => n * 2, [n])\n  useEffect(() => {})\n  return <b>{doubled}</b>\n}\n',
   };
   const ctx = { readFile: async (path: string) => files[path] };
@@ -52,11 +53,11 @@ t.test('components', async (t) => {
 
   t.test('should accept components the page defines or imports', async (t) => {
     const result = await ok('import Counter from "/snippets/counter.jsx"\n\nexport const Hello = ({ name }) => <i>Hi {name}</i>\n\n<Hello name="Ada" /> <Counter start={2} />\n');
-    t.equal(result.bodyHtml, '<i>Hi Ada</i>\n<b>4</b>');
+    t.equal(result.bodyHtml, '<i>Hi Ada</i>\n<folio-island data-c="Counter" data-p="{&quot;start&quot;:2}"><b>4</b></folio-island>', 'a hook component is an island');
   });
 
   t.test('should give pages and snippets React hooks without an import, and from react', async (t) => {
-    t.equal((await ok('export function Clicks() {\n  const [n] = useState(3)\n  const ref = useRef(null)\n  return <span ref={ref}>{n}</span>\n}\n\n<Clicks />\n')).bodyHtml, '<span>3</span>');
+    t.equal((await ok('export function Clicks() {\n  const [n] = useState(3)\n  const ref = useRef(null)\n  return <span ref={ref}>{n}</span>\n}\n\n<Clicks />\n')).bodyHtml, '<folio-island data-c="Clicks" data-p="{}"><span>3</span></folio-island>');
     t.equal((await ok('import React, { useState as state } from "react"\n\n{state(5)[0]} {React.createElement("em", null, "x")}\n')).bodyHtml, '5\n<em>x</em>');
     t.equal((await ok('export const useState = () => ["own"]\n\n{useState()[0]}\n')).bodyHtml, 'own', 'a page\'s own binding wins');
   });
@@ -65,6 +66,14 @@ t.test('components', async (t) => {
     const result = await ok('<Steps>\n  <Step title={<>Install <code>acme</code></>}>Run it.</Step>\n</Steps>\n\n<Accordion title={<b>Why</b>}>Because.</Accordion>\n');
     t.equal(result.bodyHtml, '<ol class="steps"><li class="step" id="install-acme"><p class="step-title">Install <code>acme</code></p><div class="step-body">Run it.</div></li></ol>\n<details class="accordion"><summary><span class="accordion-title"><b>Why</b></span></summary><div class="accordion-body">Because.</div></details>');
     t.equal(result.markdown, '# page\n\n1. **Install acme**\n\n   Run it.\n\n## Why\n\nBecause.\n');
+  });
+
+  t.test('should give errors thrown while a component renders the place of the code that threw', async (t) => {
+    const own = 'import { Broken } from "/snippets/broken.jsx"\n\nexport const Boom = ({ items }) => {\n  const first = items[0];\n  return <b>{first.label}</b>;\n};\n\n# T\n\n';
+    t.same(await one(`${own}<Boom items={[]} />\n`), { sourcePath: 'page.mdx', message: "Unexpected error while running the page: Cannot read properties of undefined (reading 'label')", line: 5, column: 14 }, 'in the page\'s own component');
+    t.same(await one(`${own}<Broken />\n`), { sourcePath: 'page.mdx', message: "snippets/broken.jsx:3:40: Unexpected error while running the page: Cannot read properties of undefined (reading 'profile')" }, 'in a snippet: its file and place');
+    t.same(await one('import { Lazy } from "/snippets/broken.jsx"\n\n<Lazy />\n'), { sourcePath: 'page.mdx', message: "snippets/broken.jsx:9:3: Unexpected error while running the page: Cannot read properties of null (reading 'forEach')" }, 'beside code that awaits');
+    t.same(await one(`${own}<Boom items={[{ label: 'ok' }]} /> <Broken user={{ profile: { name: 'Ada' } }} />\n`).then((r) => (r as CompiledPage).bodyHtml), '<h1 id="t">T<a class="heading-anchor" href="#t" aria-hidden="true" tabindex="-1">#</a></h1>\n<b>ok</b>\n<folio-island data-c="Broken" data-p="{&quot;user&quot;:{&quot;profile&quot;:{&quot;name&quot;:&quot;Ada&quot;}}}"><p class="x">Hi, Ada</p></folio-island>', 'and they render as before');
   });
 
   t.test('should give runtime errors the place of the expression that threw', async (t) => {

@@ -114,6 +114,19 @@ t.test('buildNav', async (t) => {
     ]);
   });
 
+  t.test('should carry group icons (a name or Mintlify\'s { name }) and page icons from frontmatter', async (t) => {
+    const config = parseConfig(JSON.stringify({
+      name: 'A', navigation: { groups: [{ group: 'G', icon: 'rocket', pages: ['quickstart', { group: 'H', icon: { name: 'book', style: 'solid' }, expanded: true, pages: ['changelog'] }] }] },
+    }), { siteUrl: 'https://a.example', basePath: '' });
+    const withIcons = pages.map((p) => (p.urlPath === '/quickstart' ? { ...p, icon: 'bolt' } : p));
+    t.same(buildNav(withIcons, config), [
+      { kind: 'group', title: 'G', icon: 'rocket', items: [
+        { kind: 'page', title: 'Quickstart', path: '/quickstart', icon: 'bolt' },
+        { kind: 'group', title: 'H', icon: 'book', expanded: true, items: [{ kind: 'page', title: 'Changelog', path: '/changelog' }] },
+      ] },
+    ]);
+  });
+
   t.test('should name missing pages of the object form by their written path, and skip listed pages that failed', async (t) => {
     const config = parseConfig(JSON.stringify({ name: 'A', navigation: { tabs: [{ tab: 'T', groups: [{ group: 'G', pages: ['quickstart', 'failed', 'nope'] }] }] } }), { siteUrl: 'https://a.example', basePath: '' });
     t.throws(() => buildNav(pages, config, { sources: new Set(['docs/failed.mdx']) }), {

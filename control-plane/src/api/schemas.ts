@@ -83,6 +83,11 @@ export const deploymentSchema = z.object({
   pages_success: z.number().int().nullable(),
   pages_failed: z.number().int().nullable(),
   error: z.string().nullable().describe('Why the deployment failed (file:line:column where known); null otherwise'),
+  warnings: z.array(z.string()).describe(
+    'Extension to the spec: what the build reported without failing, one line each (at most 100): docs.json keys mapped or ignored '
+      + '(`docs.json: theme: …`), then broken internal links and missing anchors (`docs/a.mdx:12:5: Unexpected link to /x; …`). '
+      + 'Empty while the deployment is in progress and when there is nothing to report',
+  ),
 }).meta({ id: 'Deployment' });
 
 export const deploymentParams = z.object({ id: uuidParam, deploymentId: uuidParam });

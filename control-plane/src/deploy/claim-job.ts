@@ -72,6 +72,7 @@ async function skipIfLive(m: Models, c: Deployment, target: string, now: Date): 
     $set: {
       status: 'deployed', commit_sha: target, finished_at: now, error: null,
       pages_total: live.pages_total, pages_success: live.pages_success, pages_failed: live.pages_failed,
+      ...(live.warnings?.length ? { warnings: live.warnings } : {}),
     },
   }).lean();
   if (done) queueEvents(m).emit('skipped', { deploymentId: c._id });

@@ -15,6 +15,7 @@ import Router from '@koa/router';
 import type Koa from 'koa';
 import { koaBody } from 'koa-body';
 import { z } from 'zod';
+import { MAX_WARNING_LENGTH, MAX_WARNINGS } from '@folio/builder/worker/control-plane-client.ts';
 import { AppError, unauthorized } from '../errors.ts';
 import { hasFeature } from '../entitlements/resolver.ts';
 import { branchHead } from '../git/managed-repos.ts';
@@ -35,6 +36,7 @@ const completeBody = z.strictObject({
   fencing, status: z.enum(['deployed', 'failed']), commit_sha: z.string().regex(/^[0-9a-f]{40}$/).nullable().optional(),
   pages_total: z.number().int().min(0).optional(), pages_success: z.number().int().min(0).optional(), pages_failed: z.number().int().min(0).optional(),
   error: z.string().max(20_000).optional(), retryable: z.boolean().optional(),
+  warnings: z.array(z.string().max(MAX_WARNING_LENGTH)).max(MAX_WARNINGS).optional(),
   stats: z.object({ compiled: z.number().int(), uploaded: z.number().int(), deleted: z.number().int(), timings: z.record(z.string(), z.number()) }).optional(),
 });
 

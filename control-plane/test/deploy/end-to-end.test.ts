@@ -80,4 +80,20 @@ t.test('push to live', async (t) => {
     const got = await tp.api('GET', `/projects/${project.id}/deployments/${res.body.id}`);
     t.same(got.body, done);
   });
+
+  t.test('should record broken links as warnings on the deployment, and fail it when docs.json makes them errors', async (t) => {
+    await wc.write({ 'docs/guides/install.mdx': page('Install', '## Steps\n\nSee [the steps](#steps), [home](/), [gone](/gone) and [a lost anchor](/#lost).') });
+    const sha = await wc.push();
+    const d = await tp.waitForDeployment(project.id, (x) => x.commit_sha === sha);
+    const broken = [
+      'docs/guides/install.mdx:8:37: Unexpected link to /gone; expected a page, a file of the site or a redirect source',
+      'docs/guides/install.mdx:8:55: Unexpected anchor #lost; expected the id of a heading or element on /',
+    ];
+    t.same([d.status, d.pages_failed, d.warnings], ['deployed', 0, broken]);
+    t.same((await tp.api('GET', `/projects/${project.id}/deployments/${d.id}`)).body.warnings, broken);
+    await wc.write({ 'docs.json': JSON.stringify({ name: 'Acme Docs', brokenLinks: 'error' }) });
+    const strictSha = await wc.push();
+    const strict = await tp.waitForDeployment(project.id, (x) => x.commit_sha === strictSha);
+    t.same([strict.status, strict.error, strict.warnings], ['failed', ['2 broken links; docs.json sets brokenLinks to "error":', ...broken].join('\n'), []]);
+  });
 });

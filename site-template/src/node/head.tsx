@@ -46,6 +46,7 @@ export function Head({ input, page, title, notFound }: HeadProps) {
       {assets.utilities ? <link rel="stylesheet" href={withBase(base, assets.utilities)} /> : null}
       {assets.custom ? <link rel="stylesheet" href={withBase(base, assets.custom)} /> : null}
       <script type="module" src={withBase(base, assets.js)} />
+      {page?.island ? <script type="module" src={withBase(base, page.island)} /> : null}
       {description ? <meta name="description" content={description} /> : null}
       {seo.keywords?.length ? <meta name="keywords" content={seo.keywords.join(', ')} /> : null}
       {seo.author ? <meta name="author" content={seo.author} /> : null}

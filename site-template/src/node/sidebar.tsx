@@ -1,4 +1,5 @@
 /** @jsxRuntime automatic @jsxImportSource preact */
+import { IconGlyph } from '../components/icon.tsx';
 import type { NavItem, PageShellInput, TocEntry } from '../shared/types.ts';
 import { Control, type ControlLayout } from './controls.tsx';
 import type { DivisionLink } from './divisions.ts';
@@ -37,6 +38,12 @@ function firstPage(items: NavItem[]): string | undefined {
   return undefined;
 }
 
+/** The icon before a sidebar label (inlined SVG for a name, an image, or an emoji), if any. */
+function NavIcon({ icon, basePath }: { icon?: string; basePath: string }) {
+  // An image path is written from the docs root, like every other path of docs.json.
+  return icon ? <IconGlyph icon={icon.startsWith('/') && !icon.startsWith('//') ? withBase(basePath, icon) : icon} class="nav-icon" /> : null;
+}
+
 function NavList({ items, current, basePath, focused }: { items: NavItem[]; current: string; basePath: string; focused: boolean }) {
   return (
     <ul>
@@ -44,27 +51,40 @@ function NavList({ items, current, basePath, focused }: { items: NavItem[]; curr
         if (item.kind === 'page') {
           return (
             <li>
-              <a href={withBase(basePath, item.path)} aria-current={item.path === current ? 'page' : undefined}>{item.title}</a>
+              <a href={withBase(basePath, item.path)} aria-current={item.path === current ? 'page' : undefined}><NavIcon icon={item.icon} basePath={basePath} />{item.title}</a>
             </li>
           );
         }
-        const first = focused && !contains(item.items, current) ? firstPage(item.items) : undefined;
+        const holdsCurrent = contains(item.items, current);
+        const first = focused && !holdsCurrent ? firstPage(item.items) : undefined;
         const tag = item.tag ? <span class="nav-tag">{item.tag}</span> : null;
-        const root = item.kind === 'group' ? item.path : undefined;
-        return first !== undefined ? (
-          <li class="nav-group nav-group-collapsed">
-            <a class="nav-group-title" href={withBase(basePath, root ?? first)}>{item.title}{tag}</a>
-          </li>
-        ) : (
-          <li class="nav-group">
-            {root !== undefined ? (
-              <a class="nav-group-title" href={withBase(basePath, root)} aria-current={root === current ? 'page' : undefined}>{item.title}{tag}</a>
-            ) : (
-              <p class="nav-group-title">{item.title}{tag}</p>
-            )}
-            <NavList items={item.items} current={current} basePath={basePath} focused={focused} />
-          </li>
-        );
+        const group = item.kind === 'group' ? item : undefined;
+        const root = group?.path;
+        const label = <><NavIcon icon={group?.icon} basePath={basePath} />{item.title}{tag}</>;
+        if (first !== undefined) {
+          return (
+            <li class="nav-group nav-group-collapsed">
+              <a class="nav-group-title" href={withBase(basePath, root ?? first)}>{label}</a>
+            </li>
+          );
+        }
+        const title = root !== undefined
+          ? <a class="nav-group-title" href={withBase(basePath, root)} aria-current={root === current ? 'page' : undefined}>{label}</a>
+          : <p class="nav-group-title">{label}</p>;
+        const list = <NavList items={item.items} current={current} basePath={basePath} focused={focused} />;
+        // Mintlify's `expanded`: a group that says it is collapsible, open as asked or when it holds
+        // the current page. A native <details> folds without JavaScript.
+        if (group?.expanded !== undefined) {
+          return (
+            <li class="nav-group nav-group-toggle">
+              <details open={group.expanded || holdsCurrent || (root !== undefined && root === current)}>
+                <summary>{title}</summary>
+                {list}
+              </details>
+            </li>
+          );
+        }
+        return <li class="nav-group">{title}{list}</li>;
       })}
     </ul>
   );

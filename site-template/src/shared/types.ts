@@ -70,8 +70,13 @@ export type DivisionKind = 'language' | 'version' | 'product' | 'dropdown' | 'ta
  * no pages is a link.
  */
 export type NavItem =
-  | { kind: 'page'; title: string; path: string }
-  | { kind: 'group'; title: string; items: NavItem[]; expanded?: boolean; path?: string; tag?: string }
+  /** `icon`: drawn before the label (a Lucide or Font Awesome name, an image path or an emoji). */
+  | { kind: 'page'; title: string; path: string; icon?: string }
+  /**
+   * `expanded` set: the group is collapsible (`<details>`), open when true or when it holds the
+   * current page; unset: always open, as before collapsing existed.
+   */
+  | { kind: 'group'; title: string; items: NavItem[]; expanded?: boolean; path?: string; tag?: string; icon?: string }
   | { kind: 'division'; division: DivisionKind; title: string; items: NavItem[]; href?: string; default?: boolean; tag?: string };
 
 /** Everything the shell needs for one page. `path` is the clean URL path, e.g. `/guides/install`. */
@@ -90,6 +95,8 @@ export interface PageShellInput {
     markdownPath: string;
     /** Path of the page's own RSS feed, e.g. `/guides/install/rss.xml`. */
     feedPath: string;
+    /** Path of the module hydrating the page's interactive components (`<folio-island>` roots), when it has any. */
+    island?: string;
   };
   nav: NavItem[];
   prev?: { title: string; path: string };

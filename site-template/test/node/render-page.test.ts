@@ -29,6 +29,27 @@ t.test('render-page', async (t) => {
     t.match(large, '<a href="/g3/p4" aria-current="page">Page 3.4</a>');
   });
 
+  t.test('should draw navigation icons and fold groups that set expanded', async (t) => {
+    const nav: NavItem[] = [
+      { kind: 'group', title: 'Start', icon: 'rocket', items: [{ kind: 'page', title: 'Install', path: '/install', icon: '🚀' }] },
+      { kind: 'group', title: 'Closed', expanded: false, items: [{ kind: 'page', title: 'A', path: '/a', icon: '/img/a.png' }] },
+      { kind: 'group', title: 'Open', expanded: true, items: [{ kind: 'page', title: 'B', path: '/b' }] },
+      { kind: 'group', title: 'Holds me', expanded: false, items: [{ kind: 'page', title: 'C', path: '/c' }] },
+    ];
+    const html = render({}, { path: '/c' }, { nav });
+    const side = html.slice(html.indexOf('<nav class="sidebar-nav"'), html.indexOf('</nav>', html.indexOf('<nav class="sidebar-nav"')));
+    t.match(side, /<li class="nav-group"><p class="nav-group-title"><svg class="icon nav-icon" data-icon="rocket" [^>]*>.*?<\/svg>Start<\/p>/, 'a group icon by name is inline SVG');
+    t.match(side, '<a href="/install"><span class="icon nav-icon" aria-hidden="true">🚀</span>Install</a>', 'an emoji stays text');
+    t.match(side, '<a href="/a"><img class="icon nav-icon" src="/img/a.png" alt aria-hidden="true"/>A</a>', 'an image path is an image');
+    t.same([...side.matchAll(/<details( open)?><summary><p class="nav-group-title">([^<]+)<\/p>/g)].map((m) => [m[2], Boolean(m[1])]),
+      [['Closed', false], ['Open', true], ['Holds me', true]], 'expanded: false stays closed unless it holds the current page');
+  });
+
+  t.test('should link the page\'s island module only when it has one, under the base path', async (t) => {
+    t.same(all(render({ basePath: '/docs' }, { island: '/_folio/islands/0123456789abcdef.js' }), /<script type="module" src="([^"]+)"/), ['/docs/_folio/client-0000.js', '/docs/_folio/islands/0123456789abcdef.js']);
+    t.same(all(render(), /<script type="module" src="([^"]+)"/), ['/_folio/client-0000.js']);
+  });
+
   t.test('should compose the title from the page, a separator and the site title', async (t) => {
     t.same(all(render(), /<title>(.*?)<\/title>/), ['SDK guide - Acme Docs']);
     t.same(all(render({ seo: { title: 'Acme Developer Hub', indexing: 'default' } }), /<title>(.*?)<\/title>/), ['SDK guide - Acme Developer Hub']);

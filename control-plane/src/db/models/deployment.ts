@@ -15,6 +15,8 @@ export const deploymentSchema = new Schema({
   pages_success: { type: Number, default: null },
   pages_failed: { type: Number, default: null },
   error: { type: String, default: null },
+  /** What the author should fix but did not stop the deployment (mapped docs.json keys, broken links), one line each. */
+  warnings: { type: [String], default: undefined },
   /** What queued it: manual (API), push (managed repo), webhook (own repo), ci (builder in customer CI). */
   trigger: { type: String, enum: ['manual', 'push', 'webhook', 'ci'], default: 'manual' },
   /** Queue bookkeeping, never exposed: the worker holding the lease, until when, and the fencing token. */

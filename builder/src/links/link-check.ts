@@ -1,0 +1,149 @@
+/**
+ * The build's link check: every internal link a page writes (links/page-links.ts collects them
+ * with positions) must reach a page, a published file, a site export or a redirect, and a
+ * `#fragment` on a page must name an id that page renders. Links resolve the way a browser
+ * resolves them against the page's clean URL, so `./install` on `/guides/quickstart` means
+ * `/guides/install`.
+ *
+ * Never reported (the false positives other docs tools are known for): external URLs and any
+ * other scheme (`https:`, `mailto:`, `tel:`, protocol-relative `//host`), query strings (ignored),
+ * dots in page paths (`/releases/v1.2` is a page path, not a file), a fragment on a file or a
+ * redirect, paths outside the docs base path, and fragments of a page that failed to compile
+ * (its ids are unknown; the failure itself is reported).
+ *
+ * Incremental: a {@link LinkChecker} remembers each page's result, keyed by its cache key, and
+ * re-checks only pages whose source changed, pages that moved, and pages linking to a path whose
+ * existence or ids changed; a change to the published files or redirects re-checks every page.
+ */
+import type { PageLink } from '../types.ts';
+
+/** A page whose links are checked. */
+export interface LinkSource {
+  sourcePath: string;
+  urlPath: string;
+  /** Changes whenever the page's source (and so its links) changes: its cache key. */
+  key: string;
+  links?: readonly PageLink[];
+}
+
+/** What links may reach. */
+export interface LinkTargets {
+  /** URL path of every page → the ids it renders; undefined when they are unknown (a failed page). */
+  pages: ReadonlyMap<string, ReadonlySet<string> | undefined>;
+  /** Other site paths that answer: published files, site exports (`/llms.txt`, `/guides/a.md`), redirect sources. */
+  files: ReadonlySet<string>;
+  /** Docs base path (`''` or `/docs`): links are written with it. */
+  basePath: string;
+}
+
+/** A link that reaches nothing, or an anchor its page does not have. */
+export interface BrokenLink { file: string; line: number; column: number; href: string; message: string }
+
+/** What one check found. */
+export interface LinkReport {
+  /** Broken links of every page, by file then position. */
+  broken: BrokenLink[];
+  /** Links examined by this check (links of pages whose result was reused are not counted). */
+  checked: number;
+}
+
+/** A link resolved to a site path (without base path and trailing slash) and a decoded fragment. */
+interface Resolved { path: string; hash: string }
+
+const ORIGIN = 'http://site.invalid';
+const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
+
+function decode(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}
+
+/** Where `href`, written on the page at `urlPath`, points inside the site; undefined when it leaves it. */
+export function resolveLink(href: string, urlPath: string, basePath: string): Resolved | undefined {
+  const raw = href.trim();
+  if (raw === '' || SCHEME.test(raw) || raw.startsWith('//')) return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw, `${ORIGIN}${basePath}${urlPath === '/' ? '/' : urlPath}`);
+  } catch {
+    return undefined;
+  }
+  if (url.origin !== ORIGIN) return undefined;
+  let path = decode(url.pathname);
+  if (basePath) {
+    if (path !== basePath && !path.startsWith(`${basePath}/`)) return undefined;
+    path = path.slice(basePath.length) || '/';
+  }
+  if (path.length > 1) path = path.replace(/\/+$/, '') || '/';
+  return { path, hash: decode(url.hash.slice(1)) };
+}
+
+/** Why the resolved link is broken, or undefined when it reaches something. */
+function problem(link: Resolved, targets: LinkTargets): string | undefined {
+  if (targets.pages.has(link.path)) {
+    const ids = targets.pages.get(link.path);
+    if (!link.hash || !ids || ids.has(link.hash)) return undefined;
+    return `Unexpected anchor #${link.hash}; expected the id of a heading or element on ${link.path}`;
+  }
+  if (targets.files.has(link.path)) return undefined;
+  return `Unexpected link to ${link.path}; expected a page, a file of the site or a redirect source`;
+}
+
+/** Broken links of one page and the site paths its links point at. */
+function checkPage(page: LinkSource, targets: LinkTargets): { broken: BrokenLink[]; refs: Set<string> } {
+  const broken: BrokenLink[] = [];
+  const refs = new Set<string>();
+  for (const link of page.links ?? []) {
+    const resolved = resolveLink(link.href, page.urlPath, targets.basePath);
+    if (!resolved) continue;
+    // A bare `#id` reaches the page itself.
+    refs.add(resolved.path);
+    const why = problem(resolved, targets);
+    if (why) broken.push({ file: page.sourcePath, line: link.line, column: link.column, href: link.href, message: why });
+  }
+  return { broken, refs };
+}
+
+const signature = (ids: ReadonlySet<string> | undefined) => (ids ? [...ids].sort().join('\n') : '\0unknown');
+
+/** One line per broken link, as the build log and the deployment show it. */
+export function formatBrokenLink(b: BrokenLink): string {
+  return `${b.file}:${b.line}:${b.column}: ${b.message}`;
+}
+
+/** A link check that remembers its results between builds of the same site (see the module comment). */
+export class LinkChecker {
+  private results = new Map<string, { key: string; urlPath: string; broken: BrokenLink[]; refs: Set<string> }>();
+  private pageSigs = new Map<string, string>();
+  private filesSig = '';
+
+  /** Checks `pages` against `targets`, re-checking only what can have changed since the last call. */
+  check(pages: readonly LinkSource[], targets: LinkTargets): LinkReport {
+    const pageSigs = new Map([...targets.pages].map(([path, ids]) => [path, signature(ids)]));
+    const filesSig = `${targets.basePath}\n${[...targets.files].sort().join('\n')}`;
+    const changed = new Set<string>();
+    for (const [path, sig] of pageSigs) if (this.pageSigs.get(path) !== sig) changed.add(path);
+    for (const path of this.pageSigs.keys()) if (!pageSigs.has(path)) changed.add(path);
+    const everything = filesSig !== this.filesSig;
+    const results = new Map<string, { key: string; urlPath: string; broken: BrokenLink[]; refs: Set<string> }>();
+    let checked = 0;
+    for (const page of pages) {
+      const before = this.results.get(page.sourcePath);
+      const reuse = before && !everything && before.key === page.key && before.urlPath === page.urlPath && ![...before.refs].some((r) => changed.has(r));
+      if (reuse) {
+        results.set(page.sourcePath, before);
+        continue;
+      }
+      checked += page.links?.length ?? 0;
+      results.set(page.sourcePath, { key: page.key, urlPath: page.urlPath, ...checkPage(page, targets) });
+    }
+    this.results = results;
+    this.pageSigs = pageSigs;
+    this.filesSig = filesSig;
+    const broken = [...results.keys()].sort().flatMap((p) => results.get(p)!.broken);
+    return { broken, checked };
+  }
+}

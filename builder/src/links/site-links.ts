@@ -1,0 +1,65 @@
+/**
+ * The link check of one build: gathers what links may reach (pages and their ids, published
+ * files, site exports, redirect sources) and the links of the pages compiled or reused, and
+ * applies `brokenLinks` from docs.json.
+ */
+import { urlPathFor } from '../compile/url-path.ts';
+import type { ResolvedConfig } from '../config/parse-config.ts';
+import { userError } from '../errors.ts';
+import type { PageRecord } from '../page-bodies.ts';
+import { formatBrokenLink, type LinkChecker, type LinkSource } from './link-check.ts';
+
+/** Broken links listed in the error of a failed build; the rest are counted. */
+const MAX_LISTED = 50;
+
+/** What a build knows when it checks links. */
+export interface SiteLinkInput {
+  config: ResolvedConfig;
+  /** Every page source of the build, failed ones included. */
+  sources: readonly string[];
+  /** Pages with a published version, by source path (a failed page maps to its previous version). */
+  records: ReadonlyMap<string, PageRecord>;
+  /** Source paths of pages that failed to compile in this build. */
+  failed: ReadonlySet<string>;
+  /** Keys of the static files (`public/`, root assets) and site exports this build publishes. */
+  fileKeys: Iterable<string>;
+}
+
+/** One line per broken link, and how many links were examined. */
+export interface SiteLinkReport { lines: string[]; checked: number }
+
+/**
+ * Checks the links of a build with `checker` (reused across builds of a site to re-check only
+ * what can have changed).
+ *
+ * @throws BuilderError `broken_links` (kind `user`) when docs.json sets `brokenLinks: "error"`
+ *   and a link is broken: the message lists every one, `file:line:column: message`.
+ */
+export function checkSiteLinks(input: SiteLinkInput, checker: LinkChecker): SiteLinkReport {
+  const { config, records, failed } = input;
+  if (config.brokenLinks === 'off') return { lines: [], checked: 0 };
+  const pages = new Map<string, ReadonlySet<string> | undefined>();
+  const sources: LinkSource[] = [];
+  for (const p of input.sources) {
+    const record = records.get(p);
+    // A failed page still exists (its error is reported on its own), but its ids are unknown.
+    if (!record || failed.has(p)) {
+      pages.set(record?.summary.urlPath ?? urlPathFor(p, config.contentRoot), undefined);
+      continue;
+    }
+    const { summary, cacheKey } = record;
+    pages.set(summary.urlPath, new Set(summary.anchors ?? []));
+    sources.push({ sourcePath: p, urlPath: summary.urlPath, key: cacheKey, links: summary.links });
+  }
+  const files = new Set<string>();
+  for (const key of input.fileKeys) files.add(`/${key}`);
+  for (const r of config.redirects ?? []) files.add(r.source.length > 1 ? r.source.replace(/\/+$/, '') : r.source);
+  const report = checker.check(sources, { pages, files, basePath: config.basePath });
+  const lines = report.broken.map(formatBrokenLink);
+  if (lines.length > 0 && config.brokenLinks === 'error') {
+    const count = lines.length === 1 ? '1 broken link' : `${lines.length} broken links`;
+    const shown = lines.length > MAX_LISTED ? [...lines.slice(0, MAX_LISTED), `${lines.length - MAX_LISTED} more not shown`] : lines;
+    throw userError('broken_links', `${count}; docs.json sets brokenLinks to "error":\n${shown.join('\n')}`);
+  }
+  return { lines, checked: report.checked };
+}

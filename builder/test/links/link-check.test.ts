@@ -1,0 +1,66 @@
+import t from 'tap';
+import { LinkChecker, resolveLink, type LinkSource, type LinkTargets } from '../../src/links/link-check.ts';
+
+const at = (href: string, line = 1) => ({ href, line, column: 1 });
+
+t.test('link-check', async (t) => {
+  t.test('should resolve links the way a browser does against the clean URL', async (t) => {
+    t.same(resolveLink('./install', '/guides/quickstart', ''), { path: '/guides/install', hash: '' });
+    t.same(resolveLink('../api/auth?x=1#token-id', '/guides/quickstart', ''), { path: '/api/auth', hash: 'token-id' });
+    t.same(resolveLink('#caf%C3%A9', '/guides/quickstart', ''), { path: '/guides/quickstart', hash: 'café' });
+    t.same(resolveLink('/guides/install/', '/', ''), { path: '/guides/install', hash: '' });
+    t.same(resolveLink('/docs/guides/install', '/', '/docs'), { path: '/guides/install', hash: '' });
+    t.same(resolveLink('/docs', '/a', '/docs'), { path: '/', hash: '' });
+  });
+
+  t.test('should leave external links, other schemes and paths outside the base path alone', async (t) => {
+    for (const href of ['https://example.com/x', 'mailto:a@example.com', 'tel:+1555', '//cdn.example.com/a.js', 'javascript:void(0)', '', '  ']) {
+      t.equal(resolveLink(href, '/a', ''), undefined, href);
+    }
+    t.equal(resolveLink('/blog/post', '/a', '/docs'), undefined);
+  });
+
+  const targets = (overrides: Partial<LinkTargets> = {}): LinkTargets => ({
+    pages: new Map<string, Set<string> | undefined>([['/a', new Set(['top'])], ['/b', new Set(['x', 'y'])], ['/c', new Set()]]),
+    files: new Set(['/logo.svg', '/llms.txt', '/old']),
+    basePath: '',
+    ...overrides,
+  });
+  const pages = (aKey = 'a1'): LinkSource[] => [
+    { sourcePath: 'docs/a.mdx', urlPath: '/a', key: aKey, links: [at('/b#x', 3), at('/c', 4), at('/logo.svg', 5)] },
+    { sourcePath: 'docs/b.mdx', urlPath: '/b', key: 'b1', links: [at('/a#top'), at('/old#anything', 2)] },
+    { sourcePath: 'docs/c.mdx', urlPath: '/c', key: 'c1', links: [at('https://example.com')] },
+  ];
+
+  t.test('should report missing pages and anchors with their positions', async (t) => {
+    const report = new LinkChecker().check([
+      { sourcePath: 'docs/a.mdx', urlPath: '/a', key: 'k', links: [{ href: '/nope', line: 7, column: 3 }, { href: '/b#z', line: 9, column: 12 }, { href: '#top', line: 10, column: 1 }] },
+    ], targets());
+    t.same(report, {
+      checked: 3,
+      broken: [
+        { file: 'docs/a.mdx', line: 7, column: 3, href: '/nope', message: 'Unexpected link to /nope; expected a page, a file of the site or a redirect source' },
+        { file: 'docs/a.mdx', line: 9, column: 12, href: '/b#z', message: 'Unexpected anchor #z; expected the id of a heading or element on /b' },
+      ],
+    });
+  });
+
+  t.test('should not check the anchors of a page whose ids are unknown', async (t) => {
+    const report = new LinkChecker().check([{ sourcePath: 'docs/a.mdx', urlPath: '/a', key: 'k', links: [at('/b#z')] }], targets({ pages: new Map([['/b', undefined]]) }));
+    t.same(report.broken, []);
+  });
+
+  t.test('should re-check only the edited page, and the pages linking to a page whose ids changed', async (t) => {
+    const checker = new LinkChecker();
+    t.equal(checker.check(pages(), targets()).checked, 6, 'first check: every link');
+    t.equal(checker.check(pages(), targets()).checked, 0, 'nothing changed');
+    t.equal(checker.check(pages('a2'), targets()).checked, 3, 'a edited: its 3 links');
+    const withoutX = targets({ pages: new Map([['/a', new Set(['top'])], ['/b', new Set(['y'])], ['/c', new Set()]]) });
+    const report = checker.check(pages('a2'), withoutX);
+    t.equal(report.checked, 3, "b's ids changed: a, which links to b, is re-checked; c is not");
+    t.same(report.broken.map((b) => `${b.file}:${b.line} ${b.href}`), ['docs/a.mdx:3 /b#x']);
+    const withoutC = targets({ pages: new Map([['/a', new Set(['top'])], ['/b', new Set(['y'])]]) });
+    t.same(checker.check(pages('a2').slice(0, 2), withoutC).broken.map((b) => b.href), ['/b#x', '/c'], 'c removed: the link to it breaks');
+    t.equal(checker.check(pages('a2').slice(0, 2), targets({ ...withoutC, files: new Set(['/llms.txt']) })).checked, 5, 'files changed: everything');
+  });
+});
