@@ -2,9 +2,11 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { TEMPLATE_VERSION } from '@folio/site-template';
+import { apiPages } from './api/api-pages.ts';
+import { specSource, type FetchUrl } from './api/spec-source.ts';
 import { createPageCache, isCacheableFailure, pageCacheKey, type CacheEntry } from './cache/page-cache.ts';
 import { pageDeps } from './cache/page-deps.ts';
-import { COMPILER_VERSION, createCompiler, isPageFailure, type Compiler, type PageLimits } from './compile/index.ts';
+import { COMPILER_VERSION, createCompiler, isPageFailure, urlPathFor, type Compiler, type PageLimits } from './compile/index.ts';
 import { CONFIG_FILE, loadConfig, type ResolvedConfig } from './config/parse-config.ts';
 import { userError } from './errors.ts';
 import { isGitRepository, openDirSnapshot, openGitSnapshot, type RepoSnapshot } from './git/repo-snapshot.ts';
@@ -63,6 +65,11 @@ export interface BuildOptions {
    * pages API; reporting before the publish means a build that dies in between re-reports them.
    */
   onPages?(changes: PageChanges): Promise<void>;
+  /**
+   * Downloads `api.openapi` when it is a URL; default none (such a build fails with
+   * `invalid_openapi`). The worker's goes through the control plane's address-checking fetcher.
+   */
+  fetchUrl?: FetchUrl;
   /** Called as each step finishes (`clone`, `plan`, `compile`, …), for progress logs. */
   onStep?(step: keyof StepTimings): void;
   /** Called after each compile batch with the pages compiled so far and the number to compile. */
@@ -168,9 +175,15 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>)
     else { failures.set(p, found); errors.set(p, found.failure); }
   })));
   misses.sort();
+  // API reference pages: generated from api.openapi only when the document changed.
+  const api = config.openapi === undefined ? undefined : await apiPages({
+    source: await specSource(config.openapi, snapshot, opts.fetchUrl), cache, state: prefixStore(store, CACHE_PREFIX),
+    summaries: summaries.pages, bodies, taken: new Set(sources.map((p) => urlPathFor(p, contentRoot))),
+  });
+  const apiRecords = api?.records ?? [];
   const load = (record: PageRecord) => bodies.load(record, contentRoot);
   const early = startChangedShards({
-    changed: misses, unchanged: [...records.values()], pageCount: sources.length, contentRoot,
+    changed: misses, unchanged: [...records.values(), ...apiRecords], pageCount: sources.length + apiRecords.length, contentRoot,
     basePath: config.basePath, perShard: opts.searchPerShard, load,
   });
   for (const [name, shard] of early.started) started.set(name, shard);
@@ -237,7 +250,7 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>)
   }
   lap('compile');
 
-  const ordered = sources.filter((p) => records.has(p)).map((p) => records.get(p)!);
+  const ordered = [...sources.filter((p) => records.has(p)).map((p) => records.get(p)!), ...apiRecords];
   const pageSummaries = ordered.map((r) => r.summary);
   const publisher = createPublisher(store, previous?.objects ?? {}, limits);
   const nav = buildNav(pageSummaries, config, { sources: new Set(sources) });
@@ -282,7 +295,8 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>)
     const p = summary.sourcePath;
     const isFailed = failed.has(p);
     manifestPages[p] = {
-      blob: isFailed ? previous!.pages[p].blob : snapshot.files.get(p)!,
+      // An API reference page's source is the OpenAPI document.
+      blob: isFailed ? previous!.pages[p].blob : snapshot.files.get(p) ?? api!.sourceId,
       cacheKey, urlPath: summary.urlPath, outputs: [htmlKey(summary.urlPath), markdownKey(summary.urlPath), feedKey(summary.urlPath)],
       ...(Object.keys(summary.deps).length ? { deps: summary.deps } : {}),
       ...(isFailed ? { failed: true } : {}),
@@ -305,12 +319,13 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>)
 
   return {
     ...(snapshot.commit ? { commit: snapshot.commit } : {}),
-    pagesTotal: sources.length,
-    pagesSuccess: sources.length - failed.size,
+    pagesTotal: sources.length + apiRecords.length,
+    pagesSuccess: sources.length + apiRecords.length - failed.size,
     pagesFailed: failed.size,
     errors: [...errors.keys()].sort().map((p) => errors.get(p)!),
     warnings: config.warnings,
     compiled: misses.length,
+    ...(api ? { apiPagesGenerated: api.generated } : {}),
     uploaded: stats.uploaded,
     deleted: stats.deleted,
     // In pipeline order (index finishes while shells render, so it would come first otherwise).
@@ -344,8 +359,9 @@ async function pageChanges(
     const now = pages[record.summary.sourcePath];
     if (before && before.cacheKey === now.cacheKey && before.urlPath === now.urlPath && sameDeps(before.deps, now.deps)) continue;
     const page = await load(record);
-    const bytes = snapshot.files.get(page.sourcePath) === now.blob ? await snapshot.read(page.sourcePath) : undefined;
-    upserted.push({ page, source: bytes ? Buffer.from(bytes).toString('utf8') : '' });
+    // An API reference page has no file of its own: its source is its Markdown.
+    const bytes = !page.api && snapshot.files.get(page.sourcePath) === now.blob ? await snapshot.read(page.sourcePath) : undefined;
+    upserted.push({ page, source: page.api ? page.markdown : bytes ? Buffer.from(bytes).toString('utf8') : '' });
   }
   const live = new Set(Object.values(pages).map((p) => p.urlPath));
   const removed = Object.entries(previous?.pages ?? {})

@@ -41,6 +41,8 @@ export interface CompiledPage {
   seo?: PageSeo;
   /** Plain text for search and the pages API (humans view). */
   searchText: string;
+  /** Set on API reference pages generated from `api.openapi`: `"GET /users"` and the operation's first tag. */
+  api?: { operation: string; tag: string };
 }
 
 /** A page that failed to compile: a user error with a position. */
@@ -65,6 +67,8 @@ export interface BuildResult {
   warnings: string[];
   /** Number of MDX files actually compiled (cache misses). */
   compiled: number;
+  /** API reference pages generated from `api.openapi` (0 when the document is unchanged); absent without one. */
+  apiPagesGenerated?: number;
   uploaded: number;
   deleted: number;
   timings: StepTimings;

@@ -29,6 +29,8 @@ export interface NavigationGroup {
   root?: string;
   tag?: string;
   hidden?: boolean;
+  /** Mintlify's `openapi` on a group: with no `pages`, the group lists every generated API reference page, by tag. */
+  openapi?: boolean;
 }
 
 /** A division of the site: a tab, anchor, dropdown, language, version or product. */
@@ -58,8 +60,9 @@ export interface Navigation { items: NavigationEntry[]; paths: (string | number)
 
 const pagePath = z
   .string()
-  .regex(/^(?!\/)(?!.*\.mdx?$)(?!(.*\/)?\.\.(\/|$))[^\s]+$/, {
-    error: expected('a page path relative to contentRoot, without extension, such as guides/install'),
+  // Or an API operation of `api.openapi`, Mintlify's way: "GET /users" (optionally after the document's path).
+  .regex(/^(?:(?:\S+ )?(?:GET|PUT|POST|DELETE|OPTIONS|HEAD|PATCH|TRACE) \/\S*|(?!\/)(?!.*\.mdx?$)(?!(.*\/)?\.\.(\/|$))[^\s]+)$/, {
+    error: expected('a page path relative to contentRoot, without extension, such as guides/install, or an API operation such as GET /users'),
   })
   .describe('A page: its path relative to contentRoot without extension, e.g. "guides/install"');
 
@@ -82,9 +85,9 @@ const navigationGroup = z.strictObject({
   tag: text().optional().describe('A short label beside the title, e.g. NEW'),
   hidden: z.boolean().optional(),
   public: z.boolean().optional().describe('Accepted for Mintlify files; ignored'),
-  openapi: z.unknown().optional().describe('Accepted for Mintlify files; ignored'),
+  openapi: z.unknown().optional().describe('With empty pages: every API reference page of api.openapi, grouped by tag'),
   asyncapi: z.unknown().optional().describe('Accepted for Mintlify files; ignored'),
-}).transform(({ public: _p, openapi: _o, asyncapi: _a, pages, ...rest }): NavigationGroup => dropUndefined({ ...rest, pages }));
+}).transform(({ public: _p, openapi, asyncapi: _a, pages, ...rest }): NavigationGroup => dropUndefined({ ...rest, pages, ...(openapi !== undefined ? { openapi: true } : {}) }));
 
 const navigationEntry: z.ZodType<NavigationEntry, unknown> = z
   .union([pagePath, navigationGroup], { error: expected('a page path or a group { "group", "pages" }') })
