@@ -137,15 +137,15 @@ function operationView(doc: OpenApiDocument, path: string, method: string, pathI
   return view;
 }
 
-/** Every operation of the document, in its order (paths, then methods in OpenAPI's order). */
+/** Every operation of the document, in its order. */
 export function operationViews(doc: OpenApiDocument): ApiOperationView[] {
   const server = serverUrl(doc);
   const views: ApiOperationView[] = [];
   for (const [path, item] of Object.entries(isObject(doc.paths) ? doc.paths : {})) {
     if (!isObject(item)) continue;
-    for (const method of METHODS) {
-      const op = item[method];
-      if (isObject(op)) views.push(operationView(doc, path, method, item, op, server));
+    // Methods in the order the document writes them.
+    for (const [method, op] of Object.entries(item)) {
+      if ((METHODS as readonly string[]).includes(method) && isObject(op)) views.push(operationView(doc, path, method, item, op, server));
     }
   }
   return views;

@@ -32,6 +32,8 @@ export async function readSpec(text: string, name: string): Promise<OpenApiDocum
   const doc = parsed as OpenApiDocument;
   if (typeof doc.openapi !== 'string' && typeof doc.swagger !== 'string') throw fail('Unexpected document; expected an "openapi" (3.x) or "swagger" (2.0) version field');
   if (!doc.paths || typeof doc.paths !== 'object') throw fail('Unexpected document; expected a "paths" object');
+  const external = externalRef(doc, []);
+  if (external) throw fail(`Unexpected $ref "${external.ref}" at ${external.at.join('.')}; expected references inside the document (#/...)`);
   try {
     return (await SwaggerParser.dereference(doc as any, {
       resolve: { external: false },
@@ -40,4 +42,17 @@ export async function readSpec(text: string, name: string): Promise<OpenApiDocum
   } catch (err) {
     throw fail(`Unexpected reference or structure (${(err as Error).message.split('\n')[0]}); expected references inside the document (#/...)`);
   }
+}
+
+/** The first `$ref` pointing outside the document (another file, a URL), with where it is. */
+function externalRef(value: unknown, at: string[]): { ref: string; at: string[] } | undefined {
+  if (!value || typeof value !== 'object') return undefined;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) { const found = externalRef(value[i], [...at, String(i)]); if (found) return found; }
+    return undefined;
+  }
+  const ref = (value as Record<string, unknown>).$ref;
+  if (typeof ref === 'string' && !ref.startsWith('#')) return { ref, at };
+  for (const [key, child] of Object.entries(value)) { const found = externalRef(child, [...at, key]); if (found) return found; }
+  return undefined;
 }
