@@ -10,12 +10,14 @@ import { COMPILER_VERSION, createCompiler, isPageFailure, urlPathFor, type Compi
 import { CONFIG_FILE, loadConfig, type ResolvedConfig } from './config/parse-config.ts';
 import { userError } from './errors.ts';
 import { isGitRepository, openDirSnapshot, openGitSnapshot, type RepoSnapshot } from './git/repo-snapshot.ts';
+import { detectRenames } from './git/detect-renames.ts';
 import { syncRemote } from './git/sync-remote.ts';
 import { checkCpu, checkRepository, DEFAULT_LIMITS, startDeadline, type BuildLimits } from './limits/build-limits.ts';
 import { CACHE_PREFIX, readManifest, writeManifest, type BuildManifest, type ManifestPage } from './manifest.ts';
 import { buildNav } from './nav/build-nav.ts';
 import { startChangedShards } from './early-search.ts';
 import { buildSearchIndex, discardStarted, parseSearchManifest, plannedSearchBase, SEARCH_MANIFEST_KEY, type StartedShard } from './outputs/search-index.ts';
+import { nextMoves, readMoves, writeMoves } from './outputs/page-moves.ts';
 import { siteExports } from './outputs/site-exports.ts';
 import { tailwindCss, tailwindKey } from './outputs/tailwind-css.ts';
 import type { ShellContext } from './outputs/page-shells.ts';
@@ -130,9 +132,10 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>)
   const store = opts.store;
   const cache = createPageCache(prefixStore(store, CACHE_PREFIX));
   const bodies = createPageBodies(cache, opts.pageMemory);
-  const [previous, summaries, previousSearch] = await Promise.all([
+  const [previous, summaries, previousSearch, previousMoves] = await Promise.all([
     readManifest(store), readSummaries(store),
     store.get(SEARCH_MANIFEST_KEY).then((b) => parseSearchManifest(b && Buffer.from(b).toString('utf8'))),
+    readMoves(store),
   ]);
   const configBytes = snapshot.files.has(CONFIG_FILE) ? await snapshot.read(CONFIG_FILE) : undefined;
   if (configBytes === undefined) throw userError('invalid_config', `${CONFIG_FILE}: file not found; expected it at the repository root`, { file: CONFIG_FILE });
@@ -281,7 +284,11 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>)
   });
   lap('render');
 
-  for (const [key, text] of siteExports(pageSummaries, config, nav)) await publisher.emit(key, text);
+  // Pages renamed since the last publish redirect from their old URLs (kept across syncs).
+  const renamed = await pageRenames(previous, sources, snapshot, contentRoot);
+  const moves = nextMoves(previousMoves, renamed, new Set(pageSummaries.map((s) => s.urlPath)), new Set((config.redirects ?? []).map((r) => r.source)));
+  const moved = renamed.filter((r) => moves[r.from] === r.to);
+  for (const [key, text] of siteExports(pageSummaries, config, nav, moves)) await publisher.emit(key, text);
   await publishPublicFiles(snapshot, publisher, previous?.files ?? {}, layout.assets);
   lap('exports');
   await indexing;
@@ -313,6 +320,7 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>)
     version: 1, commit: snapshot.commit, configHash, compilerVersion: COMPILER_VERSION, templateVersion: TEMPLATE_VERSION,
     files: Object.fromEntries(snapshot.files), pages: manifestPages, inputs: rendered.inputs, objects: stats.objects, summariesHash: next.hash,
   };
+  await writeMoves(store, moves, previousMoves);
   await writeManifest(store, manifest);
   lap('publish');
   timings.total = Math.round(performance.now() - start);
@@ -326,6 +334,7 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>)
     warnings: config.warnings,
     compiled: misses.length,
     ...(api ? { apiPagesGenerated: api.generated } : {}),
+    ...(moved.length ? { moved } : {}),
     uploaded: stats.uploaded,
     deleted: stats.deleted,
     // In pipeline order (index finishes while shells render, so it would come first otherwise).
@@ -341,6 +350,21 @@ export async function openSource(source: BuildSource): Promise<RepoSnapshot> {
     return openGitSnapshot(source.workDir, commit);
   }
   return isGitRepository(source.dir) ? openGitSnapshot(source.dir, source.ref ?? 'HEAD', gitdirOf(source.dir)) : openDirSnapshot(source.dir);
+}
+
+/**
+ * Pages renamed since the previous publish, as URL paths: Git's rename detection between the
+ * previous manifest's pages that are gone and this commit's pages that are new.
+ */
+async function pageRenames(previous: BuildManifest | undefined, sources: readonly string[], snapshot: RepoSnapshot, contentRoot: string): Promise<Array<{ from: string; to: string }>> {
+  if (!previous) return [];
+  const now = new Set(sources);
+  // API reference pages ("spec#GET /x") have no file of their own: they never move by rename.
+  const deleted = new Map(Object.entries(previous.pages).filter(([p]) => !now.has(p) && !p.includes('#')).map(([p, page]) => [p, page.blob]));
+  const added = new Map(sources.filter((p) => !previous.pages[p]).map((p) => [p, snapshot.files.get(p)!]));
+  if (!deleted.size || !added.size) return [];
+  const renames = await detectRenames(deleted, added, snapshot.readBlob?.bind(snapshot));
+  return renames.map((r) => ({ from: previous.pages[r.from].urlPath, to: urlPathFor(r.to, contentRoot) }));
 }
 
 /** `<dir>/.git` for a working copy, `dir` itself for a bare repository. */

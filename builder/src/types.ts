@@ -69,6 +69,8 @@ export interface BuildResult {
   compiled: number;
   /** API reference pages generated from `api.openapi` (0 when the document is unchanged); absent without one. */
   apiPagesGenerated?: number;
+  /** Pages this sync found renamed (URL paths): each old URL now redirects to the new one. Absent when none. */
+  moved?: Array<{ from: string; to: string }>;
   uploaded: number;
   deleted: number;
   timings: StepTimings;

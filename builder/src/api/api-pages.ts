@@ -5,7 +5,7 @@
  *
  * Incremental like MDX pages: the set of pages is keyed by the document's blob id (or the hash
  * of a fetched document's bytes), the generator and the template versions. Each page is a normal
- * page-cache entry and the set's page list is one small object (`_folio/cache/api/<key>.json.gz`),
+ * page-cache entry and the set's page list is one small object (`_folio/cache/pages/api/<key>.json.gz`),
  * so while the document is unchanged a build reads that list and the summaries it already has,
  * and generates nothing.
  */
@@ -17,6 +17,7 @@ import type { PageCache } from '../cache/page-cache.ts';
 import { decodeJson, encodeJson, GZIP_JSON } from '../cache/gzip-json.ts';
 import type { PageBodies, PageRecord } from '../page-bodies.ts';
 import { summarize, type PageSummary } from '../page-summaries.ts';
+import { limitConcurrency } from '../store/limit-concurrency.ts';
 import type { ObjectStore } from '../store/object-store.ts';
 import type { CompiledPage } from '../types.ts';
 import { apiMarkdown } from './api-markdown.ts';
@@ -118,13 +119,13 @@ export async function apiPages(opts: ApiPagesOptions): Promise<ApiPagesResult> {
     if (known.every(Boolean)) return { records: keep(list.pages.map((p, i) => ({ cacheKey: p.cacheKey, summary: known[i]! }))), generated: 0, setKey, sourceId: opts.source.id };
   }
   const pages = await generateApiPages(await opts.source.read(), opts.source.name);
-  const records: PageRecord[] = [];
-  for (const page of pages) {
+  const limit = limitConcurrency(16);
+  const records = await Promise.all(pages.map((page) => limit(async (): Promise<PageRecord> => {
     const cacheKey = sha(`${setKey}\n${page.sourcePath}`);
     await opts.cache.put(cacheKey, { page, deps: {} });
     opts.bodies.remember(cacheKey, page, {});
-    records.push({ cacheKey, summary: summarize(page, {}) });
-  }
+    return { cacheKey, summary: summarize(page, {}) };
+  })));
   const written: PageList = { version: 1, pages: records.map((r) => ({ cacheKey: r.cacheKey, sourcePath: r.summary.sourcePath })) };
   await opts.state.put(listKey, await encodeJson(written), { contentType: GZIP_JSON, cacheControl: 'no-store' });
   return { records: keep(records), generated: pages.length, setKey, sourceId: opts.source.id };

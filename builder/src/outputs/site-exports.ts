@@ -14,13 +14,16 @@ import { robotsTxt, sitemapXml } from './sitemap.ts';
 /** The page fields the exports read. */
 export type ExportPage = Pick<CompiledPage, 'urlPath' | 'title' | 'description' | 'markdown' | 'updates' | 'seo'>;
 
-/** Key → text of every export. `nav` sets the order of the LLM exports (reading order). */
-export function siteExports(pages: readonly ExportPage[], site: SiteConfig, nav?: readonly NavItem[]): Map<string, string> {
+/**
+ * Key → text of every export. `nav` sets the order of the LLM exports (reading order); `moved`
+ * (old URL path → new) adds the redirects of moved pages.
+ */
+export function siteExports(pages: readonly ExportPage[], site: SiteConfig, nav?: readonly NavItem[], moved: Record<string, string> = {}): Map<string, string> {
   const files = new Map<string, string>([...markdownExports(pages), ...rssFeeds(pages, site)]);
   files.set('llms.txt', llmsTxt(pages, site, nav));
   files.set('llms-full.txt', llmsFullTxt(pages, site, nav));
   files.set('sitemap.xml', sitemapXml(pages, site));
   files.set('robots.txt', robotsTxt(site));
-  files.set(REDIRECTS_KEY, redirectsManifest(site));
+  files.set(REDIRECTS_KEY, redirectsManifest(site, moved));
   return files;
 }
