@@ -35,6 +35,8 @@ export interface JobReport {
   /** A platform-side failure worth another attempt (network, storage). */
   retryable?: boolean;
   stats?: { compiled: number; uploaded: number; deleted: number; timings: Record<string, number> };
+  /** Pages this deployment found renamed: their old URL paths now redirect to the new ones. */
+  redirects_added?: Array<{ from: string; to: string }>;
 }
 
 /** Thrown when the control plane says another worker holds the job now: stop, report nothing. */

@@ -90,6 +90,7 @@ export async function runJob(job: BuildJob, opts: RunJobOptions): Promise<'repor
       pages_total: result.pagesTotal, pages_success: result.pagesSuccess, pages_failed: result.pagesFailed,
       ...(result.pagesFailed ? { error: failureMessage(result) } : {}),
       stats: { compiled: result.compiled, uploaded: result.uploaded, deleted: result.deleted, timings: result.timings as Record<string, number> },
+      ...(result.moved ? { redirects_added: result.moved } : {}),
     };
     opts.onReport?.(report);
     await client.complete(job, report);

@@ -83,6 +83,8 @@ export const deploymentSchema = z.object({
   pages_success: z.number().int().nullable(),
   pages_failed: z.number().int().nullable(),
   error: z.string().nullable().describe('Why the deployment failed (file:line:column where known); null otherwise'),
+  redirects_added: z.array(z.object({ from: z.string(), to: z.string() }))
+    .describe('Pages this deployment found renamed (Git rename detection): each old URL path (from) now redirects to the new one (to) with 308, until a page or an explicit redirect takes the old path'),
 }).meta({ id: 'Deployment' });
 
 export const deploymentParams = z.object({ id: uuidParam, deploymentId: uuidParam });

@@ -29,6 +29,7 @@ export function deploymentJson(d: Deployment) {
     pages_success: d.pages_success ?? null,
     pages_failed: d.pages_failed ?? null,
     error: d.error ?? null,
+    redirects_added: (d.redirects_added as Array<{ from: string; to: string }> | null) ?? [],
   };
 }
 

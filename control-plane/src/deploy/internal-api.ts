@@ -35,6 +35,7 @@ const completeBody = z.strictObject({
   pages_total: z.number().int().min(0).optional(), pages_success: z.number().int().min(0).optional(), pages_failed: z.number().int().min(0).optional(),
   error: z.string().max(20_000).optional(), retryable: z.boolean().optional(),
   stats: z.object({ compiled: z.number().int(), uploaded: z.number().int(), deleted: z.number().int(), timings: z.record(z.string(), z.number()) }).optional(),
+  redirects_added: z.array(z.strictObject({ from: z.string().min(1).max(2000), to: z.string().min(1).max(2000) })).max(10_000).optional(),
 });
 
 function bearer(ctx: Koa.Context): string {
