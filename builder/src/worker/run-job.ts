@@ -71,6 +71,8 @@ export async function runJob(job: BuildJob, opts: RunJobOptions): Promise<'repor
       siteUrl: job.site.url,
       compiler: opts.compiler,
       pageMemory: opts.pageMemory,
+      // api.openapi by URL: downloaded by the control plane, which refuses non-public addresses.
+      fetchUrl: (url) => client.fetchDocument(job, url),
       onStep: (step) => { opts.progress?.step(step); if (step === 'clone') opts.onPhase?.('compile', job); },
       onCompiled: (done, total) => opts.progress?.compiled(done, total),
       onPages: async (changes) => {
