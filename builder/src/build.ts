@@ -7,6 +7,7 @@ import { specSource, type FetchUrl } from './api/spec-source.ts';
 import { createPageCache, isCacheableFailure, pageCacheKey, type CacheEntry } from './cache/page-cache.ts';
 import { pageDeps } from './cache/page-deps.ts';
 import { COMPILER_VERSION, createCompiler, isPageFailure, urlPathFor, type Compiler, type PageLimits } from './compile/index.ts';
+import { navigationOpenapi } from './config/navigation-schema.ts';
 import { CONFIG_FILE, loadConfig, type ResolvedConfig } from './config/parse-config.ts';
 import { userError } from './errors.ts';
 import { isGitRepository, openDirSnapshot, openGitSnapshot, type RepoSnapshot } from './git/repo-snapshot.ts';
@@ -178,9 +179,11 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>)
     else { failures.set(p, found); errors.set(p, found.failure); }
   })));
   misses.sort();
-  // API reference pages: generated from api.openapi only when the document changed.
-  const api = config.openapi === undefined ? undefined : await apiPages({
-    source: await specSource(config.openapi, snapshot, opts.fetchUrl), cache, state: prefixStore(store, CACHE_PREFIX),
+  // API reference pages: generated from api.openapi (else the first openapi key of the
+  // navigation, as Mintlify files name it) only when the document changed.
+  const openapi = config.openapi ?? (config.navigation ? navigationOpenapi(config.navigation) : undefined);
+  const api = openapi === undefined ? undefined : await apiPages({
+    source: await specSource(openapi, snapshot, opts.fetchUrl), cache, state: prefixStore(store, CACHE_PREFIX),
     summaries: summaries.pages, bodies, taken: new Set(sources.map((p) => urlPathFor(p, contentRoot))),
   });
   const apiRecords = api?.records ?? [];

@@ -162,7 +162,7 @@ function explicit(config: NavConfig & { navigation: NavigationEntry[] }, pages: 
       }
       if ('division' in entry) {
         if (entry.hidden) return [];
-        const items = walk(entry.items, entry.paths, here);
+        const items = entry.openapi && !entry.items.length ? apiTagGroups(pages) : walk(entry.items, entry.paths, here);
         // A division whose pages all failed is dropped, unless it is a link.
         if (!items.length && entry.href === undefined) return [];
         return [{

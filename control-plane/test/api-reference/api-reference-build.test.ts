@@ -113,6 +113,19 @@ t.test('API reference pages built from the platform\'s own OpenAPI document', as
     t.notMatch(sidebar, 'API reference', 'no extra group once navigation places them');
   });
 
+  await t.test('should read Mintlify\'s form: a tab or group with openapi and no pages holds the reference', async (t) => {
+    write({ 'docs.json': JSON.stringify({ name: 'Folio', navigation: { tabs: [{ tab: 'Guides', pages: ['index'] }, { tab: 'API', openapi: 'openapi.json' }] } }) });
+    const built = await run();
+    t.equal(built.apiPagesGenerated, 0, 'the same document: nothing generated');
+    const html = (await read(store, 'api-reference/pages/search-pages/index.html'))!;
+    const sidebar = html.match(/<nav class="sidebar-nav"[^]*?<\/nav>/)?.[0] ?? '';
+    t.match(sidebar, /<p class="nav-group-title">Projects<\/p>[^]*<p class="nav-group-title">Pages<\/p><ul><li><a href="\/api-reference\/pages\/list-pages">List pages<\/a><\/li><li><a href="\/api-reference\/pages\/search-pages" aria-current="page">Search pages<\/a>/);
+    t.notMatch(sidebar, 'API reference', 'the tab places them: no extra group');
+    write({ 'docs.json': JSON.stringify({ name: 'Folio', navigation: [{ group: 'Reference', openapi: { source: 'openapi.json' } }] }) });
+    await run();
+    t.match((await read(store, 'index.html'))!, /<p class="nav-group-title">Reference<\/p><ul><li class="nav-group"><p class="nav-group-title">Projects<\/p>/);
+  });
+
   await t.test('should refuse an operation the document does not have, and a missing document', async (t) => {
     write({ 'docs.json': JSON.stringify({ name: 'Folio', api: { openapi: 'openapi.json' }, navigation: ['index', { group: 'API', pages: ['GET /nope'] }] }) });
     await t.rejects(run(), { code: 'invalid_config', message: 'docs.json: navigation[1].pages[0]: Unexpected "GET /nope"; expected an operation of api.openapi, such as GET /users' });
