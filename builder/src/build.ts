@@ -2,12 +2,16 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { TEMPLATE_VERSION } from '@folio/site-template';
+import { apiPages } from './api/api-pages.ts';
+import { specSource, type FetchUrl } from './api/spec-source.ts';
 import { createPageCache, isCacheableFailure, pageCacheKey, type CacheEntry } from './cache/page-cache.ts';
 import { pageDeps } from './cache/page-deps.ts';
-import { COMPILER_VERSION, createCompiler, isPageFailure, type Compiler, type PageLimits } from './compile/index.ts';
+import { COMPILER_VERSION, createCompiler, isPageFailure, urlPathFor, type Compiler, type PageLimits } from './compile/index.ts';
+import { navigationOpenapi } from './config/navigation-schema.ts';
 import { CONFIG_FILE, loadConfig, type ResolvedConfig } from './config/parse-config.ts';
 import { userError } from './errors.ts';
 import { isGitRepository, openDirSnapshot, openGitSnapshot, type RepoSnapshot } from './git/repo-snapshot.ts';
+import { detectRenames } from './git/detect-renames.ts';
 import { syncRemote } from './git/sync-remote.ts';
 import { checkCpu, checkRepository, DEFAULT_LIMITS, startDeadline, type BuildLimits } from './limits/build-limits.ts';
 import { CACHE_PREFIX, readManifest, writeManifest, type BuildManifest, type ManifestPage } from './manifest.ts';
@@ -17,6 +21,7 @@ import { buildNav } from './nav/build-nav.ts';
 import { publishIslands } from './outputs/island-bundle.ts';
 import { startChangedShards } from './early-search.ts';
 import { buildSearchIndex, discardStarted, parseSearchManifest, plannedSearchBase, SEARCH_MANIFEST_KEY, type StartedShard } from './outputs/search-index.ts';
+import { nextMoves, readMoves, writeMoves } from './outputs/page-moves.ts';
 import { pageExportKeys, pageExports, PAGE_EXPORTS_VERSION, siteWideExports } from './outputs/site-exports.ts';
 import { tailwindCss, tailwindKey } from './outputs/tailwind-css.ts';
 import { buildCustomCss, customCssFiles, customCssKey } from './css/custom-css.ts';
@@ -79,6 +84,11 @@ export interface BuildOptions {
    * build re-checks only links that can have changed; default: every link is checked.
    */
   linkChecker?: LinkChecker;
+  /**
+   * Downloads `api.openapi` when it is a URL; default none (such a build fails with
+   * `invalid_openapi`). The worker's goes through the control plane's address-checking fetcher.
+   */
+  fetchUrl?: FetchUrl;
   /** Called as each step finishes (`clone`, `plan`, `compile`, …), for progress logs. */
   onStep?(step: keyof StepTimings): void;
   /** Called after each compile batch with the pages compiled so far and the number to compile. */
@@ -139,9 +149,10 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>)
   const store = opts.store;
   const cache = createPageCache(prefixStore(store, CACHE_PREFIX));
   const bodies = createPageBodies(cache, opts.pageMemory);
-  const [previous, summaries, previousSearch] = await Promise.all([
+  const [previous, summaries, previousSearch, previousMoves] = await Promise.all([
     readManifest(store), readSummaries(store),
     store.get(SEARCH_MANIFEST_KEY).then((b) => parseSearchManifest(b && Buffer.from(b).toString('utf8'))),
+    readMoves(store),
   ]);
   const configBytes = snapshot.files.has(CONFIG_FILE) ? await snapshot.read(CONFIG_FILE) : undefined;
   if (configBytes === undefined) throw userError('invalid_config', `${CONFIG_FILE}: file not found; expected it at the repository root`, { file: CONFIG_FILE });
@@ -184,9 +195,17 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>)
     else { failures.set(p, found); errors.set(p, found.failure); }
   })));
   misses.sort();
+  // API reference pages: generated from api.openapi (else the first openapi key of the
+  // navigation, as Mintlify files name it) only when the document changed.
+  const openapi = config.openapi ?? (config.navigation ? navigationOpenapi(config.navigation) : undefined);
+  const api = openapi === undefined ? undefined : await apiPages({
+    source: await specSource(openapi, snapshot, opts.fetchUrl), cache, state: prefixStore(store, CACHE_PREFIX),
+    summaries: summaries.pages, bodies, taken: new Set(sources.map((p) => urlPathFor(p, contentRoot))),
+  });
+  const apiRecords = api?.records ?? [];
   const load = (record: PageRecord) => bodies.load(record, contentRoot);
   const early = startChangedShards({
-    changed: misses, unchanged: [...records.values()], pageCount: sources.length, contentRoot,
+    changed: misses, unchanged: [...records.values(), ...apiRecords], pageCount: sources.length + apiRecords.length, contentRoot,
     basePath: config.basePath, perShard: opts.searchPerShard, load,
   });
   for (const [name, shard] of early.started) started.set(name, shard);
@@ -253,10 +272,14 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>)
   }
   lap('compile');
 
-  const ordered = sources.filter((p) => records.has(p)).map((p) => records.get(p)!);
+  const ordered = [...sources.filter((p) => records.has(p)).map((p) => records.get(p)!), ...apiRecords];
   const pageSummaries = ordered.map((r) => r.summary);
   const nav = buildNav(pageSummaries, config, { sources: new Set(sources) });
-  const siteWide = siteWideExports(pageSummaries, config, nav);
+  // Pages renamed since the last publish redirect from their old URLs (kept across syncs).
+  const renamed = await pageRenames(previous, sources, snapshot, contentRoot);
+  const moves = nextMoves(previousMoves, renamed, new Set(pageSummaries.map((s) => s.urlPath)), new Set((config.redirects ?? []).map((r) => r.source)));
+  const moved = renamed.filter((r) => moves[r.from] === r.to);
+  const siteWide = siteWideExports(pageSummaries, config, nav, moves);
   const exportKeys = [...pageSummaries.flatMap((s) => pageExportKeys(s.urlPath)), ...siteWide.keys()];
   // Before anything is uploaded: with brokenLinks "error" a broken link fails the build here.
   const links = checkSiteLinks({ config, sources, records, failed, fileKeys: [...layout.assets.values(), ...exportKeys] }, opts.linkChecker ?? new LinkChecker());
@@ -318,7 +341,8 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>)
     const p = summary.sourcePath;
     const isFailed = failed.has(p);
     manifestPages[p] = {
-      blob: isFailed ? previous!.pages[p].blob : snapshot.files.get(p)!,
+      // An API reference page's source is the OpenAPI document.
+      blob: isFailed ? previous!.pages[p].blob : snapshot.files.get(p) ?? api!.sourceId,
       cacheKey, urlPath: summary.urlPath, outputs: [htmlKey(summary.urlPath), ...pageExportKeys(summary.urlPath)],
       ...(Object.keys(summary.deps).length ? { deps: summary.deps } : {}),
       ...(isFailed ? { failed: true } : {}),
@@ -336,19 +360,22 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>)
     files: Object.fromEntries(snapshot.files), pages: manifestPages, inputs: { ...rendered.inputs, ...exportInputs }, objects: stats.objects, summariesHash: next.hash,
     ...(customKey ? { customCss: customKey } : {}),
   };
+  await writeMoves(store, moves, previousMoves);
   await writeManifest(store, manifest);
   lap('publish');
   timings.total = Math.round(performance.now() - start);
 
   return {
     ...(snapshot.commit ? { commit: snapshot.commit } : {}),
-    pagesTotal: sources.length,
-    pagesSuccess: sources.length - failed.size,
+    pagesTotal: sources.length + apiRecords.length,
+    pagesSuccess: sources.length + apiRecords.length - failed.size,
     pagesFailed: failed.size,
     errors: [...errors.keys()].sort().map((p) => errors.get(p)!),
     warnings: [...config.warnings, ...links.lines, ...islands.warnings],
     linksChecked: links.checked,
     compiled: misses.length,
+    ...(api ? { apiPagesGenerated: api.generated } : {}),
+    ...(moved.length ? { moved } : {}),
     uploaded: stats.uploaded,
     deleted: stats.deleted,
     // In pipeline order (index finishes while shells render, so it would come first otherwise).
@@ -391,6 +418,21 @@ export async function openSource(source: BuildSource): Promise<RepoSnapshot> {
   return isGitRepository(source.dir) ? openGitSnapshot(source.dir, source.ref ?? 'HEAD', gitdirOf(source.dir)) : openDirSnapshot(source.dir);
 }
 
+/**
+ * Pages renamed since the previous publish, as URL paths: Git's rename detection between the
+ * previous manifest's pages that are gone and this commit's pages that are new.
+ */
+async function pageRenames(previous: BuildManifest | undefined, sources: readonly string[], snapshot: RepoSnapshot, contentRoot: string): Promise<Array<{ from: string; to: string }>> {
+  if (!previous) return [];
+  const now = new Set(sources);
+  // API reference pages ("spec#GET /x") have no file of their own: they never move by rename.
+  const deleted = new Map(Object.entries(previous.pages).filter(([p]) => !now.has(p) && !p.includes('#')).map(([p, page]) => [p, page.blob]));
+  const added = new Map(sources.filter((p) => !previous.pages[p]).map((p) => [p, snapshot.files.get(p)!]));
+  if (!deleted.size || !added.size) return [];
+  const renames = await detectRenames(deleted, added, snapshot.readBlob?.bind(snapshot));
+  return renames.map((r) => ({ from: previous.pages[r.from].urlPath, to: urlPathFor(r.to, contentRoot) }));
+}
+
 /** `<dir>/.git` for a working copy, `dir` itself for a bare repository. */
 function gitdirOf(dir: string): string {
   return fs.existsSync(path.join(dir, '.git')) ? path.join(dir, '.git') : dir;
@@ -407,8 +449,9 @@ async function pageChanges(
     const now = pages[record.summary.sourcePath];
     if (before && before.cacheKey === now.cacheKey && before.urlPath === now.urlPath && sameDeps(before.deps, now.deps)) continue;
     const page = await load(record);
-    const bytes = snapshot.files.get(page.sourcePath) === now.blob ? await snapshot.read(page.sourcePath) : undefined;
-    upserted.push({ page, source: bytes ? Buffer.from(bytes).toString('utf8') : '' });
+    // An API reference page has no file of its own: its source is its Markdown.
+    const bytes = !page.api && snapshot.files.get(page.sourcePath) === now.blob ? await snapshot.read(page.sourcePath) : undefined;
+    upserted.push({ page, source: page.api ? page.markdown : bytes ? Buffer.from(bytes).toString('utf8') : '' });
   }
   const live = new Set(Object.values(pages).map((p) => p.urlPath));
   const removed = Object.entries(previous?.pages ?? {})

@@ -50,6 +50,8 @@ export interface CompiledPage {
   links?: PageLink[];
   /** Source of the client module hydrating the page's hook components (compile/islands.ts); absent without any. */
   islands?: string;
+  /** Set on API reference pages generated from `api.openapi`: `"GET /users"` and the operation's first tag. */
+  api?: { operation: string; tag: string };
 }
 
 /** A page that failed to compile: a user error with a position. */
@@ -80,6 +82,10 @@ export interface BuildResult {
   linksChecked: number;
   /** Number of MDX files actually compiled (cache misses). */
   compiled: number;
+  /** API reference pages generated from `api.openapi` (0 when the document is unchanged); absent without one. */
+  apiPagesGenerated?: number;
+  /** Pages this sync found renamed (URL paths): each old URL now redirects to the new one. Absent when none. */
+  moved?: Array<{ from: string; to: string }>;
   uploaded: number;
   deleted: number;
   timings: StepTimings;

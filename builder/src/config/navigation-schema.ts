@@ -29,6 +29,11 @@ export interface NavigationGroup {
   root?: string;
   tag?: string;
   hidden?: boolean;
+  /**
+   * Mintlify's `openapi` on a group (the document's path or URL; `''` when written otherwise):
+   * with no `pages`, the group lists every generated API reference page, by tag.
+   */
+  openapi?: string;
 }
 
 /** A division of the site: a tab, anchor, dropdown, language, version or product. */
@@ -45,6 +50,8 @@ export interface NavigationDivision {
   tag?: string;
   hidden?: boolean;
   description?: string;
+  /** Mintlify's `openapi` on a division, as on a group. */
+  openapi?: string;
 }
 
 /** One item of the navigation tree: a page path, a group or a division. */
@@ -58,8 +65,9 @@ export interface Navigation { items: NavigationEntry[]; paths: (string | number)
 
 const pagePath = z
   .string()
-  .regex(/^(?!\/)(?!.*\.mdx?$)(?!(.*\/)?\.\.(\/|$))[^\s]+$/, {
-    error: expected('a page path relative to contentRoot, without extension, such as guides/install'),
+  // Or an API operation of `api.openapi`, Mintlify's way: "GET /users" (optionally after the document's path).
+  .regex(/^(?:(?:\S+ )?(?:GET|PUT|POST|DELETE|OPTIONS|HEAD|PATCH|TRACE) \/\S*|(?!\/)(?!.*\.mdx?$)(?!(.*\/)?\.\.(\/|$))[^\s]+)$/, {
+    error: expected('a page path relative to contentRoot, without extension, such as guides/install, or an API operation such as GET /users'),
   })
   .describe('A page: its path relative to contentRoot without extension, e.g. "guides/install"');
 
@@ -73,8 +81,8 @@ const plural = { language: 'languages', version: 'versions', product: 'products'
 
 const navigationGroup = z.strictObject({
   group: text().describe('Sidebar group title'),
-  get pages(): z.ZodArray<z.ZodType<NavigationEntry, unknown>> {
-    return z.array(navigationEntry);
+  get pages(): z.ZodOptional<z.ZodArray<z.ZodType<NavigationEntry, unknown>>> {
+    return z.array(navigationEntry).optional();
   },
   icon,
   expanded: z.boolean().optional().describe('Open when the page loads'),
@@ -82,9 +90,12 @@ const navigationGroup = z.strictObject({
   tag: text().optional().describe('A short label beside the title, e.g. NEW'),
   hidden: z.boolean().optional(),
   public: z.boolean().optional().describe('Accepted for Mintlify files; ignored'),
-  openapi: z.unknown().optional().describe('Accepted for Mintlify files; ignored'),
+  openapi: z.unknown().optional().describe('With empty pages: every API reference page of api.openapi, grouped by tag'),
   asyncapi: z.unknown().optional().describe('Accepted for Mintlify files; ignored'),
-}).transform(({ public: _p, openapi: _o, asyncapi: _a, pages, ...rest }): NavigationGroup => dropUndefined({ ...rest, pages }));
+}).superRefine((value, ctx) => {
+  // Mintlify's way: a group with `openapi` and no pages holds the whole API reference.
+  if (value.pages === undefined && value.openapi === undefined) ctx.addIssue({ code: 'custom', path: ['pages'], input: undefined, message: 'Required' });
+}).transform(({ public: _p, openapi, asyncapi: _a, pages, ...rest }): NavigationGroup => dropUndefined({ ...rest, pages: pages ?? [], ...(openapi !== undefined ? { openapi: openapiSource(openapi) } : {}) }));
 
 const navigationEntry: z.ZodType<NavigationEntry, unknown> = z
   .union([pagePath, navigationGroup], { error: expected('a page path or a group { "group", "pages" }') })
@@ -118,6 +129,24 @@ function childrenOf(value: Children): { items: NavigationEntry[]; paths: (string
   return { items, paths };
 }
 
+/** The document an `openapi` key names: a path or URL, Mintlify's `{ source }`, the first of a list; `''` otherwise. */
+function openapiSource(value: unknown): string {
+  const first = Array.isArray(value) ? value[0] : value;
+  if (typeof first === 'string') return first;
+  return first && typeof first === 'object' && typeof (first as { source?: unknown }).source === 'string' ? (first as { source: string }).source : '';
+}
+
+/** The first document named by an `openapi` key anywhere in the navigation, in reading order. */
+export function navigationOpenapi(items: readonly NavigationEntry[]): string | undefined {
+  for (const item of items) {
+    if (typeof item === 'string') continue;
+    if (item.openapi) return item.openapi;
+    const found = navigationOpenapi('division' in item ? item.items : item.pages);
+    if (found) return found;
+  }
+  return undefined;
+}
+
 function dropUndefined<T extends object>(value: T): T {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
 }
@@ -142,11 +171,11 @@ function division(kind: DivisionKind): z.ZodType<NavigationDivision, unknown> {
       description: text().optional(),
       color: z.unknown().optional().describe('Accepted for Mintlify files; ignored'),
       public: z.boolean().optional().describe('Accepted for Mintlify files; ignored'),
-      openapi: z.unknown().optional().describe('Accepted for Mintlify files; ignored'),
+      openapi: z.unknown().optional().describe('Without pages: every API reference page of api.openapi, grouped by tag'),
       asyncapi: z.unknown().optional().describe('Accepted for Mintlify files; ignored'),
     }))
     .superRefine((value, ctx) => {
-      if (value.href === undefined && childrenOf(value as Children).items.length === 0) {
+      if (value.href === undefined && value.openapi === undefined && childrenOf(value as Children).items.length === 0) {
         ctx.addIssue({ code: 'custom', input: value, message: `Unexpected ${kind} without pages; expected ${Object.values(plural).join(', ')}, groups, pages or href` });
       }
     })
@@ -155,6 +184,7 @@ function division(kind: DivisionKind): z.ZodType<NavigationDivision, unknown> {
       return dropUndefined({
         division: kind, name: v[kind] as string, ...childrenOf(v), icon: v.icon as string | undefined, href: v.href as string | undefined,
         default: v.default as boolean | undefined, tag: v.tag as string | undefined, hidden: v.hidden as boolean | undefined, description: v.description as string | undefined,
+        ...(v.openapi !== undefined ? { openapi: openapiSource(v.openapi) } : {}),
       });
     })
     .meta({ id: `navigation-${kind}` }) as unknown as z.ZodType<NavigationDivision, unknown>;

@@ -20,6 +20,8 @@ export interface RepoSnapshot {
   sizeBytes: number;
   /** Bytes of one file of the snapshot; throws `app` error `file_missing` for unknown paths. */
   read(repoPath: string): Promise<Uint8Array>;
+  /** Bytes of any blob the repository still holds (an earlier commit's, for rename detection); `undefined` when absent. */
+  readBlob?(oid: string): Promise<Uint8Array | undefined>;
 }
 
 const MODE_TREE = 0o40000;
@@ -88,6 +90,7 @@ export async function openGitSnapshot(dir: string, ref = 'HEAD', gitdir = path.j
       if (oid === undefined) throw appError('file_missing', `No file "${repoPath}" in commit ${commit}`);
       return readOid(oid);
     },
+    readBlob: (oid) => readOid(oid).catch(() => undefined),
   };
 }
 

@@ -17,7 +17,10 @@ import { userError } from '../errors.ts';
 import type { CompiledPage } from '../types.ts';
 
 /** The few fields of a compiled page the sidebar needs. */
-export type NavPage = Pick<CompiledPage, 'sourcePath' | 'urlPath' | 'title' | 'sidebarTitle' | 'order' | 'icon'>;
+export type NavPage = Pick<CompiledPage, 'sourcePath' | 'urlPath' | 'title' | 'sidebarTitle' | 'order' | 'icon' | 'api'>;
+
+/** Title of the group holding the API reference pages that `navigation` does not place. */
+export const API_GROUP_TITLE = 'API reference';
 
 /** The configuration keys the sidebar reads. */
 export interface NavConfig {
@@ -92,6 +95,30 @@ function derive(pages: readonly NavPage[], contentRoot: string): NavItem[] {
 
 type Key = string | number;
 
+/** API reference pages as groups by tag, tags in the order the document first uses them. */
+function apiTagGroups(pages: readonly NavPage[]): NavItem[] {
+  const byTag = new Map<string, NavItem[]>();
+  for (const page of pages) {
+    if (!page.api) continue;
+    const list = byTag.get(page.api.tag) ?? [];
+    list.push(link(page));
+    byTag.set(page.api.tag, list);
+  }
+  return [...byTag].map(([title, items]) => ({ kind: 'group', title, items }));
+}
+
+/** Whether the sidebar links to any of `paths`. */
+function links(items: readonly NavItem[], paths: ReadonlySet<string>): boolean {
+  return items.some((item) => (item.kind === 'page' ? paths.has(item.path) : links(item.items, paths)));
+}
+
+/** The sidebar plus an "API reference" group when it places none of the API reference pages. */
+function withApiGroup(nav: NavItem[], pages: readonly NavPage[]): NavItem[] {
+  const api = pages.filter((p) => p.api);
+  if (!api.length || links(nav, new Set(api.map((p) => p.urlPath)))) return nav;
+  return [...nav, { kind: 'group', title: API_GROUP_TITLE, items: apiTagGroups(api) }];
+}
+
 /** `fr` → `Français`: a language is listed in its own name; an unknown code as written. */
 export function languageName(code: string): string {
   try {
@@ -106,6 +133,10 @@ function explicit(config: NavConfig & { navigation: NavigationEntry[] }, pages: 
   const { contentRoot } = config;
   const byRef = new Map<string, NavPage>();
   for (const page of pages) {
+    if (page.api) {
+      byRef.set(page.api.operation, page);
+      continue;
+    }
     byRef.set(pageRef(page, contentRoot), page);
     // `guides` also names `guides/index`, the way its URL reads.
     const fromUrl = page.urlPath === '/' ? 'index' : page.urlPath.slice(1);
@@ -113,9 +144,13 @@ function explicit(config: NavConfig & { navigation: NavigationEntry[] }, pages: 
   }
   const isSource = (ref: string) => ['.mdx', '.md', '/index.mdx', '/index.md'].some((ext) => sources.has(contentRoot + ref + ext));
   const missing: string[] = [];
-  const pageAt = (ref: string, at: Key[]): NavPage | undefined => {
+  const pageAt = (written: string, at: Key[]): NavPage | undefined => {
+    // "openapi.json GET /users" names the operation of the site's one document.
+    const ref = written.replace(/^\S+ (?=[A-Z]+ \/)/, '');
     const page = byRef.get(ref);
-    if (!page && !isSource(ref)) missing.push(`docs.json: ${formatPath(at)}: Unexpected "${ref}"; expected the path of a page in ${contentRoot || 'the repository'}`);
+    if (!page && !isSource(ref)) missing.push(/^[A-Z]+ \//.test(ref)
+      ? `docs.json: ${formatPath(at)}: Unexpected "${written}"; expected an operation of api.openapi, such as GET /users`
+      : `docs.json: ${formatPath(at)}: Unexpected "${ref}"; expected the path of a page in ${contentRoot || 'the repository'}`);
     return page;
   };
   const walk = (list: NavigationEntry[], paths: Key[][], at: Key[]): NavItem[] =>
@@ -127,7 +162,7 @@ function explicit(config: NavConfig & { navigation: NavigationEntry[] }, pages: 
       }
       if ('division' in entry) {
         if (entry.hidden) return [];
-        const items = walk(entry.items, entry.paths, here);
+        const items = entry.openapi && !entry.items.length ? apiTagGroups(pages) : walk(entry.items, entry.paths, here);
         // A division whose pages all failed is dropped, unless it is a link.
         if (!items.length && entry.href === undefined) return [];
         return [{
@@ -137,7 +172,7 @@ function explicit(config: NavConfig & { navigation: NavigationEntry[] }, pages: 
       }
       if (entry.hidden) return [];
       const root = entry.root !== undefined ? pageAt(entry.root, [...here, 'root']) : undefined;
-      const items = walk(entry.pages, entry.pages.map((_, j) => ['pages', j]), here);
+      const items = entry.openapi && !entry.pages.length ? apiTagGroups(pages) : walk(entry.pages, entry.pages.map((_, j) => ['pages', j]), here);
       return [{
         kind: 'group', title: entry.group, items,
         ...(entry.expanded !== undefined ? { expanded: entry.expanded } : {}), ...(root ? { path: root.urlPath } : {}), ...(entry.tag ? { tag: entry.tag } : {}),
@@ -155,7 +190,8 @@ function explicit(config: NavConfig & { navigation: NavigationEntry[] }, pages: 
  * @throws BuilderError `invalid_config` naming every `navigation` entry that names no page source.
  */
 export function buildNav(pages: readonly NavPage[], config: NavConfig, options: NavOptions = {}): NavItem[] {
-  return config.navigation
+  const nav = config.navigation
     ? explicit(config as NavConfig & { navigation: NavigationEntry[] }, pages, options.sources ?? new Set())
-    : derive(pages, config.contentRoot);
+    : derive(pages.filter((p) => !p.api), config.contentRoot);
+  return withApiGroup(nav, pages);
 }

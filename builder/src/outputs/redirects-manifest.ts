@@ -17,16 +17,25 @@ export const REDIRECTS_KEY = '_redirects.json';
 
 const withBase = (basePath: string, path: string) => (path.startsWith('/') && !path.startsWith('//') ? basePath.replace(/\/+$/, '') + path : path);
 
-/** The redirect rules of a site. */
-export function redirectRules(site: Pick<SiteConfig, 'redirects' | 'basePath'>): RedirectRule[] {
-  return (site.redirects ?? []).map((r) => ({
+/**
+ * The redirect rules of a site: the configuration's, then one 308 per moved page (`moved`: old
+ * URL path → new one, see `page-moves.ts`), whose source no explicit rule already has.
+ */
+export function redirectRules(site: Pick<SiteConfig, 'redirects' | 'basePath'>, moved: Record<string, string> = {}): RedirectRule[] {
+  const rules: RedirectRule[] = (site.redirects ?? []).map((r) => ({
     source: withBase(site.basePath, r.source),
     destination: withBase(site.basePath, r.destination),
     status: r.permanent ? 308 : 307,
   }));
+  const explicit = new Set(rules.map((r) => r.source));
+  for (const [from, to] of Object.entries(moved)) {
+    const source = withBase(site.basePath, from);
+    if (!explicit.has(source)) rules.push({ source, destination: withBase(site.basePath, to), status: 308 });
+  }
+  return rules;
 }
 
 /** The text of `_redirects.json`. */
-export function redirectsManifest(site: Pick<SiteConfig, 'redirects' | 'basePath'>): string {
-  return JSON.stringify(redirectRules(site), null, 2) + '\n';
+export function redirectsManifest(site: Pick<SiteConfig, 'redirects' | 'basePath'>, moved: Record<string, string> = {}): string {
+  return JSON.stringify(redirectRules(site, moved), null, 2) + '\n';
 }

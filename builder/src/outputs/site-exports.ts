@@ -37,23 +37,26 @@ export function pageExportKeys(urlPath: string): [markdown: string, feed: string
   return [markdownKey(urlPath), feedKey(urlPath)];
 }
 
-/** Key → text of the files made from every page: LLM exports, site feed, sitemap, robots, redirects. */
-export function siteWideExports(pages: readonly ExportPage[], site: SiteConfig, nav?: readonly NavItem[]): Map<string, string> {
+/**
+ * Key → text of the files made from every page: LLM exports, site feed, sitemap, robots,
+ * redirects. `moved` (old URL path → new) adds the redirects of moved pages.
+ */
+export function siteWideExports(pages: readonly ExportPage[], site: SiteConfig, nav?: readonly NavItem[], moved: Record<string, string> = {}): Map<string, string> {
   return new Map<string, string>([
     [SITE_FEED_KEY, siteFeed(pages, site)],
     ['llms.txt', llmsTxt(pages, site, nav)],
     ['llms-full.txt', llmsFullTxt(pages, site, nav)],
     ['sitemap.xml', sitemapXml(pages, site)],
     ['robots.txt', robotsTxt(site)],
-    [REDIRECTS_KEY, redirectsManifest(site)],
+    [REDIRECTS_KEY, redirectsManifest(site, moved)],
   ]);
 }
 
 /** Key → text of every export. `nav` sets the order of the LLM exports (reading order). */
-export function siteExports(pages: readonly ExportPage[], site: SiteConfig, nav?: readonly NavItem[]): Map<string, string> {
+export function siteExports(pages: readonly ExportPage[], site: SiteConfig, nav?: readonly NavItem[], moved: Record<string, string> = {}): Map<string, string> {
   // Markdown exports first, then feeds, as the keys have always been listed.
   const own = pages.map((page) => pageExports(page, site));
   const files = new Map<string, string>([...own.map(([markdown]) => markdown), ...own.map(([, feed]) => feed)]);
-  for (const [key, text] of siteWideExports(pages, site, nav)) files.set(key, text);
+  for (const [key, text] of siteWideExports(pages, site, nav, moved)) files.set(key, text);
   return files;
 }

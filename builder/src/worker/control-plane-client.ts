@@ -3,7 +3,7 @@
  * secret (to claim) and, per job, a build token scoped to that one deployment; no database
  * or platform credentials.
  */
-import { appError } from '../errors.ts';
+import { appError, userError } from '../errors.ts';
 
 export interface Job {
   deployment_id: string;
@@ -43,6 +43,8 @@ export interface JobReport {
   /** A platform-side failure worth another attempt (network, storage). */
   retryable?: boolean;
   stats?: { compiled: number; uploaded: number; deleted: number; timings: Record<string, number> };
+  /** Pages this deployment found renamed: their old URL paths now redirect to the new ones. */
+  redirects_added?: Array<{ from: string; to: string }>;
 }
 
 /** Thrown when the control plane says another worker holds the job now: stop, report nothing. */
@@ -100,6 +102,32 @@ export class ControlPlaneClient {
       await this.post(`/jobs/${job.deployment_id}/pages`, job.token, { fencing: job.fencing, upserts: upserts.slice(i, i + BATCH), deletes: [] });
     }
     if (deletes.length) await this.post(`/jobs/${job.deployment_id}/pages`, job.token, { fencing: job.fencing, upserts: [], deletes });
+  }
+
+  /**
+   * A document the site's docs.json names by URL, downloaded by the control plane's
+   * address-checking fetcher. A refusal (private address, too large, no answer) is the
+   * customer's to fix: a user error carrying the control plane's message.
+   */
+  async fetchDocument(job: BuildJob, url: string, field = 'api.openapi'): Promise<Uint8Array> {
+    let res: Response;
+    try {
+      res = await fetch(`${this.baseUrl}/internal/v1/jobs/${job.deployment_id}/fetch`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${job.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ fencing: job.fencing, url, field }),
+        signal: AbortSignal.timeout(60_000),
+      });
+    } catch (err) {
+      throw appError('control_plane_unreachable', 'The control plane did not answer /fetch', err);
+    }
+    if (res.status === 409) throw new LeaseLostError();
+    if (res.status === 400 || res.status === 413) {
+      const body = (await res.json().catch(() => ({}))) as { message?: string };
+      throw userError('invalid_openapi', body.message ?? `${field}: could not download ${url}`);
+    }
+    if (res.status >= 400) throw appError('control_plane_error', `The control plane answered ${res.status} to /fetch: ${await res.text()}`);
+    return new Uint8Array(await res.arrayBuffer());
   }
 
   async complete(job: BuildJob, report: JobReport): Promise<void> {

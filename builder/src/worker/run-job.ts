@@ -79,6 +79,8 @@ export async function runJob(job: BuildJob, opts: RunJobOptions): Promise<'repor
       customCss: job.features?.custom_css === true,
       compiler: opts.compiler,
       pageMemory: opts.pageMemory,
+      // api.openapi by URL: downloaded by the control plane, which refuses non-public addresses.
+      fetchUrl: (url) => client.fetchDocument(job, url),
       onStep: (step) => { opts.progress?.step(step); if (step === 'clone') opts.onPhase?.('compile', job); },
       onCompiled: (done, total) => opts.progress?.compiled(done, total),
       onPages: async (changes) => {
@@ -99,6 +101,7 @@ export async function runJob(job: BuildJob, opts: RunJobOptions): Promise<'repor
       ...(result.pagesFailed ? { error: failureMessage(result) } : {}),
       ...(result.warnings.length ? { warnings: reportWarnings(result.warnings) } : {}),
       stats: { compiled: result.compiled, uploaded: result.uploaded, deleted: result.deleted, timings: result.timings as Record<string, number> },
+      ...(result.moved ? { redirects_added: result.moved } : {}),
     };
     opts.onReport?.(report);
     await client.complete(job, report);

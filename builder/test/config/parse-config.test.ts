@@ -309,9 +309,9 @@ t.test('parseConfig', async (t) => {
       [
         'docs.json: navigation[1].pages[1]: Unexpected 5; expected a page path or a group { "group", "pages" }',
         'docs.json: navigation[1].pages[2].pages: Required',
-        'docs.json: navigation[2]: Unexpected "/abs"; expected a page path relative to contentRoot, without extension, such as guides/install',
-        'docs.json: navigation[3]: Unexpected "x.mdx"; expected a page path relative to contentRoot, without extension, such as guides/install',
-        'docs.json: navigation[4]: Unexpected "a/../b"; expected a page path relative to contentRoot, without extension, such as guides/install',
+        'docs.json: navigation[2]: Unexpected "/abs"; expected a page path relative to contentRoot, without extension, such as guides/install, or an API operation such as GET /users',
+        'docs.json: navigation[3]: Unexpected "x.mdx"; expected a page path relative to contentRoot, without extension, such as guides/install, or an API operation such as GET /users',
+        'docs.json: navigation[4]: Unexpected "a/../b"; expected a page path relative to contentRoot, without extension, such as guides/install, or an API operation such as GET /users',
         'docs.json: navigation[5].page: Unexpected key; navigation[5] accepts group, pages, icon, expanded, root, tag, hidden, public, openapi, asyncapi',
       ],
     );

@@ -88,6 +88,8 @@ export const deploymentSchema = z.object({
       + '(`docs.json: theme: …`), then broken internal links and missing anchors (`docs/a.mdx:12:5: Unexpected link to /x; …`). '
       + 'Empty while the deployment is in progress and when there is nothing to report',
   ),
+  redirects_added: z.array(z.object({ from: z.string(), to: z.string() }))
+    .describe('Pages this deployment found renamed (Git rename detection): each old URL path (from) now redirects to the new one (to) with 308, until a page or an explicit redirect takes the old path'),
 }).meta({ id: 'Deployment' });
 
 export const deploymentParams = z.object({ id: uuidParam, deploymentId: uuidParam });

@@ -30,6 +30,7 @@ export function deploymentJson(d: Deployment) {
     pages_failed: d.pages_failed ?? null,
     error: d.error ?? null,
     warnings: d.warnings ?? [],
+    redirects_added: (d.redirects_added as Array<{ from: string; to: string }> | null) ?? [],
   };
 }
 

@@ -25,6 +25,7 @@ import { assertPlainJson, validate } from '../http/validate.ts';
 import { claimJob } from './claim-job.ts';
 import { completeJob, heartbeat, releaseJob, verifyBuildToken, verifyLease, type LeaseProof } from './queue.ts';
 import { sitePrefix } from '../sites/bucket-prefixes.ts';
+import { safeFetch } from '../uploads/safe-fetch.ts';
 
 const fencing = z.number().int().min(1);
 const pageUpsert = z.strictObject({
@@ -38,7 +39,12 @@ const completeBody = z.strictObject({
   error: z.string().max(20_000).optional(), retryable: z.boolean().optional(),
   warnings: z.array(z.string().max(MAX_WARNING_LENGTH)).max(MAX_WARNINGS).optional(),
   stats: z.object({ compiled: z.number().int(), uploaded: z.number().int(), deleted: z.number().int(), timings: z.record(z.string(), z.number()) }).optional(),
+  redirects_added: z.array(z.strictObject({ from: z.string().min(1).max(2000), to: z.string().min(1).max(2000) })).max(10_000).optional(),
 });
+
+/** Largest document a build may fetch (`api.openapi` by URL); the builder reads at most this much. */
+export const BUILD_FETCH_LIMIT_BYTES = 64 * 1024 * 1024;
+const fetchBody = z.strictObject({ fencing, url: z.string().min(1).max(2000), field: z.enum(['api.openapi']) });
 
 function bearer(ctx: Koa.Context): string {
   const m = /^Bearer\s+(\S+)$/i.exec(ctx.get('authorization'));
@@ -134,6 +140,16 @@ export function internalApi(deps: Deps, workerSecret: string | undefined): Koa.M
     }
     if (body.deletes.length) await deps.m.Page.deleteMany({ project_id: d.project_id, version: 'latest', path: { $in: body.deletes } });
     ctx.status = 204;
+  });
+  // A build fetches a document its docs.json names by URL (api.openapi) through here: the build
+  // process cannot reach the network itself, and this fetcher refuses private and loopback
+  // addresses, so a customer's URL cannot reach the platform's own network.
+  router.post('/jobs/:id/fetch', tokenFirst, json, async (ctx) => {
+    const body = bodyOf(ctx, fetchBody);
+    await verifyLease(deps.m, proofOf(ctx, body), deps.now());
+    const s = deps.services as { fetchAllowHosts?: string[]; fetchTimeoutMs?: number };
+    ctx.body = await safeFetch(body.url, { field: body.field, maxBytes: BUILD_FETCH_LIMIT_BYTES, timeoutMs: s.fetchTimeoutMs ?? 30_000, allowHosts: s.fetchAllowHosts });
+    ctx.type = 'application/octet-stream';
   });
   router.post('/jobs/:id/complete', tokenFirst, json, async (ctx) => {
     const body = bodyOf(ctx, completeBody);

@@ -178,6 +178,7 @@ export async function finish(m: Models, d: Deployment, report: JobReport, now: D
       ...(report.commit_sha ? { commit_sha: report.commit_sha } : {}),
       ...(report.stats ? { stats: report.stats } : {}),
       ...(report.warnings?.length ? { warnings: report.warnings } : {}),
+      ...(report.redirects_added ? { redirects_added: report.redirects_added } : {}),
       ...(report.pages_total !== undefined ? { pages_total: report.pages_total, pages_success: report.pages_success ?? 0, pages_failed: report.pages_failed ?? 0 } : {}),
       lease_owner: null, lease_expires_at: null, token_hash: null, token_expires_at: null,
     },

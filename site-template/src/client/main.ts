@@ -2,6 +2,7 @@
  * The site's one client script (a deferred module). Everything here enhances server-rendered
  * HTML that already reads fine without it.
  */
+import { initApiPlayground } from './api-playground.ts';
 import { initEngagement } from './beacons.ts';
 import { initAppearance, initMenu } from './chrome.ts';
 import { initCodeBlocks } from './code-blocks.ts';
@@ -21,6 +22,7 @@ initFeedback();
 initSearch();
 initToc();
 void initMermaid();
+initApiPlayground();
 initEngagement();
 
 // Content replaced in place (the local preview swaps an edited page's body without reloading):

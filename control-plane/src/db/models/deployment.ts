@@ -34,6 +34,8 @@ export const deploymentSchema = new Schema({
   token_expires_at: { type: Date, default: null },
   /** Build statistics the worker reported (MDX compiled, objects uploaded and deleted, step timings). */
   stats: { type: Schema.Types.Mixed, default: null },
+  /** Pages the build found renamed, `[{ from, to }]` URL paths: each old URL now redirects to the new one. */
+  redirects_added: { type: Schema.Types.Mixed, default: null },
 }, { versionKey: false });
 deploymentSchema.index({ project_id: 1, started_at: -1 });
 deploymentSchema.index({ status: 1, next_attempt_at: 1 });

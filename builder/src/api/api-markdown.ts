@@ -1,0 +1,53 @@
+/**
+ * The Markdown export of an API reference page (its `.md` file, `llms-full.txt` and the pages
+ * API): the same content as the HTML page, minus the "Try it" panel.
+ */
+import type { ApiField, ApiOperationView } from '@folio/site-template/shared/api-types.ts';
+
+const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ');
+
+function fieldLines(fields: ApiField[], indent = ''): string[] {
+  return fields.flatMap((f) => {
+    const notes = [f.type, f.required ? 'required' : undefined, f.deprecated ? 'deprecated' : undefined, f.default !== undefined ? `default ${f.default}` : undefined].filter(Boolean).join(', ');
+    const line = `${indent}- \`${f.name}\` (${notes})${f.description ? `: ${f.description.replace(/\s*\n\s*/g, ' ')}` : ''}${f.enum?.length ? ` Allowed: ${f.enum.join(', ')}.` : ''}`;
+    return [line, ...fieldLines(f.children ?? [], `${indent}  `)];
+  });
+}
+
+/** Markdown of the longest run of backticks in `code` plus one, so a fence cannot end early. */
+const fence = (code: string) => '`'.repeat(Math.max(3, ...[...code.matchAll(/`+/g)].map((m) => m[0].length + 1)));
+
+/** The page's Markdown, starting with its title. */
+export function apiMarkdown(title: string, view: ApiOperationView): string {
+  const out = [`# ${title}`, '', `\`${view.method} ${view.path}\``, ''];
+  if (view.deprecated) out.push('Deprecated.', '');
+  if (view.description) out.push(view.description, '');
+  const rows = (['path', 'query', 'header', 'cookie'] as const).flatMap((where) => view.params[where].map((f) => ({ where, f })));
+  if (rows.length) {
+    out.push('## Parameters', '', '| Name | In | Type | Required | Description |', '| --- | --- | --- | --- | --- |');
+    for (const { where, f } of rows) out.push(`| \`${f.name}\` | ${where} | \`${cell(f.type)}\` | ${f.required ? 'yes' : 'no'} | ${cell(f.description ?? '')} |`);
+    out.push('');
+  }
+  if (view.body) {
+    out.push('## Request body', '', `\`${view.body.contentType}\` \`${view.body.type}\`${view.body.required ? ', required' : ''}`, '');
+    if (view.body.description) out.push(view.body.description, '');
+    if (view.body.fields.length) out.push(...fieldLines(view.body.fields), '');
+  }
+  out.push('## Responses', '');
+  for (const r of view.responses) {
+    out.push(`### ${r.status}`, '');
+    if (r.description) out.push(r.description, '');
+    if (r.body?.fields.length) out.push(...fieldLines(r.body.fields), '');
+  }
+  out.push('## Examples', '');
+  for (const s of view.samples) {
+    const f = fence(s.code);
+    out.push(`${f}${s.lang} ${s.label}`, s.code, f, '');
+  }
+  for (const r of view.responses) {
+    if (!r.body?.example) continue;
+    const f = fence(r.body.example);
+    out.push(`${f}json ${r.status}`, r.body.example, f, '');
+  }
+  return out.join('\n');
+}

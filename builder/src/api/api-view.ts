@@ -1,0 +1,152 @@
+/**
+ * A dereferenced OpenAPI document → one view per operation (see `ApiOperationView`), in the
+ * document's order. OpenAPI 3.x is read as written; Swagger 2.0's differences (body and form
+ * parameters, `host`/`basePath`/`schemes`, `securityDefinitions`, response `schema`) are mapped
+ * onto the same view.
+ */
+import type { ApiAuth, ApiBody, ApiField, ApiOperationView, ApiResponse } from '@folio/site-template/shared/api-types.ts';
+import { codeSamples } from './code-samples.ts';
+import type { OpenApiDocument } from './read-spec.ts';
+import { exampleOf, fieldOf, fieldsOf, typeOf } from './schema-fields.ts';
+
+type Obj = Record<string, any>;
+
+const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+
+/** Tag of operations that name none. */
+export const UNTAGGED = 'Endpoints';
+
+const isObject = (v: unknown): v is Obj => !!v && typeof v === 'object' && !Array.isArray(v);
+const text = (v: unknown) => (typeof v === 'string' && v.trim() ? v.trim() : undefined);
+
+/** The first server's URL, variables replaced by their defaults; `''` when the document names none. */
+export function serverUrl(doc: OpenApiDocument): string {
+  const server = Array.isArray(doc.servers) ? doc.servers.find(isObject) : undefined;
+  if (server && typeof server.url === 'string') {
+    return server.url.replace(/\{([^}]+)\}/g, (whole: string, name: string) => String(server.variables?.[name]?.default ?? whole)).replace(/\/+$/, '');
+  }
+  if (typeof doc.host === 'string') {
+    const scheme = Array.isArray(doc.schemes) && doc.schemes.includes('https') ? 'https' : (doc.schemes?.[0] ?? 'https');
+    return `${scheme}://${doc.host}${typeof doc.basePath === 'string' ? doc.basePath : ''}`.replace(/\/+$/, '');
+  }
+  return '';
+}
+
+function authOf(doc: OpenApiDocument, op: Obj): ApiAuth | undefined {
+  const schemes: Obj = doc.components?.securitySchemes ?? doc.securityDefinitions ?? {};
+  const requirements = Array.isArray(op.security) ? op.security : Array.isArray(doc.security) ? doc.security : [];
+  for (const requirement of requirements) {
+    for (const name of Object.keys(isObject(requirement) ? requirement : {})) {
+      const s = schemes[name];
+      if (!isObject(s)) continue;
+      if (s.type === 'http') return { kind: String(s.scheme).toLowerCase() === 'basic' ? 'basic' : 'bearer' };
+      if (s.type === 'basic') return { kind: 'basic' };
+      if (s.type === 'apiKey' && typeof s.name === 'string' && ['header', 'query', 'cookie'].includes(s.in)) return { kind: s.in, name: s.name };
+      if (s.type === 'oauth2' || s.type === 'openIdConnect') return { kind: 'bearer' };
+    }
+  }
+  return undefined;
+}
+
+/** A parameter's schema: OpenAPI 3's `schema`, or Swagger 2's inline type keys. */
+const paramSchema = (p: Obj): Obj => (isObject(p.schema) ? p.schema : p);
+
+/** The media type shown: JSON first, else the first listed. */
+function pickMedia(content: unknown): [string, Obj] | undefined {
+  if (!isObject(content)) return undefined;
+  const entries = Object.entries(content).filter(([, m]) => isObject(m)) as Array<[string, Obj]>;
+  return entries.find(([t]) => /[/+]json\b/.test(t)) ?? entries[0];
+}
+
+function mediaExample(media: Obj): unknown {
+  if (media.example !== undefined) return media.example;
+  if (isObject(media.examples)) {
+    const first = Object.values(media.examples).find((e) => isObject(e) && e.value !== undefined) as Obj | undefined;
+    if (first) return first.value;
+  }
+  return exampleOf(media.schema);
+}
+
+const pretty = (value: unknown) => (value === undefined ? undefined : typeof value === 'string' ? value : JSON.stringify(value, null, 2));
+
+function bodyOf(contentType: string, schema: unknown, example: unknown, description?: string, required?: boolean): ApiBody {
+  const body: ApiBody = { contentType, type: typeOf(schema), fields: fieldsOf(schema) };
+  if (description) body.description = description;
+  if (required) body.required = true;
+  const shown = pretty(example);
+  if (shown !== undefined) body.example = shown;
+  return body;
+}
+
+function responsesOf(op: Obj, swagger: boolean): ApiResponse[] {
+  const responses = isObject(op.responses) ? op.responses : {};
+  return Object.entries(responses).filter(([, r]) => isObject(r)).map(([status, r]: [string, Obj]) => {
+    const out: ApiResponse = { status, description: text(r.description) ?? '' };
+    if (swagger && isObject(r.schema)) {
+      out.body = bodyOf('application/json', r.schema, r.examples?.['application/json'] ?? exampleOf(r.schema));
+    } else {
+      const media = pickMedia(r.content);
+      if (media) out.body = bodyOf(media[0], media[1].schema, mediaExample(media[1]));
+    }
+    return out;
+  });
+}
+
+const exampleText = (schema: Obj) => {
+  const v = exampleOf(schema);
+  return v === undefined ? 'value' : typeof v === 'string' ? v : JSON.stringify(v);
+};
+
+/** The view of one operation. */
+function operationView(doc: OpenApiDocument, path: string, method: string, pathItem: Obj, op: Obj, server: string): ApiOperationView {
+  const swagger = typeof doc.swagger === 'string';
+  // Operation parameters override the path's by name and location.
+  const byKey = new Map<string, Obj>();
+  for (const p of [...(pathItem.parameters ?? []), ...(op.parameters ?? [])]) if (isObject(p) && typeof p.name === 'string') byKey.set(`${p.in}:${p.name}`, p);
+  const params: ApiOperationView['params'] = { path: [], query: [], header: [], cookie: [] };
+  const query: Array<[string, string]> = [];
+  const headers: Array<[string, string]> = [];
+  let body: ApiBody | undefined;
+  const form: ApiField[] = [];
+  for (const p of byKey.values()) {
+    if (p.in === 'body') { body = bodyOf('application/json', p.schema, exampleOf(p.schema), text(p.description), p.required === true); continue; }
+    if (p.in === 'formData') { form.push(fieldOf(p.name, paramSchema(p), p.required === true, text(p.description))); continue; }
+    if (!(p.in in params)) continue;
+    params[p.in as keyof typeof params].push(fieldOf(p.name, paramSchema(p), p.in === 'path' || p.required === true, text(p.description)));
+    if (p.required === true && p.in === 'query') query.push([p.name, exampleText(paramSchema(p))]);
+    if (p.required === true && p.in === 'header') headers.push([p.name, exampleText(paramSchema(p))]);
+  }
+  if (form.length && !body) body = { contentType: 'application/x-www-form-urlencoded', type: 'object', fields: form };
+  if (!swagger && isObject(op.requestBody)) {
+    const media = pickMedia(op.requestBody.content);
+    if (media) body = bodyOf(media[0], media[1].schema, mediaExample(media[1]), text(op.requestBody.description), op.requestBody.required === true);
+  }
+  const auth = authOf(doc, op);
+  const upper = method.toUpperCase();
+  const example = body?.example === undefined ? undefined : /[/+]json\b/.test(body.contentType) ? JSON.parse(body.example) : body.example;
+  const view: ApiOperationView = {
+    method: upper, path, server, tag: text(op.tags?.[0]) ?? UNTAGGED, params, responses: responsesOf(op, swagger),
+    samples: codeSamples({ method: upper, url: server + path, query, headers, ...(auth ? { auth } : {}), ...(body ? { body: { contentType: body.contentType, value: example ?? {} } } : {}) }),
+  };
+  if (text(op.operationId)) view.operationId = text(op.operationId);
+  if (text(op.summary)) view.summary = text(op.summary);
+  if (text(op.description)) view.description = text(op.description);
+  if (op.deprecated === true) view.deprecated = true;
+  if (body) view.body = body;
+  if (auth) view.auth = auth;
+  return view;
+}
+
+/** Every operation of the document, in its order. */
+export function operationViews(doc: OpenApiDocument): ApiOperationView[] {
+  const server = serverUrl(doc);
+  const views: ApiOperationView[] = [];
+  for (const [path, item] of Object.entries(isObject(doc.paths) ? doc.paths : {})) {
+    if (!isObject(item)) continue;
+    // Methods in the order the document writes them.
+    for (const [method, op] of Object.entries(item)) {
+      if ((METHODS as readonly string[]).includes(method) && isObject(op)) views.push(operationView(doc, path, method, item, op, server));
+    }
+  }
+  return views;
+}

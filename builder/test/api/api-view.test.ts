@@ -1,0 +1,70 @@
+import t from 'tap';
+import { operationViews } from '../../src/api/api-view.ts';
+import { readSpec } from '../../src/api/read-spec.ts';
+
+const SWAGGER = `
+swagger: "2.0"
+info: { title: Shop, version: "1" }
+host: shop.test
+basePath: /api
+schemes: [https]
+securityDefinitions:
+  key: { type: apiKey, in: header, name: X-Api-Key }
+security: [{ key: [] }]
+definitions:
+  Item:
+    type: object
+    required: [sku]
+    properties:
+      sku: { type: string, example: A-1 }
+      tags: { type: array, items: { type: string } }
+      parts: { type: array, items: { $ref: "#/definitions/Item" } }
+paths:
+  /items/{sku}:
+    parameters:
+      - { name: sku, in: path, required: true, type: string }
+    put:
+      summary: Replace an item
+      parameters:
+        - { name: dry_run, in: query, required: true, type: boolean }
+        - { name: body, in: body, required: true, schema: { $ref: "#/definitions/Item" } }
+      responses:
+        "200": { description: The item, schema: { $ref: "#/definitions/Item" } }
+`;
+
+t.test('operation views from OpenAPI documents', async (t) => {
+  await t.test('should read a Swagger 2.0 YAML document: host, body parameter, apiKey header, cycles cut', async (t) => {
+    const [view] = operationViews(await readSpec(SWAGGER, 'shop.yaml'));
+    t.same([view.method, view.path, view.server, view.tag, view.auth], ['PUT', '/items/{sku}', 'https://shop.test/api', 'Endpoints', { kind: 'header', name: 'X-Api-Key' }]);
+    t.same(view.params.path, [{ name: 'sku', type: 'string', required: true }]);
+    t.same(view.params.query, [{ name: 'dry_run', type: 'boolean', required: true }]);
+    t.same(view.body, {
+      contentType: 'application/json', type: 'object', required: true,
+      fields: [
+        { name: 'sku', type: 'string', required: true },
+        { name: 'tags', type: 'array<string>' },
+        { name: 'parts', type: 'array<object>' },
+      ],
+      example: '{\n  "sku": "A-1",\n  "tags": [\n    "string"\n  ],\n  "parts": []\n}',
+    });
+    t.same(view.responses.map((r) => [r.status, r.description, r.body?.fields.map((f) => f.name)]), [['200', 'The item', ['sku', 'tags', 'parts']]]);
+    t.equal(view.samples[0].code, [
+      'curl --request PUT \\',
+      "  --url 'https://shop.test/api/items/{sku}?dry_run=true' \\",
+      "  --header 'X-Api-Key: <token>' \\",
+      "  --header 'Content-Type: application/json' \\",
+      `  --data '{\n  "sku": "A-1",\n  "tags": [\n    "string"\n  ],\n  "parts": []\n}'`,
+    ].join('\n'));
+    t.equal(view.samples[2].code, [
+      'import requests', '', 'response = requests.request(', '    "PUT",', '    "https://shop.test/api/items/{sku}?dry_run=true",',
+      '    headers={', '        "X-Api-Key": "<token>",', '    },',
+      '    json={', '        "sku": "A-1",', '        "tags": [', '            "string",', '        ],', '        "parts": [],', '    },', ')', 'print(response.json())',
+    ].join('\n'));
+  });
+
+  await t.test('should refuse documents that are not OpenAPI, with the reason', async (t) => {
+    await t.rejects(readSpec('{"paths":{}}', 'a.json'), { code: 'invalid_openapi', message: 'api.openapi: a.json: Unexpected document; expected an "openapi" (3.x) or "swagger" (2.0) version field' });
+    await t.rejects(readSpec('openapi: 3.0.0\ninfo: [', 'a.yaml'), { code: 'invalid_openapi', message: /^api\.openapi: a\.yaml: Unexpected syntax \(.+\); expected a JSON or YAML document$/ });
+    await t.rejects(readSpec('{"openapi":"3.0.0"}', 'a.json'), { code: 'invalid_openapi', message: 'api.openapi: a.json: Unexpected document; expected a "paths" object' });
+  });
+});

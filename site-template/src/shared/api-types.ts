@@ -1,0 +1,65 @@
+/**
+ * What an API reference page shows of one OpenAPI operation, prepared by the builder from the
+ * dereferenced document and rendered by `<ApiOperation>` (`components/api-operation.tsx`).
+ * Plain data only: it is cached as JSON with the page.
+ */
+
+/** One parameter, body property or response property. */
+export interface ApiField {
+  name: string;
+  /** Display type: `string`, `integer`, `array<object>`, `string | null`, `string<date-time>`. */
+  type: string;
+  required?: boolean;
+  deprecated?: boolean;
+  /** Plain text (OpenAPI descriptions are shown as text, never as HTML). */
+  description?: string;
+  /** JSON of the default value. */
+  default?: string;
+  /** Allowed values, as JSON. */
+  enum?: string[];
+  /** Properties of an object, or of the items of an array of objects. */
+  children?: ApiField[];
+}
+
+/** How the visitor's key is sent, from the operation's first security requirement. */
+export type ApiAuth =
+  | { kind: 'bearer' | 'basic' }
+  | { kind: 'header' | 'query' | 'cookie'; name: string };
+
+/** One code sample of the request. */
+export interface ApiSample { lang: 'bash' | 'javascript' | 'python'; label: string; code: string }
+
+/** A request or response body. */
+export interface ApiBody {
+  contentType: string;
+  description?: string;
+  required?: boolean;
+  /** Type of the body itself when it is not an object (`array<object>`, `string<binary>`). */
+  type: string;
+  fields: ApiField[];
+  /** Example document, pretty-printed JSON (or text). */
+  example?: string;
+}
+
+/** One response of the operation. */
+export interface ApiResponse { status: string; description: string; body?: ApiBody }
+
+/** One operation, everything its page shows. */
+export interface ApiOperationView {
+  /** Upper case: `GET`, `POST`, … */
+  method: string;
+  /** As written in the document: `/v1/projects/{id}`. */
+  path: string;
+  /** Base URL from `servers` (or Swagger's host and basePath); may be relative or empty. */
+  server: string;
+  operationId?: string;
+  summary?: string;
+  description?: string;
+  deprecated?: boolean;
+  tag: string;
+  params: { path: ApiField[]; query: ApiField[]; header: ApiField[]; cookie: ApiField[] };
+  body?: ApiBody;
+  responses: ApiResponse[];
+  samples: ApiSample[];
+  auth?: ApiAuth;
+}
