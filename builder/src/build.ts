@@ -12,6 +12,8 @@ import { syncRemote } from './git/sync-remote.ts';
 import { checkCpu, checkRepository, DEFAULT_LIMITS, startDeadline, type BuildLimits } from './limits/build-limits.ts';
 import { CACHE_PREFIX, readManifest, writeManifest, type BuildManifest, type ManifestPage } from './manifest.ts';
 import { buildNav } from './nav/build-nav.ts';
+import { buildDimensionNav } from './nav/dimension-nav.ts';
+import { readDimensions, searchFiltersOf } from './nav/dimensions.ts';
 import { startChangedShards } from './early-search.ts';
 import { buildSearchIndex, discardStarted, parseSearchManifest, plannedSearchBase, SEARCH_MANIFEST_KEY, type StartedShard } from './outputs/search-index.ts';
 import { siteExports } from './outputs/site-exports.ts';
@@ -169,9 +171,11 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>)
   })));
   misses.sort();
   const load = (record: PageRecord) => bodies.load(record, contentRoot);
+  // Languages and versions are known from docs.json alone: search filters each page by them.
+  const filters = searchFiltersOf(readDimensions(config.navigation));
   const early = startChangedShards({
     changed: misses, unchanged: [...records.values()], pageCount: sources.length, contentRoot,
-    basePath: config.basePath, perShard: opts.searchPerShard, load,
+    basePath: config.basePath, perShard: opts.searchPerShard, load, filters,
   });
   for (const [name, shard] of early.started) started.set(name, shard);
   lap('plan');
@@ -240,13 +244,16 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>)
   const ordered = sources.filter((p) => records.has(p)).map((p) => records.get(p)!);
   const pageSummaries = ordered.map((r) => r.summary);
   const publisher = createPublisher(store, previous?.objects ?? {}, limits);
-  const nav = buildNav(pageSummaries, config, { sources: new Set(sources) });
+  // Languages and versions: a sidebar per combination; the default one is the site's `nav`.
+  const dimensions = buildDimensionNav(pageSummaries, config, { sources: new Set(sources) });
+  const nav = dimensions ? [...dimensions.navs.values()][0] : buildNav(pageSummaries, config, { sources: new Set(sources) });
+  const fallbacks = [...dimensions?.fallbacks.values() ?? []].flatMap((f) => (records.has(f.from) ? [{ record: records.get(f.from)!, urlPath: f.urlPath }] : []));
   const searchPages = pageSummaries.map((s) => ({ urlPath: s.urlPath, searchHash: s.searchHash }));
   const byUrl = new Map(ordered.map((r) => [r.summary.urlPath, r]));
   // Pagefind indexes in its own process: start it now and let it run while shells render.
   const indexStart = performance.now();
   const indexing = buildSearchIndex(searchPages, {
-    basePath: config.basePath, previous: previousSearch, perShard: opts.searchPerShard, started,
+    basePath: config.basePath, previous: previousSearch, perShard: opts.searchPerShard, started, filters,
     load: async (paths) => Promise.all(paths.map((p) => limit(() => load(byUrl.get(p)!)))),
   }).then(async (search) => {
     for (const [key, bytes] of search.files) await publisher.emit(key, bytes);
@@ -262,13 +269,13 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>)
   if (utilitiesKey && !publisher.keep(utilitiesKey)) await publisher.emit(utilitiesKey, utilities);
   const configHash = loaded.files.size > 1 ? sha(JSON.stringify([...loaded.files])) : sha(configBytes);
   const rendered = await renderSite(ordered, {
-    config, configHash, nav, searchBase: plannedSearchBase(searchPages, config.basePath, opts.searchPerShard), publisher,
+    config, configHash, nav, ...(dimensions ? { dimensions, fallbacks } : {}), searchBase: plannedSearchBase(searchPages, config.basePath, opts.searchPerShard), publisher,
     ...(utilitiesKey ? { utilities: `/${utilitiesKey}` } : {}),
     previousInputs: previous?.inputs ?? {}, year: opts.year ?? new Date().getUTCFullYear(), load, tick: () => deadline.check(), onShell: opts.onShell,
   });
   lap('render');
 
-  for (const [key, text] of siteExports(pageSummaries, config, nav)) await publisher.emit(key, text);
+  for (const [key, text] of siteExports(pageSummaries, config, nav, dimensions)) await publisher.emit(key, text);
   await publishPublicFiles(snapshot, publisher, previous?.files ?? {}, layout.assets);
   lap('exports');
   await indexing;

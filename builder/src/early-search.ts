@@ -1,7 +1,7 @@
 import { urlPathFor } from './compile/index.ts';
 import { openPagefindShard, type PagefindShard } from './outputs/pagefind-shard.ts';
 import type { StartedShard } from './outputs/search-index.ts';
-import { shardCount, shardOf } from './outputs/search-shards.ts';
+import { shardCount, shardOf, type SearchFilters } from './outputs/search-shards.ts';
 import type { PageRecord } from './page-bodies.ts';
 import type { CompiledPage } from './types.ts';
 
@@ -17,6 +17,8 @@ export interface EarlySearchOptions {
   basePath: string;
   /** As `buildSearchIndex`'s `perShard`. */
   perShard?: number;
+  /** As `buildSearchIndex`'s `filters`. */
+  filters?: SearchFilters;
   load(record: PageRecord): Promise<CompiledPage>;
 }
 
@@ -49,7 +51,7 @@ export function startChangedShards(opts: EarlySearchOptions): EarlyShards {
   let loading: Promise<unknown> = Promise.resolve();
   for (const name of new Set(opts.changed.map((p) => nameOf(urlPathFor(p, opts.contentRoot))))) {
     const members = opts.unchanged.filter((r) => nameOf(r.summary.urlPath) === name);
-    const opened = openPagefindShard(opts.basePath);
+    const opened = openPagefindShard(opts.basePath, opts.filters);
     const filled = loading.then(() => opened).then(async (s) => {
       await s.add(await Promise.all(members.map((r) => opts.load(r))));
       return s;

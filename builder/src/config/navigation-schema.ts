@@ -45,6 +45,12 @@ export interface NavigationDivision {
   tag?: string;
   hidden?: boolean;
   description?: string;
+  /**
+   * Languages and versions only: the folder under contentRoot holding the division's pages and
+   * the URL segment they are served under (`v2` → `docs/v2/…`, `/v2/…`). Default: the version
+   * name, or the language code in lower case; the default division has none unless given.
+   */
+  prefix?: string;
 }
 
 /** One item of the navigation tree: a page path, a group or a division. */
@@ -140,13 +146,18 @@ function division(kind: DivisionKind): z.ZodType<NavigationDivision, unknown> {
       tag: text().optional(),
       hidden: z.boolean().optional(),
       description: text().optional(),
+      ...(kind === 'language' || kind === 'version'
+        ? { prefix: z.string().regex(/^[a-zA-Z0-9][a-zA-Z0-9._-]*$/, { error: expected('one folder name such as v2 or fr (letters, digits, ".", "_", "-")') }).optional().describe('Folder and URL segment of this division\'s pages; default its name') }
+        : {}),
       color: z.unknown().optional().describe('Accepted for Mintlify files; ignored'),
       public: z.boolean().optional().describe('Accepted for Mintlify files; ignored'),
       openapi: z.unknown().optional().describe('Accepted for Mintlify files; ignored'),
       asyncapi: z.unknown().optional().describe('Accepted for Mintlify files; ignored'),
     }))
     .superRefine((value, ctx) => {
-      if (value.href === undefined && childrenOf(value as Children).items.length === 0) {
+      // A language or version without pages shows the default one's navigation in its own folder.
+      const dimension = kind === 'language' || kind === 'version';
+      if (!dimension && value.href === undefined && childrenOf(value as Children).items.length === 0) {
         ctx.addIssue({ code: 'custom', input: value, message: `Unexpected ${kind} without pages; expected ${Object.values(plural).join(', ')}, groups, pages or href` });
       }
     })
@@ -155,6 +166,7 @@ function division(kind: DivisionKind): z.ZodType<NavigationDivision, unknown> {
       return dropUndefined({
         division: kind, name: v[kind] as string, ...childrenOf(v), icon: v.icon as string | undefined, href: v.href as string | undefined,
         default: v.default as boolean | undefined, tag: v.tag as string | undefined, hidden: v.hidden as boolean | undefined, description: v.description as string | undefined,
+        prefix: v.prefix as string | undefined,
       });
     })
     .meta({ id: `navigation-${kind}` }) as unknown as z.ZodType<NavigationDivision, unknown>;

@@ -19,6 +19,8 @@ export interface ShellContext {
   /** For `{year}` in the copyright; passed in so output is reproducible. */
   year: number;
   switchers?: PageShellInput['switchers'];
+  /** The page's language and version (sites with languages or versions). */
+  locale?: PageShellInput['locale'];
 }
 
 /** The page fields a shell reads. */
@@ -36,8 +38,9 @@ export function pageShellInput(page: ShellPage, ctx: ShellContext, neighbours: P
       toc: page.toc,
       rss: page.rss,
       seo: page.seo,
-      markdownPath: sitePath(markdownKey(page.urlPath)),
-      feedPath: sitePath(feedKey(page.urlPath)),
+      // A fallback (another language's or version's page) links to its source's export and feed.
+      markdownPath: sitePath(markdownKey(ctx.locale?.fallback?.href ?? page.urlPath)),
+      feedPath: sitePath(feedKey(ctx.locale?.fallback?.href ?? page.urlPath)),
     },
     nav: ctx.nav,
     assets: ctx.assets,
@@ -47,6 +50,7 @@ export function pageShellInput(page: ShellPage, ctx: ShellContext, neighbours: P
   if (neighbours.prev) input.prev = neighbours.prev;
   if (neighbours.next) input.next = neighbours.next;
   if (ctx.switchers) input.switchers = ctx.switchers;
+  if (ctx.locale) input.locale = ctx.locale;
   return input;
 }
 

@@ -10,7 +10,22 @@ interface Pagefind {
   options(o: Record<string, unknown>): Promise<void>;
   mergeIndex(base: string, o?: Record<string, unknown>): Promise<void>;
   init(): Promise<void>;
-  search(q: string): Promise<{ results: { data(): Promise<PagefindResultData> }[] } | null>;
+  search(q: string, o?: { filters?: Record<string, string> }): Promise<{ results: { data(): Promise<PagefindResultData> }[] } | null>;
+}
+
+/**
+ * The page's version and language (`<meta name="folio-scope">`, on sites that have them): search
+ * lists only the pages of the same ones, through Pagefind filters the builder indexes.
+ */
+export function searchScope(doc: Document = document): Record<string, string> | undefined {
+  const raw = doc.querySelector<HTMLMetaElement>('meta[name=folio-scope]')?.content;
+  if (!raw) return undefined;
+  try {
+    const value: unknown = JSON.parse(raw);
+    return value && typeof value === 'object' ? (value as Record<string, string>) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Results shown per query. */
@@ -95,7 +110,8 @@ export function initSearch(): void {
     }
     try {
       const pf = await loadPagefind();
-      const found = await pf.search(query);
+      const scope = searchScope();
+      const found = await pf.search(query, scope ? { filters: scope } : undefined);
       const data = await Promise.all((found?.results ?? []).slice(0, MAX_RESULTS).map((r) => r.data()));
       if (mine !== seq) return;
       list.replaceChildren(...data.map((d, i) => {
