@@ -4,7 +4,7 @@ import path from 'node:path';
 import { TEMPLATE_VERSION } from '@folio/site-template';
 import { createPageCache, isCacheableFailure, pageCacheKey, type CacheEntry } from './cache/page-cache.ts';
 import { pageDeps } from './cache/page-deps.ts';
-import { COMPILER_VERSION, createCompiler, isPageFailure, type Compiler, type PageLimits } from './compile/index.ts';
+import { COMPILER_VERSION, createCompiler, isPageFailure, urlPathFor, type Compiler, type PageLimits } from './compile/index.ts';
 import { CONFIG_FILE, loadConfig, type ResolvedConfig } from './config/parse-config.ts';
 import { userError } from './errors.ts';
 import { isGitRepository, openDirSnapshot, openGitSnapshot, type RepoSnapshot } from './git/repo-snapshot.ts';
@@ -13,7 +13,7 @@ import { checkCpu, checkRepository, DEFAULT_LIMITS, startDeadline, type BuildLim
 import { CACHE_PREFIX, readManifest, writeManifest, type BuildManifest, type ManifestPage } from './manifest.ts';
 import { buildNav } from './nav/build-nav.ts';
 import { buildDimensionNav } from './nav/dimension-nav.ts';
-import { readDimensions, searchFiltersOf } from './nav/dimensions.ts';
+import { searchFiltersOf } from './nav/dimensions.ts';
 import { startChangedShards } from './early-search.ts';
 import { buildSearchIndex, discardStarted, parseSearchManifest, plannedSearchBase, SEARCH_MANIFEST_KEY, type StartedShard } from './outputs/search-index.ts';
 import { siteExports } from './outputs/site-exports.ts';
@@ -172,7 +172,7 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>)
   misses.sort();
   const load = (record: PageRecord) => bodies.load(record, contentRoot);
   // Languages and versions are known from docs.json alone: search filters each page by them.
-  const filters = searchFiltersOf(readDimensions(config.navigation));
+  const filters = searchFiltersOf(config.navigation, sources.map((p) => ({ sourcePath: p, urlPath: urlPathFor(p, contentRoot) })), contentRoot);
   const early = startChangedShards({
     changed: misses, unchanged: [...records.values()], pageCount: sources.length, contentRoot,
     basePath: config.basePath, perShard: opts.searchPerShard, load, filters,

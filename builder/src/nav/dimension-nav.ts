@@ -8,7 +8,7 @@ import { firstPath } from '@folio/site-template/node/divisions.ts';
 import type { NavItem, PageLocale, Switcher } from '@folio/site-template/shared/types.ts';
 import { buildNav, type NavConfig, type NavOptions, type NavPage } from './build-nav.ts';
 import {
-  combinations, hasDimensions, scopeFilters as filters, readDimensions, resolveDimensions, scopeKey, scopeOfUrl, urlIn,
+  combinations, hasDimensions, scopeLabel, readDimensions, resolveDimensions, scopeKey, scopeOfUrl, urlIn,
   type Dimension, type Dimensions, type FallbackPage, type Scope,
 } from './dimensions.ts';
 
@@ -76,7 +76,8 @@ export function buildDimensionNav(pages: readonly NavPage[], config: NavConfig, 
       const version = switcher(dims.versions, 'version', scope, rest);
       if (language) switchers.language = language;
       if (version) switchers.version = version;
-      const locale: PageLocale = { lang: scope.language ?? 'en', search: filters(scope) };
+      const prefix = urlIn(scope, '/', dims);
+      const locale: PageLocale = { lang: scope.language ?? 'en', search: { scope: scopeLabel(scope), prefix: prefix === '/' ? '' : prefix } };
       // hreflang links name pages written in each language: a fallback is its source's copy.
       if (dims.languages.length > 1 && !fallbacks.has(urlPath)) {
         const alternates = dims.languages.flatMap((d) => {

@@ -77,14 +77,37 @@ export function scopeOfUrl(urlPath: string, dims: Dimensions): Scope & { rest: s
   return { ...(language !== undefined ? { language } : {}), ...(version !== undefined ? { version } : {}), rest: '/' + segments.join('/') };
 }
 
-/** Search filters of a scope: `{ language: 'fr', version: 'v2' }`. */
-export function scopeFilters(scope: Scope): Record<string, string> {
-  return { ...(scope.language !== undefined ? { language: scope.language } : {}), ...(scope.version !== undefined ? { version: scope.version } : {}) };
+/** A combination as one search filter value: `fr/v2`, `v2` (no languages), `fr` (no versions). */
+export function scopeLabel(scope: Scope): string {
+  return [scope.language, scope.version].filter((v) => v !== undefined).join('/');
 }
 
-/** The search filters of each URL, or undefined for a site without languages or versions. */
-export function searchFiltersOf(dims: Dimensions): ((urlPath: string) => Record<string, string>) | undefined {
-  return hasDimensions(dims) ? (urlPath) => scopeFilters(scopeOfUrl(urlPath, dims)) : undefined;
+/**
+ * The search filters of each written page: `scope`, every combination it is read in (its own
+ * and those it is the fallback of), and `path`, its URL without prefixes, from which search
+ * links to the page in the reader's own combination. Undefined for a site without languages or
+ * versions. Known from docs.json and the list of sources alone, so search shards can be indexed
+ * while pages compile.
+ */
+export function searchFiltersOf(items: NavigationEntry[] | undefined, pages: readonly { sourcePath: string; urlPath: string }[], contentRoot: string): SearchScopes | undefined {
+  const dims = readDimensions(items);
+  if (!items || !hasDimensions(dims)) return undefined;
+  const { fallbacks } = resolveDimensions(items, items.map((_, i) => [i]), dims, pages, contentRoot);
+  const served = new Map<string, string[]>();
+  for (const f of fallbacks) served.set(f.fromUrl, [...served.get(f.fromUrl) ?? [], scopeLabel(f.scope)]);
+  return {
+    filters: (urlPath) => {
+      const { rest: _rest, ...scope } = scopeOfUrl(urlPath, dims);
+      return { scope: [scopeLabel(scope), ...served.get(urlPath) ?? []] };
+    },
+    meta: (urlPath) => ({ path: scopeOfUrl(urlPath, dims).rest }),
+  };
+}
+
+/** See {@link searchFiltersOf}. */
+export interface SearchScopes {
+  filters(urlPath: string): Record<string, string[]>;
+  meta(urlPath: string): Record<string, string>;
 }
 
 /** Folder prefix of a combination: `fr/v2/`, `v2/`, `` for the defaults. */
@@ -164,8 +187,8 @@ export interface ResolvedDimensions {
  * exists, else the first fallback that exists (see the module comment). A reference found
  * nowhere is left as written, for `buildNav` to report.
  */
-export function resolveDimensions(items: NavigationEntry[], paths: Key[][], dims: Dimensions, pages: readonly NavPage[], contentRoot: string): ResolvedDimensions {
-  const byRef = new Map<string, NavPage>();
+export function resolveDimensions(items: NavigationEntry[], paths: Key[][], dims: Dimensions, pages: readonly Pick<NavPage, 'sourcePath' | 'urlPath'>[], contentRoot: string): ResolvedDimensions {
+  const byRef = new Map<string, Pick<NavPage, 'sourcePath' | 'urlPath'>>();
   for (const page of pages) {
     byRef.set(pageRef(page, contentRoot), page);
     const fromUrl = page.urlPath === '/' ? 'index' : page.urlPath.slice(1);
@@ -198,7 +221,7 @@ export function resolveDimensions(items: NavigationEntry[], paths: Key[][], dims
         const urlPath = urlIn(scope, scopeOfUrl(page.urlPath, dims).rest, dims);
         if (!fallbacks.has(urlPath)) {
           fallbacks.set(urlPath, { urlPath, from: page.sourcePath, fromUrl: page.urlPath, scope, missing: other.language !== scope.language ? 'language' : 'version' });
-          virtual.push({ ...page, sourcePath: `${contentRoot}${own}.mdx`, urlPath });
+          virtual.push({ ...(page as NavPage), sourcePath: `${contentRoot}${own}.mdx`, urlPath });
         }
         return own;
       }

@@ -39,7 +39,7 @@ export async function openPagefindShard(basePath = '', filters?: SearchFilters):
   return {
     async add(pages) {
       // All files in flight at once: the service pipelines them, which saves a round trip per page.
-      const added = await Promise.all(pages.map((page) => index.addHTMLFile({ url: basePath + page.urlPath, content: searchDocument(page, filters?.(page.urlPath)) })));
+      const added = await Promise.all(pages.map((page) => index.addHTMLFile({ url: basePath + page.urlPath, content: searchDocument(page, filters) })));
       added.forEach((result, i) => {
         if (result.errors.length) throw appError('search_index', `Pagefind could not index ${pages[i].urlPath}: ${result.errors.join('; ')}`);
       });

@@ -17,10 +17,21 @@ import type { CompiledPage } from '../types.ts';
 export type SearchPage = Pick<CompiledPage, 'urlPath' | 'title' | 'bodyHtml'>;
 
 /**
- * Pagefind filters of a page by URL (its language and version on sites that have them), so
- * that search can list only the reader's. Undefined: no filters.
+ * Pagefind filters and metadata of a page by URL (its languages and versions on sites that have
+ * them, see `nav/dimensions.ts`), so that search lists only the reader's.
  */
-export type SearchFilters = (urlPath: string) => Record<string, string> | undefined;
+export interface SearchFilters {
+  filters(urlPath: string): Record<string, string[]>;
+  meta(urlPath: string): Record<string, string>;
+}
+
+/** The hidden elements carrying a page's filters and metadata (values in an attribute: no text to index). */
+function scopeTags(urlPath: string, scopes: SearchFilters | undefined): string {
+  if (!scopes) return '';
+  const tag = (kind: 'filter' | 'meta', name: string, value: string) => `<span data-pagefind-${kind}="${escapeHtml(name)}[data-value]" data-value="${escapeHtml(value)}"></span>`;
+  return Object.entries(scopes.filters(urlPath)).flatMap(([name, values]) => values.map((v) => tag('filter', name, v))).join('')
+    + Object.entries(scopes.meta(urlPath)).map(([name, value]) => tag('meta', name, value)).join('');
+}
 
 
 /**
@@ -88,14 +99,13 @@ const CELL_END = /<\/(th|td)>/g;
  * the page shows it (else excerpts read "Glossary. Glossary."). Agents-only content is excluded
  * at indexing time (see `pagefind-shard.ts`).
  */
-export function searchDocument(page: SearchPage, filters?: Record<string, string>): string {
+export function searchDocument(page: SearchPage, scopes?: SearchFilters): string {
   const title = escapeHtml(page.title);
   const body = dropTitleHeading(page.bodyHtml, page.title)
     .replace(CODE_FIGURE, (_, caption: string | undefined, code: string) => `${caption ? `<p>${caption}</p>` : ''}<pre>${code}</pre>`)
     .replace(HEADING_ANCHOR, '')
     .replace(CELL_END, '</$1> ');
-  // One empty element per filter, the value in an attribute (`name[attr]`): no text to index, any value.
-  const tags = Object.entries(filters ?? {}).map(([name, value]) => `<span data-pagefind-filter="${escapeHtml(name)}[data-value]" data-value="${escapeHtml(value)}"></span>`).join('');
+  const tags = scopeTags(page.urlPath, scopes);
   return `<!doctype html><html lang="en"><head><title>${title}</title></head><body><main data-pagefind-body>${tags}<h1 data-pagefind-meta="title">${title}</h1>${body}</main></body></html>`;
 }
 
@@ -116,8 +126,7 @@ export function planShards<T extends SearchPage | SearchEntry>(pages: readonly T
     for (const page of bucket) {
       hash.update(page.urlPath).update('\0').update('searchHash' in page ? page.searchHash : searchHash(page)).update('\0');
       // A page moved to another version or language by a docs.json change is indexed again.
-      const f = filters?.(page.urlPath);
-      if (f) hash.update(JSON.stringify(f)).update('\0');
+      if (filters) hash.update(scopeTags(page.urlPath, filters)).update('\0');
     }
     return { name: `${count}-${index}`, pages: bucket, fingerprint: hash.digest('hex') };
   });

@@ -6,29 +6,9 @@ import { createCompiler } from '../../src/compile/index.ts';
 import { closePagefind } from '../../src/outputs/pagefind-shard.ts';
 import { createLocalDirStore } from '../../src/store/local-dir-store.ts';
 import { tempDir, writeFiles } from '../helpers/git-repo.ts';
+import { VERSIONED_SITE as FILES } from '../helpers/versioned-site.ts';
 
 t.teardown(closePagefind);
-
-const page = (title: string, body = `Text of ${title}.`) => `---\ntitle: ${title}\n---\n\n${body}\n`;
-
-/** Versions v3 (default, with the navigation) and v2 (its own install page); English and French (its own home). */
-const FILES = {
-  'docs.json': JSON.stringify({
-    name: 'Acme',
-    navigation: {
-      languages: [{ language: 'en', default: true }, { language: 'fr' }],
-      versions: [
-        { version: 'v3', default: true, groups: [{ group: 'Guides', pages: ['index', 'guides/install', 'guides/auth'] }] },
-        { version: 'v2' },
-      ],
-    },
-  }),
-  'docs/index.mdx': page('Home'),
-  'docs/guides/install.mdx': page('Install'),
-  'docs/guides/auth.mdx': page('Auth'),
-  'docs/v2/guides/install.mdx': page('Install v2'),
-  'docs/fr/index.mdx': page('Accueil'),
-};
 
 /** Every file under `dir`, relative, sorted. */
 function listFiles(dir: string, rel = ''): string[] {
@@ -78,7 +58,7 @@ t.test('versions and languages', async (t) => {
     t.same(facts(html(out, '/')), {
       lang: 'en', canonical: 'https://acme.example/',
       hreflang: ['en" href="https://acme.example/', 'fr" href="https://acme.example/fr', 'x-default" href="https://acme.example/'],
-      note: undefined, scope: '{"language":"en","version":"v3"}',
+      note: undefined, scope: '{"scope":"en/v3","prefix":""}',
       sidebar: ['/', '/guides/install', '/guides/auth'],
       switchers: ['language', 'version'],
       options: ['/ /fr', '/ /v2'],
@@ -89,7 +69,7 @@ t.test('versions and languages', async (t) => {
     const shell = html(out, '/v2/guides/auth');
     t.same(facts(shell), {
       lang: 'en', canonical: 'https://acme.example/guides/auth', hreflang: [],
-      note: '/guides/auth">This page does not exist in v2; it is shown from v3.', scope: '{"language":"en","version":"v2"}',
+      note: '/guides/auth">This page does not exist in v2; it is shown from v3.', scope: '{"scope":"en/v2","prefix":"/v2"}',
       sidebar: ['/v2', '/v2/guides/install', '/v2/guides/auth'],
       switchers: ['language', 'version'],
       options: ['/v2/guides/auth /fr/v2/guides/auth', '/guides/auth /v2/guides/auth'],
@@ -103,7 +83,7 @@ t.test('versions and languages', async (t) => {
     t.same(facts(shell), {
       lang: 'fr', canonical: 'https://acme.example/v2/guides/install', hreflang: [],
       note: "/v2/guides/install\">Cette page n'est pas encore disponible en Français ; elle est affichée en English.",
-      scope: '{"language":"fr","version":"v2"}',
+      scope: '{"scope":"fr/v2","prefix":"/fr/v2"}',
       sidebar: ['/fr/v2', '/fr/v2/guides/install', '/fr/v2/guides/auth'],
       switchers: ['language', 'version'],
       options: ['/v2/guides/install /fr/v2/guides/install', '/fr/guides/install /fr/v2/guides/install'],

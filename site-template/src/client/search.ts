@@ -3,7 +3,7 @@ import { flushBeacons, trackSearch } from './beacons.ts';
 interface PagefindResultData {
   url: string;
   excerpt: string;
-  meta: { title?: string };
+  meta: { title?: string; path?: string };
   sub_results?: { title: string; url: string; excerpt: string }[];
 }
 interface Pagefind {
@@ -14,18 +14,27 @@ interface Pagefind {
 }
 
 /**
- * The page's version and language (`<meta name="folio-scope">`, on sites that have them): search
- * lists only the pages of the same ones, through Pagefind filters the builder indexes.
+ * The page's language and version (`<meta name="folio-scope">`, on sites that have them):
+ * `scope` (`fr/v2`) is the Pagefind filter of the pages read in them, `prefix` (`/fr/v2`) their
+ * URL prefix. Search lists only those pages, each at its URL in the reader's language and
+ * version (a page shown there by fallback is indexed once, at its own URL, with its path).
  */
-export function searchScope(doc: Document = document): Record<string, string> | undefined {
+export function searchScope(doc: Document = document): { scope: string; prefix: string } | undefined {
   const raw = doc.querySelector<HTMLMetaElement>('meta[name=folio-scope]')?.content;
   if (!raw) return undefined;
   try {
-    const value: unknown = JSON.parse(raw);
-    return value && typeof value === 'object' ? (value as Record<string, string>) : undefined;
+    const value = JSON.parse(raw) as { scope?: unknown; prefix?: unknown };
+    return typeof value.scope === 'string' && typeof value.prefix === 'string' ? { scope: value.scope, prefix: value.prefix } : undefined;
   } catch {
     return undefined;
   }
+}
+
+/** A result's link in the reader's language and version: the prefix (with the docs base), the page's path and anchor. */
+export function scopedUrl(url: string, path: string | undefined, scope: { prefix: string } | undefined): string {
+  if (!scope || path === undefined) return url;
+  const hash = url.includes('#') ? url.slice(url.indexOf('#')) : '';
+  return (scope.prefix + (path === '/' ? '' : path) || '/') + hash;
 }
 
 /** Results shown per query. */
@@ -111,7 +120,7 @@ export function initSearch(): void {
     try {
       const pf = await loadPagefind();
       const scope = searchScope();
-      const found = await pf.search(query, scope ? { filters: scope } : undefined);
+      const found = await pf.search(query, scope ? { filters: { scope: scope.scope } } : undefined);
       const data = await Promise.all((found?.results ?? []).slice(0, MAX_RESULTS).map((r) => r.data()));
       if (mine !== seq) return;
       list.replaceChildren(...data.map((d, i) => {
@@ -120,7 +129,7 @@ export function initSearch(): void {
         li.id = `search-result-${i}`;
         li.setAttribute('role', 'option');
         const a = el('a', 'search-link');
-        a.href = section?.url ?? d.url;
+        a.href = scopedUrl(section?.url ?? d.url, d.meta.path, scope);
         a.tabIndex = -1;
         a.append(el('span', 'search-title', d.meta.title ?? d.url));
         if (section) a.append(el('span', 'search-section', section.title));

@@ -53,7 +53,7 @@ export function Head({ input, page, title, notFound }: HeadProps) {
       {noindex ? <meta name="robots" content="noindex" /> : null}
       {canonical ? <link rel="canonical" href={canonical} /> : null}
       {!notFound ? locale?.alternates?.map((a) => <link rel="alternate" hreflang={a.hreflang} href={absoluteUrl(site.siteUrl, base, a.href)} />) : null}
-      {locale?.search ? <meta name="folio-scope" content={JSON.stringify(locale.search)} /> : null}
+      {locale?.search ? <meta name="folio-scope" content={JSON.stringify({ scope: locale.search.scope, prefix: base.replace(/\/+$/, '') + locale.search.prefix })} /> : null}
       {seo.favicon ? <link rel="icon" href={withBase(base, seo.favicon)} /> : null}
       <meta property="og:type" content="website" />
       <meta property="og:title" content={fullTitle} />

@@ -124,8 +124,11 @@ export interface PageLocale {
    * and shown language or version. The page says so above its body.
    */
   fallback?: { href: string; missing: 'language' | 'version'; wanted: string; shown: string };
-  /** Search filters of the page's scope (`{ version: 'v2', language: 'fr' }`): search lists only those pages. */
-  search?: Record<string, string>;
+  /**
+   * Search in the page's language and version: `scope` is the Pagefind filter value (`fr/v2`),
+   * `prefix` the URL prefix of the combination (`/fr/v2`, `` for the defaults), without the docs base.
+   */
+  search?: { scope: string; prefix: string };
 }
 
 /** One switcher: the label of the current choice and a link per choice. */
