@@ -13,7 +13,7 @@ import { checkCpu, checkRepository, DEFAULT_LIMITS, startDeadline, type BuildLim
 import { CACHE_PREFIX, readManifest, writeManifest, type BuildManifest, type ManifestPage } from './manifest.ts';
 import { buildNav } from './nav/build-nav.ts';
 import { buildDimensionNav } from './nav/dimension-nav.ts';
-import { searchFiltersOf } from './nav/dimensions.ts';
+import { readDimensions, searchFiltersOf, versionLabel } from './nav/dimensions.ts';
 import { startChangedShards } from './early-search.ts';
 import { buildSearchIndex, discardStarted, parseSearchManifest, plannedSearchBase, SEARCH_MANIFEST_KEY, type StartedShard } from './outputs/search-index.ts';
 import { siteExports } from './outputs/site-exports.ts';
@@ -78,7 +78,8 @@ export interface BuildOptions {
 
 /** Pages a build changes, relative to the previously published site. */
 export interface PageChanges {
-  upserted: Array<{ page: CompiledPage; source: string }>;
+  /** `version`: the content version label (`latest` for the default version and for sites without versions). */
+  upserted: Array<{ page: CompiledPage; source: string; version: string }>;
   removed: Array<{ sourcePath: string; urlPath: string }>;
 }
 
@@ -284,13 +285,15 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>)
   deadline.check();
 
   const manifestPages: Record<string, ManifestPage> = {};
+  const dims = readDimensions(config.navigation);
+  const versionOf = (urlPath: string) => versionLabel(urlPath, dims);
   const nextSummaries = new Map<string, PageSummary>();
   for (const { summary, cacheKey } of ordered) {
     const p = summary.sourcePath;
     const isFailed = failed.has(p);
     manifestPages[p] = {
       blob: isFailed ? previous!.pages[p].blob : snapshot.files.get(p)!,
-      cacheKey, urlPath: summary.urlPath, outputs: [htmlKey(summary.urlPath), markdownKey(summary.urlPath), feedKey(summary.urlPath)],
+      cacheKey, urlPath: summary.urlPath, ...(versionOf(summary.urlPath) !== 'latest' ? { version: versionOf(summary.urlPath) } : {}), outputs: [htmlKey(summary.urlPath), markdownKey(summary.urlPath), feedKey(summary.urlPath)],
       ...(Object.keys(summary.deps).length ? { deps: summary.deps } : {}),
       ...(isFailed ? { failed: true } : {}),
     };
@@ -349,10 +352,10 @@ async function pageChanges(
   for (const record of ordered) {
     const before = previous?.pages[record.summary.sourcePath];
     const now = pages[record.summary.sourcePath];
-    if (before && before.cacheKey === now.cacheKey && before.urlPath === now.urlPath && sameDeps(before.deps, now.deps)) continue;
+    if (before && before.cacheKey === now.cacheKey && before.urlPath === now.urlPath && before.version === now.version && sameDeps(before.deps, now.deps)) continue;
     const page = await load(record);
     const bytes = snapshot.files.get(page.sourcePath) === now.blob ? await snapshot.read(page.sourcePath) : undefined;
-    upserted.push({ page, source: bytes ? Buffer.from(bytes).toString('utf8') : '' });
+    upserted.push({ page, source: bytes ? Buffer.from(bytes).toString('utf8') : '', version: now.version ?? 'latest' });
   }
   const live = new Set(Object.values(pages).map((p) => p.urlPath));
   const removed = Object.entries(previous?.pages ?? {})

@@ -110,6 +110,15 @@ export interface SearchScopes {
   meta(urlPath: string): Record<string, string>;
 }
 
+/**
+ * The content version label of a page for the pages API (spec 4: `latest` is the default):
+ * `latest` for the default version and on sites without versions, else the version's name.
+ */
+export function versionLabel(urlPath: string, dims: Dimensions): string {
+  const version = dims.versions.find((d) => d.name === scopeOfUrl(urlPath, dims).version);
+  return !version || version.isDefault ? 'latest' : version.name;
+}
+
 /** Folder prefix of a combination: `fr/v2/`, `v2/`, `` for the defaults. */
 export function prefixOf(scope: Scope, dims: Dimensions): string {
   const lang = dims.languages.find((d) => d.name === scope.language)?.prefix ?? '';

@@ -21,7 +21,7 @@ export interface Job {
 /** What reporting on a build needs: a claimed job, or a CI deployment (which has no `source`). */
 export type BuildJob = Omit<Job, 'source' | 'store'>;
 
-export interface PageRecord { path: string; title: string; description: string; source_mdx: string; compiled_html: string; search_text: string }
+export interface PageRecord { path: string; title: string; description: string; source_mdx: string; compiled_html: string; search_text: string; version: string }
 
 /** A build's final report, as sent to the control plane (which takes this same type). */
 export interface JobReport {
