@@ -171,6 +171,18 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>)
     else { failures.set(p, found); errors.set(p, found.failure); }
   })));
   misses.sort();
+  // Files with the same bytes (a page kept unchanged in another version's or language's folder)
+  // have one cache key: the first compiles, the others ("twins") take its result, as a later
+  // build would find it in the cache. Adding a version of copies compiles only what differs.
+  const firstOfKey = new Map<string, string>();
+  const twins = new Map<string, string>();
+  const unique = misses.filter((p) => {
+    const first = firstOfKey.get(keyOf(p));
+    if (first === undefined) firstOfKey.set(keyOf(p), p);
+    else twins.set(p, first);
+    return first === undefined;
+  });
+  let compiledCount = 0;
   const load = (record: PageRecord) => bodies.load(record, contentRoot);
   // Languages and versions are known from docs.json alone: search filters each page by them.
   const filters = searchFiltersOf(config.navigation, sources.map((p) => ({ sourcePath: p, urlPath: urlPathFor(p, contentRoot) })), contentRoot);
@@ -184,8 +196,8 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>)
   const compiler = opts.compiler ?? (misses.length > 0 ? await createCompiler({ limits: opts.pageLimits }) : undefined);
   const cpuAtStart = compiler?.cpuMs?.() ?? 0;
   const readFile = async (repoPath: string) => (snapshot.files.has(repoPath) ? Buffer.from(await snapshot.read(repoPath)).toString('utf8') : undefined);
-  const startBatch = (i: number) => {
-    const batch = misses.slice(i, i + BATCH);
+  const startBatch = (list: string[], i: number) => {
+    const batch = list.slice(i, i + BATCH);
     const texts = Promise.all(batch.map(async (p) => Buffer.from(await snapshot.read(p)).toString('utf8')));
     const results = texts.then((t) => compiler!.compile(batch.map((p, j) => ({ sourcePath: p, source: t[j], contentRoot })), { readFile }));
     // Awaited in turn; a failure while an earlier batch is processed must not go unhandled meanwhile.
@@ -193,12 +205,13 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>)
     results.catch(() => undefined);
     return { batch, texts, results };
   };
-  try {
+  let compiledSoFar = 0;
+  const compileAll = async (list: string[]) => {
     // The next batch is queued before this one's results are stored, so the compile workers
     // never wait for the main thread's cache writes.
-    let current = misses.length > 0 ? startBatch(0) : undefined;
+    let current = list.length > 0 ? startBatch(list, 0) : undefined;
     for (let i = 0; current; i += BATCH) {
-      const upcoming = i + BATCH < misses.length ? startBatch(i + BATCH) : undefined;
+      const upcoming = i + BATCH < list.length ? startBatch(list, i + BATCH) : undefined;
       const { batch } = current;
       const [texts, compiled] = [await current.texts, await current.results];
       current = upcoming;
@@ -220,10 +233,24 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>)
         bodies.remember(key, res, entry.deps);
         records.set(p, { cacheKey: key, summary: summarize(res, entry.deps) });
       })));
-      opts.onCompiled?.(Math.min(i + BATCH, misses.length), misses.length);
+      compiledSoFar += batch.length;
+      opts.onCompiled?.(compiledSoFar, misses.length);
       deadline.check();
       checkCpu((compiler?.cpuMs?.() ?? 0) - cpuAtStart, limits);
     }
+  };
+  try {
+    await compileAll(unique);
+    // A twin takes its first copy's result when that compiled and imports nothing (relative
+    // imports resolve from the page's own folder); otherwise it compiles on its own.
+    const alone: string[] = [];
+    for (const [twin, first] of twins) {
+      const record = records.get(first);
+      if (record && Object.keys(record.summary.deps).length === 0) records.set(twin, { cacheKey: record.cacheKey, summary: relocate(record.summary, twin, contentRoot) });
+      else alone.push(twin);
+    }
+    await compileAll(alone);
+    compiledCount = unique.length + alone.length;
   } finally {
     if (!opts.compiler) await compiler?.close();
   }
@@ -320,7 +347,7 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>)
     pagesFailed: failed.size,
     errors: [...errors.keys()].sort().map((p) => errors.get(p)!),
     warnings: config.warnings,
-    compiled: misses.length,
+    compiled: compiledCount,
     uploaded: stats.uploaded,
     deleted: stats.deleted,
     // In pipeline order (index finishes while shells render, so it would come first otherwise).

@@ -115,12 +115,21 @@ t.test('versions and languages', async (t) => {
     t.ok(filterFiles.length > 0, 'the bundle has filter indexes');
   });
 
-  await t.test('should not compile again when a version is added', async (t) => {
+  await t.test('should compile only what differs when a version is added, copies once per build', async (t) => {
+    const config = JSON.parse(FILES['docs.json']);
+    config.navigation.versions.push({ version: 'v1' });
     writeFiles(dir, {
-      'docs.json': JSON.stringify({ ...JSON.parse(FILES['docs.json']), navigation: { ...JSON.parse(FILES['docs.json']).navigation, versions: [...JSON.parse(FILES['docs.json']).navigation.versions, { version: 'v1' }] } }),
+      'docs.json': JSON.stringify(config),
+      // An unchanged copy (same bytes, so the same cache entry) and a page of its own.
+      'docs/v1/guides/auth.mdx': FILES['docs/guides/auth.mdx'],
+      'docs/v1/index.mdx': '---\ntitle: Home v1\n---\n\nOld home.\n',
     });
     const again = await build({ source: { kind: 'dir', dir }, store, siteUrl: 'https://acme.example', compiler, year: 2026 });
-    t.same({ total: again.pagesTotal, compiled: again.compiled }, { total: 5, compiled: 0 });
+    t.same({ total: again.pagesTotal, failed: again.pagesFailed, compiled: again.compiled }, { total: 7, failed: 0, compiled: 1 });
     t.same(facts(html(out, '/v1/guides/install')).note, '/guides/install">This page does not exist in v1; it is shown from v3.');
+    t.same(facts(html(out, '/v1/guides/auth')).note, undefined, 'the copy is a page of v1');
+    t.same(facts(html(out, '/v1/guides/auth')).canonical, 'https://acme.example/v1/guides/auth');
+    const cold = await build({ source: { kind: 'dir', dir }, store: createLocalDirStore(tempDir()), siteUrl: 'https://acme.example', compiler, year: 2026 });
+    t.same({ total: cold.pagesTotal, failed: cold.pagesFailed, compiled: cold.compiled }, { total: 7, failed: 0, compiled: 6 }, 'the copy compiles once in a cold build');
   });
 });
