@@ -182,7 +182,7 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>)
     else twins.set(p, first);
     return first === undefined;
   });
-  let compiledCount = 0;
+  let compiledCount: number;
   const load = (record: PageRecord) => bodies.load(record, contentRoot);
   // Languages and versions are known from docs.json alone: search filters each page by them.
   const filters = searchFiltersOf(config.navigation, sources.map((p) => ({ sourcePath: p, urlPath: urlPathFor(p, contentRoot) })), contentRoot);
