@@ -12,6 +12,7 @@
  */
 import { z } from 'zod';
 import { expected } from './error-map.ts';
+import { readDimensions } from '../nav/dimensions.ts';
 import { text } from './fields.ts';
 
 /** Kinds of navigation divisions, in the order a level's children are laid out. */
@@ -186,7 +187,19 @@ const navigationObject = z
     global: divisionKinds.flatMap((kind) => (value.global?.[plural[kind]] ?? []).map((link) => dropUndefined({
       kind, label: link[kind] as string, href: link.href as string, icon: link.icon,
     }))),
-  }));
+  }))
+  .superRefine((nav, ctx) => {
+    // Each language and version is a folder and a URL segment: two may not share one.
+    const dims = readDimensions(nav.items);
+    const owner = new Map<string, string>();
+    for (const [key, list] of [['languages', dims.languages], ['versions', dims.versions]] as const) {
+      for (const d of list) {
+        const other = d.prefix && owner.get(d.prefix);
+        if (other) ctx.addIssue({ code: 'custom', path: [key], input: d.prefix, message: `Unexpected prefix "${d.prefix}" of ${d.name}, already the folder of ${other}; expected one folder per language and version (set "prefix")` });
+        else if (d.prefix) owner.set(d.prefix, d.name);
+      }
+    }
+  });
 
 /**
  * `navigation`: the array form (pages and groups) or Mintlify's object form (divisions), both
