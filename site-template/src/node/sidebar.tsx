@@ -48,7 +48,9 @@ function NavList({ items, current, basePath, focused }: { items: NavItem[]; curr
             </li>
           );
         }
-        const first = focused && !contains(item.items, current) ? firstPage(item.items) : undefined;
+        // A group with `expanded: false` is its title until the reader is on one of its pages.
+        const collapsed = (focused || (item.kind === 'group' && item.expanded === false)) && !contains(item.items, current);
+        const first = collapsed ? firstPage(item.items) : undefined;
         const tag = item.tag ? <span class="nav-tag">{item.tag}</span> : null;
         const root = item.kind === 'group' ? item.path : undefined;
         return first !== undefined ? (
