@@ -8,7 +8,7 @@ import type { ResolvedConfig } from './config/parse-config.ts';
 import type { RepoSnapshot } from './git/repo-snapshot.ts';
 import type { DimensionNav } from './nav/dimension-nav.ts';
 import { prevNextByPath, type PrevNext } from './nav/prev-next.ts';
-import { NOT_FOUND_KEY, notFoundShell, pageShellInput, type ShellContext, type ShellPage } from './outputs/page-shells.ts';
+import { NOT_FOUND_KEY, notFoundShell, pageContext, pageShellInput, type ShellContext, type ShellPage } from './outputs/page-shells.ts';
 import { htmlKey } from './outputs/site-paths.ts';
 import type { PageRecord } from './page-bodies.ts';
 import type { Publisher } from './publish.ts';
@@ -54,7 +54,7 @@ export async function renderSite(records: readonly PageRecord[], ctx: RenderCont
   const { publisher } = ctx;
   const inputs: Record<string, string> = {};
   const assets = { ...(await clientAssets(publisher)), ...(ctx.utilities ? { utilities: ctx.utilities } : {}) };
-  const shell: ShellContext = { site: ctx.config, nav: ctx.nav, assets, searchBase: ctx.searchBase, year: ctx.year };
+  const shell: ShellContext = { site: ctx.config, nav: ctx.nav, assets, searchBase: ctx.searchBase, year: ctx.year, ...(ctx.dimensions ? { dimensions: ctx.dimensions } : {}) };
   ctx.onShell?.(shell, ctx.config);
   const dims = ctx.dimensions;
   // One sidebar per language and version: previous/next links follow the page's own.
@@ -66,8 +66,8 @@ export async function renderSite(records: readonly PageRecord[], ctx: RenderCont
   const todo: { record: PageRecord; urlPath: string }[] = [];
   const shellOf = (urlPath: string): { shell: ShellContext; neighbours: PrevNext; extra: unknown } => {
     if (!dims) return { shell, neighbours: neighboursOf(ctx.nav).get(urlPath) ?? {}, extra: null };
-    const { nav, switchers, locale } = dims.of(urlPath);
-    return { shell: { ...shell, nav, switchers, locale }, neighbours: neighboursOf(nav).get(urlPath) ?? {}, extra: [navHash(nav), switchers, locale] };
+    const own = pageContext(shell, urlPath);
+    return { shell: own, neighbours: neighboursOf(own.nav).get(urlPath) ?? {}, extra: [navHash(own.nav), own.switchers, own.locale] };
   };
   const all = [...records.map((record) => ({ record, urlPath: record.summary.urlPath })), ...(ctx.fallbacks ?? [])];
   for (const item of all) {

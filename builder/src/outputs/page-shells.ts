@@ -5,6 +5,7 @@
  */
 import { render404, renderPage } from '@folio/site-template';
 import type { ClientAssets, NavItem, PageShellInput, SiteConfig } from '@folio/site-template/shared/types.ts';
+import type { DimensionNav } from '../nav/dimension-nav.ts';
 import { prevNextByPath, type PrevNext } from '../nav/prev-next.ts';
 import type { CompiledPage } from '../types.ts';
 import { feedKey, htmlKey, markdownKey, sitePath } from './site-paths.ts';
@@ -21,6 +22,18 @@ export interface ShellContext {
   switchers?: PageShellInput['switchers'];
   /** The page's language and version (sites with languages or versions). */
   locale?: PageShellInput['locale'];
+  /** Sites with languages or versions: each page's sidebar, switchers and locale (see {@link pageContext}). */
+  dimensions?: DimensionNav;
+}
+
+/**
+ * The shell context of the page at `urlPath`: on a site with languages or versions, its
+ * combination's sidebar, switchers and locale; else `ctx` itself.
+ */
+export function pageContext(ctx: ShellContext, urlPath: string): ShellContext {
+  if (!ctx.dimensions) return ctx;
+  const { nav, switchers, locale } = ctx.dimensions.of(urlPath);
+  return { ...ctx, nav, switchers, locale };
 }
 
 /** The page fields a shell reads. */
