@@ -19,6 +19,8 @@ import { LinkChecker } from './links/link-check.ts';
 import { checkSiteLinks } from './links/site-links.ts';
 import { buildNav } from './nav/build-nav.ts';
 import { publishIslands } from './outputs/island-bundle.ts';
+import { buildDimensionNav } from './nav/dimension-nav.ts';
+import { readDimensions, searchFiltersOf, versionLabel } from './nav/dimensions.ts';
 import { startChangedShards } from './early-search.ts';
 import { buildSearchIndex, discardStarted, parseSearchManifest, plannedSearchBase, SEARCH_MANIFEST_KEY, type StartedShard } from './outputs/search-index.ts';
 import { nextMoves, readMoves, writeMoves } from './outputs/page-moves.ts';
@@ -102,7 +104,8 @@ export interface BuildOptions {
 
 /** Pages a build changes, relative to the previously published site. */
 export interface PageChanges {
-  upserted: Array<{ page: CompiledPage; source: string }>;
+  /** `version`: the content version label (`latest` for the default version and for sites without versions). */
+  upserted: Array<{ page: CompiledPage; source: string; version: string }>;
   removed: Array<{ sourcePath: string; urlPath: string }>;
 }
 
@@ -203,10 +206,24 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>)
     summaries: summaries.pages, bodies, taken: new Set(sources.map((p) => urlPathFor(p, contentRoot))),
   });
   const apiRecords = api?.records ?? [];
+  // Files with the same bytes (a page kept unchanged in another version's or language's folder)
+  // have one cache key: the first compiles, the others ("twins") take its result, as a later
+  // build would find it in the cache. Adding a version of copies compiles only what differs.
+  const firstOfKey = new Map<string, string>();
+  const twins = new Map<string, string>();
+  const unique = misses.filter((p) => {
+    const first = firstOfKey.get(keyOf(p));
+    if (first === undefined) firstOfKey.set(keyOf(p), p);
+    else twins.set(p, first);
+    return first === undefined;
+  });
+  let compiledCount: number;
   const load = (record: PageRecord) => bodies.load(record, contentRoot);
+  // Languages and versions are known from docs.json alone: search filters each page by them.
+  const filters = searchFiltersOf(config.navigation, sources.map((p) => ({ sourcePath: p, urlPath: urlPathFor(p, contentRoot) })), contentRoot);
   const early = startChangedShards({
     changed: misses, unchanged: [...records.values(), ...apiRecords], pageCount: sources.length + apiRecords.length, contentRoot,
-    basePath: config.basePath, perShard: opts.searchPerShard, load,
+    basePath: config.basePath, perShard: opts.searchPerShard, load, filters,
   });
   for (const [name, shard] of early.started) started.set(name, shard);
   lap('plan');
@@ -214,8 +231,8 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>)
   const compiler = opts.compiler ?? (misses.length > 0 ? await createCompiler({ limits: opts.pageLimits }) : undefined);
   const cpuAtStart = compiler?.cpuMs?.() ?? 0;
   const readFile = async (repoPath: string) => (snapshot.files.has(repoPath) ? Buffer.from(await snapshot.read(repoPath)).toString('utf8') : undefined);
-  const startBatch = (i: number) => {
-    const batch = misses.slice(i, i + BATCH);
+  const startBatch = (list: string[], i: number) => {
+    const batch = list.slice(i, i + BATCH);
     const texts = Promise.all(batch.map(async (p) => Buffer.from(await snapshot.read(p)).toString('utf8')));
     const results = texts.then((t) => compiler!.compile(batch.map((p, j) => ({ sourcePath: p, source: t[j], contentRoot })), { readFile }));
     // Awaited in turn; a failure while an earlier batch is processed must not go unhandled meanwhile.
@@ -223,12 +240,13 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>)
     results.catch(() => undefined);
     return { batch, texts, results };
   };
-  try {
+  let compiledSoFar = 0;
+  const compileAll = async (list: string[]) => {
     // The next batch is queued before this one's results are stored, so the compile workers
     // never wait for the main thread's cache writes.
-    let current = misses.length > 0 ? startBatch(0) : undefined;
+    let current = list.length > 0 ? startBatch(list, 0) : undefined;
     for (let i = 0; current; i += BATCH) {
-      const upcoming = i + BATCH < misses.length ? startBatch(i + BATCH) : undefined;
+      const upcoming = i + BATCH < list.length ? startBatch(list, i + BATCH) : undefined;
       const { batch } = current;
       const [texts, compiled] = [await current.texts, await current.results];
       current = upcoming;
@@ -250,10 +268,24 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>)
         bodies.remember(key, res, entry.deps);
         records.set(p, { cacheKey: key, summary: summarize(res, entry.deps) });
       })));
-      opts.onCompiled?.(Math.min(i + BATCH, misses.length), misses.length);
+      compiledSoFar += batch.length;
+      opts.onCompiled?.(compiledSoFar, misses.length);
       deadline.check();
       checkCpu((compiler?.cpuMs?.() ?? 0) - cpuAtStart, limits);
     }
+  };
+  try {
+    await compileAll(unique);
+    // A twin takes its first copy's result when that compiled and imports nothing (relative
+    // imports resolve from the page's own folder); otherwise it compiles on its own.
+    const alone: string[] = [];
+    for (const [twin, first] of twins) {
+      const record = records.get(first);
+      if (record && Object.keys(record.summary.deps).length === 0) records.set(twin, { cacheKey: record.cacheKey, summary: relocate(record.summary, twin, contentRoot) });
+      else alone.push(twin);
+    }
+    await compileAll(alone);
+    compiledCount = unique.length + alone.length;
   } finally {
     if (!opts.compiler) await compiler?.close();
   }
@@ -274,15 +306,21 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>)
 
   const ordered = [...sources.filter((p) => records.has(p)).map((p) => records.get(p)!), ...apiRecords];
   const pageSummaries = ordered.map((r) => r.summary);
-  const nav = buildNav(pageSummaries, config, { sources: new Set(sources) });
+  // Languages and versions: a sidebar per combination; the default one is the site's `nav`.
+  const dimensions = buildDimensionNav(pageSummaries, config, { sources: new Set(sources) });
+  const nav = dimensions ? [...dimensions.navs.values()][0] : buildNav(pageSummaries, config, { sources: new Set(sources) });
+  const fallbacks = [...dimensions?.fallbacks.values() ?? []].flatMap((f) => (records.has(f.from) ? [{ record: records.get(f.from)!, urlPath: f.urlPath }] : []));
   // Pages renamed since the last publish redirect from their old URLs (kept across syncs).
   const renamed = await pageRenames(previous, sources, snapshot, contentRoot);
   const moves = nextMoves(previousMoves, renamed, new Set(pageSummaries.map((s) => s.urlPath)), new Set((config.redirects ?? []).map((r) => r.source)));
   const moved = renamed.filter((r) => moves[r.from] === r.to);
-  const siteWide = siteWideExports(pageSummaries, config, nav, moves);
+  const siteWide = siteWideExports(pageSummaries, config, { nav, moved: moves, ...(dimensions ? { dimensions } : {}) });
   const exportKeys = [...pageSummaries.flatMap((s) => pageExportKeys(s.urlPath)), ...siteWide.keys()];
   // Before anything is uploaded: with brokenLinks "error" a broken link fails the build here.
-  const links = checkSiteLinks({ config, sources, records, failed, fileKeys: [...layout.assets.values(), ...exportKeys] }, opts.linkChecker ?? new LinkChecker());
+  const links = checkSiteLinks({
+    config, sources, records, failed, fileKeys: [...layout.assets.values(), ...exportKeys],
+    generated: apiRecords, otherPaths: [...Object.keys(moves), ...fallbacks.map((f) => f.urlPath)],
+  }, opts.linkChecker ?? new LinkChecker());
   const publisher = createPublisher(store, previous?.objects ?? {}, limits);
   const islands = await publishIslands(ordered.filter((r) => !failed.has(r.summary.sourcePath)).map((r) => r.summary), publisher, readFile);
   const searchPages = pageSummaries.map((s) => ({ urlPath: s.urlPath, searchHash: s.searchHash }));
@@ -290,7 +328,7 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>)
   // Pagefind indexes in its own process: start it now and let it run while shells render.
   const indexStart = performance.now();
   const indexing = buildSearchIndex(searchPages, {
-    basePath: config.basePath, previous: previousSearch, perShard: opts.searchPerShard, started,
+    basePath: config.basePath, previous: previousSearch, perShard: opts.searchPerShard, started, filters,
     load: async (paths) => Promise.all(paths.map((p) => limit(() => load(byUrl.get(p)!)))),
   }).then(async (search) => {
     for (const [key, bytes] of search.files) await publisher.emit(key, bytes);
@@ -307,7 +345,7 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>)
   const customKey = await publishCustomCss(snapshot, configBytes, config, previous, publisher, opts.customCss === true);
   const configHash = loaded.files.size > 1 ? sha(JSON.stringify([...loaded.files])) : sha(configBytes);
   const rendered = await renderSite(ordered, {
-    config, configHash, nav, searchBase: plannedSearchBase(searchPages, config.basePath, opts.searchPerShard), publisher,
+    config, configHash, nav, ...(dimensions ? { dimensions, fallbacks } : {}), searchBase: plannedSearchBase(searchPages, config.basePath, opts.searchPerShard), publisher,
     ...(utilitiesKey ? { utilities: `/${utilitiesKey}` } : {}),
     ...(customKey ? { custom: `/${customKey}` } : {}),
     islands: islands.paths,
@@ -336,6 +374,8 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>)
   deadline.check();
 
   const manifestPages: Record<string, ManifestPage> = {};
+  const dims = readDimensions(config.navigation);
+  const versionOf = (urlPath: string) => versionLabel(urlPath, dims);
   const nextSummaries = new Map<string, PageSummary>();
   for (const { summary, cacheKey } of ordered) {
     const p = summary.sourcePath;
@@ -343,7 +383,8 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>)
     manifestPages[p] = {
       // An API reference page's source is the OpenAPI document.
       blob: isFailed ? previous!.pages[p].blob : snapshot.files.get(p) ?? api!.sourceId,
-      cacheKey, urlPath: summary.urlPath, outputs: [htmlKey(summary.urlPath), ...pageExportKeys(summary.urlPath)],
+      cacheKey, urlPath: summary.urlPath, ...(versionOf(summary.urlPath) !== 'latest' ? { version: versionOf(summary.urlPath) } : {}),
+      outputs: [htmlKey(summary.urlPath), ...pageExportKeys(summary.urlPath)],
       ...(Object.keys(summary.deps).length ? { deps: summary.deps } : {}),
       ...(isFailed ? { failed: true } : {}),
     };
@@ -373,7 +414,7 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>)
     errors: [...errors.keys()].sort().map((p) => errors.get(p)!),
     warnings: [...config.warnings, ...links.lines, ...islands.warnings],
     linksChecked: links.checked,
-    compiled: misses.length,
+    compiled: compiledCount,
     ...(api ? { apiPagesGenerated: api.generated } : {}),
     ...(moved.length ? { moved } : {}),
     uploaded: stats.uploaded,
@@ -447,11 +488,11 @@ async function pageChanges(
   for (const record of ordered) {
     const before = previous?.pages[record.summary.sourcePath];
     const now = pages[record.summary.sourcePath];
-    if (before && before.cacheKey === now.cacheKey && before.urlPath === now.urlPath && sameDeps(before.deps, now.deps)) continue;
+    if (before && before.cacheKey === now.cacheKey && before.urlPath === now.urlPath && before.version === now.version && sameDeps(before.deps, now.deps)) continue;
     const page = await load(record);
     // An API reference page has no file of its own: its source is its Markdown.
     const bytes = !page.api && snapshot.files.get(page.sourcePath) === now.blob ? await snapshot.read(page.sourcePath) : undefined;
-    upserted.push({ page, source: page.api ? page.markdown : bytes ? Buffer.from(bytes).toString('utf8') : '' });
+    upserted.push({ page, source: page.api ? page.markdown : bytes ? Buffer.from(bytes).toString('utf8') : '', version: now.version ?? 'latest' });
   }
   const live = new Set(Object.values(pages).map((p) => p.urlPath));
   const removed = Object.entries(previous?.pages ?? {})

@@ -1,7 +1,7 @@
 import { urlPathFor } from './compile/index.ts';
 import { openPagefindShard, type PagefindShard } from './outputs/pagefind-shard.ts';
 import type { StartedShard } from './outputs/search-index.ts';
-import { shardCount, shardOf } from './outputs/search-shards.ts';
+import { shardCount, shardOf, type SearchFilters } from './outputs/search-shards.ts';
 import type { PageRecord } from './page-bodies.ts';
 import type { CompiledPage } from './types.ts';
 
@@ -17,6 +17,8 @@ export interface EarlySearchOptions {
   basePath: string;
   /** As `buildSearchIndex`'s `perShard`. */
   perShard?: number;
+  /** As `buildSearchIndex`'s `filters`. */
+  filters?: SearchFilters;
   load(record: PageRecord): Promise<CompiledPage>;
 }
 
@@ -99,7 +101,7 @@ export function startChangedShards(opts: EarlySearchOptions): EarlyShards {
     const members = opts.unchanged.filter((r) => nameOf(r.summary.urlPath) === name);
     const order = [...members.map((record) => ({ urlPath: record.summary.urlPath, record })), ...changed.map((urlPath) => ({ urlPath }))]
       .sort((a, b) => (a.urlPath < b.urlPath ? -1 : a.urlPath > b.urlPath ? 1 : 0));
-    const entry: OpenShard = { shard: openPagefindShard(opts.basePath), urlPaths: new Set() };
+    const entry: OpenShard = { shard: openPagefindShard(opts.basePath, opts.filters), urlPaths: new Set() };
     entry.shard.catch(() => undefined);
     started.set(name, entry);
     const queue: ShardQueue = { entry, order, next: 0, ready: new Map() };

@@ -25,6 +25,8 @@ export interface ManifestPage {
    */
   deps?: Record<string, string>;
   urlPath: string;
+  /** Content version label when not `latest` (a page of a non-default version, see nav/dimensions.ts). */
+  version?: string;
   /** True when this build failed to compile the page and kept its previous version. */
   failed?: boolean;
   /** Keys of the objects this page produced (HTML, Markdown export, feed). */

@@ -6,8 +6,9 @@ import { buildClientAssets, renderPage, TEMPLATE_VERSION } from '@folio/site-tem
 import type { ClientAssets, NavItem } from '@folio/site-template/shared/types.ts';
 import type { ResolvedConfig } from './config/parse-config.ts';
 import type { RepoSnapshot } from './git/repo-snapshot.ts';
-import { prevNextByPath } from './nav/prev-next.ts';
-import { NOT_FOUND_KEY, notFoundShell, pageShellInput, type ShellContext, type ShellPage } from './outputs/page-shells.ts';
+import type { DimensionNav } from './nav/dimension-nav.ts';
+import { prevNextByPath, type PrevNext } from './nav/prev-next.ts';
+import { NOT_FOUND_KEY, notFoundShell, pageContext, pageShellInput, type ShellContext, type ShellPage } from './outputs/page-shells.ts';
 import { htmlKey } from './outputs/site-paths.ts';
 import type { PageRecord } from './page-bodies.ts';
 import type { Publisher } from './publish.ts';
@@ -38,6 +39,10 @@ export interface RenderContext {
   custom?: string;
   /** URL path of a page → site path of its client module (outputs/island-bundle.ts). */
   islands?: ReadonlyMap<string, string>;
+  /** Languages and versions: each page's sidebar, switchers and locale (see `nav/dimension-nav.ts`). */
+  dimensions?: DimensionNav;
+  /** Pages served by fallback in another language or version: the record shown, at `urlPath`. */
+  fallbacks?: { record: PageRecord; urlPath: string }[];
   /** Receives the shared shell context once it is known (the dev server keeps it). */
   onShell?(shell: ShellContext, config: ResolvedConfig): void;
 }
@@ -53,22 +58,40 @@ export async function renderSite(records: readonly PageRecord[], ctx: RenderCont
   const { publisher } = ctx;
   const inputs: Record<string, string> = {};
   const assets = { ...(await clientAssets(publisher)), ...(ctx.utilities ? { utilities: ctx.utilities } : {}), ...(ctx.custom ? { custom: ctx.custom } : {}) };
-  const shell: ShellContext = { site: ctx.config, nav: ctx.nav, assets, searchBase: ctx.searchBase, year: ctx.year };
+  const shell: ShellContext = { site: ctx.config, nav: ctx.nav, assets, searchBase: ctx.searchBase, year: ctx.year, ...(ctx.dimensions ? { dimensions: ctx.dimensions } : {}) };
   ctx.onShell?.(shell, ctx.config);
-  const neighbours = prevNextByPath(ctx.nav);
-  const siteHash = sha(JSON.stringify([TEMPLATE_VERSION, ctx.configHash, ctx.config.siteUrl, ctx.config.basePath, assets, ctx.nav, ctx.searchBase, ctx.year]));
-  const todo: PageRecord[] = [];
-  for (const record of records) {
-    const { urlPath } = record.summary;
-    const { prev, next } = neighbours.get(urlPath) ?? {};
+  const dims = ctx.dimensions;
+  // One sidebar per language and version: previous/next links follow the page's own.
+  const neighbourMaps = new Map<NavItem[], Map<string, PrevNext>>();
+  const neighboursOf = (nav: NavItem[]) => neighbourMaps.get(nav) ?? neighbourMaps.set(nav, prevNextByPath(nav)).get(nav)!;
+  const navHashes = new Map<NavItem[], string>();
+  const navHash = (nav: NavItem[]) => navHashes.get(nav) ?? navHashes.set(nav, sha(JSON.stringify(nav))).get(nav)!;
+  const siteHash = sha(JSON.stringify([TEMPLATE_VERSION, ctx.configHash, ctx.config.siteUrl, ctx.config.basePath, assets, dims ? null : ctx.nav, ctx.searchBase, ctx.year]));
+  const todo: { record: PageRecord; urlPath: string }[] = [];
+  const shellOf = (urlPath: string): { shell: ShellContext; neighbours: PrevNext; extra: unknown } => {
+    if (!dims) return { shell, neighbours: neighboursOf(ctx.nav).get(urlPath) ?? {}, extra: null };
+    const own = pageContext(shell, urlPath);
+    return { shell: own, neighbours: neighboursOf(own.nav).get(urlPath) ?? {}, extra: [navHash(own.nav), own.switchers, own.locale] };
+  };
+  const all = [...records.map((record) => ({ record, urlPath: record.summary.urlPath })), ...(ctx.fallbacks ?? [])];
+  for (const item of all) {
+    const { record, urlPath } = item;
+    const { neighbours: { prev, next }, extra } = shellOf(urlPath);
     const key = htmlKey(urlPath);
-    inputs[key] = sha(JSON.stringify([siteHash, record.cacheKey, record.summary.deps, urlPath, prev, next]));
-    if (!(ctx.previousInputs[key] === inputs[key] && publisher.keep(key))) todo.push(record);
+    inputs[key] = sha(JSON.stringify([siteHash, record.cacheKey, record.summary.deps, urlPath, prev, next, extra]));
+    if (!(ctx.previousInputs[key] === inputs[key] && publisher.keep(key))) todo.push(item);
   }
   for (let i = 0; i < todo.length; i += SHELL_BATCH) {
     ctx.tick();
-    const pages = await Promise.all(todo.slice(i, i + SHELL_BATCH).map((record) => ctx.load(record)));
-    for (const page of pages) await publisher.emit(htmlKey(page.urlPath), renderPage(pageShellInput(page, shell, neighbours.get(page.urlPath), ctx.islands?.get(page.urlPath))));
+    const batch = todo.slice(i, i + SHELL_BATCH);
+    const pages = await Promise.all(batch.map(({ record }) => ctx.load(record)));
+    for (const [j, loaded] of pages.entries()) {
+      // A fallback shows its source's body at its own URL.
+      const page = { ...loaded, urlPath: batch[j].urlPath };
+      const { shell: own, neighbours } = shellOf(page.urlPath);
+      // A fallback's island is its source page's (the body shown is that page's).
+      await publisher.emit(htmlKey(page.urlPath), renderPage(pageShellInput(page, own, neighbours, ctx.islands?.get(loaded.urlPath))));
+    }
   }
   inputs[NOT_FOUND_KEY] = siteHash;
   if (!(ctx.previousInputs[NOT_FOUND_KEY] === siteHash && publisher.keep(NOT_FOUND_KEY))) await publisher.emit(NOT_FOUND_KEY, notFoundShell(shell));

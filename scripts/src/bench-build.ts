@@ -1,5 +1,5 @@
 /**
- * `npm run bench:build [-- --pages 1000] [-- --corpus <dir>]`: builds generated corpora (1,000 and
+ * `npm run bench:build [-- --pages 1000] [-- --versions 3] [-- --corpus <dir>]`: builds generated corpora (1,000 and
  * 10,000 pages by default; see generate-corpus.ts), or any docs repository given with `--corpus`
  * (a folder or a Git repository, copied first), and prints, in one run: the corpus statistics,
  * cold build wall time and pages/s, a one-page edit (of the built page nearest the median size)
@@ -9,7 +9,10 @@
  * measured here, both in wall time (the pipeline on both cores, the floor on one) and in CPU time
  * (all threads). Each build runs in its own process, as the CLI runs it, so peak RSS is the
  * build's own. The edit is also measured with a compiler kept across builds, as the deployment
- * worker runs it.
+ * worker runs it. With `--versions N` the generated corpus has N versions (corpus/versioned-corpus.ts:
+ * older versions' folders hold copies of a third of the pages, a tenth of them rewritten), and
+ * after the edit a version is added (the newest pages frozen into a folder): the build compiles
+ * only the rewritten pages.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -24,7 +27,9 @@ import { createRawFloor } from '@folio/builder/compile/raw-floor.ts';
 import { createLocalDirStore } from '@folio/builder/store/local-dir-store.ts';
 import { readManifest, STATE_PREFIX } from '@folio/builder/manifest.ts';
 import { PageMemory } from '@folio/builder/page-bodies.ts';
-import { commitEdit, externalCorpus, generatedCorpus, pageToEdit, type BenchCorpus } from './corpus/bench-corpus.ts';
+import { commitEdit, externalCorpus, generatedCorpus, pageToEdit, readPages, type BenchCorpus } from './corpus/bench-corpus.ts';
+import { addVersions } from './corpus/versioned-corpus.ts';
+import { commitAll } from './generate-corpus.ts';
 import { formatStats, type CorpusFile } from './corpus/corpus-stats.ts';
 
 interface Run {
@@ -147,7 +152,7 @@ async function rawFloorPerPage(pages: readonly CorpusFile[], samples: number): P
   }
 }
 
-async function bench(label: string, makeCorpus: (dir: string) => BenchCorpus): Promise<void> {
+async function bench(label: string, makeCorpus: (dir: string) => BenchCorpus, addVersion?: (dir: string) => string): Promise<void> {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-bench-'));
   const dir = path.join(root, 'repo');
   const out = path.join(root, 'out');
@@ -183,6 +188,12 @@ async function bench(label: string, makeCorpus: (dir: string) => BenchCorpus): P
   }
   console.log(`one-page edit in a fresh process (compiler started for it): ${run.buildMs} ms in build() (rebuild + publish), ${run.wallMs} ms process wall; compiled ${run.compiled}, uploaded ${run.uploaded}; peak RSS ${run.maxRssMb} MB`);
   console.log(`  steps (ms): cold ${steps(cold)}; edit ${steps(run)}`);
+  if (addVersion) {
+    const added = addVersion(dir);
+    commitAll(dir, 'add a version');
+    const next = await runBuild(dir, out);
+    console.log(`adding a version (${added}): ${next.buildMs} ms in build(), compiled ${next.compiled} of ${next.pages} pages, uploaded ${next.uploaded}; steps (ms): ${steps(next)}`);
+  }
   const warm = await runBuild(dir, out, '--child-warm', target.path, '10');
   console.log(`one-page edit with a compiler kept across builds (as the deployment worker runs it): ${warm.buildMs} ms in build(); compiled ${warm.compiled}, uploaded ${warm.uploaded}; steps (ms): ${steps(warm)}`);
   console.log(`per-page cost: pipeline ${perPage.toFixed(1)} ms wall (cold build / pages, both cores), raw floor ${floor.wallMs.toFixed(1)} ms wall (one thread); ratio ${(perPage / floor.wallMs).toFixed(2)}x`);
@@ -195,11 +206,18 @@ const args = process.argv.slice(2);
 if (args[0] === '--child') await child(args[1], args[2]);
 else if (args[0] === '--child-warm') await warmChild(args[1], args[2], args[3], Number(args[4]));
 else {
-  const { values } = parseArgs({ args, options: { pages: { type: 'string' }, corpus: { type: 'string' } } });
+  const { values } = parseArgs({ args, options: { pages: { type: 'string' }, corpus: { type: 'string' }, versions: { type: 'string' } } });
+  const versions = Number(values.versions ?? 1);
   const sizes = values.pages ? [Number(values.pages)] : [1000, 10000];
   const load = () => os.loadavg().map((l) => l.toFixed(2)).join(' ');
   console.log(`machine: ${os.cpus().length} cores, node ${process.version}; load average ${load()}`);
   if (values.corpus) await bench(values.corpus, (dir) => externalCorpus(values.corpus!, dir));
-  else for (const n of sizes) await bench('generated corpus', (dir) => generatedCorpus(dir, n));
+  else if (versions > 1) {
+    for (const n of sizes) {
+      // The next version: a folder for it, the newest stays the default (see versioned-corpus.ts).
+      const more = (dir: string) => addVersions(dir, readPages(dir, 'docs/').filter((p) => !/^docs\/v\d+\//.test(p.path)), 'docs/', versions + 1);
+      await bench(`generated corpus with ${versions} versions`, (dir) => generatedCorpus(dir, n, versions), more);
+    }
+  } else for (const n of sizes) await bench('generated corpus', (dir) => generatedCorpus(dir, n));
   console.log(`load average at the end: ${load()}`);
 }

@@ -1,7 +1,8 @@
 /**
  * `npm run demo`: starts the platform (like `npm start`), creates the `acme-docs` project in a
  * `demo` organization from the bundled example repository (builder/examples/acme-docs), pushes
- * it to the managed Git repository, waits for the deployment, and prints the site URL. It keeps
+ * it to the managed Git repository, waits for the deployment, and prints the site URL (and its
+ * v1 version's, listed through the pages API's `version` query). It keeps
  * running so the site can be browsed; Ctrl+C stops it. It also records DEMO_TRAFFIC_EVENTS
  * (default 20,000; 0 skips) synthetic analytics events over the last 30 days through the
  * analytics recorder, so the analytics endpoints have something to show. Run it instead of `npm start`, not beside
@@ -78,7 +79,12 @@ try {
     await platform.analytics.flush();
     console.log(`Recorded ${platform.analytics.stats().inserted.toLocaleString('en-US')} synthetic analytics events over 30 days`);
   }
-  console.log(`\nSite: ${env.siteUrlTemplate.replace('{slug}', SLUG)}/`);
+  const site = env.siteUrlTemplate.replace('{slug}', SLUG);
+  // The example has two versions (docs.json navigation.versions): v2 at the root, v1 under /v1
+  // with its own quickstart, every other v1 page shown from v2 with a note.
+  const v1 = ((await api('GET', `/projects/${project.id}/pages?version=v1`)).body.data as { path: string }[]).map((p) => p.path);
+  console.log(`\nSite: ${site}/   (tabs Guides and Reference; version switcher v2 / v1)`);
+  console.log(`v1:   ${site}/v1/quickstart   (pages written for v1: ${v1.join(', ') || 'none'}; the others fall back to v2)`);
   console.log(`API:  ${platform.cp.apiUrl}   (demo key: ${key})`);
   console.log('Ctrl+C stops the demo.');
   if (process.env.DEMO_EXIT === '1') { await stop(); process.exit(0); }

@@ -12,6 +12,7 @@
  */
 import { z } from 'zod';
 import { expected } from './error-map.ts';
+import { readDimensions } from '../nav/dimensions.ts';
 import { text } from './fields.ts';
 
 /** Kinds of navigation divisions, in the order a level's children are laid out. */
@@ -52,6 +53,12 @@ export interface NavigationDivision {
   description?: string;
   /** Mintlify's `openapi` on a division, as on a group. */
   openapi?: string;
+  /**
+   * Languages and versions only: the folder under contentRoot holding the division's pages and
+   * the URL segment they are served under (`v2` → `docs/v2/…`, `/v2/…`). Default: the version
+   * name, or the language code in lower case; the default division has none unless given.
+   */
+  prefix?: string;
 }
 
 /** One item of the navigation tree: a page path, a group or a division. */
@@ -169,13 +176,18 @@ function division(kind: DivisionKind): z.ZodType<NavigationDivision, unknown> {
       tag: text().optional(),
       hidden: z.boolean().optional(),
       description: text().optional(),
+      ...(kind === 'language' || kind === 'version'
+        ? { prefix: z.string().regex(/^[a-zA-Z0-9][a-zA-Z0-9._-]*$/, { error: expected('one folder name such as v2 or fr (letters, digits, ".", "_", "-")') }).optional().describe('Folder and URL segment of this division\'s pages; default its name') }
+        : {}),
       color: z.unknown().optional().describe('Accepted for Mintlify files; ignored'),
       public: z.boolean().optional().describe('Accepted for Mintlify files; ignored'),
       openapi: z.unknown().optional().describe('Without pages: every API reference page of api.openapi, grouped by tag'),
       asyncapi: z.unknown().optional().describe('Accepted for Mintlify files; ignored'),
     }))
     .superRefine((value, ctx) => {
-      if (value.href === undefined && value.openapi === undefined && childrenOf(value as Children).items.length === 0) {
+      // A language or version without pages shows the default one's navigation in its own folder.
+      const dimension = kind === 'language' || kind === 'version';
+      if (!dimension && value.href === undefined && value.openapi === undefined && childrenOf(value as Children).items.length === 0) {
         ctx.addIssue({ code: 'custom', input: value, message: `Unexpected ${kind} without pages; expected ${Object.values(plural).join(', ')}, groups, pages or href` });
       }
     })
@@ -185,6 +197,7 @@ function division(kind: DivisionKind): z.ZodType<NavigationDivision, unknown> {
         division: kind, name: v[kind] as string, ...childrenOf(v), icon: v.icon as string | undefined, href: v.href as string | undefined,
         default: v.default as boolean | undefined, tag: v.tag as string | undefined, hidden: v.hidden as boolean | undefined, description: v.description as string | undefined,
         ...(v.openapi !== undefined ? { openapi: openapiSource(v.openapi) } : {}),
+        prefix: v.prefix as string | undefined,
       });
     })
     .meta({ id: `navigation-${kind}` }) as unknown as z.ZodType<NavigationDivision, unknown>;
@@ -204,7 +217,19 @@ const navigationObject = z
     global: divisionKinds.flatMap((kind) => (value.global?.[plural[kind]] ?? []).map((link) => dropUndefined({
       kind, label: link[kind] as string, href: link.href as string, icon: link.icon,
     }))),
-  }));
+  }))
+  .superRefine((nav, ctx) => {
+    // Each language and version is a folder and a URL segment: two may not share one.
+    const dims = readDimensions(nav.items);
+    const owner = new Map<string, string>();
+    for (const [key, list] of [['languages', dims.languages], ['versions', dims.versions]] as const) {
+      for (const d of list) {
+        const other = d.prefix && owner.get(d.prefix);
+        if (other) ctx.addIssue({ code: 'custom', path: [key], input: d.prefix, message: `Unexpected prefix "${d.prefix}" of ${d.name}, already the folder of ${other}; expected one folder per language and version (set "prefix")` });
+        else if (d.prefix) owner.set(d.prefix, d.name);
+      }
+    }
+  });
 
 /**
  * `navigation`: the array form (pages and groups) or Mintlify's object form (divisions), both

@@ -9,7 +9,7 @@ import { appError } from '../errors.ts';
 import { LinkChecker } from '../links/link-check.ts';
 import { readManifest } from '../manifest.ts';
 import { prevNextByPath, type PrevNext } from '../nav/prev-next.ts';
-import { pageShellInput, type ShellContext } from '../outputs/page-shells.ts';
+import { pageContext, pageShellInput, type ShellContext } from '../outputs/page-shells.ts';
 import { htmlKey } from '../outputs/site-paths.ts';
 import { PageMemory } from '../page-bodies.ts';
 import type { ObjectStore } from '../store/object-store.ts';
@@ -144,7 +144,10 @@ export function createDevSession(opts: DevSessionOptions): DevSession {
       if (isPageFailure(res)) { pageProblems.set(p, { file: p, line: res.line, column: res.column, message: res.message }); continue; }
       pageProblems.delete(p);
       const key = htmlKey(res.urlPath);
-      await opts.store.put(key, Buffer.from(renderPage(pageShellInput(res, current.ctx, current.neighbours.get(res.urlPath)))));
+      // Languages and versions: the page's own sidebar, switchers and locale, as the build renders it.
+      const own = pageContext(current.ctx, res.urlPath);
+      const neighbours = own === current.ctx ? current.neighbours : prevNextByPath(own.nav);
+      await opts.store.put(key, Buffer.from(renderPage(pageShellInput(res, own, neighbours.get(res.urlPath)))));
       keys.push(key);
     }
     if (keys.length > 0) emit({ type: 'update', keys });

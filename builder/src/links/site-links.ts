@@ -23,6 +23,10 @@ export interface SiteLinkInput {
   failed: ReadonlySet<string>;
   /** Keys of the static files (`public/`, root assets) and site exports this build publishes. */
   fileKeys: Iterable<string>;
+  /** Pages without a source file of their own (API reference pages): reachable, with their ids. */
+  generated?: readonly PageRecord[];
+  /** Other URL paths the site serves: old paths of moved pages, fallbacks of languages and versions. */
+  otherPaths?: Iterable<string>;
 }
 
 /** One line per broken link, and how many links were examined. */
@@ -51,7 +55,8 @@ export function checkSiteLinks(input: SiteLinkInput, checker: LinkChecker): Site
     pages.set(summary.urlPath, new Set(summary.anchors ?? []));
     sources.push({ sourcePath: p, urlPath: summary.urlPath, key: cacheKey, links: summary.links });
   }
-  const files = new Set<string>();
+  for (const { summary } of input.generated ?? []) pages.set(summary.urlPath, new Set(summary.anchors ?? []));
+  const files = new Set<string>(input.otherPaths);
   for (const key of input.fileKeys) files.add(`/${key}`);
   for (const r of config.redirects ?? []) files.add(r.source.length > 1 ? r.source.replace(/\/+$/, '') : r.source);
   const report = checker.check(sources, { pages, files, basePath: config.basePath });

@@ -47,7 +47,7 @@ export function titleFromFolder(name: string): string {
 }
 
 /** Source path relative to the content root, without extension: `guides/install`, `index`. */
-export function pageRef(page: NavPage, contentRoot: string): string {
+export function pageRef(page: Pick<NavPage, 'sourcePath'>, contentRoot: string): string {
   const rel = page.sourcePath.startsWith(contentRoot) ? page.sourcePath.slice(contentRoot.length) : page.sourcePath;
   return rel.replace(/\.mdx?$/, '');
 }

@@ -24,17 +24,23 @@ function header(config: Pick<SiteConfig, 'name' | 'seo'>): string {
   return `# ${oneLine(config.name)}\n\n` + (description ? `> ${oneLine(description)}\n\n` : '');
 }
 
+/**
+ * A page as the LLM exports list it: `linkPath` is the page whose export it links to (the source
+ * of a page shown by fallback in another language or version), default its own `urlPath`.
+ */
+export type LlmsEntry = LlmsPage & { linkPath?: string };
+
 /** The text of `llms.txt`. */
-export function llmsTxt(pages: readonly LlmsPage[], config: Pick<SiteConfig, 'name' | 'seo' | 'siteUrl' | 'basePath'>, nav?: readonly NavItem[]): string {
+export function llmsTxt(pages: readonly LlmsEntry[], config: Pick<SiteConfig, 'name' | 'seo' | 'siteUrl' | 'basePath'>, nav?: readonly NavItem[]): string {
   const lines = inReadingOrder(pages, nav).map((page) => {
-    const url = absoluteUrl(config, sitePath(markdownKey(page.urlPath)));
+    const url = absoluteUrl(config, sitePath(markdownKey(page.linkPath ?? page.urlPath)));
     return `- [${linkText(page.title)}](${url})` + (page.description ? `: ${oneLine(page.description)}` : '');
   });
   return `${header(config)}## Docs\n\n${lines.join('\n')}\n`;
 }
 
 /** The text of `llms-full.txt`. */
-export function llmsFullTxt(pages: readonly LlmsPage[], config: Pick<SiteConfig, 'name' | 'seo' | 'siteUrl' | 'basePath'>, nav?: readonly NavItem[]): string {
-  const blocks = inReadingOrder(pages, nav).map((page) => `Source: ${absoluteUrl(config, page.urlPath)}\n\n${page.markdown.trim()}\n`);
+export function llmsFullTxt(pages: readonly LlmsEntry[], config: Pick<SiteConfig, 'name' | 'seo' | 'siteUrl' | 'basePath'>, nav?: readonly NavItem[]): string {
+  const blocks = inReadingOrder(pages, nav).map((page) => `Source: ${absoluteUrl(config, page.linkPath ?? page.urlPath)}\n\n${page.markdown.trim()}\n`);
   return header(config) + blocks.map((block) => `---\n\n${block}`).join('\n');
 }

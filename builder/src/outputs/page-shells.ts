@@ -5,6 +5,7 @@
  */
 import { render404, renderPage } from '@folio/site-template';
 import type { ClientAssets, NavItem, PageShellInput, SiteConfig } from '@folio/site-template/shared/types.ts';
+import type { DimensionNav } from '../nav/dimension-nav.ts';
 import { prevNextByPath, type PrevNext } from '../nav/prev-next.ts';
 import type { CompiledPage } from '../types.ts';
 import { feedKey, htmlKey, markdownKey, sitePath } from './site-paths.ts';
@@ -19,6 +20,20 @@ export interface ShellContext {
   /** For `{year}` in the copyright; passed in so output is reproducible. */
   year: number;
   switchers?: PageShellInput['switchers'];
+  /** The page's language and version (sites with languages or versions). */
+  locale?: PageShellInput['locale'];
+  /** Sites with languages or versions: each page's sidebar, switchers and locale (see {@link pageContext}). */
+  dimensions?: DimensionNav;
+}
+
+/**
+ * The shell context of the page at `urlPath`: on a site with languages or versions, its
+ * combination's sidebar, switchers and locale; else `ctx` itself.
+ */
+export function pageContext(ctx: ShellContext, urlPath: string): ShellContext {
+  if (!ctx.dimensions) return ctx;
+  const { nav, switchers, locale } = ctx.dimensions.of(urlPath);
+  return { ...ctx, nav, switchers, locale };
 }
 
 /** The page fields a shell reads. */
@@ -36,8 +51,9 @@ export function pageShellInput(page: ShellPage, ctx: ShellContext, neighbours: P
       toc: page.toc,
       rss: page.rss,
       seo: page.seo,
-      markdownPath: sitePath(markdownKey(page.urlPath)),
-      feedPath: sitePath(feedKey(page.urlPath)),
+      // A fallback (another language's or version's page) links to its source's export and feed.
+      markdownPath: sitePath(markdownKey(ctx.locale?.fallback?.href ?? page.urlPath)),
+      feedPath: sitePath(feedKey(ctx.locale?.fallback?.href ?? page.urlPath)),
       ...(island ? { island } : {}),
     },
     nav: ctx.nav,
@@ -48,6 +64,7 @@ export function pageShellInput(page: ShellPage, ctx: ShellContext, neighbours: P
   if (neighbours.prev) input.prev = neighbours.prev;
   if (neighbours.next) input.next = neighbours.next;
   if (ctx.switchers) input.switchers = ctx.switchers;
+  if (ctx.locale) input.locale = ctx.locale;
   return input;
 }
 

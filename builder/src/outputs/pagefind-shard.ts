@@ -4,7 +4,7 @@
  */
 import * as pagefind from 'pagefind';
 import { appError } from '../errors.ts';
-import { searchDocument, type SearchPage } from './search-shards.ts';
+import { searchDocument, type SearchFilters, type SearchPage } from './search-shards.ts';
 
 const UNUSED = /^pagefind-(ui|modular-ui|component-ui)\.(js|css)$/;
 
@@ -27,7 +27,7 @@ export interface PagefindShard {
  *
  * @throws BuilderError `search_index` (kind `app`, retried) when Pagefind fails.
  */
-export async function openPagefindShard(basePath = ''): Promise<PagefindShard> {
+export async function openPagefindShard(basePath = '', filters?: SearchFilters): Promise<PagefindShard> {
   const { index, errors } = await pagefind.createIndex({ excludeSelectors: ['[data-visibility="agents"]'], forceLanguage: 'en' });
   if (!index) throw appError('search_index', `Pagefind could not start: ${errors.join('; ')}`);
   let open = true;
@@ -39,7 +39,7 @@ export async function openPagefindShard(basePath = ''): Promise<PagefindShard> {
   return {
     async add(pages) {
       // All files in flight at once: the service pipelines them, which saves a round trip per page.
-      const added = await Promise.all(pages.map((page) => index.addHTMLFile({ url: basePath + page.urlPath, content: searchDocument(page) })));
+      const added = await Promise.all(pages.map((page) => index.addHTMLFile({ url: basePath + page.urlPath, content: searchDocument(page, filters) })));
       added.forEach((result, i) => {
         if (result.errors.length) throw appError('search_index', `Pagefind could not index ${pages[i].urlPath}: ${result.errors.join('; ')}`);
       });
@@ -64,8 +64,8 @@ export async function openPagefindShard(basePath = ''): Promise<PagefindShard> {
  * @returns file name inside the bundle (e.g. `pagefind-entry.json`) → bytes.
  * @throws BuilderError `search_index` (kind `app`, retried) when Pagefind fails.
  */
-export async function buildPagefindShard(pages: readonly SearchPage[], basePath = ''): Promise<Map<string, Buffer>> {
-  const shard = await openPagefindShard(basePath);
+export async function buildPagefindShard(pages: readonly SearchPage[], basePath = '', filters?: SearchFilters): Promise<Map<string, Buffer>> {
+  const shard = await openPagefindShard(basePath, filters);
   try {
     await shard.add(pages);
     return await shard.files();

@@ -3,7 +3,7 @@
  * previous build's `_pagefind/shards.json`, only shards whose fingerprint changed are re-indexed;
  * the others are listed as kept so the pipeline leaves their objects in place.
  */
-import type { SearchEntry, SearchPage } from './search-shards.ts';
+import type { SearchEntry, SearchFilters, SearchPage } from './search-shards.ts';
 import { planShards, shardBase } from './search-shards.ts';
 import { buildPagefindShard, type PagefindShard } from './pagefind-shard.ts';
 
@@ -59,6 +59,8 @@ export interface SearchIndexOptions {
    * are added. Unused ones are discarded. The caller guarantees the early pages are unchanged.
    */
   started?: ReadonlyMap<string, StartedShard>;
+  /** Pagefind filters of each page (its language and version); the early shards must use the same. */
+  filters?: SearchFilters;
 }
 
 /** `PageShellInput.searchBase`: the bundle bases, comma-separated (`<meta name="folio-search">`). */
@@ -103,7 +105,7 @@ async function withBodies(pages: readonly (SearchPage | SearchEntry)[], load: Se
 export async function buildSearchIndex(pages: readonly (SearchPage | SearchEntry)[], options: SearchIndexOptions = {}): Promise<SearchIndexResult> {
   const basePath = options.basePath ?? '';
   const previous = new Map((options.previous?.shards ?? []).map((shard) => [shard.name, shard]));
-  const plans = planShards(pages, basePath, options.perShard).filter((plan) => plan.pages.length > 0);
+  const plans = planShards(pages, basePath, options.perShard, options.filters).filter((plan) => plan.pages.length > 0);
   const files = new Map<string, Buffer | string>();
   const entries: ShardEntry[] = new Array(plans.length);
   const rebuilt: string[] = [];
@@ -128,7 +130,7 @@ export async function buildSearchIndex(pages: readonly (SearchPage | SearchEntry
         await shard.add(await withBodies(plan.pages.filter((page) => !early.urlPaths.has(page.urlPath)), options.load));
         bundle = await shard.files();
       } else {
-        bundle = await buildPagefindShard(await withBodies(plan.pages, options.load), basePath);
+        bundle = await buildPagefindShard(await withBodies(plan.pages, options.load), basePath, options.filters);
       }
       const keys = [...bundle.keys()].sort().map((file) => `${base.slice(1)}${file}`);
       for (const [file, bytes] of bundle) files.set(`${base.slice(1)}${file}`, bytes);

@@ -17,6 +17,24 @@ import type { CompiledPage } from '../types.ts';
 export type SearchPage = Pick<CompiledPage, 'urlPath' | 'title' | 'bodyHtml'>;
 
 /**
+ * Pagefind filters and metadata of a page by URL (its languages and versions on sites that have
+ * them, see `nav/dimensions.ts`), so that search lists only the reader's.
+ */
+export interface SearchFilters {
+  filters(urlPath: string): Record<string, string[]>;
+  meta(urlPath: string): Record<string, string>;
+}
+
+/** The hidden elements carrying a page's filters and metadata (values in an attribute: no text to index). */
+function scopeTags(urlPath: string, scopes: SearchFilters | undefined): string {
+  if (!scopes) return '';
+  const tag = (kind: 'filter' | 'meta', name: string, value: string) => `<span data-pagefind-${kind}="${escapeHtml(name)}[data-value]" data-value="${escapeHtml(value)}"></span>`;
+  return Object.entries(scopes.filters(urlPath)).flatMap(([name, values]) => values.map((v) => tag('filter', name, v))).join('')
+    + Object.entries(scopes.meta(urlPath)).map(([name, value]) => tag('meta', name, value)).join('');
+}
+
+
+/**
  * A page known only by the hash of its search document (`searchHash`): enough to plan shards and
  * fingerprint them without holding every page body in memory. Bodies are loaded only for the
  * shards that must be re-indexed (`SearchIndexOptions.load`).
@@ -81,13 +99,14 @@ const CELL_END = /<\/(th|td)>/g;
  * the page shows it (else excerpts read "Glossary. Glossary."). Agents-only content is excluded
  * at indexing time (see `pagefind-shard.ts`).
  */
-export function searchDocument(page: SearchPage): string {
+export function searchDocument(page: SearchPage, scopes?: SearchFilters): string {
   const title = escapeHtml(page.title);
   const body = dropTitleHeading(page.bodyHtml, page.title)
     .replace(CODE_FIGURE, (_, caption: string | undefined, code: string) => `${caption ? `<p>${caption}</p>` : ''}<pre>${code}</pre>`)
     .replace(HEADING_ANCHOR, '')
     .replace(CELL_END, '</$1> ');
-  return `<!doctype html><html lang="en"><head><title>${title}</title></head><body><main data-pagefind-body><h1 data-pagefind-meta="title">${title}</h1>${body}</main></body></html>`;
+  const tags = scopeTags(page.urlPath, scopes);
+  return `<!doctype html><html lang="en"><head><title>${title}</title></head><body><main data-pagefind-body>${tags}<h1 data-pagefind-meta="title">${title}</h1>${body}</main></body></html>`;
 }
 
 /** One planned shard: its pages (by path) and a fingerprint of everything indexed from them. */
@@ -97,14 +116,18 @@ export interface ShardPlan<T extends SearchPage | SearchEntry = SearchPage> { na
  * Splits pages into shards (`perShard` as in {@link shardCount}). `basePath` is part of the
  * fingerprint since result URLs carry it.
  */
-export function planShards<T extends SearchPage | SearchEntry>(pages: readonly T[], basePath = '', perShard = MAX_PAGES_PER_SHARD): ShardPlan<T>[] {
+export function planShards<T extends SearchPage | SearchEntry>(pages: readonly T[], basePath = '', perShard = MAX_PAGES_PER_SHARD, filters?: SearchFilters): ShardPlan<T>[] {
   const count = shardCount(pages.length, perShard);
   const buckets: T[][] = Array.from({ length: count }, () => []);
   for (const page of pages) buckets[shardOf(page.urlPath, count)].push(page);
   return buckets.map((bucket, index) => {
     bucket.sort((a, b) => (a.urlPath < b.urlPath ? -1 : a.urlPath > b.urlPath ? 1 : 0));
     const hash = createHash('sha256').update(basePath).update('\0');
-    for (const page of bucket) hash.update(page.urlPath).update('\0').update('searchHash' in page ? page.searchHash : searchHash(page)).update('\0');
+    for (const page of bucket) {
+      hash.update(page.urlPath).update('\0').update('searchHash' in page ? page.searchHash : searchHash(page)).update('\0');
+      // A page moved to another version or language by a docs.json change is indexed again.
+      if (filters) hash.update(scopeTags(page.urlPath, filters)).update('\0');
+    }
     return { name: `${count}-${index}`, pages: bucket, fingerprint: hash.digest('hex') };
   });
 }

@@ -5,7 +5,9 @@
  */
 import type { NavItem, SiteConfig } from '@folio/site-template/shared/types.ts';
 import type { CompiledPage } from '../types.ts';
-import { llmsFullTxt, llmsTxt } from './llms-txt.ts';
+import { combinations, prefixOf, scopeKey, scopeOfUrl } from '../nav/dimensions.ts';
+import type { DimensionNav } from '../nav/dimension-nav.ts';
+import { llmsFullTxt, llmsTxt, type LlmsEntry } from './llms-txt.ts';
 import { markdownExport } from './markdown-exports.ts';
 import { REDIRECTS_KEY, redirectsManifest } from './redirects-manifest.ts';
 import { pageFeed, SITE_FEED_KEY, siteFeed } from './rss-feeds.ts';
@@ -15,6 +17,7 @@ import { robotsTxt, sitemapXml } from './sitemap.ts';
 /** The page fields the exports read. */
 export type ExportPage = Pick<CompiledPage, 'urlPath' | 'title' | 'description' | 'markdown' | 'updates' | 'seo'>;
 
+/**
 /**
  * Part of the inputs hash of a page's own exports (see `pageExports`): bump it whenever the
  * text of a page's Markdown export or feed changes for the same page and configuration, so a
@@ -37,26 +40,54 @@ export function pageExportKeys(urlPath: string): [markdown: string, feed: string
   return [markdownKey(urlPath), feedKey(urlPath)];
 }
 
-/**
- * Key → text of the files made from every page: LLM exports, site feed, sitemap, robots,
- * redirects. `moved` (old URL path → new) adds the redirects of moved pages.
- */
-export function siteWideExports(pages: readonly ExportPage[], site: SiteConfig, nav?: readonly NavItem[], moved: Record<string, string> = {}): Map<string, string> {
-  return new Map<string, string>([
-    [SITE_FEED_KEY, siteFeed(pages, site)],
-    ['llms.txt', llmsTxt(pages, site, nav)],
-    ['llms-full.txt', llmsFullTxt(pages, site, nav)],
-    ['sitemap.xml', sitemapXml(pages, site)],
-    ['robots.txt', robotsTxt(site)],
-    [REDIRECTS_KEY, redirectsManifest(site, moved)],
-  ]);
+/** What the site-wide exports read besides the pages and the configuration. */
+export interface SiteWideInputs {
+  /** The sidebar: sets the order of the LLM exports (reading order). */
+  nav?: readonly NavItem[];
+  /** Old URL path → new, for pages found moved: added to the redirects. */
+  moved?: Record<string, string>;
+  /**
+   * Languages and versions: each combination has its own `llms.txt` and `llms-full.txt` under
+   * its prefix (`fr/v2/llms.txt`), listing its pages and its fallbacks in its sidebar's order;
+   * the site root's are the default language and version's.
+   */
+  dimensions?: DimensionNav;
 }
 
-/** Key → text of every export. `nav` sets the order of the LLM exports (reading order). */
-export function siteExports(pages: readonly ExportPage[], site: SiteConfig, nav?: readonly NavItem[], moved: Record<string, string> = {}): Map<string, string> {
+/** Key → text of the files made from every page: LLM exports, site feed, sitemap, robots, redirects. */
+export function siteWideExports(pages: readonly ExportPage[], site: SiteConfig, inputs: SiteWideInputs = {}): Map<string, string> {
+  const files = new Map<string, string>([[SITE_FEED_KEY, siteFeed(pages, site)]]);
+  for (const [prefix, entries, order] of llmsSets(pages, inputs.nav, inputs.dimensions)) {
+    files.set(`${prefix}llms.txt`, llmsTxt(entries, site, order));
+    files.set(`${prefix}llms-full.txt`, llmsFullTxt(entries, site, order));
+  }
+  files.set('sitemap.xml', sitemapXml(pages, site));
+  files.set('robots.txt', robotsTxt(site));
+  files.set(REDIRECTS_KEY, redirectsManifest(site, inputs.moved ?? {}));
+  return files;
+}
+
+/** Key → text of every export: each page's own, then the site-wide ones. */
+export function siteExports(pages: readonly ExportPage[], site: SiteConfig, inputs: SiteWideInputs = {}): Map<string, string> {
   // Markdown exports first, then feeds, as the keys have always been listed.
   const own = pages.map((page) => pageExports(page, site));
   const files = new Map<string, string>([...own.map(([markdown]) => markdown), ...own.map(([, feed]) => feed)]);
-  for (const [key, text] of siteWideExports(pages, site, nav, moved)) files.set(key, text);
+  for (const [key, text] of siteWideExports(pages, site, inputs)) files.set(key, text);
   return files;
+}
+
+/** Prefix, pages and sidebar of each `llms.txt`: one for the site, or one per language and version. */
+function llmsSets(pages: readonly ExportPage[], nav: readonly NavItem[] | undefined, dimensions: DimensionNav | undefined): [string, LlmsEntry[], readonly NavItem[] | undefined][] {
+  if (!dimensions) return [['', [...pages], nav]];
+  const { dims } = dimensions;
+  const byUrl = new Map(pages.map((p) => [p.urlPath, p]));
+  return combinations(dims).map((scope) => {
+    const key = scopeKey(scope);
+    const own: LlmsEntry[] = pages.filter((p) => scopeKey(scopeOfUrl(p.urlPath, dims)) === key);
+    for (const f of dimensions.fallbacks.values()) {
+      const source = byUrl.get(f.fromUrl);
+      if (source && scopeKey(f.scope) === key) own.push({ ...source, urlPath: f.urlPath, linkPath: f.fromUrl });
+    }
+    return [prefixOf(scope, dims), own, dimensions.navs.get(key)];
+  });
 }

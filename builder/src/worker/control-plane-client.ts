@@ -23,7 +23,7 @@ export interface Job {
 /** What reporting on a build needs: a claimed job, or a CI deployment (which has no `source`). */
 export type BuildJob = Omit<Job, 'source' | 'store'>;
 
-export interface PageRecord { path: string; title: string; description: string; source_mdx: string; compiled_html: string; search_text: string }
+export interface PageRecord { path: string; title: string; description: string; source_mdx: string; compiled_html: string; search_text: string; version: string }
 
 /** Most warnings a report carries, and the longest line: a site with thousands of broken links reports a count for the rest. */
 export const MAX_WARNINGS = 100;

@@ -34,8 +34,8 @@ export interface RunJobOptions {
 
 function records(changes: PageChanges): { upserts: PageRecord[]; deletes: string[] } {
   return {
-    upserts: changes.upserted.map(({ page, source }) => ({
-      path: page.urlPath, title: page.title, description: page.description ?? '',
+    upserts: changes.upserted.map(({ page, source, version }) => ({
+      path: page.urlPath, version, title: page.title, description: page.description ?? '',
       source_mdx: source, compiled_html: page.bodyHtml, search_text: page.searchText,
     })),
     deletes: changes.removed.map((r) => r.urlPath),

@@ -131,4 +131,32 @@ t.test('Mintlify docs.json', async (t) => {
     ]);
     t.same(problems(t, { name: 'A', navigation: 5 }), ['docs.json: navigation: Unexpected 5; expected an array of pages and groups, or an object of tabs, anchors, languages, versions, groups or pages']);
   });
+
+  t.test('should accept languages and versions without pages, and check their folders', async (t) => {
+    const c = parseConfig(JSON.stringify({
+      name: 'A',
+      navigation: { languages: [{ language: 'en' }, { language: 'fr', prefix: 'francais' }], versions: [{ version: 'v2', pages: ['a'] }, { version: '1.0 (old)' }] },
+    }), location);
+    t.same(c.navigation, [
+      { division: 'language', name: 'en', paths: [], items: [] },
+      { division: 'language', name: 'fr', prefix: 'francais', paths: [], items: [] },
+      { division: 'version', name: 'v2', paths: [['pages', 0]], items: ['a'] },
+      { division: 'version', name: '1.0 (old)', paths: [], items: [] },
+    ]);
+    t.same(problems(t, {
+      name: 'A',
+      navigation: {
+        languages: [{ language: 'en' }, { language: 'fr', prefix: 'v2' }],
+        versions: [{ version: 'v3', pages: ['a'] }, { version: 'v2' }, { version: 'v1', prefix: '../x' }],
+        tabs: [{ tab: 'T', prefix: 't', pages: ['a'] }],
+      },
+    }), [
+      'docs.json: navigation.versions[2].prefix: Unexpected "../x"; expected one folder name such as v2 or fr (letters, digits, ".", "_", "-")',
+      'docs.json: navigation.tabs[0].prefix: Unexpected key; navigation.tabs[0] accepts tab, icon, href, default, tag, hidden, description, color, public, openapi, asyncapi, languages, versions, products, dropdowns, tabs, anchors, groups, pages',
+    ]);
+    t.same(problems(t, {
+      name: 'A',
+      navigation: { languages: [{ language: 'en' }, { language: 'fr', prefix: 'v2' }], versions: [{ version: 'v3', pages: ['a'] }, { version: 'v2' }] },
+    }), ['docs.json: navigation.versions: Unexpected prefix "v2" of v2, already the folder of fr; expected one folder per language and version (set "prefix")']);
+  });
 });

@@ -4,7 +4,7 @@ import { nav, pages, site } from './sample-site.ts';
 
 t.test('siteExports', async (t) => {
   t.test('should emit every export at its key', async (t) => {
-    const files = siteExports(pages, site, nav);
+    const files = siteExports(pages, site, { nav });
     t.same([...files.keys()], [
       'guides/install.md', 'index.md', 'changelog.md',
       'guides/install/rss.xml', 'index/rss.xml', 'changelog/rss.xml', 'rss.xml',
@@ -13,7 +13,7 @@ t.test('siteExports', async (t) => {
   });
 
   t.test('should end each Markdown export with exactly one newline', async (t) => {
-    const files = siteExports(pages, site, nav);
+    const files = siteExports(pages, site, { nav });
     t.equal(files.get('guides/install.md'), '# Install [beta]\n\nGet Acme running.\n\n```sh\nnpm i acme\n```\n');
     t.equal(files.get('index.md'), '# Welcome\n\nHello.\n');
   });

@@ -31,6 +31,8 @@ const fencing = z.number().int().min(1);
 const pageUpsert = z.strictObject({
   path: z.string().min(1).max(1000), title: z.string().max(1000), description: z.string().max(5000),
   source_mdx: z.string(), compiled_html: z.string(), search_text: z.string(),
+  // The content version label (docs.json `navigation.versions`; the default version is `latest`).
+  version: z.string().min(1).max(100).default('latest'),
 });
 const pagesBody = z.strictObject({ fencing, upserts: z.array(pageUpsert).max(500).default([]), deletes: z.array(z.string()).max(10_000).default([]) });
 const completeBody = z.strictObject({
@@ -132,13 +134,14 @@ export function internalApi(deps: Deps, workerSecret: string | undefined): Koa.M
     if (body.upserts.length) {
       await deps.m.Page.bulkWrite(body.upserts.map((p) => ({
         updateOne: {
-          filter: { project_id: d.project_id, version: 'latest', path: p.path },
+          // A URL belongs to one version: a page moved to another label by docs.json is updated, not duplicated.
+          filter: { project_id: d.project_id, path: p.path },
           update: { $set: { ...p, updated_at: now } },
           upsert: true,
         },
       })));
     }
-    if (body.deletes.length) await deps.m.Page.deleteMany({ project_id: d.project_id, version: 'latest', path: { $in: body.deletes } });
+    if (body.deletes.length) await deps.m.Page.deleteMany({ project_id: d.project_id, path: { $in: body.deletes } });
     ctx.status = 204;
   });
   // A build fetches a document its docs.json names by URL (api.openapi) through here: the build

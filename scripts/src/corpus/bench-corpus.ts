@@ -9,6 +9,7 @@ import path from 'node:path';
 import { CONFIG_FILE, parseConfig } from '@folio/builder/config/parse-config.ts';
 import { corpusStats, type CorpusFile, type CorpusStats } from './corpus-stats.ts';
 import { commitAll, editedSource, generateCorpus } from '../generate-corpus.ts';
+import { addVersions } from './versioned-corpus.ts';
 
 /** A corpus ready to build. */
 export interface BenchCorpus {
@@ -23,10 +24,18 @@ export interface BenchCorpus {
   notes: string[];
 }
 
-/** `pages` generated pages in `dir`. */
-export function generatedCorpus(dir: string, pages: number): BenchCorpus {
+/**
+ * `pages` generated pages in `dir`; with `versions` > 1, also that many versions (see
+ * versioned-corpus.ts): `pages` is then the default version's page count, and the statistics
+ * are those of every page file.
+ */
+export function generatedCorpus(dir: string, pages: number, versions = 1): BenchCorpus {
   const stats = generateCorpus(dir, pages);
-  return { dir, contentRoot: 'docs/', pages: readPages(dir, 'docs/'), stats, notes: [] };
+  if (versions <= 1) return { dir, contentRoot: 'docs/', pages: readPages(dir, 'docs/'), stats, notes: [] };
+  const note = addVersions(dir, readPages(dir, 'docs/'), 'docs/', versions);
+  commitAll(dir, 'versions');
+  const all = readPages(dir, 'docs/');
+  return { dir, contentRoot: 'docs/', pages: all, stats: corpusStats(all), notes: [note] };
 }
 
 /**

@@ -3,14 +3,38 @@ import { flushBeacons, trackSearch } from './beacons.ts';
 interface PagefindResultData {
   url: string;
   excerpt: string;
-  meta: { title?: string };
+  meta: { title?: string; path?: string };
   sub_results?: { title: string; url: string; excerpt: string }[];
 }
 interface Pagefind {
   options(o: Record<string, unknown>): Promise<void>;
   mergeIndex(base: string, o?: Record<string, unknown>): Promise<void>;
   init(): Promise<void>;
-  search(q: string): Promise<{ results: { data(): Promise<PagefindResultData> }[] } | null>;
+  search(q: string, o?: { filters?: Record<string, string> }): Promise<{ results: { data(): Promise<PagefindResultData> }[] } | null>;
+}
+
+/**
+ * The page's language and version (`<meta name="folio-scope">`, on sites that have them):
+ * `scope` (`fr/v2`) is the Pagefind filter of the pages read in them, `prefix` (`/fr/v2`) their
+ * URL prefix. Search lists only those pages, each at its URL in the reader's language and
+ * version (a page shown there by fallback is indexed once, at its own URL, with its path).
+ */
+export function searchScope(doc: Document = document): { scope: string; prefix: string } | undefined {
+  const raw = doc.querySelector<HTMLMetaElement>('meta[name=folio-scope]')?.content;
+  if (!raw) return undefined;
+  try {
+    const value = JSON.parse(raw) as { scope?: unknown; prefix?: unknown };
+    return typeof value.scope === 'string' && typeof value.prefix === 'string' ? { scope: value.scope, prefix: value.prefix } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A result's link in the reader's language and version: the prefix (with the docs base), the page's path and anchor. */
+export function scopedUrl(url: string, path: string | undefined, scope: { prefix: string } | undefined): string {
+  if (!scope || path === undefined) return url;
+  const hash = url.includes('#') ? url.slice(url.indexOf('#')) : '';
+  return (scope.prefix + (path === '/' ? '' : path) || '/') + hash;
 }
 
 /** Results shown per query. */
@@ -95,7 +119,8 @@ export function initSearch(): void {
     }
     try {
       const pf = await loadPagefind();
-      const found = await pf.search(query);
+      const scope = searchScope();
+      const found = await pf.search(query, scope ? { filters: { scope: scope.scope } } : undefined);
       const data = await Promise.all((found?.results ?? []).slice(0, MAX_RESULTS).map((r) => r.data()));
       if (mine !== seq) return;
       list.replaceChildren(...data.map((d, i) => {
@@ -104,7 +129,7 @@ export function initSearch(): void {
         li.id = `search-result-${i}`;
         li.setAttribute('role', 'option');
         const a = el('a', 'search-link');
-        a.href = section?.url ?? d.url;
+        a.href = scopedUrl(section?.url ?? d.url, d.meta.path, scope);
         a.tabIndex = -1;
         a.append(el('span', 'search-title', d.meta.title ?? d.url));
         if (section) a.append(el('span', 'search-section', section.title));

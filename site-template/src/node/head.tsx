@@ -32,7 +32,9 @@ export function Head({ input, page, title, notFound }: HeadProps) {
   const base = site.basePath;
   const fullTitle = composeTitle(title, site, page?.seo);
   const description = page?.seo?.description ?? page?.description ?? site.seo?.description;
-  const canonical = page && !notFound ? absoluteUrl(site.siteUrl, base, page.path) : undefined;
+  const locale = input.locale;
+  // A page shown by fallback is another page's content: that page is the canonical one.
+  const canonical = page && !notFound ? absoluteUrl(site.siteUrl, base, locale?.fallback?.href ?? page.path) : undefined;
   const ogImage = seo.ogImage ? absoluteUrl(site.siteUrl, base, seo.ogImage) : undefined;
   const noindex = notFound || seo.indexing === 'noindex';
   const metatags = { ...site.seo?.metatags, ...page?.seo?.metatags };
@@ -52,6 +54,8 @@ export function Head({ input, page, title, notFound }: HeadProps) {
       {seo.author ? <meta name="author" content={seo.author} /> : null}
       {noindex ? <meta name="robots" content="noindex" /> : null}
       {canonical ? <link rel="canonical" href={canonical} /> : null}
+      {!notFound ? locale?.alternates?.map((a) => <link rel="alternate" hreflang={a.hreflang} href={absoluteUrl(site.siteUrl, base, a.href)} />) : null}
+      {locale?.search ? <meta name="folio-scope" content={JSON.stringify({ scope: locale.search.scope, prefix: base.replace(/\/+$/, '') + locale.search.prefix })} /> : null}
       {seo.favicon ? <link rel="icon" href={withBase(base, seo.favicon)} /> : null}
       <meta property="og:type" content="website" />
       <meta property="og:title" content={fullTitle} />

@@ -1,6 +1,7 @@
 /** @jsxRuntime automatic @jsxImportSource preact */
 import type { PageShellInput } from '../shared/types.ts';
 import { Icon } from '../components/icons.tsx';
+import { uiStrings } from '../shared/ui-strings.ts';
 import { Control, type ControlLayout } from './controls.tsx';
 import type { DivisionLink } from './divisions.ts';
 import { cssValue, withBase } from './urls.ts';
@@ -101,7 +102,7 @@ export function Header({ input, controls, tabs = [] }: { input: ShellInput; cont
         ) : null}
         <button class="search-open js-only" type="button" aria-haspopup="dialog" aria-keyshortcuts="Control+K Meta+K /">
           <Icon name="search" />
-          <span class="search-label">Search</span>
+          <span class="search-label">{uiStrings(input.locale?.lang).search}</span>
           {/* The shortcut is announced through aria-keyshortcuts; the name stays the visible "Search". */}
           <kbd aria-hidden="true">Ctrl K</kbd>
         </button>

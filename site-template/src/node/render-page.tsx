@@ -11,6 +11,7 @@ import { Sidebar, Toc } from './sidebar.tsx';
 import { THEME_TRAITS } from './theme-traits.ts';
 import { dropTitleHeading } from './title-heading.ts';
 import { cssValue, withBase } from './urls.ts';
+import { fillNote, uiStrings, type UiStrings } from '../shared/ui-strings.ts';
 
 type ShellInput = Omit<PageShellInput, 'page' | 'prev' | 'next'>;
 
@@ -34,19 +35,19 @@ export function siteStyle(site: PageShellInput['site']): string | undefined {
   return css || undefined;
 }
 
-function Pager({ prev, next, basePath }: Pick<PageShellInput, 'prev' | 'next'> & { basePath: string }) {
+function Pager({ prev, next, basePath, t }: Pick<PageShellInput, 'prev' | 'next'> & { basePath: string; t: UiStrings }) {
   if (!prev && !next) return null;
   return (
     <nav class="pager" aria-label="Previous and next pages" data-pagefind-ignore="all">
       {prev ? (
         <a class="pager-prev" href={withBase(basePath, prev.path)} rel="prev">
-          <span class="pager-dir"><Icon name="left" />Previous</span>
+          <span class="pager-dir"><Icon name="left" />{t.previous}</span>
           <span class="pager-title">{prev.title}</span>
         </a>
       ) : null}
       {next ? (
         <a class="pager-next" href={withBase(basePath, next.path)} rel="next">
-          <span class="pager-dir">Next<Icon name="right" /></span>
+          <span class="pager-dir">{t.next}<Icon name="right" /></span>
           <span class="pager-title">{next.title}</span>
         </a>
       ) : null}
@@ -54,32 +55,32 @@ function Pager({ prev, next, basePath }: Pick<PageShellInput, 'prev' | 'next'> &
   );
 }
 
-function PageActions({ page, basePath }: { page: PageShellInput['page']; basePath: string }) {
+function PageActions({ page, basePath, t }: { page: PageShellInput['page']; basePath: string; t: UiStrings }) {
   return (
     <div class="page-actions" data-pagefind-ignore="all">
       {/* A plain link to the Markdown export; the client turns the click into a copy. */}
       <a class="copy-page" href={withBase(basePath, page.markdownPath)} data-copy-markdown="">
         <Icon name="copy" class="icon-copy" />
         <Icon name="check" class="icon-check" />
-        <span>Copy page</span>
+        <span>{t.copyPage}</span>
       </a>
       {page.rss ? (
         <a class="rss-link" href={withBase(basePath, page.feedPath)} type="application/rss+xml">
           <Icon name="rss" />
-          <span>Subscribe</span>
+          <span>{t.subscribe}</span>
         </a>
       ) : null}
     </div>
   );
 }
 
-function Feedback() {
+function Feedback({ t }: { t: UiStrings }) {
   return (
     <div class="feedback js-only" data-pagefind-ignore="all">
-      <p id="feedback-q">Was this page helpful?</p>
+      <p id="feedback-q">{t.helpful}</p>
       <div role="group" aria-labelledby="feedback-q">
-        <button type="button" data-feedback="up" aria-label="Yes" aria-pressed="false"><Icon name="up" /></button>
-        <button type="button" data-feedback="down" aria-label="No" aria-pressed="false"><Icon name="down" /></button>
+        <button type="button" data-feedback="up" aria-label={t.yes} aria-pressed="false"><Icon name="up" /></button>
+        <button type="button" data-feedback="down" aria-label={t.no} aria-pressed="false"><Icon name="down" /></button>
       </div>
       <p class="feedback-thanks" role="status" />
     </div>
@@ -94,6 +95,16 @@ interface ShellProps {
   notFound?: boolean;
 }
 
+/** The note above a page shown in another language or version than the reader's. */
+function FallbackNote({ fallback, basePath, t }: { fallback: NonNullable<NonNullable<PageShellInput['locale']>['fallback']>; basePath: string; t: UiStrings }) {
+  const text = fillNote(fallback.missing === 'language' ? t.fallbackLanguage : t.fallbackVersion, fallback);
+  return (
+    <p class="fallback-note" role="note" data-pagefind-ignore="all" data-fallback={fallback.missing}>
+      <a href={withBase(basePath, fallback.href)}>{text}</a>
+    </p>
+  );
+}
+
 function Shell({ input: full, page, prev, next, notFound }: ShellProps) {
   const { site } = full;
   // Divisions (tabs, languages, …): the page sees its own part of the tree; see divisions.ts.
@@ -102,9 +113,11 @@ function Shell({ input: full, page, prev, next, notFound }: ShellProps) {
   const controls = resolveControls(input);
   const traits = THEME_TRAITS[site.theme];
   const footerWidth = site.footer?.width ?? traits.footerWidth ?? 'reading';
+  const t = uiStrings(full.locale?.lang);
+  const fallback = notFound ? undefined : full.locale?.fallback;
   return (
     <html
-      lang="en"
+      lang={full.locale?.lang ?? 'en'}
       data-theme={site.theme}
       data-appearance={site.appearance.default}
       data-strict={site.appearance.strict ? '' : undefined}
@@ -118,7 +131,7 @@ function Shell({ input: full, page, prev, next, notFound }: ShellProps) {
     >
       <Head input={input} page={notFound ? undefined : page} title={page.title} notFound={notFound} />
       <body>
-        <a class="skip-link" href="#content">Skip to content</a>
+        <a class="skip-link" href="#content">{t.skipToContent}</a>
         <Banner site={site} />
         <Header input={input} controls={controls} tabs={scoped?.tabs} />
         <div class="layout">
@@ -128,14 +141,15 @@ function Shell({ input: full, page, prev, next, notFound }: ShellProps) {
               <header class="page-header">
                 <h1>{page.title}</h1>
                 {page.description ? <p class="page-description">{page.description}</p> : null}
-                {notFound ? null : <PageActions page={page} basePath={site.basePath} />}
+                {notFound ? null : <PageActions page={page} basePath={site.basePath} t={t} />}
               </header>
+              {fallback ? <FallbackNote fallback={fallback} basePath={site.basePath} t={t} /> : null}
               <div class="prose" dangerouslySetInnerHTML={{ __html: dropTitleHeading(page.bodyHtml, page.title) }} />
             </article>
-            {notFound ? null : <Feedback />}
-            <Pager prev={prev} next={next} basePath={site.basePath} />
+            {notFound ? null : <Feedback t={t} />}
+            <Pager prev={prev} next={next} basePath={site.basePath} t={t} />
           </main>
-          <Toc toc={page.toc} />
+          <Toc toc={page.toc} label={t.onThisPage} />
         </div>
         <Footer site={site} year={input.year} />
       </body>

@@ -138,13 +138,13 @@ export function Sidebar({ input, current, controls, anchors = [] }: {
 }
 
 /** The on-page table of contents (h2 and h3); nothing for pages without headings. */
-export function Toc({ toc }: { toc: TocEntry[] }) {
+export function Toc({ toc, label = 'On this page' }: { toc: TocEntry[]; label?: string }) {
   const entries = toc.filter((e) => e.depth >= 2 && e.depth <= 3);
   if (!entries.length) return null;
   return (
     <aside class="toc" data-pagefind-ignore="all">
       <nav aria-labelledby="toc-title">
-        <p class="toc-title" id="toc-title">On this page</p>
+        <p class="toc-title" id="toc-title">{label}</p>
         <ul>
           {entries.map((e) => (
             <li data-depth={e.depth}>

@@ -113,6 +113,29 @@ export interface PageShellInput {
    * only when the builder passes its entries here.
    */
   switchers?: Partial<Record<'language' | 'version' | 'product', Switcher>>;
+  /** The page's language and version, on sites that have languages or versions. */
+  locale?: PageLocale;
+}
+
+/**
+ * Where a page sits on a site with languages or versions (see builder `nav/dimensions.ts`).
+ */
+export interface PageLocale {
+  /** The page's language (BCP 47) for `<html lang>` and the template's own words; default `en`. */
+  lang: string;
+  /** The same page in each language (site paths), as `hreflang` links; `x-default` is the default language. */
+  alternates?: { hreflang: string; href: string }[];
+  /**
+   * Set when the page has no text in its language or version and shows another one's: the site
+   * path of the page shown (the canonical URL), what is missing, and the names of the wanted
+   * and shown language or version. The page says so above its body.
+   */
+  fallback?: { href: string; missing: 'language' | 'version'; wanted: string; shown: string };
+  /**
+   * Search in the page's language and version: `scope` is the Pagefind filter value (`fr/v2`),
+   * `prefix` the URL prefix of the combination (`/fr/v2`, `` for the defaults), without the docs base.
+   */
+  search?: { scope: string; prefix: string };
 }
 
 /** One switcher: the label of the current choice and a link per choice. */

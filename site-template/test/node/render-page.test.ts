@@ -50,6 +50,25 @@ t.test('render-page', async (t) => {
     t.same(all(render(), /<script type="module" src="([^"]+)"/), ['/_folio/client-0000.js']);
   });
 
+  t.test('should speak the page language: lang, words, hreflang, fallback note, search scope', async (t) => {
+    const html = render({}, { path: '/fr/v2/guides/sdk' }, {
+      locale: {
+        lang: 'fr',
+        alternates: [{ hreflang: 'en', href: '/v2/guides/sdk' }, { hreflang: 'x-default', href: '/v2/guides/sdk' }],
+        fallback: { href: '/v2/guides/sdk', missing: 'language', wanted: 'Français', shown: 'English' },
+        search: { scope: 'fr/v2', prefix: '/fr/v2' },
+      },
+    });
+    t.same(all(html, /<html lang="([^"]+)"/), ['fr']);
+    t.same(all(html, /<link rel="canonical" href="([^"]+)"/), ['https://acme.docs.example/v2/guides/sdk']);
+    t.same(all(html, /<link rel="alternate" hreflang="([^"]+" href="[^"]+)"/), ['en" href="https://acme.docs.example/v2/guides/sdk', 'x-default" href="https://acme.docs.example/v2/guides/sdk']);
+    t.same(all(html, /<p class="fallback-note"[^>]*><a href="[^"]+">([^<]+)<\/a>/), ["Cette page n'est pas encore disponible en Français ; elle est affichée en English."]);
+    t.same(all(html, /<meta name="folio-scope" content="([^"]+)"/), ['{&quot;scope&quot;:&quot;fr/v2&quot;,&quot;prefix&quot;:&quot;/fr/v2&quot;}']);
+    t.same(all(html, /<span class="search-label">([^<]+)</), ['Rechercher']);
+    t.same(all(html, /<p class="toc-title" id="toc-title">([^<]+)</), ['Sur cette page']);
+    t.same(all(html, /href="([^"]+)" data-copy-markdown/), ['/guides/sdk.md'], 'the export path is the builder\'s to set');
+  });
+
   t.test('should compose the title from the page, a separator and the site title', async (t) => {
     t.same(all(render(), /<title>(.*?)<\/title>/), ['SDK guide - Acme Docs']);
     t.same(all(render({ seo: { title: 'Acme Developer Hub', indexing: 'default' } }), /<title>(.*?)<\/title>/), ['SDK guide - Acme Developer Hub']);
