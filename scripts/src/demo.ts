@@ -83,8 +83,11 @@ try {
   // The example has two versions (docs.json navigation.versions): v2 at the root, v1 under /v1
   // with its own quickstart, every other v1 page shown from v2 with a note.
   const v1 = ((await api('GET', `/projects/${project.id}/pages?version=v1`)).body.data as { path: string }[]).map((p) => p.path);
-  console.log(`\nSite: ${site}/   (tabs Guides and Reference; version switcher v2 / v1)`);
+  // The API tab lists the operations of the example's openapi.yaml (docs.json api.openapi).
+  const operations = ((await api('GET', `/projects/${project.id}/pages`)).body.data as { path: string }[]).filter((p) => p.path.startsWith('/api-reference/'));
+  console.log(`\nSite: ${site}/   (tabs Guides, Reference and API; version switcher v2 / v1)`);
   console.log(`v1:   ${site}/v1/quickstart   (pages written for v1: ${v1.join(', ') || 'none'}; the others fall back to v2)`);
+  console.log(`API reference: ${site}${operations[0]?.path ?? '/api-reference'}   (${operations.length} operations from openapi.yaml, each with a Try it form)`);
   console.log(`API:  ${platform.cp.apiUrl}   (demo key: ${key})`);
   console.log('Ctrl+C stops the demo.');
   if (process.env.DEMO_EXIT === '1') { await stop(); process.exit(0); }
