@@ -2,8 +2,9 @@
  * Rename detection between the files of the last published commit and the files of this one,
  * the way Git's diff finds renames: a deleted and an added path with the same blob are a rename;
  * then, among the rest, pairs whose contents are at least 50% similar (Git's default threshold),
- * best first. Similarity here is the share of lines the two versions have in common, which
- * matches Git's measure closely for text files like pages.
+ * best first. Similarity here is the share of bytes in lines the two versions have in common,
+ * as Git measures it (bytes, not lines): blank lines and frontmatter fences, which every page
+ * has, weigh next to nothing, so two short unrelated pages are not taken for a rename.
  */
 
 /** One detected rename. */
@@ -20,13 +21,17 @@ function lineCounts(text: string): Map<string, number> {
   return counts;
 }
 
-/** Percent of lines two texts share (twice the common lines over both texts' lines). */
+/** Bytes of a line with its newline. */
+const weight = (line: string) => Buffer.byteLength(line) + 1;
+
+/** Percent of bytes two texts share in common lines (twice the common bytes over both texts' bytes). */
 export function similarity(a: string, b: string): number {
   const ca = lineCounts(a);
   const cb = lineCounts(b);
   let common = 0;
-  for (const [line, n] of ca) common += Math.min(n, cb.get(line) ?? 0);
-  const total = a.split('\n').length + b.split('\n').length;
+  for (const [line, n] of ca) common += Math.min(n, cb.get(line) ?? 0) * weight(line);
+  let total = 0;
+  for (const counts of [ca, cb]) for (const [line, n] of counts) total += n * weight(line);
   return total === 0 ? 100 : Math.floor((200 * common) / total);
 }
 

@@ -56,14 +56,4 @@ t.test('prevNext', async (t) => {
     t.same([...all.keys()], ['/', '/guides/install', '/guides/tuning', '/changelog']);
     t.same(all.get('/guides/install'), prevNext(nav, '/guides/install'));
   });
-
-  t.test('should keep neighbours within a tab', async (t) => {
-    const tabs: NavItem[] = [
-      { kind: 'division', division: 'tab', title: 'Guides', items: [{ kind: 'page', title: 'Start', path: '/' }, { kind: 'page', title: 'Install', path: '/install' }] },
-      { kind: 'division', division: 'tab', title: 'API', items: [{ kind: 'group', title: 'Endpoints', items: [{ kind: 'page', title: 'Auth', path: '/api/auth' }, { kind: 'page', title: 'Users', path: '/api/users' }] }] },
-    ];
-    t.same(readingOrder(tabs).map((l) => l.path), ['/', '/install', '/api/auth', '/api/users']);
-    t.same(prevNext(tabs, '/install'), { prev: { title: 'Start', path: '/' } });
-    t.same(prevNext(tabs, '/api/auth'), { next: { title: 'Users', path: '/api/users' } });
-  });
 });
