@@ -23,12 +23,13 @@ t.test('a build process past its time', { skip: process.platform !== 'linux' && 
   // The worker's temporary folder, where its builds' sandboxes get their scratch folders.
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'folio-kill-'));
   t.teardown(() => rmSync(tmp, { recursive: true, force: true }));
-  // Killed after 9 s of wall time: before the page's own limit (10 s of CPU) could stop the loop,
-  // and late enough for the sandbox to start and run the page on a loaded machine.
-  const worker = tp.startWorker({ BUILD_KILL_MS: '9000', TMPDIR: tmp });
+  // The page waits forever, so only wall time can stop it: the build process is killed after
+  // 30 s, long before the page's own limit (60 s in all, counted from a later start) and long
+  // after its sandbox starts on a loaded machine (a CPU loop would race the 10 s CPU limit).
+  const worker = tp.startWorker({ BUILD_KILL_MS: '30000', TMPDIR: tmp });
   await worker.waitFor(/polling/);
   const project = (await tp.api('POST', '/projects', { name: 'Stuck', slug: 'stuck' })).body;
-  const wc = await tp.workingCopy('stuck', { 'docs.json': JSON.stringify({ name: 'Stuck' }), 'docs/index.mdx': '{(() => { while (true) {} })()}\n' });
+  const wc = await tp.workingCopy('stuck', { 'docs.json': JSON.stringify({ name: 'Stuck' }), 'docs/index.mdx': 'export const never = await new Promise(() => {})\n\nNever.\n' });
   const sha = await wc.push();
 
   t.test('should be killed with its sandboxes, and the deployment retried then failed', async (t) => {
