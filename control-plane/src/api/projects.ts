@@ -94,7 +94,7 @@ export const projectRoutes = [
   }),
   defineRoute({
     method: 'delete', path: '/projects/:id', operationId: 'deleteProject', summary: 'Delete a project', tags: TAGS,
-    description: 'Removes the project, all its pages and all its deployments permanently.',
+    description: 'Removes the project, all its pages, all its deployments and its branch previews permanently.',
     auth: 'projects:write', params: projectParams,
     responses: { 204: { description: 'Deleted' } },
     async handler({ params, auth, deps }) {
@@ -102,6 +102,7 @@ export const projectRoutes = [
       await deps.m.Page.deleteMany({ project_id: project._id });
       await deps.m.Deployment.deleteMany({ project_id: project._id });
       await deps.m.Domain.deleteMany({ project_id: project._id });
+      await deps.m.Preview.deleteMany({ project_id: project._id });
       await deps.m.Project.deleteOne({ _id: project._id });
       for (const h of hooks(deps)) await h.deleted?.({ id: project._id, slug: project.slug });
       return { status: 204 };

@@ -34,7 +34,8 @@ export const dashboardProjectSchema = projectSchema.extend({
 
 /** A project as the dashboard shows it. */
 export async function dashboardProject(deps: Deps, p: Project) {
-  const last = await deps.m.Deployment.findOne({ project_id: p._id }).sort({ started_at: -1, _id: -1 }).lean();
+  // The production site's last deployment: branch previews are listed with the deployments.
+  const last = await deps.m.Deployment.findOne({ project_id: p._id, preview_label: null }).sort({ started_at: -1, _id: -1 }).lean();
   return {
     ...projectJson(p),
     git_url: p.github_repo ? null : `${new URL(deps.env.publicApiUrl).origin}/git/${p.slug}.git`,

@@ -25,6 +25,7 @@ import { assertPlainJson, validate } from '../http/validate.ts';
 import { claimJob } from './claim-job.ts';
 import { completeJob, heartbeat, releaseJob, verifyBuildToken, verifyLease, type LeaseProof } from './queue.ts';
 import { buildPrefixesOf } from '../sites/bucket-prefixes.ts';
+import { siteUrlFrom } from '../sites/site-url.ts';
 import { safeFetch } from '../uploads/safe-fetch.ts';
 
 const fencing = z.number().int().min(1);
@@ -62,7 +63,7 @@ function sameSecret(a: string, b: string): boolean {
 
 /** The public URL of a project's site. */
 export function siteUrlOf(deps: Deps, project: { slug: string; custom_domain?: string | null }): string {
-  return project.custom_domain ? `https://${project.custom_domain}` : deps.env.siteUrlTemplate.replace('{slug}', project.slug);
+  return siteUrlFrom(deps.env.siteUrlTemplate, project);
 }
 
 /** Where a project's repository is fetched from, and with which token. */
