@@ -1,4 +1,5 @@
 /** Project endpoints (spec section 4). A key sees only its organization's projects. */
+import { isPreviewHost } from '../previews/previews.ts';
 import type { Models, Project } from '../db/models/index.ts';
 import { checkLifetimeCap, settleProjectCap, withProjectLock } from '../entitlements/resolver.ts';
 import { conflict, notFound } from '../errors.ts';
@@ -39,6 +40,8 @@ export const projectRoutes = [
       // One creation at a time per organization: the cap checked is the cap created against.
       const project = await withProjectLock(deps.m, auth.orgId, async () => {
         const quota = await checkLifetimeCap(deps.m, auth.orgId, 'max_projects', deps.now(), deps.env.UPGRADE_URL);
+        // A branch preview's address (`{slug}--{label}`) is taken like a slug.
+        if (await isPreviewHost(deps.m, body.slug)) throw conflict(`slug: "${body.slug}" is already taken`);
         let created;
         try {
           created = await deps.m.Project.create({

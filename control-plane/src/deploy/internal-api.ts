@@ -115,8 +115,11 @@ export function internalApi(deps: Deps, workerSecret: string | undefined): Koa.M
       commit_sha: job.deployment.commit_sha ?? null,
       project: { id: project._id, slug: project.slug },
       source: sourceOf(deps, project, job.token, preview ? job.deployment.branch : null),
-      // A preview publishes under its own prefix; the prefix is informational, the object routes decide.
-      site: { prefix: buildPrefixesOf(job.deployment).site, url: preview ? job.deployment.preview_url! : siteUrlOf(deps, project) },
+      // A preview publishes under its own prefix (informational: the object routes decide) and is
+      // built with production's URL: its canonical links point at production, and its pages are
+      // byte for byte what production would serve for the commit (noindex and the banner are added
+      // when served, previews/preview-page.ts), so the two share one incremental cache.
+      site: { prefix: buildPrefixesOf(job.deployment).site, url: siteUrlOf(deps, project) },
       // Plan features the build applies, from the one entitlement resolver at claim time.
       features: { custom_css: await hasFeature(deps.m, project.org_id, 'custom_css', deps.now()) },
       // Builders publish through the job's object routes (ci-api.ts), confined to the prefix.

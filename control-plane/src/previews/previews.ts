@@ -7,12 +7,12 @@
  * a downgrade, previews already built keep being served, new pushes build nothing.
  */
 import type { ObjectStore } from '@folio/builder';
-import type { Preview } from '../db/models/index.ts';
+import type { Models, Preview } from '../db/models/index.ts';
 import { enqueueDeployment, type PreviewTarget, type Trigger } from '../deploy/queue.ts';
 import { hasFeature } from '../entitlements/resolver.ts';
 import type { Deps } from '../http/route.ts';
 import { previewSitePrefix, previewStatePrefix } from '../sites/bucket-prefixes.ts';
-import { previewLabel } from './preview-label.ts';
+import { previewLabel, splitPreviewHost } from './preview-label.ts';
 
 /** The project fields previews need. */
 export interface PreviewProject { _id: string; org_id: string; slug: string }
@@ -80,4 +80,17 @@ export async function deletePreview(deps: Deps, projectId: string, branch: strin
   await removePrefix(store, previewSitePrefix(projectId, p.label));
   await removePrefix(store, previewStatePrefix(projectId, p.label));
   return true;
+}
+
+/**
+ * Whether `slug` is the host label of a branch preview (`{slug}--{label}` of an existing project
+ * with a preview of that label, deleted ones included, since a branch keeps its label): such a
+ * slug is refused as taken, so a new project can never take over a preview's address. A slug
+ * without `--` never is.
+ */
+export async function isPreviewHost(m: Models, slug: string): Promise<boolean> {
+  const split = splitPreviewHost(slug);
+  if (!split) return false;
+  const owner = await m.Project.findOne({ slug: split.slug }, { _id: 1 }).lean();
+  return Boolean(owner && await m.Preview.exists({ project_id: owner._id, label: split.label }));
 }
