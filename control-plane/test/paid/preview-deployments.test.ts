@@ -4,15 +4,18 @@ import t from 'tap';
 import { branchHash, previewLabel, sanitizeBranch, splitPreviewHost } from '../../src/previews/preview-label.ts';
 import { decoratePreviewHtml } from '../../src/previews/preview-page.ts';
 import { removeSitePassword, setSitePassword } from '../../src/sites/password-settings.ts';
+import { signBody } from '../../src/webhooks/verify-signature.ts';
 import { startTestPlatform } from '../helpers/platform.ts';
 
 const run = promisify(execFile);
 const page = (title: string, body: string) => `---\ntitle: ${title}\n---\n\n${body}\n`;
 const BRANCH = 'feature/New_Page';
 const HOST = 'prev-docs--feature-new-page';
+const SECRET = 'preview-webhook-secret';
 
 t.test('preview deployments', async (t) => {
-  const tp = await startTestPlatform();
+  // Builds of the GitHub-connected project fail fast (nothing listens there): its subtest checks queueing and deletion only.
+  const tp = await startTestPlatform({ GITHUB_WEBHOOK_SECRET: SECRET, GITHUB_BASE_URL: 'http://127.0.0.1:9' });
   t.teardown(() => tp.close());
   const worker = tp.startWorker();
   await worker.waitFor(/polling/);
@@ -177,6 +180,27 @@ t.test('preview deployments', async (t) => {
     const res = await tp.site(HOST, '/a');
     t.same([res.status, res.body], [404, 'No site is published at this address.\n']);
     t.same((await tp.api('GET', `/projects/${project.id}/deployments/${preview.id}`)).body.preview_url, previewUrl, 'the deployment record stays');
+  });
+
+  t.test('should queue a preview for a GitHub push to another branch and remove it when the branch is deleted', async (t) => {
+    const hooked = (await tp.api('POST', '/projects', { name: 'Hooked', slug: 'hooked', github_repo: 'acme/previews' })).body;
+    let delivery = 0;
+    const send = async (fields: Record<string, unknown>) => {
+      const body = JSON.stringify({ ref: 'refs/heads/topic', after: 'a'.repeat(40), deleted: false, repository: { full_name: 'acme/previews' }, ...fields });
+      const res = await fetch(`${tp.p.cp.apiUrl}/webhooks/github`, {
+        method: 'POST', body,
+        headers: { 'content-type': 'application/json', 'x-github-event': 'push', 'x-github-delivery': `preview-${process.pid}-${++delivery}`, 'x-hub-signature-256': signBody(SECRET, Buffer.from(body)) },
+      });
+      return [res.status, await res.json()];
+    };
+    const queued = await send({});
+    const d = await m.Deployment.findOne({ project_id: hooked.id, branch: 'topic' }).lean();
+    t.same(queued, [202, { status: 'queued', deployments: [d?._id] }]);
+    t.same([d?.preview_label, d?.preview_url, d?.trigger], ['topic', env.siteUrlTemplate.replace('{slug}', 'hooked--topic'), 'webhook']);
+    t.same(await send({}), [200, { status: 'duplicate' }], 'the same commit again queues nothing');
+    t.same(await send({ deleted: true, after: '0'.repeat(40) }), [200, { status: 'ignored', reason: 'refs/heads/topic was deleted; its preview was removed from 1 project(s)' }]);
+    t.equal((await m.Preview.findOne({ project_id: hooked.id, branch: 'topic' }).lean())?.status, 'deleted');
+    t.same((await tp.site('hooked--topic', '/')).status, 404);
   });
 
   t.test('should remove every preview with the project', async (t) => {
