@@ -67,14 +67,18 @@ async function removePrefix(store: ObjectStore, prefix: string): Promise<void> {
 
 /**
  * Removes the preview of a deleted branch: marks it deleted first (its host answers 404 at once
- * and a build still running can publish nothing more, see deploy/ci-api.ts), ends its queued
- * deployments, then deletes its files and its state. True when there was a preview to remove.
+ * and a build still running can publish nothing more, see deploy/ci-api.ts), ends its queued and
+ * building deployments, then deletes its files and its state. True when there was a preview to remove.
  */
 export async function deletePreview(deps: Deps, projectId: string, branch: string): Promise<boolean> {
   const p = await deps.m.Preview.findOneAndUpdate({ project_id: projectId, branch, status: 'active' }, { $set: { status: 'deleted', deleted_at: deps.now() } }).lean() as Preview | null;
   if (!p) return false;
-  await deps.m.Deployment.updateMany({ project_id: projectId, preview_label: p.label, status: 'queued' }, {
-    $set: { status: 'failed', finished_at: deps.now(), error: `Branch ${branch} was deleted; its preview was removed` },
+  // A build still running loses its lease with this: its next report is refused as `lease_lost`.
+  await deps.m.Deployment.updateMany({ project_id: projectId, preview_label: p.label, status: { $in: ['queued', 'building'] } }, {
+    $set: {
+      status: 'failed', finished_at: deps.now(), error: `Branch ${branch} was deleted; its preview was removed`,
+      lease_owner: null, lease_expires_at: null, token_hash: null, token_expires_at: null,
+    },
   });
   const store = deps.services.siteStore as ObjectStore;
   await removePrefix(store, previewSitePrefix(projectId, p.label));
