@@ -29,7 +29,7 @@ import { warmOnDeployment } from './assistant/warm-on-deployment.ts';
 import type { UsageSink } from './assistant/usage-sink.ts';
 import { passwordGate } from './sites/password-gate.ts';
 import { startSiteServer, type SiteServer } from './sites/site-server.ts';
-import { sitePrefix, statePrefix } from './sites/bucket-prefixes.ts';
+import { projectPrefixes } from './sites/bucket-prefixes.ts';
 
 export interface PlatformOptions extends Omit<ControlPlaneOptions, 'middleware' | 'services'> {
   /** Site server port override (0 = ephemeral); default env.SITE_PORT. */
@@ -66,7 +66,8 @@ function projectHooks(getDeps: () => Deps, store: ObjectStore): ProjectHooks {
     },
     async deleted(project) {
       await deleteManagedRepo(getDeps(), project.id);
-      for (const prefix of [sitePrefix(project.id), statePrefix(project.id)]) {
+      // Production and every branch preview.
+      for (const prefix of projectPrefixes(project.id)) {
         await store.delete((await store.list(prefix)).map((k) => (k.startsWith(prefix) ? k : prefix + k)));
       }
     },
@@ -118,7 +119,7 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
   const stopWarming = warmOnDeployment(cp.m, assistantIndex);
   const schemaPath = new URL('../../builder/schema/docs.schema.json', import.meta.url);
   const site = await startSiteServer({
-    m: cp.m, store, sitesDomain: env.SITES_DOMAIN, host: env.SITE_HOST, port: opts.sitePort ?? env.SITE_PORT,
+    m: cp.m, store, sitesDomain: env.SITES_DOMAIN, siteUrlTemplate: env.siteUrlTemplate, host: env.SITE_HOST, port: opts.sitePort ?? env.SITE_PORT,
     gate: passwordGate({ m: cp.m, trustProxy: env.TRUST_PROXY, now: opts.now }),
     handle: chainHandlers(
       siteRoutes({ m: cp.m, store, env, sites: assistantIndex, usage: opts.usage ?? usageToAnalytics(analytics, env.TRUST_PROXY), now: opts.now }),

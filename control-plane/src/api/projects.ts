@@ -1,4 +1,5 @@
 /** Project endpoints (spec section 4). A key sees only its organization's projects. */
+import { isPreviewHost } from '../previews/previews.ts';
 import type { Models, Project } from '../db/models/index.ts';
 import { checkLifetimeCap, settleProjectCap, withProjectLock } from '../entitlements/resolver.ts';
 import { conflict, notFound } from '../errors.ts';
@@ -39,6 +40,8 @@ export const projectRoutes = [
       // One creation at a time per organization: the cap checked is the cap created against.
       const project = await withProjectLock(deps.m, auth.orgId, async () => {
         const quota = await checkLifetimeCap(deps.m, auth.orgId, 'max_projects', deps.now(), deps.env.UPGRADE_URL);
+        // A branch preview's address (`{slug}--{label}`) is taken like a slug.
+        if (await isPreviewHost(deps.m, body.slug)) throw conflict(`slug: "${body.slug}" is already taken`);
         let created;
         try {
           created = await deps.m.Project.create({
@@ -94,7 +97,7 @@ export const projectRoutes = [
   }),
   defineRoute({
     method: 'delete', path: '/projects/:id', operationId: 'deleteProject', summary: 'Delete a project', tags: TAGS,
-    description: 'Removes the project, all its pages and all its deployments permanently.',
+    description: 'Removes the project, all its pages, all its deployments and its branch previews permanently.',
     auth: 'projects:write', params: projectParams,
     responses: { 204: { description: 'Deleted' } },
     async handler({ params, auth, deps }) {
@@ -102,6 +105,7 @@ export const projectRoutes = [
       await deps.m.Page.deleteMany({ project_id: project._id });
       await deps.m.Deployment.deleteMany({ project_id: project._id });
       await deps.m.Domain.deleteMany({ project_id: project._id });
+      await deps.m.Preview.deleteMany({ project_id: project._id });
       await deps.m.Project.deleteOne({ _id: project._id });
       for (const h of hooks(deps)) await h.deleted?.({ id: project._id, slug: project.slug });
       return { status: 204 };

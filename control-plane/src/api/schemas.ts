@@ -90,6 +90,15 @@ export const deploymentSchema = z.object({
   ),
   redirects_added: z.array(z.object({ from: z.string(), to: z.string() }))
     .describe('Pages this deployment found renamed (Git rename detection): each old URL path (from) now redirects to the new one (to) with 308, until a page or an explicit redirect takes the old path'),
+  branch: z.string().nullable().describe(
+    'Extension to the spec: the branch this deployment built. A production deployment carries the project\'s `github_branch` (default `main`) '
+      + 'as it was when the deployment was queued; a preview deployment carries the previewed branch. Null on deployments recorded before branches were kept',
+  ),
+  preview_url: z.string().nullable().describe(
+    'Extension to the spec: where a preview deployment (pro and up: a push to a branch other than `github_branch`) is served, '
+      + '`{slug}--{label}.{SITES_DOMAIN}` with the branch sanitised to a DNS label (see the README). Always null on a production deployment. '
+      + 'A preview deployment never changes the production site, its pages (the pages API) or the project\'s `status` and `last_deploy_at`',
+  ),
 }).meta({ id: 'Deployment' });
 
 export const deploymentParams = z.object({ id: uuidParam, deploymentId: uuidParam });

@@ -31,6 +31,9 @@ export function deploymentJson(d: Deployment) {
     error: d.error ?? null,
     warnings: d.warnings ?? [],
     redirects_added: (d.redirects_added as Array<{ from: string; to: string }> | null) ?? [],
+    branch: d.branch ?? null,
+    // Production deployments carry null, so a client tells the two apart by this field alone.
+    preview_url: d.preview_url ?? null,
   };
 }
 

@@ -37,7 +37,7 @@ const outcome = z.object({
 }).meta({ id: 'WebhookOutcome' });
 const queued = z.object({
   status: z.literal('queued'),
-  deployments: z.array(z.string()).describe('Ids of the deployments queued (or joined) for the pushed commit'),
+  deployments: z.array(z.string()).describe('Ids of the deployments (production syncs and branch previews) queued (or joined) for the pushed commit'),
 }).meta({ id: 'WebhookQueued' });
 
 export const webhookRoutes = [
@@ -51,6 +51,8 @@ export const webhookRoutes = [
       + '(`github_repo`, compared case-insensitively) queues a sync of the pushed commit for each: 202 with their ids. '
       + 'A project that already has that commit queued or building, or live with nothing newer queued or building, '
       + 'is skipped; when every project is, the push answers `{ status: "duplicate" }` like a replayed delivery id. '
+      + 'On pro and up, a push to any other branch queues a preview deployment of it for each such project (its id is among '
+      + 'the 202\'s `deployments`), and a push deleting a branch (`deleted: true`) removes its previews (200 `ignored` with a reason saying so). '
       + 'Anything else is 200 `ignored` with a reason. Without a configured secret: 503 `webhooks_disabled`.',
     auth: 'none', bodyType: 'raw',
     responses: {
@@ -83,7 +85,7 @@ export const webhookRoutes = [
       try {
         if (event === 'ping') return { body: { status: 'pong' as const } };
         if (event !== 'push') return { body: { status: 'ignored' as const, reason: `${event} events are not handled; only push` } };
-        const result = await handlePush(deps.m, payload as PushPayload, deps.now());
+        const result = await handlePush(deps, payload as PushPayload);
         return result.status === 'queued' ? { status: 202, body: result } : { body: result };
       } catch (err) {
         // Forget the id, so GitHub's redelivery of this same delivery is handled, not called a duplicate.

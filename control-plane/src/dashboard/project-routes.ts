@@ -8,6 +8,7 @@
  * becomes `/git/<new slug>.git` (update the remote), and a deployment is queued so absolute
  * URLs in the site (canonical links, sitemap, llms.txt) use the new host.
  */
+import { isPreviewHost } from '../previews/previews.ts';
 import { z } from 'zod';
 import { projectRoutes } from '../api/projects.ts';
 import { deploymentSchema, githubRepoSchema, projectParams, projectSchema, slugSchema, SLUG_RULE } from '../api/schemas.ts';
@@ -34,7 +35,8 @@ export const dashboardProjectSchema = projectSchema.extend({
 
 /** A project as the dashboard shows it. */
 export async function dashboardProject(deps: Deps, p: Project) {
-  const last = await deps.m.Deployment.findOne({ project_id: p._id }).sort({ started_at: -1, _id: -1 }).lean();
+  // The production site's last deployment: branch previews are listed with the deployments.
+  const last = await deps.m.Deployment.findOne({ project_id: p._id, preview_label: null }).sort({ started_at: -1, _id: -1 }).lean();
   return {
     ...projectJson(p),
     git_url: p.github_repo ? null : `${new URL(deps.env.publicApiUrl).origin}/git/${p.slug}.git`,
@@ -46,7 +48,7 @@ export async function dashboardProject(deps: Deps, p: Project) {
 /** Why `slug` cannot be used, or undefined when it is free. */
 async function slugProblem(m: Models, slug: string, exceptProjectId?: string): Promise<{ reason: 'invalid' | 'taken'; message: string } | undefined> {
   if (!slugSchema.safeParse(slug).success) return { reason: 'invalid', message: SLUG_RULE };
-  const taken = await m.Project.exists({ slug, ...(exceptProjectId ? { _id: { $ne: exceptProjectId } } : {}) });
+  const taken = await m.Project.exists({ slug, ...(exceptProjectId ? { _id: { $ne: exceptProjectId } } : {}) }) || await isPreviewHost(m, slug);
   return taken ? { reason: 'taken', message: `"${slug}" is already taken` } : undefined;
 }
 

@@ -8,14 +8,14 @@
 import type { Models } from './models/index.ts';
 import { FRESH_QUEUED } from './models/deployment.ts';
 
-interface Group { _id: string; ids: string[]; shas: (string | null)[] }
+interface Group { _id: { project: string; preview: string | null }; ids: string[]; shas: (string | null)[] }
 
 /** Folds duplicate fresh queued deployments per project; returns how many were folded away. */
 export async function collapseFreshQueued(m: Models, now: Date): Promise<number> {
   const groups = await m.Deployment.aggregate<Group>([
     { $match: FRESH_QUEUED },
     { $sort: { started_at: 1, _id: 1 } },
-    { $group: { _id: '$project_id', ids: { $push: '$_id' }, shas: { $push: '$commit_sha' } } },
+    { $group: { _id: { project: '$project_id', preview: { $ifNull: ['$preview_label', null] } }, ids: { $push: '$_id' }, shas: { $push: '$commit_sha' } } },
     { $match: { 'ids.1': { $exists: true } } },
   ]);
   let folded = 0;
@@ -24,7 +24,7 @@ export async function collapseFreshQueued(m: Models, now: Date): Promise<number>
     const newest = [...g.shas].reverse().find((sha) => typeof sha === 'string' && sha.length > 0);
     if (newest) await m.Deployment.updateOne({ _id: keep }, { $set: { commit_sha: newest } });
     const r = await m.Deployment.updateMany({ _id: { $in: rest }, ...FRESH_QUEUED }, {
-      $set: { status: 'failed', finished_at: now, error: `Joined deployment ${keep}, queued earlier for the same project` },
+      $set: { status: 'failed', finished_at: now, error: `Joined deployment ${keep}, queued earlier for the same ${g._id.preview ? `preview (${g._id.preview})` : 'project'}` },
     });
     folded += r.modifiedCount;
   }

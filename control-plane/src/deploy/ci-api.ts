@@ -11,8 +11,8 @@
  * site) without `source` (the CI run has its own checkout; the platform's Git credentials stay
  * here) and with `store`, the object routes it publishes through: a CI run holds no storage
  * credentials. Every object route checks the lease (build token, fencing, expiry) and is confined
- * to the project's prefixes; keys are relative to its site (`job-keys.ts` keeps the builder's
- * state out of the public `sites/<project id>/` prefix). The run then reports
+ * to the prefixes of its site (production's or a preview's); keys are relative to its site
+ * (`job-keys.ts` keeps the builder's state out of the public prefix). The run then reports
  * through the ordinary `/jobs/:id/heartbeat|pages|complete` routes.
  */
 import Router from '@koa/router';
@@ -29,8 +29,8 @@ import { methodNotAllowed, routesWithAllow } from '../http/method-guard.ts';
 import { assertPlainJson, validate } from '../http/validate.ts';
 import { findOwnProject } from '../api/projects.ts';
 import { siteUrlOf } from './internal-api.ts';
-import { bucketKeyOf, listingsOf } from './job-keys.ts';
-import { sitePrefix } from '../sites/bucket-prefixes.ts';
+import { bucketKeyOf, listingsOf, sharedKeyOf } from './job-keys.ts';
+import { buildPrefixesOf, sitePrefix } from '../sites/bucket-prefixes.ts';
 import { startCiDeployment, verifyLease } from './queue.ts';
 
 /** Largest object a CI run may upload (a page, a search shard, an asset). */
@@ -107,24 +107,32 @@ function objectRoutes(deps: Deps): Koa.Middleware {
       throw invalid('id', 'Unexpected percent-encoding; expected a deployment id');
     }
     const d = await verifyLease(deps.m, { deploymentId, fencing: fencingOf(ctx), token: buildToken(ctx) }, deps.now());
+    // A preview whose branch was deleted while it built publishes nothing more: its files are gone for good.
+    if (d.preview_label && !await deps.m.Preview.exists({ project_id: d.project_id, label: d.preview_label, status: 'active' })) {
+      throw new AppError(409, 'lease_lost', 'The branch of this preview was deleted; the build publishes nothing');
+    }
+    const prefixes = buildPrefixesOf(d);
     if (match[2] === undefined || match[2] === '') {
       if (ctx.method !== 'GET') throw methodNotAllowed(ctx.method, ['GET']);
-      const listings = listingsOf(d.project_id, listPrefixOf(ctx.query.prefix));
+      const listings = listingsOf(prefixes, listPrefixOf(ctx.query.prefix));
       const keys = await Promise.all(listings.map(async (l) => (await store.list(l.prefix)).map(l.toJobKey)));
       ctx.body = { keys: keys.flat().sort() };
       return;
     }
-    const key = bucketKeyOf(d.project_id, keyOf(match[2]));
+    const jobKey = keyOf(match[2]);
+    const key = bucketKeyOf(prefixes, jobKey);
+    // Reads only: writes and deletes never leave the build's own prefixes.
+    const shared = sharedKeyOf(prefixes, jobKey);
     switch (ctx.method) {
       case 'GET': {
-        const bytes = await store.get(key);
+        const bytes = (await store.get(key)) ?? (shared ? await store.get(shared) : undefined);
         if (!bytes) throw new AppError(404, 'not_found', 'object not found');
         ctx.type = 'application/octet-stream';
         ctx.body = Buffer.from(bytes);
         return;
       }
       case 'HEAD': {
-        const head = await store.head(key);
+        const head = (await store.head(key)) ?? (shared ? await store.head(shared) : undefined);
         if (!head) { ctx.status = 404; return; }
         ctx.status = 200;
         ctx.set('ETag', `"${head.etag}"`);

@@ -20,8 +20,11 @@ import { queueEvents } from './queue-events.ts';
 import { finish, hashToken, LEASE_MS, MAX_ATTEMPTS, poisonMessage, TOKEN_TTL_MS, type ClaimedJob, type DeploymentFilter } from './queue.ts';
 
 export interface ClaimOptions {
-  /** The synced branch's newest commit now, when the control plane can tell (managed repositories). */
-  headOf?(projectId: string): Promise<string | undefined>;
+  /**
+   * The newest commit of the branch a deployment builds (the synced branch, or a preview's), when
+   * the control plane can tell (managed repositories).
+   */
+  headOf?(projectId: string, branch: string | null): Promise<string | undefined>;
   /** Fair-share state; default one per set of models (one control plane). */
   fairShare?: FairShare;
 }
@@ -66,7 +69,8 @@ async function candidates(m: Models, now: Date, fair: FairShare): Promise<{ list
 
 /** Ends a queued sync whose target commit is already live, without a build; true when it did. */
 async function skipIfLive(m: Models, c: Deployment, target: string, now: Date): Promise<boolean> {
-  const live = await m.Deployment.findOne({ project_id: c.project_id, status: 'deployed' }).sort({ finished_at: -1 }).lean();
+  // Live on the same site: a preview's commit is not production's, and production's not a preview's.
+  const live = await m.Deployment.findOne({ project_id: c.project_id, status: 'deployed', preview_label: c.preview_label ?? null }).sort({ finished_at: -1 }).lean();
   if (!live || live.commit_sha !== target) return false;
   const done = await m.Deployment.findOneAndUpdate({ _id: c._id, status: 'queued', fencing: c.fencing }, {
     $set: {
@@ -97,7 +101,7 @@ export async function claimJob(m: Models, workerId: string, now: Date, leaseMs =
       continue;
     }
     let target = c.commit_sha ?? null;
-    if (!takeover) target = (await opts.headOf?.(c.project_id)) ?? target;
+    if (!takeover) target = (await opts.headOf?.(c.project_id, c.preview_label ? c.branch ?? null : null)) ?? target;
     if (!takeover && c.fencing === 0 && !c.force && target && await skipIfLive(m, c, target, now)) continue;
     const token = `bt_${randomBytes(24).toString('base64url')}`;
     const claimed = await m.Deployment.findOneAndUpdate(
@@ -114,7 +118,7 @@ export async function claimJob(m: Models, workerId: string, now: Date, leaseMs =
     ).lean();
     if (!claimed) continue;
     fair.charge(c.org, weights.get(c.org) ?? 1);
-    await m.Project.updateOne({ _id: claimed.project_id }, { $set: { status: 'building' } });
+    if (!claimed.preview_label) await m.Project.updateOne({ _id: claimed.project_id }, { $set: { status: 'building' } });
     const since = takeover ? new Date(c.lease_expires_at!) : c.fencing === 0 ? new Date(c.started_at) : new Date(c.next_attempt_at ?? c.started_at);
     events.emit('claimed', { deploymentId: claimed._id, workerId, waitMs: Math.max(0, now.getTime() - since.getTime()), takeover });
     events.emit('polled', { workerId, got: true });

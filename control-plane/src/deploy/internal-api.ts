@@ -24,7 +24,8 @@ import { routesWithAllow } from '../http/method-guard.ts';
 import { assertPlainJson, validate } from '../http/validate.ts';
 import { claimJob } from './claim-job.ts';
 import { completeJob, heartbeat, releaseJob, verifyBuildToken, verifyLease, type LeaseProof } from './queue.ts';
-import { sitePrefix } from '../sites/bucket-prefixes.ts';
+import { buildPrefixesOf } from '../sites/bucket-prefixes.ts';
+import { siteUrlFrom } from '../sites/site-url.ts';
 import { safeFetch } from '../uploads/safe-fetch.ts';
 
 const fencing = z.number().int().min(1);
@@ -62,12 +63,12 @@ function sameSecret(a: string, b: string): boolean {
 
 /** The public URL of a project's site. */
 export function siteUrlOf(deps: Deps, project: { slug: string; custom_domain?: string | null }): string {
-  return project.custom_domain ? `https://${project.custom_domain}` : deps.env.siteUrlTemplate.replace('{slug}', project.slug);
+  return siteUrlFrom(deps.env.siteUrlTemplate, project);
 }
 
 /** Where a project's repository is fetched from, and with which token. */
-export function sourceOf(deps: Deps, project: { _id: string; slug: string; github_repo?: string | null; github_branch?: string | null }, buildToken: string) {
-  const branch = project.github_branch ?? 'main';
+export function sourceOf(deps: Deps, project: { _id: string; slug: string; github_repo?: string | null; github_branch?: string | null }, buildToken: string, previewBranch?: string | null) {
+  const branch = previewBranch ?? project.github_branch ?? 'main';
   if (project.github_repo) {
     const base = (deps.env as { GITHUB_BASE_URL?: string }).GITHUB_BASE_URL ?? 'https://github.com';
     return { url: `${base.replace(/\/$/, '')}/${project.github_repo}.git`, branch, token: deps.env.GITHUB_TOKEN ?? null };
@@ -76,11 +77,14 @@ export function sourceOf(deps: Deps, project: { _id: string; slug: string; githu
   return { url: `${internal}/git/${project.slug}.git`, branch, token: buildToken };
 }
 
-/** The synced branch's head of a managed repository; undefined for own repositories (GitHub is not asked at claim time). */
-async function managedHead(deps: Deps, projectId: string): Promise<string | undefined> {
+/**
+ * The head of a managed repository's synced branch, or of a preview's branch; undefined for own
+ * repositories (GitHub is not asked at claim time).
+ */
+async function managedHead(deps: Deps, projectId: string, previewBranch: string | null): Promise<string | undefined> {
   const project = await deps.m.Project.findById(projectId, { github_repo: 1, github_branch: 1 }).lean();
   if (!project || project.github_repo) return undefined;
-  return branchHead(deps, projectId, project.github_branch ?? 'main');
+  return branchHead(deps, projectId, previewBranch ?? project.github_branch ?? 'main');
 }
 
 export function internalApi(deps: Deps, workerSecret: string | undefined): Koa.Middleware {
@@ -101,16 +105,21 @@ export function internalApi(deps: Deps, workerSecret: string | undefined): Koa.M
 
   router.post('/jobs/claim', workerFirst, json, async (ctx) => {
     const { worker_id } = bodyOf(ctx, z.object({ worker_id: z.string().min(1).max(200) }));
-    const job = await claimJob(deps.m, worker_id, deps.now(), deps.env.BUILD_LEASE_MS, { headOf: (id) => managedHead(deps, id) });
+    const job = await claimJob(deps.m, worker_id, deps.now(), deps.env.BUILD_LEASE_MS, { headOf: (id, branch) => managedHead(deps, id, branch) });
     if (!job) { ctx.status = 204; return; }
     const project = await deps.m.Project.findById(job.deployment.project_id).lean();
     if (!project) throw new AppError(404, 'not_found', 'project not found');
+    const preview = Boolean(job.deployment.preview_label);
     ctx.body = {
       deployment_id: job.deployment._id, fencing: job.deployment.fencing, token: job.token, lease_ms: deps.env.BUILD_LEASE_MS,
       commit_sha: job.deployment.commit_sha ?? null,
       project: { id: project._id, slug: project.slug },
-      source: sourceOf(deps, project, job.token),
-      site: { prefix: sitePrefix(project._id), url: siteUrlOf(deps, project) },
+      source: sourceOf(deps, project, job.token, preview ? job.deployment.branch : null),
+      // A preview publishes under its own prefix (informational: the object routes decide) and is
+      // built with production's URL: its canonical links point at production, and its pages are
+      // byte for byte what production would serve for the commit (noindex and the banner are added
+      // when served, previews/preview-page.ts), so the two share one incremental cache.
+      site: { prefix: buildPrefixesOf(job.deployment).site, url: siteUrlOf(deps, project) },
       // Plan features the build applies, from the one entitlement resolver at claim time.
       features: { custom_css: await hasFeature(deps.m, project.org_id, 'custom_css', deps.now()) },
       // Builders publish through the job's object routes (ci-api.ts), confined to the prefix.
@@ -131,6 +140,8 @@ export function internalApi(deps: Deps, workerSecret: string | undefined): Koa.M
     const body = bodyOf(ctx, pagesBody);
     const d = await verifyLease(deps.m, proofOf(ctx, body), deps.now());
     const now = deps.now();
+    // The pages API describes production; a preview's pages live in its files only.
+    if (d.preview_label) { ctx.status = 204; return; }
     if (body.upserts.length) {
       await deps.m.Page.bulkWrite(body.upserts.map((p) => ({
         updateOne: {

@@ -1,14 +1,16 @@
 /**
  * The deployment queue, kept in the deployments collection.
  *
- * - Enqueue coalesces: a project has at most one fresh (never claimed) `queued` deployment, held
- *   by a unique partial index, so concurrent triggers, pushes and webhooks join one deployment.
+ * - Enqueue coalesces: a project has at most one fresh (never claimed) `queued` deployment per
+ *   site (production, and each branch preview), held by a unique partial index, so concurrent
+ *   triggers, pushes and webhooks join one deployment.
  *   A sync handed back or retried is `queued` again beside it (its fencing token is above 0);
  *   triggers join the oldest queued one.
  * - Claim (claim-job.ts: fair between organizations, the branch head at claim time, no build of a
  *   commit already live) hands a runnable job to a worker with a lease (LEASE_MS, renewed by
  *   heartbeats), a fencing token (incremented on every claim) and a build token (random, only its
- *   hash stored) scoped to that one deployment. One build per project at a time.
+ *   hash stored) scoped to that one deployment. One build per project at a time (previews
+ *   included: they take turns with production rather than compete with it for builders).
  * - A worker that dies loses its lease when it runs out; the next claim takes the job over with a
  *   higher fencing token, so the dead (or stalled) worker's late reports are rejected.
  * - Retryable failures go back to `queued` with exponential backoff; after MAX_ATTEMPTS the
@@ -34,6 +36,9 @@ const BACKOFF_BASE_MS = 2_000;
 
 export type Trigger = 'manual' | 'push' | 'webhook' | 'ci';
 
+/** The preview a deployment builds: the branch, its host label and its URL (previews/previews.ts). */
+export interface PreviewTarget { branch: string; label: string; url: string }
+
 /** A query filter on deployments. */
 export type DeploymentFilter = QueryFilter<Deployment>;
 
@@ -47,20 +52,23 @@ const ENQUEUE_ATTEMPTS = 5;
  * Queues a sync of the project, or joins the one already queued (the oldest, when a retried
  * sync waits for its backoff beside a fresh one) and sets its commit to `commitSha` when given:
  * the newest commit wins. One conditional upsert does both, and the unique partial index
- * `one_fresh_queued_per_project` (deployment.ts) lets only one of any number of concurrent
+ * `one_fresh_queued_per_site` (deployment.ts) lets only one of any number of concurrent
  * triggers insert; the losers, when the database reports the race as a duplicate key, retry
  * and join the winner's deployment.
  */
-export async function enqueueDeployment(m: Models, projectId: string, opts: { commitSha?: string; trigger: Trigger }, now: Date): Promise<Deployment> {
+export async function enqueueDeployment(m: Models, projectId: string, opts: { commitSha?: string; trigger: Trigger; preview?: PreviewTarget }, now: Date): Promise<Deployment> {
+  const branch = opts.preview?.branch ?? (await m.Project.findById(projectId, { github_branch: 1 }).lean())?.github_branch ?? 'main';
   for (let attempt = 1; ; attempt++) {
     try {
       const d = await m.Deployment.findOneAndUpdate(
-        { project_id: projectId, status: 'queued' },
+        // Production and each preview queue apart: a push to a branch never joins production's sync.
+        { project_id: projectId, status: 'queued', preview_label: opts.preview?.label ?? null },
         {
           // A manual trigger asks for a build even when the commit is already live (see claim-job.ts).
           ...(opts.commitSha || opts.trigger === 'manual' ? { $set: { ...(opts.commitSha ? { commit_sha: opts.commitSha } : {}), ...(opts.trigger === 'manual' ? { force: true } : {}) } } : {}),
           $setOnInsert: {
             _id: randomUUID(), trigger: opts.trigger, started_at: now, next_attempt_at: now, fencing: 0, attempts: 0,
+            branch, preview_label: opts.preview?.label ?? null, preview_url: opts.preview?.url ?? null,
             ...(opts.commitSha ? {} : { commit_sha: null }),
             ...(opts.trigger === 'manual' ? {} : { force: false }),
           },
@@ -92,8 +100,9 @@ export async function startCiDeployment(m: Models, projectId: string, opts: { co
   const busy = await m.Deployment.exists({ project_id: projectId, status: 'building', lease_expires_at: { $gte: now } });
   if (busy) throw new AppError(409, 'conflict', 'Another build of this project is in progress; run the CI job again when it has finished');
   const token = `bt_${randomBytes(24).toString('base64url')}`;
+  const project = await m.Project.findById(projectId, { github_branch: 1 }).lean();
   const created = await m.Deployment.create({
-    project_id: projectId, status: 'building', commit_sha: opts.commitSha, trigger: 'ci', started_at: now,
+    project_id: projectId, status: 'building', commit_sha: opts.commitSha, trigger: 'ci', started_at: now, branch: project?.github_branch ?? 'main',
     lease_owner: opts.owner, lease_expires_at: new Date(now.getTime() + leaseMs), fencing: 1, attempts: 1,
     token_hash: hashToken(token), token_expires_at: new Date(now.getTime() + TOKEN_TTL_MS),
   });
@@ -185,9 +194,12 @@ export async function finish(m: Models, d: Deployment, report: JobReport, now: D
   }, { returnDocument: 'after' }).lean();
   if (!done) throw leaseLost();
   queueEvents(m).emit('finished', { deploymentId: done._id, projectId: done.project_id, status: report.status, buildMs: d.claimed_at ? now.getTime() - new Date(d.claimed_at).getTime() : undefined, reason });
-  await m.Project.updateOne({ _id: d.project_id }, {
-    $set: report.status === 'deployed' ? { status: 'active', last_deploy_at: now } : { status: 'failed' },
-  });
+  // A preview's outcome is its own: the project's status and last deployment describe production.
+  if (!d.preview_label) {
+    await m.Project.updateOne({ _id: d.project_id }, {
+      $set: report.status === 'deployed' ? { status: 'active', last_deploy_at: now } : { status: 'failed' },
+    });
+  }
   logDeploymentOutcome(done as Deployment);
   return done as Deployment;
 }

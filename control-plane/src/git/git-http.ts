@@ -3,7 +3,8 @@
  * (CGI). Credentials are per project: HTTP Basic with any user name and, as the password, an
  * API key of the project's organization (`projects:read` to fetch, `projects:write` to push) or
  * the build token of a deployment of that project (fetch only). A push that moves the synced
- * branch queues a deployment, and the client is told where to follow it and how it ended.
+ * branch queues a deployment, and the client is told where to follow it and how it ended; a push
+ * to another branch queues its preview (pro and up, previews/previews.ts).
  */
 import type Koa from 'koa';
 import { recordAudit } from '../audit/record.ts';
@@ -12,12 +13,12 @@ import { hasScope } from '../auth/scopes.ts';
 import { outcomeText } from '../deploy/deployment-outcome.ts';
 import { siteUrlOf } from '../deploy/internal-api.ts';
 import { deploymentForToken, enqueueDeployment } from '../deploy/queue.ts';
-import { hasFeature } from '../entitlements/resolver.ts';
 import { AppError } from '../errors.ts';
 import { methodNotAllowed } from '../http/method-guard.ts';
 import type { Deps } from '../http/route.ts';
 import { runBackend, type Progress } from './http-backend.ts';
 import { branchHeads } from './managed-repos.ts';
+import { deletePreview, previewsAllowed, queuePreview, type PreviewProject } from '../previews/previews.ts';
 
 const PATH = /^\/git\/([a-z0-9-]+)\.git(\/.*)$/;
 /**
@@ -94,7 +95,10 @@ export function gitHttpMiddleware(deps: Deps): Koa.Middleware {
     // lists deployments right after `git push` returns sees it.
     await runBackend(ctx, deps, project._id, rest, async (progress) => {
       const afterAll = await branchHeads(deps, project._id);
-      if (progress) await reportOtherBranches(deps, project, branch, beforeAll, afterAll, progress);
+      await otherBranches(deps, project, branch, beforeAll, afterAll, progress, (deploymentId, commit) => recordAudit(deps, {
+        orgId: project.org_id, actorUserId: null, actorLabel: `api key ${keyId}`, action: 'deployment.triggered',
+        target: { type: 'deployment', id: deploymentId, name: project.slug }, details: { via: 'git push', commit_sha: commit }, ip: ctx.ip,
+      }));
       const after = afterAll.get(branch);
       if (!after || after === before) return;
       const queued = await enqueueDeployment(deps.m, project._id, { commitSha: after, trigger: 'push' }, deps.now());
@@ -127,18 +131,34 @@ async function reportDeployment(deps: Deps, project: { _id: string; slug: string
 }
 
 /**
- * A push to a branch other than the synced one is accepted and deploys nothing; the client is
- * told why, so a pushed branch never silently goes nowhere. Preview deployments (pro) are not
- * built yet, and the line says that too rather than promising a preview.
+ * Pushes to branches other than the synced one. On a plan with preview deployments each pushed
+ * branch queues a preview, and the client is told where to follow it and where it will be
+ * served; without, the push is accepted, deploys nothing, and the client is told why, so a pushed
+ * branch never silently goes nowhere. A deleted branch's preview is removed on any plan.
  */
-async function reportOtherBranches(deps: Deps, project: { org_id: string }, synced: string, before: Map<string, string>, after: Map<string, string>, progress: Progress): Promise<void> {
-  const pushed = [...after].filter(([name, sha]) => name !== synced && before.get(name) !== sha).map(([name]) => name);
+async function otherBranches(
+  deps: Deps, project: PreviewProject, synced: string, before: Map<string, string>, after: Map<string, string>,
+  progress: Progress | undefined, audit: (deploymentId: string, commit: string) => Promise<void>,
+): Promise<void> {
+  for (const [name] of before) {
+    if (name !== synced && !after.has(name) && await deletePreview(deps, project._id, name)) progress?.(`Branch ${name} was deleted; its preview was removed`);
+  }
+  const pushed = [...after].filter(([name, sha]) => name !== synced && before.get(name) !== sha);
   if (pushed.length === 0) return;
-  const previews = await hasFeature(deps.m, project.org_id, 'preview_deployments', deps.now());
-  for (const name of pushed) {
-    progress(previews
-      ? `Branch ${name} was pushed; only ${synced} deploys the site (branch previews are not available yet)`
-      : `Branch ${name} was pushed; only ${synced} deploys the site. Preview deployments of other branches need the Pro plan: ${deps.env.UPGRADE_URL}`);
+  const previews = await previewsAllowed(deps, project);
+  for (const [name, sha] of pushed) {
+    if (!previews) {
+      progress?.(`Branch ${name} was pushed; only ${synced} deploys the site. Preview deployments of other branches need the Pro plan: ${deps.env.UPGRADE_URL}`);
+      continue;
+    }
+    const queued = await queuePreview(deps, project, name, sha, 'push');
+    if (!queued) {
+      progress?.(`Branch ${name} was pushed; no preview is built because the project's slug is too long for a preview host (at most 53 characters)`);
+      continue;
+    }
+    await audit(queued.deploymentId, sha);
+    progress?.(`Preview of branch ${name} queued — follow it at ${deps.env.publicApiUrl}/projects/${project._id}/deployments/${queued.deploymentId}`);
+    progress?.(`Preview URL: ${queued.preview.url}`);
   }
 }
 

@@ -1,7 +1,8 @@
 /**
  * The site server: the CDN's part on one machine. A request's Host picks the project
- * (`{slug}.{SITES_DOMAIN}`, or a custom domain), and only that project's prefix of the object
- * store is read, so no host can reach another project's files. It applies the redirects
+ * (`{slug}.{SITES_DOMAIN}`, or a custom domain) or one of its branch previews
+ * (`{slug}--{label}.{SITES_DOMAIN}`), and only that site's prefix of the object store is read,
+ * so no host can reach another project's files. It applies the redirects
  * manifest, clean URLs, `Accept: text/markdown`, the 404 page, and the content types and cache
  * headers the builder decided for each key. Since a failed build never writes the manifest or
  * moves objects the published site references, what is served stays as it was.
@@ -11,14 +12,18 @@ import type { AddressInfo } from 'node:net';
 import { cacheControlFor, candidateKeys, contentTypeFor, matchRedirect, wantsMarkdown, type ObjectStore, type RedirectRule } from '@folio/builder';
 import type { Models } from '../db/models/index.ts';
 import { listen } from '../http/listen.ts';
-import { sitePrefix } from './bucket-prefixes.ts';
+import { decoratePreviewHtml, PREVIEW_ROBOTS_HEADER, PREVIEW_ROBOTS_TXT } from '../previews/preview-page.ts';
+import { previewSitePrefix, sitePrefix } from './bucket-prefixes.ts';
 import { PRIVATE_CACHE, type SiteGate } from './password-gate.ts';
-import { normalizeHost, projectIdForHost } from './host-project.ts';
+import { normalizeHost, siteForHost, type HostSite } from './host-project.ts';
+import { siteUrlFrom } from './site-url.ts';
 
 export interface SiteServerOptions {
   m: Models;
   store: ObjectStore;
   sitesDomain: string;
+  /** How production URLs are formed (the preview banner links there); default `http://{slug}.{sitesDomain}`. */
+  siteUrlTemplate?: string;
   host: string;
   port: number;
   /**
@@ -44,16 +49,17 @@ const TTL_MS = 2_000;
 export const SVG_CSP = "default-src 'none'; style-src 'unsafe-inline'";
 
 export async function startSiteServer(opts: SiteServerOptions): Promise<SiteServer> {
-  const projects = new Map<string, { id: string | undefined; at: number }>();
+  const sites = new Map<string, { site: HostSite | undefined; at: number }>();
+  const urlTemplate = opts.siteUrlTemplate ?? `http://{slug}.${opts.sitesDomain}`;
   const redirects = new Map<string, { etag: string; rules: RedirectRule[] }>();
 
-  async function projectFor(hostHeader: string | undefined): Promise<string | undefined> {
+  async function siteFor(hostHeader: string | undefined): Promise<HostSite | undefined> {
     const host = normalizeHost(hostHeader);
-    const hit = projects.get(host);
-    if (hit && Date.now() - hit.at < TTL_MS) return hit.id;
-    const id = await projectIdForHost(opts.m, opts.sitesDomain, host);
-    projects.set(host, { id, at: Date.now() });
-    return id;
+    const hit = sites.get(host);
+    if (hit && Date.now() - hit.at < TTL_MS) return hit.site;
+    const site = await siteForHost(opts.m, opts.sitesDomain, host);
+    sites.set(host, { site, at: Date.now() });
+    return site;
   }
 
   async function rulesFor(prefix: string): Promise<RedirectRule[]> {
@@ -68,11 +74,15 @@ export async function startSiteServer(opts: SiteServerOptions): Promise<SiteServ
     return rules;
   }
 
-  async function send(req: http.IncomingMessage, res: http.ServerResponse, key: string, prefix: string, status = 200, isPrivate = false): Promise<boolean> {
+  async function send(req: http.IncomingMessage, res: http.ServerResponse, key: string, prefix: string, status = 200, isPrivate = false, preview?: HostSite['preview']): Promise<boolean> {
     const head = await opts.store.head(prefix + key);
     if (!head) return false;
-    const etag = `"${head.etag.replace(/"/g, '')}"`;
     const type = contentTypeFor(key);
+    // A preview's pages get noindex and the banner here, not in its build (previews/preview-page.ts).
+    const decorate = preview && type.startsWith('text/html')
+      ? (b: Uint8Array) => Buffer.from(decoratePreviewHtml(Buffer.from(b).toString('utf8'), preview.branch, siteUrlFrom(urlTemplate, { slug: preview.slug, custom_domain: preview.customDomain })))
+      : undefined;
+    const etag = `"${head.etag.replace(/"/g, '')}${decorate ? '-preview' : ''}"`;
     res.setHeader('Content-Type', type);
     // An SVG opened as a document could run script or load what it names: uploads are sanitised,
     // and this policy blocks whatever remains (and anything a repository's own SVGs carry).
@@ -83,8 +93,9 @@ export async function startSiteServer(opts: SiteServerOptions): Promise<SiteServ
     if (isPrivate) res.setHeader('Vary', key.endsWith('.md') ? 'Accept, Cookie' : 'Cookie');
     else if (key.endsWith('.md')) res.setHeader('Vary', 'Accept');
     if (status === 200 && req.headers['if-none-match'] === etag) { res.statusCode = 304; res.end(); return true; }
-    const bytes = await opts.store.get(prefix + key);
-    if (bytes === undefined) return false;
+    const stored = await opts.store.get(prefix + key);
+    if (stored === undefined) return false;
+    const bytes = decorate ? decorate(stored) : stored;
     res.statusCode = status;
     res.setHeader('Content-Length', bytes.byteLength);
     res.end(req.method === 'HEAD' ? undefined : Buffer.from(bytes));
@@ -96,23 +107,34 @@ export async function startSiteServer(opts: SiteServerOptions): Promise<SiteServ
       const url = new URL(req.url ?? '/', 'http://site');
       const global = opts.globalFiles?.[url.pathname];
       if (global) { res.setHeader('Content-Type', global.contentType); res.end(global.body); return; }
-      const projectId = await projectFor(req.headers.host);
+      const site = await siteFor(req.headers.host);
+      const projectId = site?.projectId;
+      const preview = site?.preview;
+      // Every response of a preview host, the password form and 404s included, keeps crawlers out.
+      if (preview) res.setHeader('X-Robots-Tag', PREVIEW_ROBOTS_HEADER);
       if (!projectId) { res.statusCode = 404; res.setHeader('Content-Type', 'text/plain; charset=utf-8'); res.end('No site is published at this address.\n'); return; }
       const access = opts.gate ? await opts.gate(req, res, projectId) : 'open';
       if (access === 'answered') return;
       const isPrivate = access === 'private';
-      if (opts.handle && await opts.handle(req, res, projectId)) return;
+      // The assistant, MCP and analytics answer for production only: a preview is not a published site.
+      if (!preview && opts.handle && await opts.handle(req, res, projectId)) return;
       if (req.method !== 'GET' && req.method !== 'HEAD') { res.statusCode = 405; res.setHeader('Allow', 'GET, HEAD'); res.end(); return; }
-      const prefix = sitePrefix(projectId);
+      if (preview && url.pathname === '/robots.txt') {
+        res.setHeader('Content-Type', 'text/plain; charset=utf-8');
+        res.setHeader('Cache-Control', isPrivate ? PRIVATE_CACHE : 'public, max-age=60');
+        res.end(req.method === 'HEAD' ? undefined : PREVIEW_ROBOTS_TXT);
+        return;
+      }
+      const prefix = preview ? previewSitePrefix(projectId, preview.label) : sitePrefix(projectId);
       const rule = matchRedirect(await rulesFor(prefix), url.pathname);
       if (rule) { res.statusCode = rule.status; res.setHeader('Location', rule.destination + url.search); res.end(); return; }
       const keys = candidateKeys(url.pathname, wantsMarkdown(req.headers.accept));
       for (const key of keys ?? []) {
-        if (!await send(req, res, key, prefix, 200, isPrivate)) continue;
-        if (req.method === 'GET') opts.onServed?.(req, url, projectId, key);
+        if (!await send(req, res, key, prefix, 200, isPrivate, preview)) continue;
+        if (req.method === 'GET' && !preview) opts.onServed?.(req, url, projectId, key);
         return;
       }
-      if (await send(req, res, '404.html', prefix, 404, isPrivate)) return;
+      if (await send(req, res, '404.html', prefix, 404, isPrivate, preview)) return;
       res.statusCode = 404;
       res.setHeader('Content-Type', 'text/plain; charset=utf-8');
       res.end('Not found\n');

@@ -30,7 +30,7 @@ t.test('collapseFreshQueued', async (t) => {
     ]);
     await m.Deployment.createIndexes();
     const dup = await seed('b2', 'p-b', 2, null).catch((e) => e);
-    t.same([dup.code, dup.keyValue], [11000, { project_id: 'p-b' }], 'the index holds again');
+    t.same([dup.code, dup.keyValue], [11000, { project_id: 'p-b', preview_label: null }], 'the index holds again');
     t.equal(await collapseFreshQueued(m, at(10)), 0, 'nothing left to fold');
   });
 });

@@ -30,8 +30,15 @@ t.test('pushes to other branches', async (t) => {
     t.match(stdout, /refs\/heads\/feature\/new-page/, 'the branch is in the repository');
   });
 
-  t.test('should not promise a preview on pro', async (t) => {
+  t.test('should queue a preview on pro and say where it will be served', async (t) => {
     await m.Organization.updateOne({ _id: free.orgId }, { $set: { plan: 'pro' } });
-    t.same(await pushBranch('docs-fix'), ['remote: Branch docs-fix was pushed; only main deploys the site (branch previews are not available yet)']);
+    const lines = await pushBranch('docs-fix');
+    const queued = await m.Deployment.findOne({ project_id: project.id, branch: 'docs-fix' }).lean();
+    const env = tp.p.cp.deps.env;
+    t.same(lines, [
+      `remote: Preview of branch docs-fix queued — follow it at ${env.publicApiUrl}/projects/${project.id}/deployments/${queued?._id}`,
+      `remote: Preview URL: ${env.siteUrlTemplate.replace('{slug}', 'branches--docs-fix')}`,
+    ]);
+    t.same([queued?.status, queued?.preview_label, queued?.trigger], ['queued', 'docs-fix', 'push'], 'the preview waits for a builder');
   });
 });

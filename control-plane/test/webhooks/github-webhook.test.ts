@@ -11,11 +11,13 @@ t.test('GitHub webhook', async (t) => {
   const env = parseEnv({ API_PORT: '0', LOG_LEVEL: 'silent', GITHUB_WEBHOOK_SECRET: SECRET, ...(process.env.MONGODB_URI ? { MONGODB_URI: process.env.MONGODB_URI } : {}) });
   const api = await startTestApi({ env });
   t.teardown(() => api.close());
-  const { key } = await api.tenant('enterprise');
+  const { key, orgId } = await api.tenant('enterprise');
   const main = await api.project(key, { github_repo: 'Acme/Docs' });
   const mirror = await api.project(key, { github_repo: 'acme/docs' });
   const release = await api.project(key, { github_repo: 'acme/docs' });
   await api.request('PATCH', `/projects/${release.id}`, { key, body: { github_branch: 'release/v2' } });
+  // Without preview deployments, only synced branches build (previews: test/paid/preview-deployments.test.ts).
+  await api.cp.m.Organization.updateOne({ _id: orgId }, { $set: { plan: 'free' } });
   const queuedCount = () => api.cp.m.Deployment.countDocuments({ trigger: 'webhook' });
 
   const push = (fields: Record<string, unknown> = {}) => JSON.stringify({ ref: 'refs/heads/main', after: SHA, deleted: false, repository: { full_name: 'acme/DOCS' }, ...fields });
@@ -67,7 +69,7 @@ t.test('GitHub webhook', async (t) => {
   t.test('should ignore pushes to other branches, other repositories, tags and deleted branches', async (t) => {
     const before = await queuedCount();
     const cases: [string, string][] = [
-      [push({ ref: 'refs/heads/feature' }), 'feature is not the synced branch of any project connected to acme/DOCS'],
+      [push({ ref: 'refs/heads/feature' }), 'feature is not the synced branch of any project connected to acme/DOCS, and preview deployments of other branches need the Pro plan'],
       [push({ repository: { full_name: 'acme/docs-old' } }), 'no project is connected to acme/docs-old'],
       [push({ repository: { full_name: 'acme/.*' } }), 'no project is connected to acme/.*'],
       [push({ ref: 'refs/tags/v1.0.0' }), 'refs/tags/v1.0.0 is not a branch'],
@@ -94,7 +96,7 @@ t.test('GitHub webhook', async (t) => {
     t.same([issues.status, issues.body], [200, { status: 'ignored', reason: 'issues events are not handled; only push' }]);
     const form = `payload=${encodeURIComponent(push({ ref: 'refs/heads/feature' }))}`;
     const res = await send(form, { 'content-type': 'application/x-www-form-urlencoded' });
-    t.same([res.status, res.body], [200, { status: 'ignored', reason: 'feature is not the synced branch of any project connected to acme/DOCS' }]);
+    t.same([res.status, res.body], [200, { status: 'ignored', reason: 'feature is not the synced branch of any project connected to acme/DOCS, and preview deployments of other branches need the Pro plan' }]);
   });
 
   t.test('should refuse signed deliveries without JSON, delivery id or event', async (t) => {

@@ -17,6 +17,12 @@ export const deploymentSchema = new Schema({
   error: { type: String, default: null },
   /** What the author should fix but did not stop the deployment (mapped docs.json keys, broken links), one line each. */
   warnings: { type: [String], default: undefined },
+  /** The branch built: the project's synced branch for a production deployment, the previewed branch for a preview (null on records from before branches were kept). */
+  branch: { type: String, default: null },
+  /** The host label of a preview deployment (db/models/preview.ts); null for a production deployment. */
+  preview_label: { type: String, default: null },
+  /** Where a preview deployment is served; null for a production deployment. */
+  preview_url: { type: String, default: null },
   /** What queued it: manual (API), push (managed repo), webhook (own repo), ci (builder in customer CI). */
   trigger: { type: String, enum: ['manual', 'push', 'webhook', 'ci'], default: 'manual' },
   /** Queue bookkeeping, never exposed: the worker holding the lease, until when, and the fencing token. */
@@ -40,13 +46,16 @@ export const deploymentSchema = new Schema({
 deploymentSchema.index({ project_id: 1, started_at: -1 });
 deploymentSchema.index({ status: 1, next_attempt_at: 1 });
 /**
- * At most one fresh queued deployment per project: the key that makes a trigger join the queued
- * sync atomically (deploy/queue.ts). A sync handed back or waiting for a retry is `queued` with a
+ * At most one fresh queued deployment per site of a project (production, whose `preview_label`
+ * is null, and each branch preview): the key that makes a trigger join the queued sync
+ * atomically (deploy/queue.ts). A sync handed back or waiting for a retry is `queued` with a
  * fencing token above 0, outside the index, so re-queueing it never collides with a new one.
  */
-export const FRESH_QUEUED_INDEX = 'one_fresh_queued_per_project';
+export const FRESH_QUEUED_INDEX = 'one_fresh_queued_per_site';
+/** The index's name before previews existed (per project only); dropped at start-up (models/index.ts). */
+export const OLD_FRESH_QUEUED_INDEX = 'one_fresh_queued_per_project';
 /** The documents the fresh-queued index holds. */
 export const FRESH_QUEUED = { status: 'queued', fencing: 0 } as const;
-deploymentSchema.index({ project_id: 1 }, { name: FRESH_QUEUED_INDEX, unique: true, partialFilterExpression: FRESH_QUEUED });
+deploymentSchema.index({ project_id: 1, preview_label: 1 }, { name: FRESH_QUEUED_INDEX, unique: true, partialFilterExpression: FRESH_QUEUED });
 
 export type Deployment = InferSchemaType<typeof deploymentSchema> & { _id: string };

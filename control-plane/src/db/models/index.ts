@@ -8,7 +8,7 @@ import { apiKeySchema, type ApiKey } from './api-key.ts';
 import { organizationSchema, type Organization } from './organization.ts';
 import { projectSchema, type Project } from './project.ts';
 import { usageCounterSchema, type UsageCounter } from './usage-counter.ts';
-import { deploymentSchema, type Deployment } from './deployment.ts';
+import { deploymentSchema, OLD_FRESH_QUEUED_INDEX, type Deployment } from './deployment.ts';
 import { pageSchema, type Page } from './page.ts';
 import { webhookDeliverySchema, type WebhookDelivery } from './webhook-delivery.ts';
 import { auditEntrySchema, type AuditEntry } from './audit-entry.ts';
@@ -21,6 +21,7 @@ import { sessionSchema, type Session } from './session.ts';
 import { ownerClaimSchema, type OwnerClaim } from './owner-claim.ts';
 import { invitationSchema, type Invitation } from './invitation.ts';
 import { domainSchema, type Domain } from './domain.ts';
+import { previewSchema, type Preview } from './preview.ts';
 
 export interface Models {
   Organization: Model<Organization>;
@@ -42,6 +43,7 @@ export interface Models {
   OwnerClaim: Model<OwnerClaim>;
   Invitation: Model<Invitation>;
   Domain: Model<Domain>;
+  Preview: Model<Preview>;
 }
 
 const cache = new WeakMap<Connection, Models>();
@@ -70,6 +72,7 @@ export function models(connection: Connection): Models {
       OwnerClaim: connection.model<OwnerClaim>('OwnerClaim', ownerClaimSchema, 'owner_claims'),
       Invitation: connection.model<Invitation>('Invitation', invitationSchema, 'invitations'),
       Domain: connection.model<Domain>('Domain', domainSchema, 'domains'),
+      Preview: connection.model<Preview>('Preview', previewSchema, 'previews'),
     };
     cache.set(connection, m);
   }
@@ -78,12 +81,14 @@ export function models(connection: Connection): Models {
 
 /**
  * Creates the indexes every model declares (unique slugs, counters, one fresh queued deployment
- * per project) before serving, after folding together data that would violate them.
+ * per site) before serving, after folding together data that would violate them.
  */
 export async function syncIndexes(connection: Connection): Promise<void> {
   const m = models(connection);
   await collapseFreshQueued(m, new Date());
+  // The per-project index became per site (previews); the old one would refuse a preview queued beside production.
+  if (await m.Deployment.collection.indexExists(OLD_FRESH_QUEUED_INDEX).catch(() => false)) await m.Deployment.collection.dropIndex(OLD_FRESH_QUEUED_INDEX);
   for (const model of Object.values(m)) await (model as Model<unknown>).createIndexes();
 }
 
-export type { AnalyticsEvent, AnalyticsSalt, ApiKey, AuditEntry, ServerSecret, WebhookEndpoint, WebhookMessage, Organization, Project, UsageCounter, Deployment, Page, WebhookDelivery, User, Membership, Session, OwnerClaim, Invitation, Domain };
+export type { AnalyticsEvent, AnalyticsSalt, ApiKey, AuditEntry, ServerSecret, WebhookEndpoint, WebhookMessage, Organization, Project, UsageCounter, Deployment, Page, WebhookDelivery, User, Membership, Session, OwnerClaim, Invitation, Domain, Preview };
