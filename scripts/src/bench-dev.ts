@@ -1,7 +1,7 @@
 /**
  * `npm run bench:dev [-- --pages 1000] [-- --edits 5]`: the local preview's two figures.
  *
- * 1. Start time on the bundled example site: `npm run dev`'s own process (Node, tsx and all)
+ * 1. Start time on the bundled example site: `npm run dev`'s own process (Node, tsx and all, started as the npm script starts it)
  *    from spawn to its "Ready" line, first with an empty cache (a copy of the example at a new
  *    path), then again on the same copy (the cache kept in the temp folder, as a second
  *    `npm run dev` finds it).
@@ -29,7 +29,7 @@ const example = path.join(root, 'builder/examples/acme-docs');
 function timeStart(dir: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const child = spawn(process.execPath, [path.join(root, 'node_modules/tsx/dist/cli.mjs'), path.join(root, 'builder/src/cli.ts'), 'dev', dir, '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'builder/src/cli.ts'), 'dev', dir, '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     child.stdout.on('data', (c: Buffer) => {
       out += c.toString();
