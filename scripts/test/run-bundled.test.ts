@@ -22,7 +22,12 @@ function node(args: string[], env: Record<string, string> = {}): Promise<Run> {
   });
 }
 
-const tmp = (prefix: string) => fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+const made: string[] = [];
+const tmp = (prefix: string) => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  made.push(dir);
+  return dir;
+};
 
 /** The bundle folders (one per source state) the launcher keeps for `entry`. */
 function bundles(cache: string): string[] {
@@ -30,6 +35,7 @@ function bundles(cache: string): string[] {
 }
 
 t.test('run-bundled', async (t) => {
+  t.teardown(() => { for (const dir of made) fs.rmSync(dir, { recursive: true, force: true }); });
   await t.test('should answer keys and orgs exactly as through tsx', async (t) => {
     const cache = tmp('folio-cli-cache-');
     const env = { DATA_DIR: tmp('folio-cli-data-'), FOLIO_CLI_CACHE_DIR: cache };
