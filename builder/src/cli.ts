@@ -15,13 +15,9 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { build, type BuildOptions } from './build.ts';
-import { createCompiler } from './compile/index.ts';
+import type { BuildOptions } from './build.ts';
 import { BuilderError } from './errors.ts';
-import { syncRemote } from './git/sync-remote.ts';
-import { createProgress } from './progress/progress-reporter.ts';
 import { scrubbedEnv } from './limits/scrubbed-env.ts';
-import { createLocalDirStore } from './store/local-dir-store.ts';
 import type { BuildResult } from './types.ts';
 
 const USAGE = 'usage: build-site <git-url|dir> --out <dir> [--branch <b>] [--token <t>] [--site-url <u>]';
@@ -64,6 +60,8 @@ export async function main(argv: string[], log: (line: string) => void = (l) => 
   try {
     let request: ChildRequest;
     if (/^https?:\/\//.test(source)) {
+      // Loaded here, not at the top: `--help` and local builds never need the Git client.
+      const { syncRemote } = await import('./git/sync-remote.ts');
       const dir = path.join(out, '_folio', 'cache', 'git');
       const { commit } = await syncRemote({ url: source, dir, branch: args.values.branch, token: args.values.token });
       request = { dir, ref: commit, out, siteUrl };
@@ -114,6 +112,10 @@ async function child(): Promise<void> {
   let input = '';
   for await (const chunk of process.stdin) input += chunk;
   const req = JSON.parse(input) as ChildRequest;
+  // The build's modules load only in the child, so the parent (and `--help`) starts quickly.
+  const [{ build }, { createCompiler }, { createProgress }, { createLocalDirStore }] = await Promise.all([
+    import('./build.ts'), import('./compile/index.ts'), import('./progress/progress-reporter.ts'), import('./store/local-dir-store.ts'),
+  ]);
   // The first compile sandbox starts now, while the repository is read and the build planned.
   const compiler = await createCompiler();
   compiler.prepare();

@@ -1,10 +1,10 @@
 /**
  * `npm run bench:dev [-- --pages 1000] [-- --edits 5]`: the local preview's two figures.
  *
- * 1. Start time on the bundled example site: `npm run dev`'s own process (Node, tsx and all)
- *    from spawn to its "Ready" line, first with an empty cache (a copy of the example at a new
- *    path), then again on the same copy (the cache kept in the temp folder, as a second
- *    `npm run dev` finds it).
+ * 1. Start time on the bundled example site: `npm run dev`'s own process (Node and tsx, started
+ *    as the npm script starts it) from spawn to its "Ready" line, first with an empty cache (a
+ *    copy of the example at a new path), then again on the same copy (the cache kept in the temp
+ *    folder, as a second `npm run dev` finds it).
  * 2. Save-to-browser latency on a generated corpus (`--pages`, default 1,000): Chromium shows a
  *    page of typical size; each edit appends a paragraph to its file and the time is taken from
  *    just before the write to the moment the new text is in the page's DOM (no reload). Between
@@ -29,7 +29,7 @@ const example = path.join(root, 'builder/examples/acme-docs');
 function timeStart(dir: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const child = spawn(process.execPath, [path.join(root, 'node_modules/tsx/dist/cli.mjs'), path.join(root, 'builder/src/cli.ts'), 'dev', dir, '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'builder/src/cli.ts'), 'dev', dir, '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     child.stdout.on('data', (c: Buffer) => {
       out += c.toString();

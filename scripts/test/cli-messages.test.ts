@@ -11,10 +11,14 @@ const script = (p: string) => path.join(root, p);
 
 interface Run { code: number | null; stdout: string; stderr: string }
 
-/** Runs a command's file as `npm run` does (through tsx), with `env` added. */
+/** The commands whose npm scripts run them from a cached bundle (`scripts/bin/run-bundled.mjs`). */
+const bundled = new Set(['scripts/src/keys.ts', 'scripts/src/orgs.ts']);
+
+/** Runs a command's file as `npm run` does (from its bundle, or through tsx), with `env` added. */
 function run(file: string, args: string[], env: Record<string, string> = {}): Promise<Run> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', script(file), ...args], { cwd: root, env: { ...process.env, ...env } });
+    const node = bundled.has(file) ? [script('scripts/bin/run-bundled.mjs')] : ['--import', 'tsx'];
+    const child = spawn(process.execPath, [...node, script(file), ...args], { cwd: root, env: { ...process.env, ...env } });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => { stdout += c.toString(); });

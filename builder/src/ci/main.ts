@@ -13,7 +13,6 @@ import { BuilderError } from '../errors.ts';
 import { scrubbedEnv } from '../limits/scrubbed-env.ts';
 import { createProgress } from '../progress/progress-reporter.ts';
 import { startHealthFile } from '../worker/health-file.ts';
-import { ciDeploy } from './ci-deploy.ts';
 import { CI_HELP, parseCiOptions, type CiOptions } from './ci-options.ts';
 
 const out = (line: string) => process.stdout.write(`${line}\n`);
@@ -39,6 +38,8 @@ const abort = new AbortController();
 for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => abort.abort());
 
 try {
+  // Loaded after the options are read, so `--help` and option errors answer quickly.
+  const { ciDeploy } = await import('./ci-deploy.ts');
   const progress = createProgress(process.stderr);
   const { job, outcome, report } = await ciDeploy(opts, { log: err, signal: abort.signal, progress });
   progress.end();

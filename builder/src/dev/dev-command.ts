@@ -13,10 +13,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { createLocalDirStore } from '../store/local-dir-store.ts';
-import { createDevSession } from './dev-session.ts';
-import { startDevServer, type DevServer } from './dev-server.ts';
-import { isSkippedPath, openWorkingTree } from './working-tree.ts';
+import type { DevServer } from './dev-server.ts';
 
 export const DEV_USAGE = `usage: dev <repo dir> [--port <n>] [--host <h>]
 
@@ -51,6 +48,10 @@ export async function startDev(opts: DevOptions): Promise<DevServer & { dir: str
   const dir = path.resolve(opts.dir);
   if (!fs.existsSync(path.join(dir, 'docs.json'))) throw new Error(`${dir}: no docs.json here; give the folder of a docs repository (the one holding docs.json)`);
   const cacheDir = opts.cacheDir ?? devCacheDir(dir);
+  // The preview's modules (compiler, template, search) load here, so `dev --help` starts quickly.
+  const [{ createLocalDirStore }, { createDevSession }, { startDevServer }, { isSkippedPath, openWorkingTree }] = await Promise.all([
+    import('../store/local-dir-store.ts'), import('./dev-session.ts'), import('./dev-server.ts'), import('./working-tree.ts'),
+  ]);
   const store = createLocalDirStore(cacheDir);
   const tree = await openWorkingTree(dir);
   const listen = (port: number) => startDevServer({ store, host: opts.host, port, session: (siteUrl) => createDevSession({ tree, store, siteUrl, log: opts.log }) });

@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import mongoose from 'mongoose';
-import { startEmbeddedMongo, type EmbeddedMongo } from '../embedded-mongo/index.ts';
+import type { EmbeddedMongo } from '../embedded-mongo/index.ts';
 import { AppError } from '../errors.ts';
 import { syncIndexes } from './models/index.ts';
 
@@ -68,6 +68,9 @@ export async function connectDatabase(opts: ConnectOptions = {}): Promise<Databa
     throw new AppError(409, 'data_dir_in_use', `DATA_DIR ${opts.dataDir} is in use by another Folio platform (process ${pid}); stop it first, or set DATA_DIR to another folder`);
   }
   if (!uri) {
+    // Loaded only when this process runs the server: a command beside a running platform, or
+    // one using MONGODB_URI, never loads the query engine.
+    const { startEmbeddedMongo } = await import('../embedded-mongo/index.ts');
     embedded = await startEmbeddedMongo({ dataDir: opts.dataDir ? path.join(opts.dataDir, 'db') : undefined });
     uri = embedded.uri;
     if (endpointFile) {
