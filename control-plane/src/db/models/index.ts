@@ -4,6 +4,7 @@
 import type { Connection, Model } from 'mongoose';
 import { collapseFreshQueued } from '../collapse-fresh-queued.ts';
 import { analyticsEventSchema, analyticsSaltSchema, type AnalyticsEvent, type AnalyticsSalt } from './analytics-event.ts';
+import { analyticsRollupSchema, analyticsVisitorHourSchema, type AnalyticsRollup, type AnalyticsVisitorHour } from './analytics-rollup.ts';
 import { apiKeySchema, type ApiKey } from './api-key.ts';
 import { organizationSchema, type Organization } from './organization.ts';
 import { projectSchema, type Project } from './project.ts';
@@ -32,6 +33,8 @@ export interface Models {
   WebhookDelivery: Model<WebhookDelivery>;
   AnalyticsEvent: Model<AnalyticsEvent>;
   AnalyticsSalt: Model<AnalyticsSalt>;
+  AnalyticsRollup: Model<AnalyticsRollup>;
+  AnalyticsVisitorHour: Model<AnalyticsVisitorHour>;
   AuditEntry: Model<AuditEntry>;
   ServerSecret: Model<ServerSecret>;
   WebhookEndpoint: Model<WebhookEndpoint>;
@@ -60,6 +63,8 @@ export function models(connection: Connection): Models {
       WebhookDelivery: connection.model<WebhookDelivery>('WebhookDelivery', webhookDeliverySchema, 'webhook_deliveries'),
       AnalyticsEvent: connection.model<AnalyticsEvent>('AnalyticsEvent', analyticsEventSchema, 'analytics_events'),
       AnalyticsSalt: connection.model<AnalyticsSalt>('AnalyticsSalt', analyticsSaltSchema, 'analytics_salts'),
+      AnalyticsRollup: connection.model<AnalyticsRollup>('AnalyticsRollup', analyticsRollupSchema, 'analytics_rollups'),
+      AnalyticsVisitorHour: connection.model<AnalyticsVisitorHour>('AnalyticsVisitorHour', analyticsVisitorHourSchema, 'analytics_visitor_hours'),
       AuditEntry: connection.model<AuditEntry>('AuditEntry', auditEntrySchema, 'audit_log'),
       ServerSecret: connection.model<ServerSecret>('ServerSecret', serverSecretSchema, 'server_secrets'),
       WebhookEndpoint: connection.model<WebhookEndpoint>('WebhookEndpoint', webhookEndpointSchema, 'webhook_endpoints'),
