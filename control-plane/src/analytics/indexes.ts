@@ -13,6 +13,7 @@ export async function ensureAnalyticsIndexes(m: Models, retentionDays: number): 
   // Rollups have no TTL: they outlive raw events (see analytics/rollup-window.ts).
   await m.AnalyticsRollup.createIndexes();
   await m.AnalyticsVisitorHour.createIndexes();
+  await m.AnalyticsDayUniques.createIndexes();
   const seconds = retentionDays * 86_400;
   const coll = m.AnalyticsEvent.collection;
   const existing = (await coll.listIndexes().toArray()).find((i) => i.name === TTL_INDEX);

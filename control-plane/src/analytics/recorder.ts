@@ -125,11 +125,11 @@ export class AnalyticsRecorder {
         for (const p of batch) docs.push(classify(p.input, p.at, salts.get(utcDay(p.at))!));
         await this.collection.insertMany(docs, { ordered: false });
         // The batch's hourly rollups and visitor-hours, one upsert each (analytics/rollup-writes.ts).
+        // Visitor-hours first: a day's cached uniques are checked against its page views
+        // (analytics/rollup-uniques.ts), so views must never count visitors not yet written.
         const { rollups, visitors } = rollupWrites(docs);
-        await Promise.all([
-          rollups.length > 0 ? this.rollups.bulkWrite(rollups, { ordered: false }) : undefined,
-          visitors.length > 0 ? this.visitorHours.bulkWrite(visitors, { ordered: false }) : undefined,
-        ]);
+        if (visitors.length > 0) await this.visitorHours.bulkWrite(visitors, { ordered: false });
+        if (rollups.length > 0) await this.rollups.bulkWrite(rollups, { ordered: false });
         this.counters.inserted += docs.length;
       } catch (err) {
         this.counters.failed += batch.length;

@@ -1,14 +1,17 @@
 /**
  * The overview and the AI insights from the hourly rollups: counts are sums of the hours of the
- * window (read in one query, projected to the fields needed), unique visitors are distinct
- * visitor ids of the visitor-hour documents, counted in the database.
+ * window (read in one query, projected to the fields needed); unique visitors come from
+ * analytics/rollup-uniques.ts.
  */
 import type { AnalyticsRollup } from '../db/models/analytics-rollup.ts';
 import type { Models } from '../db/models/index.ts';
 import { bucketOf, START_OF_WEEK } from './buckets.ts';
 import type { OverviewInput, OverviewParts } from './overview.ts';
 import { decodeKey } from './rollup-keys.ts';
+import { clip, DAY, dayUniques, daysOf, visitorMatch } from './rollup-uniques.ts';
 import type { Window } from './query-params.ts';
+
+const HOUR = 3_600_000;
 
 type Projection = Partial<Record<keyof AnalyticsRollup, 1>>;
 
@@ -31,25 +34,41 @@ export const counter = (c: Record<string, number> | undefined, name: string): nu
 
 /** The parts of an overview, from rollups. */
 export async function overviewFromRollups(m: Models, q: OverviewInput): Promise<OverviewParts> {
-  const match = { project_id: q.projectId, hour: { $gte: q.from, $lt: q.to }, ...(q.excludeBots ? { bot: false } : {}) };
-  const [rollups, [facets]] = await Promise.all([
-    rollupsIn(m, q.projectId, q, { c: 1, fam: 1, hour: 1 }),
-    m.AnalyticsVisitorHour.aggregate([
-      { $match: match },
-      {
-        $facet: {
-          total: [{ $group: { _id: '$visitor' } }, { $count: 'n' }],
-          series: [
-            { $group: { _id: { b: { $dateTrunc: { date: '$hour', unit: q.unit, timezone: q.tz, startOfWeek: START_OF_WEEK } }, v: '$visitor' } } },
-            { $group: { _id: '$_id.b', visitors: { $sum: 1 } } },
-          ],
-        },
-      },
+  const days = daysOf(q);
+  const [rollups, cached] = await Promise.all([rollupsIn(m, q.projectId, q, { c: 1, fam: 1, hour: 1 }), dayUniques(m, q)]);
+  const byBucket = new Map<number, { views: number; visitors: number }>();
+  const slot = (b: number) => { let s = byBucket.get(b); if (!s) { s = { views: 0, visitors: 0 }; byBucket.set(b, s); } return s; };
+  const bucket = (ms: number) => bucketOf(new Date(ms), q.unit, q.tz).getTime();
+  // Days whose visitors one bucket gets whole come from the cache; hour buckets read each
+  // hour's count; the other days (cut by the window or by a bucket) are counted from visitor-hours.
+  const split: number[] = [];
+  for (const d of days) {
+    const day = cached.get(d.day);
+    if (q.unit === 'hour') {
+      for (let h = 0; h < 24; h++) {
+        const at = d.day + h * HOUR;
+        if (day && day.hours[h] > 0 && at >= q.from.getTime() && at < q.to.getTime()) slot(bucket(at)).visitors += day.hours[h];
+      }
+    } else if (d.whole && bucket(d.day) === bucket(d.day + DAY - HOUR)) {
+      if (day && day.total > 0) slot(bucket(d.day)).visitors += day.total;
+    } else {
+      split.push(d.day);
+    }
+  }
+  const cut = days.filter((d) => !d.whole).map((d) => d.day);
+  const [cutTotal, splitSeries] = await Promise.all([
+    cut.length === 0 ? [] : m.AnalyticsVisitorHour.aggregate([{ $match: visitorMatch(q, clip(q, cut)) }, { $group: { _id: '$visitor' } }, { $count: 'n' }]),
+    split.length === 0 ? [] : m.AnalyticsVisitorHour.aggregate([
+      { $match: visitorMatch(q, clip(q, split)) },
+      { $group: { _id: { b: { $dateTrunc: { date: '$hour', unit: q.unit, timezone: q.tz, startOfWeek: START_OF_WEEK } }, v: '$visitor' } } },
+      { $group: { _id: '$_id.b', visitors: { $sum: 1 } } },
     ]),
   ]);
+  for (const r of splitSeries as { _id: Date; visitors: number }[]) slot(new Date(r._id).getTime()).visitors += r.visitors;
+  let visitors = cutTotal[0]?.n ?? 0;
+  for (const d of days) if (d.whole) visitors += cached.get(d.day)?.total ?? 0;
+
   const totals = { views: 0, searches: 0, up: 0, down: 0 };
-  const byBucket = new Map<number, { views: number; visitors: number }>();
-  for (const r of facets.series as { _id: Date; visitors: number }[]) byBucket.set(new Date(r._id).getTime(), { views: 0, visitors: r.visitors });
   const aiSplit = new Map<string | null, number>();
   for (const r of rollups) {
     sumMap(aiSplit, r.fam);
@@ -59,11 +78,7 @@ export async function overviewFromRollups(m: Models, q: OverviewInput): Promise<
     totals.searches += counter(r.c, 'searches');
     totals.up += counter(r.c, 'up');
     totals.down += counter(r.c, 'down');
-    if (views === 0) continue;
-    const b = bucketOf(r.hour, q.unit, q.tz).getTime();
-    const slot = byBucket.get(b) ?? { views: 0, visitors: 0 };
-    slot.views += views;
-    byBucket.set(b, slot);
+    if (views > 0) slot(bucket(new Date(r.hour).getTime())).views += views;
   }
-  return { totals, visitors: facets.total[0]?.n ?? 0, byBucket, aiSplit: aiSplit as Map<string, number> };
+  return { totals, visitors, byBucket, aiSplit: aiSplit as Map<string, number> };
 }

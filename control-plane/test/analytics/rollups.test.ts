@@ -129,6 +129,20 @@ t.test('analytics rollups', async (t) => {
     t.ok(body.crawlers.length === 2 && body.usage.llm_exports > 0 && body.usage.ai_referrals > 0 && body.usage.assistant_messages > 0, 'every part has counts');
   });
 
+  t.test('should recount a day whose cached unique visitors are out of date once more events arrive', async (t) => {
+    const cases = overviewCases.filter((c) => c.from.getTime() === windows[0].from.getTime() && c.unit !== 'hour' && c.tz === 'UTC');
+    for (const q of cases) t.same(await overview(m, q), await overview(m, q, raw), 'before');
+    t.ok(await m.AnalyticsDayUniques.countDocuments({ project_id: PROJECT }) > 20, 'day uniques are cached');
+    const late = new AnalyticsRecorder(m, { batchSize: 100, flushIntervalMs: 60_000 });
+    for (const e of randomEvents(7, 600)) late.record(e);
+    await late.close();
+    for (const q of cases) t.same(await overview(m, q), await overview(m, q, raw), `${q.unit} bots ${q.excludeBots ? 'out' : 'in'} after`);
+    for (const dimension of ['pages', 'countries', 'channels'] as const) {
+      const q = { ...windows[0], projectId: PROJECT, dimension, limit: 250, excludeBots: true };
+      t.same(await breakdown(m, q), await breakdown(m, q, raw), `${dimension} after`);
+    }
+  });
+
   t.test('should read raw events for minute buckets, zones with part-hour offsets and windows off the hour', async (t) => {
     const w = windows[0];
     t.equal(rollupsCover(w, 'minute', 'UTC'), false);

@@ -45,3 +45,26 @@ analyticsRollupSchema.index({ project_id: 1, hour: 1 });
 
 export const analyticsVisitorHourSchema = new Schema({ _id: String, project_id: String, hour: Date, bot: Boolean, visitor: String }, { versionKey: false, strict: false, autoCreate: true });
 analyticsVisitorHourSchema.index({ project_id: 1, hour: 1 });
+
+/**
+ * Distinct visitors of one UTC day, computed from its visitor-hours when a query first needs
+ * them and recomputed when the day's page views changed since (`basis`), for non-bot traffic
+ * (`scope: 'humans'`) or all of it (`'all'`). Visitor ids rotate every UTC day, so these counts
+ * add up across days exactly.
+ */
+export interface AnalyticsDayUniques {
+  _id: string;
+  project_id: string;
+  day: Date;
+  scope: 'humans' | 'all';
+  /** Page views of the day (in the scope) when computed. */
+  basis: number;
+  total: number;
+  /** Distinct visitors per UTC hour of the day. */
+  hours: number[];
+  /** Distinct visitors per dimension (visitor-hour field) and escaped value. */
+  dims: Record<string, Record<string, number>>;
+}
+
+export const analyticsDayUniquesSchema = new Schema({ _id: String, project_id: String, day: Date, scope: String }, { versionKey: false, strict: false, autoCreate: true });
+analyticsDayUniquesSchema.index({ project_id: 1, day: 1 });
