@@ -10,7 +10,7 @@
 import type { AnalyticsDayUniques, AnalyticsRollup } from '../db/models/analytics-rollup.ts';
 import type { Models } from '../db/models/index.ts';
 import { VISITOR_DIMENSIONS } from './dimension-fields.ts';
-import { decodeKey, encodeKey } from './rollup-keys.ts';
+import { dayKey, decodeKey, encodeKey } from './rollup-keys.ts';
 import { counter } from './rollup-overview.ts';
 import { PAGES_FIELD } from './rollup-writes.ts';
 
@@ -29,8 +29,11 @@ export function visitorMatch(q: UniquesScope, ranges: Range[]): Record<string, u
     if (last && last.to >= r.from) last.to = Math.max(last.to, r.to); else merged.push({ ...r });
   }
   const hour = (r: Range) => ({ hour: { $gte: new Date(r.from), $lt: new Date(r.to) } });
+  const days = new Set<string>();
+  for (const r of merged) for (let d = Math.floor(r.from / DAY) * DAY; d < r.to; d += DAY) days.add(dayKey(q.projectId, d));
   return {
     project_id: q.projectId,
+    day_key: { $in: [...days] },
     ...(merged.length === 1 ? hour(merged[0]) : { $or: merged.map(hour) }),
     ...(q.excludeBots ? { bot: false } : {}),
   };

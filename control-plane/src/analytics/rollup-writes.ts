@@ -8,7 +8,7 @@ import type { mongo } from 'mongoose';
 import type { AnalyticsEvent } from '../db/models/analytics-event.ts';
 import type { AnalyticsRollup } from '../db/models/analytics-rollup.ts';
 import { HUMANS, OTHER_BOTS, VISITOR_DIMENSIONS } from './dimension-fields.ts';
-import { encodeKey, FIELD_SEPARATOR, hourOf, rollupId } from './rollup-keys.ts';
+import { dayKey, encodeKey, FIELD_SEPARATOR, hourOf, rollupId } from './rollup-keys.ts';
 
 /** Field of the visitor-hour documents that lists the page paths a visitor viewed. */
 export const PAGES_FIELD = 'pages';
@@ -94,7 +94,7 @@ export function rollupWrites(events: AnalyticsEvent[]): { rollups: mongo.AnyBulk
       updateOne: {
         filter: { _id },
         update: {
-          $setOnInsert: { project_id: v.projectId, hour: new Date(v.hour), bot: v.bot, visitor: v.visitor },
+          $setOnInsert: { project_id: v.projectId, hour: new Date(v.hour), bot: v.bot, visitor: v.visitor, day_key: dayKey(v.projectId, Math.floor(v.hour / 86_400_000) * 86_400_000) },
           ...(v.sets.size > 0 ? { $addToSet: Object.fromEntries([...v.sets].map(([f, s]) => [f, { $each: [...s] }])) } : {}),
         },
         upsert: true,

@@ -37,14 +37,18 @@ export interface AnalyticsVisitorHour {
   hour: Date;
   bot: boolean;
   visitor: string;
+  /** `<project id>|<start of the UTC day in ms>`: the equality key a day's reads look up. */
+  day_key: string;
   [dimension: string]: unknown;
 }
 
 export const analyticsRollupSchema = new Schema({ _id: String, project_id: String, hour: Date, bot: Boolean }, { versionKey: false, strict: false, autoCreate: true });
 analyticsRollupSchema.index({ project_id: 1, hour: 1 });
 
-export const analyticsVisitorHourSchema = new Schema({ _id: String, project_id: String, hour: Date, bot: Boolean, visitor: String }, { versionKey: false, strict: false, autoCreate: true });
-analyticsVisitorHourSchema.index({ project_id: 1, hour: 1 });
+export const analyticsVisitorHourSchema = new Schema({ _id: String, project_id: String, hour: Date, bot: Boolean, visitor: String, day_key: String }, { versionKey: false, strict: false, autoCreate: true });
+// Reads select whole UTC days by equality (the embedded database looks up equality on an
+// index's leading field; a range on `hour` would test every visitor-hour of the project).
+analyticsVisitorHourSchema.index({ day_key: 1, hour: 1 });
 
 /**
  * Distinct visitors of one UTC day, computed from its visitor-hours when a query first needs
