@@ -3,13 +3,14 @@
  * (analytics/breakdown.ts): page views and search counts are sums of hourly counts; visitors are
  * distinct (value, visitor id) pairs (analytics/rollup-uniques.ts).
  */
+import type { AnalyticsRollup } from '../db/models/analytics-rollup.ts';
 import type { Models } from '../db/models/index.ts';
 import type { BreakdownInput } from './breakdown.ts';
 import { VISITOR_DIMENSIONS } from './dimension-fields.ts';
 import { FIELD_SEPARATOR } from './rollup-keys.ts';
 import { counter, rollupsIn, sumMap } from './rollup-overview.ts';
 import { decodeKey } from './rollup-keys.ts';
-import { visitorsPerValue } from './rollup-uniques.ts';
+import { clip, dayUniques, daysOf, visitorsPerValue } from './rollup-uniques.ts';
 import { PAGES_FIELD } from './rollup-writes.ts';
 
 /** Ascending order of strings as the database sorts them, null first. */
@@ -18,13 +19,22 @@ export const byName = (a: string | null, b: string | null): number => (a === b ?
 /** The `results` of a breakdown, from rollups. */
 export async function breakdownRowsFromRollups(m: Models, q: BreakdownInput): Promise<Record<string, unknown>[]> {
   if (q.dimension === 'pages') {
+    // Page views of whole days from the day cache; the hours of cut days from their rollups.
+    const days = daysOf(q);
+    const cached = await dayUniques(m, q);
     const views = new Map<string | null, number>();
-    for (const r of await rollupsIn(m, q.projectId, q, { pv: 1 })) if (!(q.excludeBots && r.bot)) sumMap(views, r.pv);
+    for (const d of days) if (d.whole) sumMap(views, cached.get(d.day)?.pv);
+    const cutHours = clip(q, days.filter((d) => !d.whole).map((d) => d.day));
+    if (cutHours.length > 0) {
+      const hours = cutHours.map((r) => ({ hour: { $gte: new Date(r.from), $lt: new Date(r.to) } }));
+      const rollups = await m.AnalyticsRollup.find({ project_id: q.projectId, $or: hours }, { pv: 1, bot: 1 }).lean<AnalyticsRollup[]>();
+      for (const r of rollups) if (!(q.excludeBots && r.bot)) sumMap(views, r.pv);
+    }
     const ranked = [...views].sort((a, b) => b[1] - a[1]);
     // Visitors only order pages of equal views: rows past the cut cannot make it.
     const cut = ranked[Math.min(q.limit, ranked.length) - 1]?.[1] ?? 0;
     const candidates = ranked.filter(([, n]) => n >= cut).map(([p]) => p as string);
-    const visitors = await visitorsPerValue(m, q, PAGES_FIELD);
+    const visitors = await visitorsPerValue(m, q, PAGES_FIELD, cached);
     return candidates
       .map((path) => ({ path, views: views.get(path)!, unique_visitors: visitors.get(path) ?? 0 }))
       .sort((a, b) => b.views - a.views || b.unique_visitors - a.unique_visitors || byName(a.path, b.path))

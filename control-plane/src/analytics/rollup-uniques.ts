@@ -56,7 +56,13 @@ export function clip(q: { from: Date; to: Date }, days: number[]): Range[] {
 /** Computes one day's uniques from its visitor-hours. */
 async function computeDay(m: Models, q: UniquesScope, day: number, basis: number): Promise<AnalyticsDayUniques> {
   const scope = q.excludeBots ? 'humans' : 'all';
-  const docs = await m.AnalyticsVisitorHour.find(visitorMatch(q, [{ from: day, to: day + DAY }])).lean();
+  const [docs, rollups] = await Promise.all([
+    m.AnalyticsVisitorHour.find(visitorMatch(q, [{ from: day, to: day + DAY }])).lean(),
+    m.AnalyticsRollup.find({ project_id: q.projectId, hour: { $gte: new Date(day), $lt: new Date(day + DAY) }, ...(q.excludeBots ? { bot: false } : {}) }, { pv: 1 }).lean<AnalyticsRollup[]>(),
+  ]);
+  // Read after the basis, so never older than it: a newer read only makes the next check recount.
+  const pv: Record<string, number> = {};
+  for (const r of rollups) for (const [k, n] of Object.entries(r.pv ?? {})) pv[k] = (pv[k] ?? 0) + n;
   const all = new Set<string>();
   const hours = Array.from({ length: 24 }, () => new Set<string>());
   const dims = new Map<string, Map<string, Set<string>>>(DIM_FIELDS.map((f) => [f, new Map()]));
@@ -79,6 +85,7 @@ async function computeDay(m: Models, q: UniquesScope, day: number, basis: number
     _id: `${q.projectId}|${day}|${scope}`, project_id: q.projectId, day: new Date(day), scope, basis,
     total: all.size, hours: hours.map((s) => s.size),
     dims: Object.fromEntries([...dims].map(([f, byValue]) => [f, Object.fromEntries([...byValue].map(([value, s]) => [encodeKey(value), s.size]))])),
+    pv,
   };
   await m.AnalyticsDayUniques.replaceOne({ _id: out._id }, out, { upsert: true });
   return out;
@@ -121,9 +128,9 @@ export function addDayDim(into: Map<string, number>, day: AnalyticsDayUniques | 
  * Distinct visitors per value of a visitor-hour field over the window: whole days from their
  * cached uniques, the cut days' hours counted in the database.
  */
-export async function visitorsPerValue(m: Models, q: UniquesScope, field: string): Promise<Map<string, number>> {
+export async function visitorsPerValue(m: Models, q: UniquesScope, field: string, known?: Map<number, AnalyticsDayUniques>): Promise<Map<string, number>> {
   const days = daysOf(q);
-  const cached = await dayUniques(m, q);
+  const cached = known ?? await dayUniques(m, q);
   const out = new Map<string, number>();
   for (const d of days) if (d.whole) addDayDim(out, cached.get(d.day), field);
   const cut = days.filter((d) => !d.whole).map((d) => d.day);

@@ -68,6 +68,8 @@ export interface AnalyticsDayUniques {
   hours: number[];
   /** Distinct visitors per dimension (visitor-hour field) and escaped value. */
   dims: Record<string, Record<string, number>>;
+  /** Page views per escaped path (summed from the day's rollups, read after `basis`). */
+  pv?: Record<string, number>;
 }
 
 export const analyticsDayUniquesSchema = new Schema({ _id: String, project_id: String, day: Date, scope: String }, { versionKey: false, strict: false, autoCreate: true });
