@@ -1,29 +1,28 @@
-/** Analytics breakdowns (spec 2.7): one dimension, highest traffic first, ties by name. */
+/**
+ * Analytics breakdowns (spec 2.7): one dimension, highest traffic first, ties by name. Read from
+ * the hourly rollups when the window is whole hours (analytics/rollup-window.ts), else from raw
+ * events.
+ */
 import type { Models } from '../db/models/index.ts';
+import { VISITOR_DIMENSIONS } from './dimension-fields.ts';
 import type { Dimension, Window } from './query-params.ts';
+import { breakdownRowsFromRollups } from './rollup-breakdown.ts';
+import { rollupsCover, type ReadOptions } from './rollup-window.ts';
 
 export interface BreakdownInput extends Window { projectId: string; dimension: Dimension; limit: number; excludeBots: boolean }
 
-/** Dimensions counted as distinct visitors of page views, with the event fields that form a row. */
-const VISITOR_DIMENSIONS: Record<Exclude<Dimension, 'pages' | 'searches'>, Record<string, string>> = {
-  countries: { country: 'country' },
-  regions: { region: 'region', country: 'country' },
-  cities: { city: 'city', country: 'country' },
-  browsers: { name: 'browser' },
-  os: { name: 'os' },
-  devices: { name: 'device' },
-  channels: { channel: 'channel' },
-  referrers: { referrer: 'referrer' },
-  campaigns: { campaign: 'campaign' },
-  keywords: { keyword: 'keyword' },
-};
 
 /**
  * Rows of one dimension. Visits without a value for it (no referrer, no campaign tag, unknown
  * country) are left out of that dimension's rows; unknown browsers, systems and devices read
  * `Unknown`. `avg_result_count` is rounded to two decimals.
  */
-export async function breakdown(m: Models, q: BreakdownInput) {
+export async function breakdown(m: Models, q: BreakdownInput, opts: ReadOptions = {}) {
+  const results = !opts.raw && rollupsCover(q) ? await breakdownRowsFromRollups(m, q) : await rawRows(m, q);
+  return { range: { from: q.from.toISOString(), to: q.to.toISOString() }, dimension: q.dimension, exclude_bots: q.excludeBots, results };
+}
+
+async function rawRows(m: Models, q: BreakdownInput): Promise<Record<string, unknown>[]> {
   const match: Record<string, unknown> = { project_id: q.projectId, ts: { $gte: q.from, $lt: q.to }, kind: q.dimension === 'searches' ? 'search' : 'page_view' };
   if (q.excludeBots) match.bot = false;
   let results: Record<string, unknown>[];
@@ -57,5 +56,5 @@ export async function breakdown(m: Models, q: BreakdownInput) {
     ]);
     results = rows.map((r) => ({ ...r._id, visitors: r.visitors }));
   }
-  return { range: { from: q.from.toISOString(), to: q.to.toISOString() }, dimension: q.dimension, exclude_bots: q.excludeBots, results };
+  return results;
 }

@@ -10,6 +10,10 @@ const TTL_INDEX = 'analytics_retention';
 export async function ensureAnalyticsIndexes(m: Models, retentionDays: number): Promise<void> {
   await m.AnalyticsEvent.createIndexes();
   await m.AnalyticsSalt.createIndexes();
+  // Rollups have no TTL: they outlive raw events (see analytics/rollup-window.ts).
+  await m.AnalyticsRollup.createIndexes();
+  await m.AnalyticsVisitorHour.createIndexes();
+  await m.AnalyticsDayUniques.createIndexes();
   const seconds = retentionDays * 86_400;
   const coll = m.AnalyticsEvent.collection;
   const existing = (await coll.listIndexes().toArray()).find((i) => i.name === TTL_INDEX);

@@ -1,11 +1,15 @@
-/** The analytics overview (spec 2.6), aggregated in the database in one pass. */
+/**
+ * The analytics overview (spec 2.6): from the hourly rollups when the request allows it
+ * (analytics/rollup-window.ts), else aggregated from raw events in the database in one pass.
+ */
 import type { Models } from '../db/models/index.ts';
 import { START_OF_WEEK, type Unit } from './buckets.ts';
+import { HUMANS, OTHER_BOTS } from './dimension-fields.ts';
 import type { Window } from './query-params.ts';
+import { overviewFromRollups } from './rollup-overview.ts';
+import { rollupsCover, type ReadOptions } from './rollup-window.ts';
 
-/** Visitor families of `ai_split` besides the AI families of analytics/ai-families.ts. */
-export const HUMANS = 'Humans';
-export const OTHER_BOTS = 'Other bots';
+export { HUMANS, OTHER_BOTS };
 
 export interface OverviewInput extends Window { projectId: string; unit: Unit; tz: string; excludeBots: boolean; buckets: Date[] }
 
@@ -14,7 +18,8 @@ export interface OverviewInput extends Window { projectId: string; unit: Unit; t
  * daily visitor ids among them; `ai_split` groups page views by family, bots always included, so
  * with `bots=included` its counts add up to `views`.
  */
-export async function overview(m: Models, q: OverviewInput) {
+export async function overview(m: Models, q: OverviewInput, opts: ReadOptions = {}) {
+  if (!opts.raw && rollupsCover(q, q.unit, q.tz)) return shapeOverview(q, await overviewFromRollups(m, q));
   const humans = q.excludeBots ? [{ $match: { bot: false } }] : [];
   const views = { $match: { kind: 'page_view' } };
   const [facets] = await m.AnalyticsEvent.aggregate([
@@ -39,13 +44,33 @@ export async function overview(m: Models, q: OverviewInput) {
       },
     },
   ]);
-  const t = facets.totals[0] ?? { views: 0, searches: 0, up: 0, down: 0 };
-  const byBucket = new Map<number, { views: number; visitors: number }>(facets.timeseries.map((r: any) => [new Date(r._id).getTime(), r]));
+  return shapeOverview(q, {
+    totals: facets.totals[0] ?? { views: 0, searches: 0, up: 0, down: 0 },
+    visitors: facets.visitors[0]?.n ?? 0,
+    byBucket: new Map(facets.timeseries.map((r: any) => [new Date(r._id).getTime(), r])),
+    aiSplit: new Map((facets.ai_split as { _id: string; count: number }[]).map((r) => [r._id, r.count])),
+  });
+}
+
+/** What an overview is made of, however it was computed. */
+export interface OverviewParts {
+  totals: { views: number; searches: number; up: number; down: number };
+  visitors: number;
+  /** Bucket start (ms) → page views and distinct visitors. */
+  byBucket: Map<number, { views: number; visitors: number }>;
+  /** Visitor family → page views (bots always included). */
+  aiSplit: Map<string, number>;
+}
+
+/** The response body of an overview from its parts. */
+export function shapeOverview(q: OverviewInput, p: OverviewParts) {
+  const t = p.totals;
+  const byBucket = p.byBucket;
   return {
     range: { from: q.from.toISOString(), to: q.to.toISOString(), tz: q.tz, unit: q.unit },
-    totals: { views: t.views, searches: t.searches, feedback_up: t.up, feedback_down: t.down, unique_visitors: facets.visitors[0]?.n ?? 0 },
-    ai_split: (facets.ai_split as { _id: string; count: number }[])
-      .map((r) => ({ family: r._id, count: r.count }))
+    totals: { views: t.views, searches: t.searches, feedback_up: t.up, feedback_down: t.down, unique_visitors: p.visitors },
+    ai_split: [...p.aiSplit]
+      .map(([family, count]) => ({ family, count }))
       .sort((a, b) => b.count - a.count || a.family.localeCompare(b.family)),
     timeseries: q.buckets.map((b) => {
       const hit = byBucket.get(b.getTime());

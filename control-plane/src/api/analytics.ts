@@ -45,7 +45,9 @@ const aiSchema = z.object({
   usage: z.object({ llm_exports: int, ai_referrals: int, crawler_views: int, assistant_opens: int, assistant_messages: int }),
 }).meta({ id: 'AnalyticsAiInsights' });
 
-const WINDOW_DOC = '`from` is inclusive (default 30 days before `to`), `to` exclusive (default now); `from` must be before `to`.';
+const WINDOW_DOC = '`from` is inclusive (default 30 days before `to`), `to` exclusive (default now); `from` must be before `to`. '
+  + 'Windows on whole hours are answered from hourly rollups (fast at any traffic, and unaffected by the retention of raw events); '
+  + 'other windows, minute buckets and zones with part-hour offsets read raw events.';
 
 export const analyticsRoutes = [
   defineRoute({

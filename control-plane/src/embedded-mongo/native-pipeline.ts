@@ -1,6 +1,6 @@
 /**
  * A native runner for the aggregation shapes reporting queries use (`$match`, `$group` with
- * `$sum`/`$avg`, `$sort`, `$skip`, `$limit`, `$count`, `$facet`; expressions: field paths,
+ * `$sum`/`$avg`, `$sort`, `$skip`, `$limit`, `$count`, `$facet`, `$unwind` of a field; expressions: field paths,
  * literals, `$cond`, `$eq`, `$and`, `$or`, `$ifNull`, `$dateTrunc`). mingo evaluates every
  * expression generically and `$facet` deep-copies its whole input once per facet, which made a
  * 30-day overview take seconds; this runs the same pipeline in plain loops without copying (it
@@ -228,6 +228,26 @@ function sort(spec: Document): Stage {
   });
 }
 
+/**
+ * `$unwind` of a top-level field in its short form (`'$field'`): one document per array element;
+ * a missing, null or empty array yields none and any other value passes unchanged, as in mongod.
+ * Each output is a shallow copy, so stored documents are never modified.
+ */
+function unwind(arg: unknown): Stage {
+  if (typeof arg !== 'string' || !/^\$[^$.]+$/.test(arg)) return fallback();
+  const field = arg.slice(1);
+  return (docs) => {
+    const out: Document[] = [];
+    for (const doc of docs) {
+      const v = doc[field];
+      if (v === MISSING || v === null) continue;
+      if (!Array.isArray(v)) { out.push(doc); continue; }
+      for (const el of v) out.push({ ...doc, [field]: el });
+    }
+    return out;
+  };
+}
+
 const count = (name: unknown): Stage => (typeof name === 'string' && name && !name.startsWith('$') && !name.includes('.') ? (docs) => [{ [name]: docs.length }] : fallback());
 
 function nonNegative(n: unknown): number {
@@ -248,6 +268,7 @@ function compilePipeline(stages: Document[]): Stage[] {
       }
       case '$group': makesNew = true; return group(arg as Document);
       case '$count': makesNew = true; return count(arg);
+      case '$unwind': return unwind(arg);
       case '$sort': return sort(arg as Document);
       case '$limit': { const n = nonNegative(arg); if (n === 0) fallback(); return (docs) => docs.slice(0, n); }
       case '$skip': { const n = nonNegative(arg); return (docs) => docs.slice(n); }

@@ -1,6 +1,7 @@
 import { ObjectId, type Document } from 'bson';
 import { cloneDoc, isOperatorDoc, keyOf } from './bson-values.ts';
 import { MongoCommandError, toCommandError } from './errors.ts';
+import { fastModify } from './fast-update.ts';
 import { applyModifier, applyPipelineUpdate } from './mingo-context.ts';
 
 /** An update statement's `u`: operators, a replacement document, or a pipeline. */
@@ -34,8 +35,11 @@ export function updatedVersion(doc: Document, u: UpdateSpec, arrayFilters: Docum
       next = applyPipelineUpdate(cloneDoc(doc), u);
     } else if (isOperatorDoc(u)) {
       const modifier = dropEmptyOperators(u);
-      next = cloneDoc(doc);
       if (Object.keys(modifier).length === 0) return undefined;
+      const fast = arrayFilters ? undefined : fastModify(doc, modifier);
+      // A counter update that changed something: no need to compare whole documents.
+      if (fast) return fast.changed ? idFirst(fast.doc) : undefined;
+      next = cloneDoc(doc);
       const changed = applyModifier(next, modifier, arrayFilters, q);
       if (changed.length === 0) return undefined;
     } else {
@@ -89,7 +93,12 @@ export function upsertedDocument(q: Document, u: UpdateSpec, arrayFilters: Docum
       // $setOnInsert seeds the new document directly: it may set `_id`, which $set may not.
       doc = { ...seed, ...cloneDoc((u.$setOnInsert as Document | undefined) ?? {}) };
       const modifier = dropEmptyOperators(u);
-      if (Object.keys(modifier).length > 0) applyModifier(doc, modifier, arrayFilters, {});
+      const inserted = new Set(Object.keys(doc));
+      // Paths also set on insert are a conflict mongod reports: leave those to the general path.
+      const fast = arrayFilters || Object.values(modifier).some((f) => f && typeof f === 'object' && Object.keys(f).some((p) => inserted.has(p.split('.')[0])))
+        ? undefined : fastModify(doc, modifier);
+      if (fast) doc = fast.doc;
+      else if (Object.keys(modifier).length > 0) applyModifier(doc, modifier, arrayFilters, {});
     } else {
       doc = { ...(seed._id !== undefined ? { _id: seed._id } : {}), ...cloneDoc(u) };
     }

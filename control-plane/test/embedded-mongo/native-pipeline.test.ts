@@ -21,6 +21,10 @@ const DOCS: Document[] = Array.from({ length: 400 }, (_, i) => {
   if (doc.kind === 'search') { doc.query = ['install', 'api', 'Install'][i % 3]; doc.result_count = i % 11; }
   if (doc.kind === 'export') doc.export_kind = ['markdown', 'llms_txt'][i % 2];
   if (doc.kind === 'page_view' || doc.kind === 'export') doc.path = `/p${i % 9}`;
+  // Arrays, an empty array, a scalar and a missing field for `$unwind` (the rollups' visitor-hours).
+  if (i % 4 === 0) doc.tags = [`/p${i % 5}`, `/p${i % 3}`];
+  else if (i % 4 === 1) doc.tags = [];
+  else if (i % 8 === 2) doc.tags = `/p${i % 5}`;
   return doc;
 });
 
@@ -45,6 +49,11 @@ const PIPELINES: Record<string, Document[]> = {
     crawlers: [{ $match: { ai_family: { $ne: null }, $or: [{ kind: 'page_view' }, { kind: 'export', export_kind: 'markdown' }] } }, { $group: { _id: '$ai_family', views: { $sum: 1 } } }, { $sort: { views: -1, _id: 1 } }],
     usage: [{ $group: { _id: null, referrals: { $sum: { $cond: [{ $and: [{ $eq: ['$kind', 'page_view'] }, { $eq: ['$channel', 'AI'] }] }, 1, 0] } } } }],
   } }],
+  unwindPairs: [{ $match: WINDOW }, { $unwind: '$tags' }, { $match: { tags: { $in: ['/p1', '/p2', '/p4'] } } }, { $group: { _id: { k: '$tags', v: '$visitor' } } }, { $group: { _id: '$_id.k', visitors: { $sum: 1 } } }, { $sort: { visitors: -1, _id: 1 } }, { $limit: 2 }],
+  unwindFacet: [{ $match: WINDOW }, { $facet: {
+    total: [{ $unwind: '$tags' }, { $group: { _id: '$visitor' } }, { $count: 'n' }],
+    series: [{ $unwind: '$tags' }, { $group: { _id: { b: byDay('Europe/Berlin'), v: '$visitor' } } }, { $group: { _id: '$_id.b', visitors: { $sum: 1 } } }],
+  } }],
   skipAndOr: [{ $match: { $or: [{ bot: true }, { kind: 'search' }] } }, { $group: { _id: '$browser', n: { $sum: 1 } } }, { $sort: { _id: -1 } }, { $skip: 1 }],
 };
 
@@ -66,6 +75,8 @@ t.test('native aggregation', async (t) => {
       ['null compared with a missing field', [{ $group: { _id: null, n: { $sum: { $cond: [{ $eq: ['$vote', null] }, 1, 0] } } } }], DOCS],
       ['an array where a value is expected', [{ $group: { _id: '$tags', n: { $sum: 1 } } }], [{ _id: 1, tags: ['a'] }]],
       ['a sort over mixed types', [{ $group: { _id: '$x' } }, { $sort: { _id: 1 } }], [{ _id: 1, x: 'a' }, { _id: 2, x: 3 }]],
+      ['$unwind of a dotted path', [{ $unwind: '$a.b' }, { $count: 'n' }], DOCS],
+      ['$unwind with options', [{ $unwind: { path: '$tags', preserveNullAndEmptyArrays: true } }, { $count: 'n' }], DOCS],
       ['a variable', [{ $group: { _id: '$$ROOT', n: { $sum: 1 } } }], DOCS],
       ['an accumulator other than $sum and $avg', [{ $group: { _id: null, m: { $max: '$ts' } } }], DOCS],
     ];

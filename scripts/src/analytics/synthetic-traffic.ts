@@ -68,7 +68,7 @@ function prng(seed: number): () => number {
   };
 }
 
-/** The events, in time order per visit (visits interleave). */
+/** The events, day by day in time order (visits interleave). */
 export function* syntheticTraffic(o: TrafficOptions): Generator<EventInput> {
   const rnd = prng(o.seed ?? 42);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)];
@@ -81,55 +81,65 @@ export function* syntheticTraffic(o: TrafficOptions): Generator<EventInput> {
   // Popular pages first: a Zipf-like pick.
   const page = () => o.pages[Math.min(o.pages.length - 1, Math.floor(o.pages.length * rnd() ** 2.2))];
   const endMs = (o.end ?? new Date()).getTime();
-  const startDay = Math.floor(endMs / 86_400_000) - o.days + 1;
   let produced = 0;
-  while (produced < o.events) {
-    const day = startDay + Math.floor(rnd() * o.days);
-    const at = day * 86_400_000 + weighted(hourWeights) * 3_600_000 + Math.floor(rnd() * 3_600_000);
-    if (at >= endMs) continue;
-    const ip = `${11 + Math.floor(rnd() * 200)}.${Math.floor(rnd() * 256)}.${Math.floor(rnd() * 256)}.${1 + Math.floor(rnd() * 254)}`;
-    const [country, region, city] = pick(PLACES);
-    const headers = { 'cloudfront-viewer-country': country, 'cloudfront-viewer-country-region': region, 'cloudfront-viewer-city': city };
-    const kind = rnd();
-    const events: EventInput[] = [];
-    let t = at;
-    const step = () => (t += 5_000 + Math.floor(rnd() * 120_000));
-    if (kind < 0.7) {
-      const userAgent = pick(HUMAN_AGENTS);
-      const referer = weighted(REFERRERS);
-      const search = rnd() < 0.08 ? pick(CAMPAIGNS) : undefined;
-      const entry = { ip, userAgent, host: o.host, headers };
-      events.push({ projectId: o.projectId, kind: 'page_view', path: page(), at: new Date(t), visit: { ...entry, referer, search } });
-      const more = Math.floor(rnd() * 4);
-      for (let i = 0; i < more; i++) events.push({ projectId: o.projectId, kind: 'page_view', path: page(), at: new Date(step()), visit: { ...entry, referer: `https://${o.host}/` } });
-      if (rnd() < 0.3) { const [query, results] = pick(QUERIES); events.push({ projectId: o.projectId, kind: 'search', query, resultCount: results, path: '/', at: new Date(step()), source: 'beacon', visit: entry }); }
-      if (rnd() < 0.1) events.push({ projectId: o.projectId, kind: 'feedback', vote: rnd() < 0.8 ? 'up' : 'down', path: page(), at: new Date(step()), source: 'beacon', visit: entry });
-      if (rnd() < 0.4) events.push({ projectId: o.projectId, kind: 'engagement', durationMs: 5_000 + Math.floor(rnd() * 300_000), path: page(), at: new Date(step()), source: 'beacon', visit: entry });
-      if (rnd() < 0.05) {
-        events.push({ projectId: o.projectId, kind: 'assistant_open', path: page(), at: new Date(step()), source: 'app', visit: entry });
-        const messages = 1 + Math.floor(rnd() * 3);
-        for (let i = 0; i < messages; i++) events.push({ projectId: o.projectId, kind: 'assistant_message', path: page(), at: new Date(step()), source: 'app', visit: entry });
+  // Day by day, each day's events in time order, as live traffic and CDN logs arrive: batches
+  // then touch the hours of one day, not every hour of the history at once.
+  for (let d = 0; d < o.days && produced < o.events; d++) {
+    // The d-th 24 hours of the history (the last ends at `end`), hours weighted by UTC hour of day.
+    const dayStart = endMs - (o.days - d) * 86_400_000;
+    const firstHour = new Date(dayStart).getUTCHours();
+    const dayTarget = Math.round((o.events * (d + 1)) / o.days);
+    const today: EventInput[] = [];
+    let tries = 0;
+    while (produced + today.length < dayTarget && tries++ < dayTarget * 4) {
+      const at = dayStart + ((weighted(hourWeights) - firstHour + 24) % 24) * 3_600_000 + Math.floor(rnd() * 3_600_000);
+      if (at >= endMs) continue;
+      const ip = `${11 + Math.floor(rnd() * 200)}.${Math.floor(rnd() * 256)}.${Math.floor(rnd() * 256)}.${1 + Math.floor(rnd() * 254)}`;
+      const [country, region, city] = pick(PLACES);
+      const headers = { 'cloudfront-viewer-country': country, 'cloudfront-viewer-country-region': region, 'cloudfront-viewer-city': city };
+      const kind = rnd();
+      const events: EventInput[] = [];
+      let t = at;
+      const step = () => (t += 5_000 + Math.floor(rnd() * 120_000));
+      if (kind < 0.7) {
+        const userAgent = pick(HUMAN_AGENTS);
+        const referer = weighted(REFERRERS);
+        const search = rnd() < 0.08 ? pick(CAMPAIGNS) : undefined;
+        const entry = { ip, userAgent, host: o.host, headers };
+        events.push({ projectId: o.projectId, kind: 'page_view', path: page(), at: new Date(t), visit: { ...entry, referer, search } });
+        const more = Math.floor(rnd() * 4);
+        for (let i = 0; i < more; i++) events.push({ projectId: o.projectId, kind: 'page_view', path: page(), at: new Date(step()), visit: { ...entry, referer: `https://${o.host}/` } });
+        if (rnd() < 0.3) { const [query, results] = pick(QUERIES); events.push({ projectId: o.projectId, kind: 'search', query, resultCount: results, path: '/', at: new Date(step()), source: 'beacon', visit: entry }); }
+        if (rnd() < 0.1) events.push({ projectId: o.projectId, kind: 'feedback', vote: rnd() < 0.8 ? 'up' : 'down', path: page(), at: new Date(step()), source: 'beacon', visit: entry });
+        if (rnd() < 0.4) events.push({ projectId: o.projectId, kind: 'engagement', durationMs: 5_000 + Math.floor(rnd() * 300_000), path: page(), at: new Date(step()), source: 'beacon', visit: entry });
+        if (rnd() < 0.05) {
+          events.push({ projectId: o.projectId, kind: 'assistant_open', path: page(), at: new Date(step()), source: 'app', visit: entry });
+          const messages = 1 + Math.floor(rnd() * 3);
+          for (let i = 0; i < messages; i++) events.push({ projectId: o.projectId, kind: 'assistant_message', path: page(), at: new Date(step()), source: 'app', visit: entry });
+        }
+      } else if (kind < 0.92) {
+        const visit = { ip, userAgent: pick(AI_AGENTS), host: o.host, headers };
+        const reads = 1 + Math.floor(rnd() * 6);
+        for (let i = 0; i < reads; i++) {
+          const r = rnd();
+          const at2 = new Date(step());
+          if (r < 0.45) events.push({ projectId: o.projectId, kind: 'page_view', path: page(), at: at2, visit });
+          else if (r < 0.85) events.push({ projectId: o.projectId, kind: 'export', exportKind: 'markdown', path: page(), at: at2, visit });
+          else if (r < 0.95) events.push({ projectId: o.projectId, kind: 'export', exportKind: 'llms_txt', at: at2, visit });
+          else events.push({ projectId: o.projectId, kind: 'export', exportKind: 'llms_full_txt', at: at2, visit });
+        }
+      } else {
+        const visit = { ip, userAgent: pick(SEARCH_BOTS), host: o.host, headers };
+        const reads = 1 + Math.floor(rnd() * 5);
+        for (let i = 0; i < reads; i++) events.push({ projectId: o.projectId, kind: 'page_view', path: page(), at: new Date(step()), visit });
       }
-    } else if (kind < 0.92) {
-      const visit = { ip, userAgent: pick(AI_AGENTS), host: o.host, headers };
-      const reads = 1 + Math.floor(rnd() * 6);
-      for (let i = 0; i < reads; i++) {
-        const r = rnd();
-        const at2 = new Date(step());
-        if (r < 0.45) events.push({ projectId: o.projectId, kind: 'page_view', path: page(), at: at2, visit });
-        else if (r < 0.85) events.push({ projectId: o.projectId, kind: 'export', exportKind: 'markdown', path: page(), at: at2, visit });
-        else if (r < 0.95) events.push({ projectId: o.projectId, kind: 'export', exportKind: 'llms_txt', at: at2, visit });
-        else events.push({ projectId: o.projectId, kind: 'export', exportKind: 'llms_full_txt', at: at2, visit });
+      for (const e of events) {
+        if (e.at!.getTime() >= endMs || produced + today.length >= dayTarget) continue;
+        today.push(e);
       }
-    } else {
-      const visit = { ip, userAgent: pick(SEARCH_BOTS), host: o.host, headers };
-      const reads = 1 + Math.floor(rnd() * 5);
-      for (let i = 0; i < reads; i++) events.push({ projectId: o.projectId, kind: 'page_view', path: page(), at: new Date(step()), visit });
     }
-    for (const e of events) {
-      if (e.at!.getTime() >= endMs || produced >= o.events) continue;
-      produced++;
-      yield e;
-    }
+    today.sort((a, b) => a.at!.getTime() - b.at!.getTime());
+    produced += today.length;
+    yield* today;
   }
 }

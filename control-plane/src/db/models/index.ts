@@ -4,6 +4,7 @@
 import type { Connection, Model } from 'mongoose';
 import { collapseFreshQueued } from '../collapse-fresh-queued.ts';
 import { analyticsEventSchema, analyticsSaltSchema, type AnalyticsEvent, type AnalyticsSalt } from './analytics-event.ts';
+import { analyticsDayUniquesSchema, analyticsRollupSchema, analyticsVisitorHourSchema, type AnalyticsDayUniques, type AnalyticsRollup, type AnalyticsVisitorHour } from './analytics-rollup.ts';
 import { apiKeySchema, type ApiKey } from './api-key.ts';
 import { organizationSchema, type Organization } from './organization.ts';
 import { projectSchema, type Project } from './project.ts';
@@ -33,6 +34,9 @@ export interface Models {
   WebhookDelivery: Model<WebhookDelivery>;
   AnalyticsEvent: Model<AnalyticsEvent>;
   AnalyticsSalt: Model<AnalyticsSalt>;
+  AnalyticsRollup: Model<AnalyticsRollup>;
+  AnalyticsVisitorHour: Model<AnalyticsVisitorHour>;
+  AnalyticsDayUniques: Model<AnalyticsDayUniques>;
   AuditEntry: Model<AuditEntry>;
   ServerSecret: Model<ServerSecret>;
   WebhookEndpoint: Model<WebhookEndpoint>;
@@ -62,6 +66,9 @@ export function models(connection: Connection): Models {
       WebhookDelivery: connection.model<WebhookDelivery>('WebhookDelivery', webhookDeliverySchema, 'webhook_deliveries'),
       AnalyticsEvent: connection.model<AnalyticsEvent>('AnalyticsEvent', analyticsEventSchema, 'analytics_events'),
       AnalyticsSalt: connection.model<AnalyticsSalt>('AnalyticsSalt', analyticsSaltSchema, 'analytics_salts'),
+      AnalyticsRollup: connection.model<AnalyticsRollup>('AnalyticsRollup', analyticsRollupSchema, 'analytics_rollups'),
+      AnalyticsVisitorHour: connection.model<AnalyticsVisitorHour>('AnalyticsVisitorHour', analyticsVisitorHourSchema, 'analytics_visitor_hours'),
+      AnalyticsDayUniques: connection.model<AnalyticsDayUniques>('AnalyticsDayUniques', analyticsDayUniquesSchema, 'analytics_day_uniques'),
       AuditEntry: connection.model<AuditEntry>('AuditEntry', auditEntrySchema, 'audit_log'),
       ServerSecret: connection.model<ServerSecret>('ServerSecret', serverSecretSchema, 'server_secrets'),
       WebhookEndpoint: connection.model<WebhookEndpoint>('WebhookEndpoint', webhookEndpointSchema, 'webhook_endpoints'),

@@ -1,0 +1,84 @@
+/**
+ * The overview and the AI insights from the hourly rollups: counts are sums of the hours of the
+ * window (read in one query, projected to the fields needed); unique visitors come from
+ * analytics/rollup-uniques.ts.
+ */
+import type { AnalyticsRollup } from '../db/models/analytics-rollup.ts';
+import type { Models } from '../db/models/index.ts';
+import { bucketOf, START_OF_WEEK } from './buckets.ts';
+import type { OverviewInput, OverviewParts } from './overview.ts';
+import { decodeKey } from './rollup-keys.ts';
+import { clip, DAY, dayUniques, daysOf, visitorMatch } from './rollup-uniques.ts';
+import type { Window } from './query-params.ts';
+
+const HOUR = 3_600_000;
+
+type Projection = Partial<Record<keyof AnalyticsRollup, 1>>;
+
+/** The rollups of a project's hours in `w` (both bot classes), with the fields of `projection`. */
+export function rollupsIn(m: Models, projectId: string, w: Window, projection: Projection): Promise<AnalyticsRollup[]> {
+  return m.AnalyticsRollup.find({ project_id: projectId, hour: { $gte: w.from, $lt: w.to } }, { ...projection, bot: 1 }).lean<AnalyticsRollup[]>();
+}
+
+/** Adds the decoded entries of a rollup map into `into`. */
+export function sumMap(into: Map<string | null, number>, map: Record<string, number> | undefined): void {
+  if (!map) return;
+  for (const [k, n] of Object.entries(map)) {
+    const key = decodeKey(k);
+    into.set(key, (into.get(key) ?? 0) + n);
+  }
+}
+
+/** Values of a counters map with missing counters as 0. */
+export const counter = (c: Record<string, number> | undefined, name: string): number => c?.[name] ?? 0;
+
+/** The parts of an overview, from rollups. */
+export async function overviewFromRollups(m: Models, q: OverviewInput): Promise<OverviewParts> {
+  const days = daysOf(q);
+  const [rollups, cached] = await Promise.all([rollupsIn(m, q.projectId, q, { c: 1, fam: 1, hour: 1 }), dayUniques(m, q)]);
+  const byBucket = new Map<number, { views: number; visitors: number }>();
+  const slot = (b: number) => { let s = byBucket.get(b); if (!s) { s = { views: 0, visitors: 0 }; byBucket.set(b, s); } return s; };
+  const bucket = (ms: number) => bucketOf(new Date(ms), q.unit, q.tz).getTime();
+  // Days whose visitors one bucket gets whole come from the cache; hour buckets read each
+  // hour's count; the other days (cut by the window or by a bucket) are counted from visitor-hours.
+  const split: number[] = [];
+  for (const d of days) {
+    const day = cached.get(d.day);
+    if (q.unit === 'hour') {
+      for (let h = 0; h < 24; h++) {
+        const at = d.day + h * HOUR;
+        if (day && day.hours[h] > 0 && at >= q.from.getTime() && at < q.to.getTime()) slot(bucket(at)).visitors += day.hours[h];
+      }
+    } else if (d.whole && bucket(d.day) === bucket(d.day + DAY - HOUR)) {
+      if (day && day.total > 0) slot(bucket(d.day)).visitors += day.total;
+    } else {
+      split.push(d.day);
+    }
+  }
+  const cut = days.filter((d) => !d.whole).map((d) => d.day);
+  const [cutTotal, splitSeries] = await Promise.all([
+    cut.length === 0 ? [] : m.AnalyticsVisitorHour.aggregate([{ $match: visitorMatch(q, clip(q, cut)) }, { $group: { _id: '$visitor' } }, { $count: 'n' }]),
+    split.length === 0 ? [] : m.AnalyticsVisitorHour.aggregate([
+      { $match: visitorMatch(q, clip(q, split)) },
+      { $group: { _id: { b: { $dateTrunc: { date: '$hour', unit: q.unit, timezone: q.tz, startOfWeek: START_OF_WEEK } }, v: '$visitor' } } },
+      { $group: { _id: '$_id.b', visitors: { $sum: 1 } } },
+    ]),
+  ]);
+  for (const r of splitSeries as { _id: Date; visitors: number }[]) slot(new Date(r._id).getTime()).visitors += r.visitors;
+  let visitors = cutTotal[0]?.n ?? 0;
+  for (const d of days) if (d.whole) visitors += cached.get(d.day)?.total ?? 0;
+
+  const totals = { views: 0, searches: 0, up: 0, down: 0 };
+  const aiSplit = new Map<string | null, number>();
+  for (const r of rollups) {
+    sumMap(aiSplit, r.fam);
+    if (q.excludeBots && r.bot) continue;
+    const views = counter(r.c, 'views');
+    totals.views += views;
+    totals.searches += counter(r.c, 'searches');
+    totals.up += counter(r.c, 'up');
+    totals.down += counter(r.c, 'down');
+    if (views > 0) slot(bucket(new Date(r.hour).getTime())).views += views;
+  }
+  return { totals, visitors, byBucket, aiSplit: aiSplit as Map<string, number> };
+}

@@ -1,0 +1,39 @@
+/**
+ * When the hourly rollups can answer a query exactly. Rollups hold whole UTC hours, so the window
+ * must start and end on an hour, and every bucket boundary must fall on a UTC hour: true for
+ * hour, day, week and month buckets in a zone whose offset from UTC is a whole number of hours
+ * all over the window (UTC, Europe/Berlin, America/New_York across their DST changes), false for
+ * minute buckets and for zones such as Asia/Kolkata (+05:30) or Asia/Kathmandu (+05:45). Other
+ * queries read the raw events, whose retention is limited (see analytics/indexes.ts), so such a
+ * query over a window older than the retention finds no events while the rollups keep counting.
+ */
+import { offsetAt, resolveZone } from '../embedded-mongo/time-zone.ts';
+import type { Unit } from './buckets.ts';
+import type { Window } from './query-params.ts';
+
+/** Options of the analytics reads. */
+export interface ReadOptions {
+  /** Read raw events even when rollups could answer (tests compare both paths). */
+  raw?: boolean;
+}
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+
+/** Whether `tz` is a whole number of hours from UTC at every instant of [from, to). */
+function wholeHourOffsets(w: Window, tz: string): boolean {
+  if (tz === 'UTC') return true;
+  const zone = resolveZone(tz);
+  const whole = (ms: number) => offsetAt(zone, ms) % HOUR === 0;
+  // Zones change their offset at most a few times a year and never for less than a day, so a
+  // look every 12 hours (and at both ends) sees every offset the window holds.
+  for (let at = w.from.getTime(); at < w.to.getTime(); at += DAY / 2) if (!whole(at)) return false;
+  return whole(w.to.getTime() - 1);
+}
+
+/** Whether rollups answer a query over `w` (bucketed by `unit` in `tz`, for the overview). */
+export function rollupsCover(w: Window, unit?: Unit, tz?: string): boolean {
+  if (w.from.getTime() % HOUR !== 0 || w.to.getTime() % HOUR !== 0) return false;
+  if (unit === 'minute') return false;
+  return tz === undefined || wholeHourOffsets(w, tz);
+}

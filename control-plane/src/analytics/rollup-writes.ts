@@ -1,0 +1,104 @@
+/**
+ * The rollup updates of one batch of classified events, built in memory in one pass so a batch
+ * costs one upsert per (hour, bot class) it touches and one per visitor-hour, whatever its
+ * size. Updates are commutative (`$inc`, `$addToSet`), so concurrent recorders in several
+ * processes and batches in any order give the same rollups.
+ */
+import type { mongo } from 'mongoose';
+import type { AnalyticsEvent } from '../db/models/analytics-event.ts';
+import type { AnalyticsRollup } from '../db/models/analytics-rollup.ts';
+import { HUMANS, OTHER_BOTS, VISITOR_DIMENSIONS } from './dimension-fields.ts';
+import { dayKey, encodeKey, FIELD_SEPARATOR, hourOf, rollupId } from './rollup-keys.ts';
+
+/** Field of the visitor-hour documents that lists the page paths a visitor viewed. */
+export const PAGES_FIELD = 'pages';
+
+const VISITOR_FIELDS = Object.entries(VISITOR_DIMENSIONS).map(([dimension, fields]) => [dimension, Object.values(fields)] as const);
+
+/** The value of a multi-field row, or undefined when a field is missing (such events are left out of that dimension, as in the raw query). */
+export function rowValue(e: Record<string, unknown>, fields: readonly string[]): string | undefined {
+  const parts: string[] = [];
+  for (const f of fields) {
+    const v = e[f];
+    if (v === null || v === undefined) return undefined;
+    parts.push(String(v));
+  }
+  return parts.join(FIELD_SEPARATOR);
+}
+
+interface HourDelta { projectId: string; hour: number; bot: boolean; inc: Record<string, number> }
+interface VisitorDelta { projectId: string; hour: number; bot: boolean; visitor: string; sets: Map<string, Set<string>> }
+
+const add = (inc: Record<string, number>, field: string, n = 1) => { inc[field] = (inc[field] ?? 0) + n; };
+
+/** Upserts for the hourly rollups and the visitor-hours of `events`. */
+export function rollupWrites(events: AnalyticsEvent[]): { rollups: mongo.AnyBulkWriteOperation<AnalyticsRollup>[]; visitors: mongo.AnyBulkWriteOperation<{ _id: string }>[] } {
+  const hours = new Map<string, HourDelta>();
+  const visitors = new Map<string, VisitorDelta>();
+  for (const e of events) {
+    const hour = hourOf(e.ts);
+    const id = rollupId(e.project_id, hour, e.bot);
+    let h = hours.get(id);
+    if (!h) { h = { projectId: e.project_id, hour, bot: e.bot, inc: {} }; hours.set(id, h); }
+    const inc = h.inc;
+    const aiRead = e.ai_family !== undefined && (e.kind === 'page_view' || (e.kind === 'export' && e.export_kind === 'markdown'));
+    if (aiRead) {
+      add(inc, `air.${encodeKey(e.ai_family)}`);
+      if (e.path !== undefined) add(inc, `aip.${encodeKey(e.path)}`);
+    }
+    switch (e.kind) {
+      case 'page_view': {
+        add(inc, 'c.views');
+        add(inc, `fam.${encodeKey(e.ai_family ?? (e.bot ? OTHER_BOTS : HUMANS))}`);
+        if (e.channel === 'AI') add(inc, 'c.referrals');
+        if (e.path !== undefined) add(inc, `pv.${encodeKey(e.path)}`);
+        const vid = `${id}|${e.visitor}`;
+        let v = visitors.get(vid);
+        if (!v) { v = { projectId: e.project_id, hour, bot: e.bot, visitor: e.visitor, sets: new Map() }; visitors.set(vid, v); }
+        const row = e as unknown as Record<string, unknown>;
+        const sets = v.sets;
+        const put = (field: string, value: string | undefined) => {
+          if (value === undefined) return;
+          let s = sets.get(field);
+          if (!s) { s = new Set(); sets.set(field, s); }
+          s.add(value);
+        };
+        put(PAGES_FIELD, e.path);
+        for (const [dimension, fields] of VISITOR_FIELDS) put(dimension, rowValue(row, fields));
+        break;
+      }
+      case 'search': {
+        const q = `sq.${encodeKey(e.query)}`;
+        add(inc, 'c.searches');
+        add(inc, `${q}.n`);
+        if (typeof e.result_count === 'number') { add(inc, `${q}.s`, e.result_count); add(inc, `${q}.c`); }
+        break;
+      }
+      case 'feedback': if (e.vote === 'up') add(inc, 'c.up'); else if (e.vote === 'down') add(inc, 'c.down'); break;
+      case 'export': if (e.export_kind) add(inc, `c.${e.export_kind}`); break;
+      case 'assistant_open': add(inc, 'c.opens'); break;
+      case 'assistant_message': add(inc, 'c.messages'); break;
+      default: break;
+    }
+  }
+  return {
+    // An hour of only engagement events has nothing to count (and `$inc` may not be empty).
+    rollups: [...hours].filter(([, h]) => Object.keys(h.inc).length > 0).map(([_id, h]) => ({
+      updateOne: {
+        filter: { _id },
+        update: { $inc: h.inc, $setOnInsert: { project_id: h.projectId, hour: new Date(h.hour), bot: h.bot } },
+        upsert: true,
+      },
+    })),
+    visitors: [...visitors].map(([_id, v]) => ({
+      updateOne: {
+        filter: { _id },
+        update: {
+          $setOnInsert: { project_id: v.projectId, hour: new Date(v.hour), bot: v.bot, visitor: v.visitor, day_key: dayKey(v.projectId, Math.floor(v.hour / 86_400_000) * 86_400_000) },
+          ...(v.sets.size > 0 ? { $addToSet: Object.fromEntries([...v.sets].map(([f, s]) => [f, { $each: [...s] }])) } : {}),
+        },
+        upsert: true,
+      },
+    })),
+  };
+}

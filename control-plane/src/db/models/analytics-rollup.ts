@@ -1,0 +1,76 @@
+import { Schema } from 'mongoose';
+
+/**
+ * Counts of one project's events in one UTC hour, for either bot or non-bot traffic, kept up to
+ * date by the analytics recorder as it writes each batch (analytics/rollup-writes.ts). Maps are
+ * keyed by an escaped value (analytics/rollup-keys.ts) since paths hold dots. Rollups are never
+ * expired: they are small (one document per hour and bot class) and keep answers unchanged when
+ * the retention of raw events removes the events they were built from.
+ */
+export interface AnalyticsRollup {
+  _id: string;
+  project_id: string;
+  hour: Date;
+  bot: boolean;
+  /** Plain counters: views, searches, up, down, opens, messages, referrals (page views from AI chat tools) and one per export kind. */
+  c: Record<string, number>;
+  /** Page views by visitor family (an AI family, Humans or Other bots): the overview's `ai_split`. */
+  fam?: Record<string, number>;
+  /** Reads by AI families (page views and Markdown exports) per family. */
+  air?: Record<string, number>;
+  /** Reads by AI families per page path. */
+  aip?: Record<string, number>;
+  /** Page views per path. */
+  pv?: Record<string, number>;
+  /** Searches per query: count, sum of result counts and how many carried a result count. */
+  sq?: Record<string, { n: number; s: number; c: number }>;
+}
+
+/**
+ * The distinct values one visitor's page views had in one UTC hour, one array per breakdown
+ * dimension: what unique-visitor counts are computed from. Visitor ids rotate every UTC day, so
+ * uniques over any set of hours are distinct visitor ids over these documents, never sums.
+ */
+export interface AnalyticsVisitorHour {
+  _id: string;
+  project_id: string;
+  hour: Date;
+  bot: boolean;
+  visitor: string;
+  /** `<project id>|<start of the UTC day in ms>`: the equality key a day's reads look up. */
+  day_key: string;
+  [dimension: string]: unknown;
+}
+
+export const analyticsRollupSchema = new Schema({ _id: String, project_id: String, hour: Date, bot: Boolean }, { versionKey: false, strict: false, autoCreate: true });
+analyticsRollupSchema.index({ project_id: 1, hour: 1 });
+
+export const analyticsVisitorHourSchema = new Schema({ _id: String, project_id: String, hour: Date, bot: Boolean, visitor: String, day_key: String }, { versionKey: false, strict: false, autoCreate: true });
+// Reads select whole UTC days by equality (the embedded database looks up equality on an
+// index's leading field; a range on `hour` would test every visitor-hour of the project).
+analyticsVisitorHourSchema.index({ day_key: 1, hour: 1 });
+
+/**
+ * Distinct visitors of one UTC day, computed from its visitor-hours when a query first needs
+ * them and recomputed when the day's page views changed since (`basis`), for non-bot traffic
+ * (`scope: 'humans'`) or all of it (`'all'`). Visitor ids rotate every UTC day, so these counts
+ * add up across days exactly.
+ */
+export interface AnalyticsDayUniques {
+  _id: string;
+  project_id: string;
+  day: Date;
+  scope: 'humans' | 'all';
+  /** Page views of the day (in the scope) when computed. */
+  basis: number;
+  total: number;
+  /** Distinct visitors per UTC hour of the day. */
+  hours: number[];
+  /** Distinct visitors per dimension (visitor-hour field) and escaped value. */
+  dims: Record<string, Record<string, number>>;
+  /** Page views per escaped path (summed from the day's rollups, read after `basis`). */
+  pv?: Record<string, number>;
+}
+
+export const analyticsDayUniquesSchema = new Schema({ _id: String, project_id: String, day: Date, scope: String }, { versionKey: false, strict: false, autoCreate: true });
+analyticsDayUniquesSchema.index({ project_id: 1, day: 1 });
