@@ -20,7 +20,7 @@ import { checkSiteLinks } from './links/site-links.ts';
 import { buildNav } from './nav/build-nav.ts';
 import { publishIslands } from './outputs/island-bundle.ts';
 import { buildDimensionNav } from './nav/dimension-nav.ts';
-import { readDimensions, searchFiltersOf, versionLabel } from './nav/dimensions.ts';
+import { searchFiltersOf, versionLabel } from './nav/dimensions.ts';
 import { startChangedShards } from './early-search.ts';
 import { buildSearchIndex, discardStarted, parseSearchManifest, plannedSearchBase, SEARCH_MANIFEST_KEY, type StartedShard } from './outputs/search-index.ts';
 import { nextMoves, readMoves, writeMoves } from './outputs/page-moves.ts';
@@ -374,16 +374,17 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>)
   deadline.check();
 
   const manifestPages: Record<string, ManifestPage> = {};
-  const dims = readDimensions(config.navigation);
-  const versionOf = (urlPath: string) => versionLabel(urlPath, dims);
+  // Without languages or versions every page is the default version's: `latest`.
+  const versionOf = (urlPath: string) => (dimensions ? versionLabel(urlPath, dimensions.dims) : 'latest');
   const nextSummaries = new Map<string, PageSummary>();
   for (const { summary, cacheKey } of ordered) {
     const p = summary.sourcePath;
     const isFailed = failed.has(p);
+    const version = versionOf(summary.urlPath);
     manifestPages[p] = {
       // An API reference page's source is the OpenAPI document.
       blob: isFailed ? previous!.pages[p].blob : snapshot.files.get(p) ?? api!.sourceId,
-      cacheKey, urlPath: summary.urlPath, ...(versionOf(summary.urlPath) !== 'latest' ? { version: versionOf(summary.urlPath) } : {}),
+      cacheKey, urlPath: summary.urlPath, ...(version !== 'latest' ? { version } : {}),
       outputs: [htmlKey(summary.urlPath), ...pageExportKeys(summary.urlPath)],
       ...(Object.keys(summary.deps).length ? { deps: summary.deps } : {}),
       ...(isFailed ? { failed: true } : {}),

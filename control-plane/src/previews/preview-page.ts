@@ -3,14 +3,13 @@
  * built files stay exactly what a production build of the same commit makes (the builder does
  * not know it builds a preview), so its incremental cache and the production site's are one.
  */
+import { escapeHtml } from '../http/escape-html.ts';
 
 /** Every preview disallows every crawler, whatever the branch's own robots.txt says. */
 export const PREVIEW_ROBOTS_TXT = 'User-agent: *\nDisallow: /\n';
 
 /** Sent with every response of a preview host. */
 export const PREVIEW_ROBOTS_HEADER = 'noindex';
-
-const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /** The banner: which branch this is and a link to the production site (inline styles: the theme does not know it). */
 export function previewBanner(branch: string, productionUrl: string): string {

@@ -17,6 +17,7 @@ import { VisitorRate } from '../assistant/abuse-limits.ts';
 import { visitorAddress } from '../assistant/site-routes.ts';
 import type { Models } from '../db/models/index.ts';
 import { AppError } from '../errors.ts';
+import { escapeHtml } from '../http/escape-html.ts';
 import { checkSiteAuthCookie, readCookie, SITE_AUTH_COOKIE, siteAuthCookie, verifySitePassword } from './site-password.ts';
 
 /** What a gate decided: answer freely, answer privately (protected and signed in), or it answered itself. */
@@ -37,8 +38,6 @@ export interface PasswordGateOptions {
 }
 
 const MAX_FORM_BYTES = 4096;
-
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** Where to go after signing in: a path of this site only (never `//host` or a scheme). */
 function safeNext(next: string | undefined): string {
