@@ -25,6 +25,8 @@ import { startChangedShards } from './early-search.ts';
 import { buildSearchIndex, discardStarted, parseSearchManifest, plannedSearchBase, SEARCH_MANIFEST_KEY, type StartedShard } from './outputs/search-index.ts';
 import { nextMoves, readMoves, writeMoves } from './outputs/page-moves.ts';
 import { pageExportKeys, pageExports, PAGE_EXPORTS_VERSION, siteWideExports } from './outputs/site-exports.ts';
+import { contentKey, llmsFullIndex, recallMarkdown } from './outputs/llms-full-recall.ts';
+import type { LlmsSegment } from './outputs/llms-txt.ts';
 import { tailwindCss, tailwindKey } from './outputs/tailwind-css.ts';
 import { buildCustomCss, customCssFiles, customCssKey } from './css/custom-css.ts';
 import type { ShellContext } from './outputs/page-shells.ts';
@@ -314,7 +316,12 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>)
   const renamed = await pageRenames(previous, sources, snapshot, contentRoot);
   const moves = nextMoves(previousMoves, renamed, new Set(pageSummaries.map((s) => s.urlPath)), new Set((config.redirects ?? []).map((r) => r.source)));
   const moved = renamed.filter((r) => moves[r.from] === r.to);
-  const siteWide = siteWideExports(pageSummaries, config, { nav, moved: moves, ...(dimensions ? { dimensions } : {}) });
+  const byUrl = new Map(ordered.map((r) => [r.summary.urlPath, r]));
+  // llms-full.txt holds every page's Markdown: unchanged pages' is sliced from the published file.
+  const markdown = await recallMarkdown({ records: ordered, index: previous?.llmsFull, objects: previous?.objects ?? {}, store, load });
+  const exportPages = ordered.map((r) => ({ ...r.summary, markdown: markdown.get(contentKey(r))! }));
+  const llmsSegments = new Map<string, LlmsSegment[]>();
+  const siteWide = siteWideExports(exportPages, config, { nav, moved: moves, ...(dimensions ? { dimensions } : {}) }, llmsSegments);
   const exportKeys = [...pageSummaries.flatMap((s) => pageExportKeys(s.urlPath)), ...siteWide.keys()];
   // Before anything is uploaded: with brokenLinks "error" a broken link fails the build here.
   const links = checkSiteLinks({
@@ -324,7 +331,6 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>)
   const publisher = createPublisher(store, previous?.objects ?? {}, limits);
   const islands = await publishIslands(ordered.filter((r) => !failed.has(r.summary.sourcePath)).map((r) => r.summary), publisher, readFile);
   const searchPages = pageSummaries.map((s) => ({ urlPath: s.urlPath, searchHash: s.searchHash }));
-  const byUrl = new Map(ordered.map((r) => [r.summary.urlPath, r]));
   // Pagefind indexes in its own process: start it now and let it run while shells render.
   const indexStart = performance.now();
   const indexing = buildSearchIndex(searchPages, {
@@ -358,12 +364,13 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>)
   const exportsHash = sha(JSON.stringify([PAGE_EXPORTS_VERSION, configHash, config.siteUrl, config.basePath]));
   const exportInputs: Record<string, string> = {};
   const previousInputs = previous?.inputs ?? {};
-  for (const { summary, cacheKey } of ordered) {
+  for (const record of ordered) {
+    const { summary, cacheKey } = record;
     const keys = pageExportKeys(summary.urlPath);
     const inputs = sha(JSON.stringify([exportsHash, cacheKey, summary.deps, summary.urlPath]));
     for (const key of keys) exportInputs[key] = inputs;
     if (keys.every((key) => previousInputs[key] === inputs) && keys.every((key) => publisher.keep(key))) continue;
-    for (const [key, text] of pageExports(summary, config)) await publisher.emit(key, text);
+    for (const [key, text] of pageExports({ ...summary, markdown: (await load(record)).markdown }, config)) await publisher.emit(key, text);
   }
   for (const [key, text] of siteWide) await publisher.emit(key, text);
   await publishPublicFiles(snapshot, publisher, previous?.files ?? {}, layout.assets);
@@ -400,6 +407,7 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>)
   const manifest: BuildManifest = {
     version: 1, commit: snapshot.commit, configHash, compilerVersion: COMPILER_VERSION, templateVersion: TEMPLATE_VERSION,
     files: Object.fromEntries(snapshot.files), pages: manifestPages, inputs: { ...rendered.inputs, ...exportInputs }, objects: stats.objects, summariesHash: next.hash,
+    llmsFull: llmsFullIndex(llmsSegments, byUrl),
     ...(customKey ? { customCss: customKey } : {}),
   };
   await writeMoves(store, moves, previousMoves);

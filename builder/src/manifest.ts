@@ -1,5 +1,6 @@
 import type { ObjectStore } from './store/object-store.ts';
 import type { PublishedObject } from './publish.ts';
+import type { LlmsFullIndex } from './outputs/llms-full-recall.ts';
 import { decodeJson, encodeJson, GZIP_JSON } from './cache/gzip-json.ts';
 
 /**
@@ -55,6 +56,8 @@ export interface BuildManifest {
   objects: Record<string, PublishedObject>;
   /** sha256 of the page summaries object written with this manifest (rewritten only when it changes). */
   summariesHash?: string;
+  /** Where each page's Markdown lies in the published `llms-full.txt` files (outputs/llms-full-recall.ts). */
+  llmsFull?: LlmsFullIndex;
   /** Key of the custom stylesheet linked by this build (css/custom-css.ts), kept after a downgrade. */
   customCss?: string;
 }

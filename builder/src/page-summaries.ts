@@ -14,11 +14,13 @@ export const SUMMARIES_KEY = `${STATE_PREFIX}summaries.json.gz`;
 
 /**
  * What the sidebar and the site-wide outputs (exports, feeds, sitemap, search planning) read of
- * a page: everything but its body HTML, table of contents and search text. One object holds the
+ * a page: everything but its body HTML, table of contents, search text and Markdown (which
+ * `llms-full.txt` takes from the last published file: outputs/llms-full-recall.ts, and a page's
+ * own export from its cache entry when it is made again). One object holds the
  * summaries of every published page, so a build reads one object instead of one cache entry per
  * page, and bodies are read only for the shells and search shards that must be rebuilt.
  */
-export type PageSummary = Omit<CompiledPage, 'bodyHtml' | 'toc' | 'searchText' | 'frontmatter'> & {
+export type PageSummary = Omit<CompiledPage, 'bodyHtml' | 'toc' | 'searchText' | 'frontmatter' | 'markdown'> & {
   /** sha256 of the page's search document (see `searchHash`). */
   searchHash: string;
   /** Repository path → blob id of every file the page imported, as in its cache entry. */
@@ -38,7 +40,7 @@ export interface FailureSummary extends FailureEntry {
  * Content of `_folio/cache/summaries.json`: page cache key → summary, and source path → failure
  * for the pages that failed (absent when none did, so a site without failures keeps its bytes).
  */
-interface SummariesFile { version: 1; pages: Record<string, PageSummary>; failures?: Record<string, FailureSummary> }
+interface SummariesFile { version: 2; pages: Record<string, PageSummary>; failures?: Record<string, FailureSummary> }
 
 /** What `readSummaries` found. */
 export interface StoredSummaries {
@@ -52,7 +54,7 @@ export interface StoredSummaries {
 
 /** The summary of a compiled page. */
 export function summarize(page: CompiledPage, deps: Record<string, string>): PageSummary {
-  const { bodyHtml: _body, toc: _toc, searchText: _text, frontmatter: _fm, ...rest } = page;
+  const { bodyHtml: _body, toc: _toc, searchText: _text, frontmatter: _fm, markdown: _markdown, ...rest } = page;
   const classes = classCandidates(page.bodyHtml);
   const anchors = elementIds(page.bodyHtml);
   return { ...rest, searchHash: searchHash(page), deps, ...(classes.length ? { classes } : {}), ...(anchors.length ? { anchors } : {}) };
@@ -91,14 +93,16 @@ export function relocate<T extends { sourcePath: string; urlPath: string }>(page
 export async function readSummaries(store: ObjectStore): Promise<StoredSummaries> {
   const none: StoredSummaries = { pages: new Map(), failures: new Map(), found: false };
   const file = await decodeJson<SummariesFile>(await store.get(SUMMARIES_KEY));
-  if (file?.version !== 1 || typeof file.pages !== 'object' || file.pages === null) return none;
+  // Version 1 held each page's Markdown too: read as not found, so the next build takes the pages
+  // from the page cache once and writes version 2.
+  if (file?.version !== 2 || typeof file.pages !== 'object' || file.pages === null) return none;
   return { pages: new Map(Object.entries(file.pages)), failures: new Map(Object.entries(file.failures ?? {})), found: true };
 }
 
 /** The bytes of a summaries object and their sha256 (written only when it changed). */
 export function serializeSummaries(pages: ReadonlyMap<string, PageSummary>, failures: ReadonlyMap<string, FailureSummary> = new Map()): { bytes: Buffer; hash: string } {
   const keys = [...pages.keys()].sort();
-  const file: SummariesFile = { version: 1, pages: Object.fromEntries(keys.map((k) => [k, pages.get(k)!])) };
+  const file: SummariesFile = { version: 2, pages: Object.fromEntries(keys.map((k) => [k, pages.get(k)!])) };
   if (failures.size > 0) file.failures = Object.fromEntries([...failures.keys()].sort().map((p) => [p, failures.get(p)!]));
   const bytes = Buffer.from(JSON.stringify(file));
   return { bytes, hash: createHash('sha256').update(bytes).digest('hex') };

@@ -39,8 +39,22 @@ export function llmsTxt(pages: readonly LlmsEntry[], config: Pick<SiteConfig, 'n
   return `${header(config)}## Docs\n\n${lines.join('\n')}\n`;
 }
 
-/** The text of `llms-full.txt`. */
-export function llmsFullTxt(pages: readonly LlmsEntry[], config: Pick<SiteConfig, 'name' | 'seo' | 'siteUrl' | 'basePath'>, nav?: readonly NavItem[]): string {
-  const blocks = inReadingOrder(pages, nav).map((page) => `Source: ${absoluteUrl(config, page.linkPath ?? page.urlPath)}\n\n${page.markdown.trim()}\n`);
-  return header(config) + blocks.map((block) => `---\n\n${block}`).join('\n');
+/** Where one page's Markdown lies in an `llms-full.txt` text (string offsets). */
+export interface LlmsSegment { page: LlmsEntry; start: number; length: number }
+
+/**
+ * The text of `llms-full.txt`. With `segments`, also where each page's Markdown lies in it, so a
+ * later build can take unchanged pages' Markdown from the published file (outputs/llms-full-recall.ts).
+ */
+export function llmsFullTxt(pages: readonly LlmsEntry[], config: Pick<SiteConfig, 'name' | 'seo' | 'siteUrl' | 'basePath'>, nav?: readonly NavItem[], segments?: LlmsSegment[]): string {
+  const parts = [header(config)];
+  let at = parts[0].length;
+  for (const [i, page] of inReadingOrder(pages, nav).entries()) {
+    const lead = `${i > 0 ? '\n' : ''}---\n\nSource: ${absoluteUrl(config, page.linkPath ?? page.urlPath)}\n\n`;
+    const markdown = page.markdown.trim();
+    segments?.push({ page, start: at + lead.length, length: markdown.length });
+    parts.push(lead, markdown, '\n');
+    at += lead.length + markdown.length + 1;
+  }
+  return parts.join('');
 }

@@ -7,7 +7,7 @@ import type { NavItem, SiteConfig } from '@folio/site-template/shared/types.ts';
 import type { CompiledPage } from '../types.ts';
 import { combinations, prefixOf, scopeKey, scopeOfUrl } from '../nav/dimensions.ts';
 import type { DimensionNav } from '../nav/dimension-nav.ts';
-import { llmsFullTxt, llmsTxt, type LlmsEntry } from './llms-txt.ts';
+import { llmsFullTxt, llmsTxt, type LlmsEntry, type LlmsSegment } from './llms-txt.ts';
 import { markdownExport } from './markdown-exports.ts';
 import { REDIRECTS_KEY, redirectsManifest } from './redirects-manifest.ts';
 import { pageFeed, SITE_FEED_KEY, siteFeed } from './rss-feeds.ts';
@@ -54,12 +54,17 @@ export interface SiteWideInputs {
   dimensions?: DimensionNav;
 }
 
-/** Key → text of the files made from every page: LLM exports, site feed, sitemap, robots, redirects. */
-export function siteWideExports(pages: readonly ExportPage[], site: SiteConfig, inputs: SiteWideInputs = {}): Map<string, string> {
+/**
+ * Key → text of the files made from every page: LLM exports, site feed, sitemap, robots, redirects.
+ * With `segments`, each `llms-full.txt` key → where each page's Markdown lies in it.
+ */
+export function siteWideExports(pages: readonly ExportPage[], site: SiteConfig, inputs: SiteWideInputs = {}, segments?: Map<string, LlmsSegment[]>): Map<string, string> {
   const files = new Map<string, string>([[SITE_FEED_KEY, siteFeed(pages, site)]]);
   for (const [prefix, entries, order] of llmsSets(pages, inputs.nav, inputs.dimensions)) {
     files.set(`${prefix}llms.txt`, llmsTxt(entries, site, order));
-    files.set(`${prefix}llms-full.txt`, llmsFullTxt(entries, site, order));
+    const own: LlmsSegment[] = [];
+    files.set(`${prefix}llms-full.txt`, llmsFullTxt(entries, site, order, own));
+    segments?.set(`${prefix}llms-full.txt`, own);
   }
   files.set('sitemap.xml', sitemapXml(pages, site));
   files.set('robots.txt', robotsTxt(site));

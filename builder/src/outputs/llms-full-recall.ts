@@ -1,0 +1,91 @@
+/**
+ * Unchanged pages' Markdown for `llms-full.txt`, taken from the file the last build published.
+ *
+ * `llms-full.txt` holds every page's Markdown, so making it again needs all of them. Keeping them
+ * in the page summaries made those summaries four times their size, and reading and rewriting them
+ * on every build grew with the site. Instead the manifest records, for each published
+ * `llms-full.txt`, where each page's Markdown lies in it (an index by content key: the page's cache
+ * key and the blobs of its imports, which together fix its Markdown). The next build reads the
+ * published file once and slices the unchanged pages out of it; only pages it does not find there
+ * (changed, new, or every page when the file's bytes are not the ones recorded) are loaded from
+ * the page cache, most of them already in memory because this build compiled them.
+ */
+import { createHash } from 'node:crypto';
+import type { PageRecord } from '../page-bodies.ts';
+import type { PublishedObject } from '../publish.ts';
+import type { ObjectStore } from '../store/object-store.ts';
+import type { CompiledPage } from '../types.ts';
+import type { LlmsSegment } from './llms-txt.ts';
+
+/** Object key of an `llms-full.txt` → `[content key, start, length]` of each page's Markdown in it. */
+export type LlmsFullIndex = Record<string, Array<[contentKey: string, start: number, length: number]>>;
+
+/**
+ * What fixes a page's Markdown: its cache key (blob, compiler and template versions) and the
+ * blobs of the files it imported. 96 bits of a hash, so the index stays small at 10,000 pages.
+ */
+export function contentKey(record: PageRecord): string {
+  const known = contentKeys.get(record);
+  if (known) return known;
+  const deps = Object.entries(record.summary.deps).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const key = createHash('sha256').update(record.cacheKey).update(JSON.stringify(deps)).digest('base64url').slice(0, 16);
+  contentKeys.set(record, key);
+  return key;
+}
+
+const contentKeys = new WeakMap<PageRecord, string>();
+
+/** What {@link recallMarkdown} needs. */
+export interface RecallOptions {
+  /** Every page of this build. */
+  records: readonly PageRecord[];
+  /** The previous manifest's index, and its published objects (to check the file's bytes). */
+  index?: LlmsFullIndex;
+  objects: Readonly<Record<string, PublishedObject>>;
+  store: ObjectStore;
+  /** The full page of a record (memory, else the page cache). */
+  load(record: PageRecord): Promise<CompiledPage>;
+}
+
+/**
+ * Content key → the page's Markdown, trimmed (as `llms-full.txt` holds it), for every record:
+ * from the published `llms-full.txt` files where the index finds it, else from the page.
+ */
+export async function recallMarkdown(opts: RecallOptions): Promise<Map<string, string>> {
+  const wanted = new Map(opts.records.map((record) => [contentKey(record), record]));
+  const found = new Map<string, string>();
+  for (const [key, segments] of Object.entries(opts.index ?? {})) {
+    if (!segments.some(([k]) => wanted.has(k) && !found.has(k))) continue;
+    const text = await publishedText(opts.store, key, opts.objects[key]);
+    if (text === undefined) continue;
+    for (const [k, start, length] of segments) {
+      if (wanted.has(k) && !found.has(k) && start >= 0 && start + length <= text.length) found.set(k, text.slice(start, start + length));
+    }
+  }
+  for (const [k, record] of wanted) {
+    if (!found.has(k)) found.set(k, (await opts.load(record)).markdown.trim());
+  }
+  return found;
+}
+
+/** The index of this build's `llms-full.txt` files, from the segments `siteWideExports` reported. */
+export function llmsFullIndex(segments: ReadonlyMap<string, readonly LlmsSegment[]>, byUrl: ReadonlyMap<string, PageRecord>): LlmsFullIndex {
+  const index: LlmsFullIndex = {};
+  for (const [key, list] of segments) {
+    index[key] = list.flatMap(({ page, start, length }) => {
+      // A page shown by fallback holds the Markdown of the page it links to.
+      const record = byUrl.get(page.linkPath ?? page.urlPath);
+      return record ? [[contentKey(record), start, length] as [string, number, number]] : [];
+    });
+  }
+  return index;
+}
+
+/** The text of a published object when its bytes are the ones recorded; otherwise undefined. */
+async function publishedText(store: ObjectStore, key: string, published: PublishedObject | undefined): Promise<string | undefined> {
+  if (!published) return undefined;
+  const bytes = await store.get(key).catch(() => undefined);
+  if (!bytes || bytes.byteLength !== published.size) return undefined;
+  if (createHash('sha256').update(bytes).digest('hex') !== published.hash) return undefined;
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+}
