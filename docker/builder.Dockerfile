@@ -53,12 +53,15 @@ COPY site-template/src site-template/src
 COPY docker/builder-healthcheck.mjs docker/builder-entrypoint.sh docker/
 # The client bundle is built once per template version; building it here makes every container
 # (and every CI run) start warm instead of running Vite on its first job.
-RUN mkdir -p site-template/node_modules/.cache /app/data \
- && chown -R folio:folio site-template/node_modules /app/data \
+RUN mkdir -p site-template/node_modules/.cache node_modules/.cache/folio-sandbox-code /app/data \
+ && chown -R folio:folio site-template/node_modules node_modules/.cache/folio-sandbox-code /app/data \
  && chmod 0755 docker/builder-entrypoint.sh
 USER folio
 RUN node --import tsx --input-type=module -e "const t = await import('@folio/site-template'); const os = await import('node:os'); await t.buildClientAssets(os.tmpdir() + '/warm')" \
  && rm -rf /tmp/warm
+# The compile sandboxes' code cache (builder/src/sandbox/code-cache.ts), recorded from the
+# platform's own page: every sandbox starts with a copy instead of compiling its modules.
+RUN node --import tsx --input-type=module -e "const w = await import('./builder/src/compile/code-cache-warmup.ts'); await w.warmCodeCache({ osLayers: false, heapMb: 1024 })"
 # Liveness: the worker rewrites HEALTH_FILE every few seconds while its event loop runs.
 HEALTHCHECK --interval=15s --timeout=5s --start-period=20s --retries=3 \
   CMD ["node", "docker/builder-healthcheck.mjs"]

@@ -48,6 +48,8 @@ export interface CompilerOptions {
   osLayers?: boolean;
   /** How long idle sandboxes are kept before they stop (default 30 s; the dev server keeps them). */
   idleMs?: number;
+  /** False: sandboxes start without the platform's code cache (sandbox/code-cache.ts) and none is recorded. */
+  codeCache?: boolean;
   /** Platform-side log lines (a sandbox that crashed); never shown to customers. */
   log?(message: string): void;
 }

@@ -13,6 +13,7 @@ import type { CompiledPage, PageFailure } from '../types.ts';
 import { checkResults, failureOf } from '../sandbox/results.ts';
 import { SandboxEnded, startSandbox, type Sandbox, type SandboxEnd } from '../sandbox/sandbox-process.ts';
 import type { CompileContext, CompileInput, Compiler, CompilerOptions } from './compiler.ts';
+import { codeCacheTemplate, warmCodeCache } from './code-cache-warmup.ts';
 
 type Result = CompiledPage | PageFailure;
 
@@ -43,6 +44,8 @@ export interface SandboxCompilerOptions extends Omit<CompilerOptions, 'workers' 
   chunk?: number;
   /** Sandboxes idle this long end (default 30 s). */
   idleMs?: number;
+  /** False: sandboxes start without the platform's code cache and none is recorded (default: used). */
+  codeCache?: boolean;
 }
 
 interface Chunk {
@@ -93,8 +96,11 @@ export function createSandboxCompiler(opts: SandboxCompilerOptions): SandboxComp
   let active = 0;
   let idleTimer: NodeJS.Timeout | undefined;
 
+  // Sandboxes start from the platform's code cache once there is one (see code-cache-warmup.ts).
+  const warmup = opts.codeCache === false ? undefined : warmCodeCache({ osLayers: opts.osLayers, heapMb: limits.heapMb });
+  const codeCache = opts.codeCache === false ? undefined : { template: codeCacheTemplate() };
   const start = () => {
-    const entry = { box: startSandbox({ themes: opts.themes, limits: { heapMb: limits.heapMb }, osLayers: opts.osLayers, log: opts.log }), busy: false };
+    const entry = { box: startSandbox({ themes: opts.themes, limits: { heapMb: limits.heapMb }, osLayers: opts.osLayers, log: opts.log, codeCache }), busy: false };
     sandboxes.push(entry);
     return entry;
   };
@@ -171,7 +177,7 @@ export function createSandboxCompiler(opts: SandboxCompilerOptions): SandboxComp
     },
     async close() {
       clearTimeout(idleTimer);
-      await stopAll();
+      await Promise.all([stopAll(), warmup]);
     },
   };
 }

@@ -14,6 +14,7 @@ import type { CodeThemes } from '../compile/highlighter.ts';
 import { appError } from '../errors.ts';
 import { readProcStats } from './proc-stats.ts';
 import { osIsolation, sandboxCommand, sandboxUid } from './runtime.ts';
+import { recordCodeCache, saveCodeCache, seedCodeCache } from './code-cache.ts';
 
 /** Why a sandbox was ended while it worked. */
 export type SandboxEnd = 'timeout' | 'memory' | 'crashed';
@@ -44,6 +45,12 @@ export interface SandboxOptions {
   osLayers?: boolean;
   /** Platform-side log (stderr of a sandbox that crashed); never shown to customers. */
   log?(message: string): void;
+  /**
+   * V8 code of the platform's modules (code-cache.ts): the template folder a sandbox starts with
+   * a copy of, or, with `record`, the one this sandbox's cache becomes when it ends normally (only
+   * for a sandbox that compiles the platform's own page, never a customer's).
+   */
+  codeCache?: { template: string; record?: boolean };
 }
 
 export interface Sandbox {
@@ -58,14 +65,16 @@ export interface Sandbox {
   compile(inputs: CompileInput[], ctx: CompileContext, budget: { cpuMs: number; wallMs: number }): Promise<unknown>;
   /** CPU time the sandbox has used so far, in ms (as last sampled). */
   cpuMs(): number;
-  /** Ends the sandbox. */
-  close(): Promise<void>;
+  /** Ends the sandbox; `graceful` lets it exit on its own first (a recording sandbox writes its cache then). */
+  close(graceful?: boolean): Promise<void>;
   /** True once the process has ended. */
   ended(): boolean;
 }
 
 const ENTRY = fileURLToPath(new URL('./entry.ts', import.meta.url));
 const WATCH_MS = 200;
+/** Time a sandbox closed gracefully has to exit before it is killed. */
+const GRACEFUL_MS = 10_000;
 /** Time the compiler inside may take to start (Vite, the highlighter), on a loaded machine. */
 const START_MS = 120_000;
 
@@ -88,7 +97,10 @@ export function startSandbox(opts: SandboxOptions): Sandbox {
   const uid = layers.setpriv ? sandboxUid() : undefined;
   const scratch = scratchFolder(uid);
   // The IPC channel is the fourth stdio entry; Node finds it through these two variables.
-  const env = { TMPDIR: scratch, NODE_CHANNEL_FD: '3', NODE_CHANNEL_SERIALIZATION_MODE: 'advanced' };
+  const runAs = uid ?? process.getuid?.() ?? 0;
+  const cache = opts.codeCache;
+  const cacheEnv = !cache ? {} : cache.record ? recordCodeCache(scratch, runAs) : seedCodeCache(cache.template, scratch, runAs);
+  const env = { TMPDIR: scratch, NODE_CHANNEL_FD: '3', NODE_CHANNEL_SERIALIZATION_MODE: 'advanced', ...cacheEnv };
   const { file, args } = sandboxCommand({ scratch, entry: ENTRY, heapMb: opts.limits.heapMb, uid, netns: Boolean(layers.unshare), env });
   const child: ChildProcess = spawn(file, args, { cwd: scratch, env, stdio: ['ignore', 'pipe', 'pipe', 'ipc'], serialization: 'advanced' });
   let stderr = '';
@@ -144,6 +156,7 @@ export function startSandbox(opts: SandboxOptions): Sandbox {
       exited = true;
       clearInterval(watch);
       clearTimeout(startTimer);
+      if (cache?.record && code === 0 && isReady && !killedFor) saveCodeCache(scratch, cache.template);
       rmSync(scratch, { recursive: true, force: true });
       const memory = /heap out of memory|Reached heap limit|Allocation failed/i.test(stderr);
       const reason: SandboxEnd = killedFor ?? (memory ? 'memory' : 'crashed');
@@ -176,8 +189,15 @@ export function startSandbox(opts: SandboxOptions): Sandbox {
         child.send({ type: 'compile', batch: id, inputs });
       });
     },
-    async close() {
-      if (!exited) { child.disconnect?.(); child.kill('SIGKILL'); }
+    async close(graceful = false) {
+      if (!exited) {
+        child.disconnect?.();
+        // The sandbox exits when its channel closes; one that does not is killed.
+        if (!graceful) child.kill('SIGKILL');
+        const kill = graceful ? setTimeout(() => child.kill('SIGKILL'), GRACEFUL_MS) : undefined;
+        await exitedPromise;
+        clearTimeout(kill);
+      }
       await exitedPromise;
     },
   };

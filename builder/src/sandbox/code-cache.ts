@@ -1,0 +1,91 @@
+/**
+ * V8 code for the sandbox's own modules, so a sandbox starts without compiling Vite, shiki, MDX
+ * and the site template from source each time (Node's module compile cache, `NODE_COMPILE_CACHE`:
+ * about a third of a sandbox's start-up CPU).
+ *
+ * Trust: the cache holds compiled code that every later sandbox runs, so no sandbox that saw a
+ * customer's page ever writes it. One "recording" sandbox, started by the builder itself, compiles
+ * a page of the platform's own (compile/synthetic-page.ts) and ends normally; Node writes the
+ * cache into that sandbox's scratch folder, and the builder copies it to the template folder
+ * under the platform's `node_modules/.cache/` (read-only to sandboxes, like the rest of the
+ * platform). Every other sandbox gets a copy of the template in its own scratch folder, which it
+ * may read and write and which is deleted with it: nothing a sandbox writes reaches another.
+ * Node checks each entry against its module's source, so a template older than the code only
+ * misses; it is keyed by the platform's version (see compile/code-cache-warmup.ts) and made again
+ * when that changes.
+ */
+import { chownSync, cpSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { PLATFORM_ROOT } from './runtime.ts';
+
+/** Folder of the templates (one per platform version). */
+export const CODE_CACHE_ROOT = path.join(PLATFORM_ROOT, 'node_modules', '.cache', 'folio-sandbox-code');
+
+/** Folder name, inside a sandbox's scratch folder, of its own copy of the cache. */
+const OWN = 'code-cache';
+
+/**
+ * Node names the cache's folder after its version, the V8 flags and the user id
+ * (`v26.10.0-x64-310b2ce3-1000`): the folder a sandbox running as `uid` looks for.
+ */
+function forUid(name: string, uid: number): string {
+  return name.replace(/-\d+$/, `-${uid}`);
+}
+
+/**
+ * Copies the template `template` (when it exists) into the scratch folder of a sandbox that runs
+ * as `uid`, and returns the environment that makes Node use it; `{}` without a template.
+ */
+export function seedCodeCache(template: string, scratch: string, uid: number): Record<string, string> {
+  let names: string[];
+  try {
+    names = readdirSync(template);
+  } catch {
+    return {};
+  }
+  const own = path.join(scratch, OWN);
+  mkdirSync(own);
+  for (const name of names) {
+    const target = path.join(own, forUid(name, uid));
+    cpSync(path.join(template, name), target, { recursive: true });
+    if (uid !== process.getuid?.()) {
+      chownSync(own, uid, uid);
+      chownSync(target, uid, uid);
+      for (const file of readdirSync(target)) chownSync(path.join(target, file), uid, uid);
+    }
+  }
+  return { NODE_COMPILE_CACHE: own };
+}
+
+/** The environment of the recording sandbox: Node writes its cache into the scratch folder. */
+export function recordCodeCache(scratch: string, uid: number): Record<string, string> {
+  const own = path.join(scratch, OWN);
+  mkdirSync(own);
+  if (uid !== process.getuid?.()) chownSync(own, uid, uid);
+  return { NODE_COMPILE_CACHE: own };
+}
+
+/**
+ * After the recording sandbox ended normally: its cache becomes the template `template` (made
+ * whole in a temporary folder, then renamed, so a sandbox never sees half of it). Returns
+ * whether a template was written.
+ */
+export function saveCodeCache(scratch: string, template: string): boolean {
+  const own = path.join(scratch, OWN);
+  if (!existsSync(own) || readdirSync(own).length === 0 || existsSync(template)) return false;
+  const temporary = `${template}.${process.pid}.tmp`;
+  try {
+    mkdirSync(path.dirname(template), { recursive: true });
+    cpSync(own, temporary, { recursive: true });
+    renameSync(temporary, template);
+    // Older platform versions' templates are dead weight now.
+    for (const name of readdirSync(path.dirname(template))) {
+      const other = path.join(path.dirname(template), name);
+      if (other !== template && !name.endsWith('.tmp')) rmSync(other, { recursive: true, force: true });
+    }
+    return true;
+  } catch {
+    rmSync(temporary, { recursive: true, force: true });
+    return false;
+  }
+}
