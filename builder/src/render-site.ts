@@ -98,19 +98,31 @@ export async function renderSite(records: readonly PageRecord[], ctx: RenderCont
   return { inputs, rendered: todo.length };
 }
 
-/** Builds (once per template version, cached on disk) and publishes the template's client bundle. */
-async function clientAssets(publisher: Publisher): Promise<ClientAssets> {
-  const out = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-assets-'));
-  try {
-    const { assets, files } = await buildClientAssets(out);
-    for (const file of files) {
-      const key = `_folio/${file}`;
-      if (!publisher.keep(key)) await publisher.emit(key, await fs.promises.readFile(path.join(out, '_folio', file)));
+/** The template's client bundle: built once per template version (cached on disk), read once per process. */
+let bundle: Promise<{ assets: ClientAssets; files: Array<[key: string, bytes: Buffer]> }> | undefined;
+
+function clientBundle(): NonNullable<typeof bundle> {
+  bundle ??= (async () => {
+    const out = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-assets-'));
+    try {
+      const { assets, files } = await buildClientAssets(out);
+      const read = await Promise.all(files.map(async (file) => [`_folio/${file}`, await fs.promises.readFile(path.join(out, '_folio', file))] as [string, Buffer]));
+      return { assets, files: read };
+    } finally {
+      fs.rmSync(out, { recursive: true, force: true });
     }
-    return assets;
-  } finally {
-    fs.rmSync(out, { recursive: true, force: true });
+  })();
+  bundle.catch(() => { bundle = undefined; });
+  return bundle;
+}
+
+/** Publishes the template's client bundle; returns its asset URLs. */
+async function clientAssets(publisher: Publisher): Promise<ClientAssets> {
+  const { assets, files } = await clientBundle();
+  for (const [key, bytes] of files) {
+    if (!publisher.keep(key)) await publisher.emit(key, bytes);
   }
+  return assets;
 }
 
 /**
