@@ -243,6 +243,7 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>)
     return { batch, texts, results };
   };
   let compiledSoFar = 0;
+  const compiledMarkdown = new Map<string, string>();
   const compileAll = async (list: string[]) => {
     // The next batch is queued before this one's results are stored, so the compile workers
     // never wait for the main thread's cache writes.
@@ -268,7 +269,10 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>)
         const entry: CacheEntry = { page: res, deps: await pageDeps(p, texts[j], snapshot) };
         await cache.put(key, entry);
         bodies.remember(key, res, entry.deps);
-        records.set(p, { cacheKey: key, summary: summarize(res, entry.deps) });
+        const record = { cacheKey: key, summary: summarize(res, entry.deps) };
+        records.set(p, record);
+        // Kept for llms-full.txt: a page memory smaller than the site would otherwise read it back.
+        compiledMarkdown.set(contentKey(record), res.markdown.trim());
       })));
       compiledSoFar += batch.length;
       opts.onCompiled?.(compiledSoFar, misses.length);
@@ -318,7 +322,7 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>)
   const moved = renamed.filter((r) => moves[r.from] === r.to);
   const byUrl = new Map(ordered.map((r) => [r.summary.urlPath, r]));
   // llms-full.txt holds every page's Markdown: unchanged pages' is sliced from the published file.
-  const markdown = await recallMarkdown({ records: ordered, index: previous?.llmsFull, objects: previous?.objects ?? {}, store, load });
+  const markdown = await recallMarkdown({ records: ordered, known: compiledMarkdown, index: previous?.llmsFull, objects: previous?.objects ?? {}, store, load });
   const exportPages = ordered.map((r) => ({ ...r.summary, markdown: markdown.get(contentKey(r))! }));
   const llmsSegments = new Map<string, LlmsSegment[]>();
   const siteWide = siteWideExports(exportPages, config, { nav, moved: moves, ...(dimensions ? { dimensions } : {}) }, llmsSegments);

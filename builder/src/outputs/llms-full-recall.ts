@@ -39,6 +39,8 @@ const contentKeys = new WeakMap<PageRecord, string>();
 export interface RecallOptions {
   /** Every page of this build. */
   records: readonly PageRecord[];
+  /** Content key → trimmed Markdown of the pages this build compiled (taken first). */
+  known?: ReadonlyMap<string, string>;
   /** The previous manifest's index, and its published objects (to check the file's bytes). */
   index?: LlmsFullIndex;
   objects: Readonly<Record<string, PublishedObject>>;
@@ -49,11 +51,16 @@ export interface RecallOptions {
 
 /**
  * Content key → the page's Markdown, trimmed (as `llms-full.txt` holds it), for every record:
- * from the published `llms-full.txt` files where the index finds it, else from the page.
+ * from `known` (pages compiled by this build), from the published `llms-full.txt` files where
+ * the index finds it, else from the page.
  */
 export async function recallMarkdown(opts: RecallOptions): Promise<Map<string, string>> {
   const wanted = new Map(opts.records.map((record) => [contentKey(record), record]));
   const found = new Map<string, string>();
+  for (const k of wanted.keys()) {
+    const text = opts.known?.get(k);
+    if (text !== undefined) found.set(k, text);
+  }
   for (const [key, segments] of Object.entries(opts.index ?? {})) {
     if (!segments.some(([k]) => wanted.has(k) && !found.has(k))) continue;
     const text = await publishedText(opts.store, key, opts.objects[key]);

@@ -92,7 +92,7 @@ t.test('llms-full.txt recall', async (t) => {
     t.same(Object.keys(manifest?.llmsFull ?? {}).sort(), Object.keys(incremental).filter((k) => k.endsWith('llms-full.txt')).sort());
   });
 
-  await t.test('should load only the pages the published file does not hold', async (t) => {
+  await t.test('should load only the pages neither this build nor the published file holds', async (t) => {
     const compiled = (sourcePath: string, markdown: string): CompiledPage => ({
       sourcePath, urlPath: `/${sourcePath.slice(5, -4)}`, title: sourcePath, description: '', frontmatter: {}, bodyHtml: '<p></p>', toc: [], searchText: '', markdown, updates: [], rss: false,
     });
@@ -110,7 +110,12 @@ t.test('llms-full.txt recall', async (t) => {
     const loaded: string[] = [];
     const load = async (r: PageRecord) => { loaded.push(r.summary.sourcePath); return compiled(r.summary.sourcePath, r === bNow ? '# B again\n' : '# ?\n'); };
     const markdown = await recallMarkdown({ records: [a, bNow], index, objects, store, load });
-    t.same([...markdown.values()], ['# A', '# B again']);
+    t.same([markdown.get(contentKey(a)), markdown.get(contentKey(bNow))], ['# A', '# B again']);
     t.same(loaded, ['docs/b.mdx'], 'the snippet changed, so b is another content');
+    loaded.length = 0;
+    const known = new Map([[contentKey(bNow), '# B as just compiled']]);
+    const recalled = await recallMarkdown({ records: [a, bNow], known, index, objects, store, load });
+    t.same([recalled.get(contentKey(a)), recalled.get(contentKey(bNow))], ['# A', '# B as just compiled']);
+    t.same(loaded, [], 'pages this build compiled are not read back');
   });
 });
