@@ -59,11 +59,14 @@ interface Folder { index?: NavPage; pages: NavPage[]; folders: Map<string, Folde
 
 type Entry = { order?: number; title: string; key: string; item: NavItem };
 
+/** One collator for every comparison: `localeCompare` with options builds a new one per call. */
+const titleOrder = new Intl.Collator('en', { sensitivity: 'base' });
+
 function byOrderThenTitle(a: Entry, b: Entry): number {
   const oa = a.order ?? Number.POSITIVE_INFINITY;
   const ob = b.order ?? Number.POSITIVE_INFINITY;
   if (oa !== ob) return oa < ob ? -1 : 1;
-  return a.title.localeCompare(b.title, 'en', { sensitivity: 'base' }) || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
+  return titleOrder.compare(a.title, b.title) || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
 }
 
 function folderItems(folder: Folder): NavItem[] {
