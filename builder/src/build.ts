@@ -322,7 +322,7 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>)
   const moved = renamed.filter((r) => moves[r.from] === r.to);
   const byUrl = new Map(ordered.map((r) => [r.summary.urlPath, r]));
   // llms-full.txt holds every page's Markdown: unchanged pages' is sliced from the published file.
-  const markdown = await recallMarkdown({ records: ordered, known: compiledMarkdown, index: previous?.llmsFull, objects: previous?.objects ?? {}, store, load });
+  const markdown = await recallMarkdown({ records: ordered, known: compiledMarkdown, index: previous?.llmsBytes, objects: previous?.objects ?? {}, store, load });
   const exportPages = ordered.map((r) => ({ ...r.summary, markdown: markdown.get(contentKey(r))! }));
   const llmsSegments = new Map<string, LlmsSegment[]>();
   const siteWide = siteWideExports(exportPages, config, { nav, moved: moves, ...(dimensions ? { dimensions } : {}) }, llmsSegments);
@@ -411,7 +411,7 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>)
   const manifest: BuildManifest = {
     version: 1, commit: snapshot.commit, configHash, compilerVersion: COMPILER_VERSION, templateVersion: TEMPLATE_VERSION,
     files: Object.fromEntries(snapshot.files), pages: manifestPages, inputs: { ...rendered.inputs, ...exportInputs }, objects: stats.objects, summariesHash: next.hash,
-    llmsFull: llmsFullIndex(llmsSegments, byUrl),
+    llmsBytes: llmsFullIndex(llmsSegments, byUrl),
     ...(customKey ? { customCss: customKey } : {}),
   };
   await writeMoves(store, moves, previousMoves);

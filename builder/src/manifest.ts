@@ -56,8 +56,8 @@ export interface BuildManifest {
   objects: Record<string, PublishedObject>;
   /** sha256 of the page summaries object written with this manifest (rewritten only when it changes). */
   summariesHash?: string;
-  /** Where each page's Markdown lies in the published `llms-full.txt` files (outputs/llms-full-recall.ts). */
-  llmsFull?: LlmsFullIndex;
+  /** Where each page's Markdown lies (byte offsets) in the published `llms-full.txt` files (outputs/llms-full-recall.ts). */
+  llmsBytes?: LlmsFullIndex;
   /** Key of the custom stylesheet linked by this build (css/custom-css.ts), kept after a downgrade. */
   customCss?: string;
 }

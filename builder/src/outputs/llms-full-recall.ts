@@ -17,7 +17,7 @@ import type { ObjectStore } from '../store/object-store.ts';
 import type { CompiledPage } from '../types.ts';
 import type { LlmsSegment } from './llms-txt.ts';
 
-/** Object key of an `llms-full.txt` → `[content key, start, length]` of each page's Markdown in it. */
+/** Object key of an `llms-full.txt` → `[content key, start, length]` (bytes) of each page's Markdown in it. */
 export type LlmsFullIndex = Record<string, Array<[contentKey: string, start: number, length: number]>>;
 
 /**
@@ -51,22 +51,22 @@ export interface RecallOptions {
 
 /**
  * Content key → the page's Markdown, trimmed (as `llms-full.txt` holds it), for every record:
- * from `known` (pages compiled by this build), from the published `llms-full.txt` files where
- * the index finds it, else from the page.
+ * from `known` (pages compiled by this build), as bytes of the published `llms-full.txt` files
+ * where the index finds it (never decoded: see `llmsFullBytes`), else from the page.
  */
-export async function recallMarkdown(opts: RecallOptions): Promise<Map<string, string>> {
+export async function recallMarkdown(opts: RecallOptions): Promise<Map<string, string | Uint8Array>> {
   const wanted = new Map(opts.records.map((record) => [contentKey(record), record]));
-  const found = new Map<string, string>();
+  const found = new Map<string, string | Uint8Array>();
   for (const k of wanted.keys()) {
     const text = opts.known?.get(k);
     if (text !== undefined) found.set(k, text);
   }
   for (const [key, segments] of Object.entries(opts.index ?? {})) {
     if (!segments.some(([k]) => wanted.has(k) && !found.has(k))) continue;
-    const text = await publishedText(opts.store, key, opts.objects[key]);
-    if (text === undefined) continue;
+    const bytes = await publishedBytes(opts.store, key, opts.objects[key]);
+    if (bytes === undefined) continue;
     for (const [k, start, length] of segments) {
-      if (wanted.has(k) && !found.has(k) && start >= 0 && start + length <= text.length) found.set(k, text.slice(start, start + length));
+      if (wanted.has(k) && !found.has(k) && start >= 0 && start + length <= bytes.byteLength) found.set(k, bytes.subarray(start, start + length));
     }
   }
   for (const [k, record] of wanted) {
@@ -88,11 +88,11 @@ export function llmsFullIndex(segments: ReadonlyMap<string, readonly LlmsSegment
   return index;
 }
 
-/** The text of a published object when its bytes are the ones recorded; otherwise undefined. */
-async function publishedText(store: ObjectStore, key: string, published: PublishedObject | undefined): Promise<string | undefined> {
+/** The bytes of a published object when they are the ones recorded; otherwise undefined. */
+async function publishedBytes(store: ObjectStore, key: string, published: PublishedObject | undefined): Promise<Uint8Array | undefined> {
   if (!published) return undefined;
   const bytes = await store.get(key).catch(() => undefined);
   if (!bytes || bytes.byteLength !== published.size) return undefined;
   if (createHash('sha256').update(bytes).digest('hex') !== published.hash) return undefined;
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+  return bytes;
 }

@@ -7,15 +7,18 @@ import type { NavItem, SiteConfig } from '@folio/site-template/shared/types.ts';
 import type { CompiledPage } from '../types.ts';
 import { combinations, prefixOf, scopeKey, scopeOfUrl } from '../nav/dimensions.ts';
 import type { DimensionNav } from '../nav/dimension-nav.ts';
-import { llmsFullTxt, llmsTxt, type LlmsEntry, type LlmsSegment } from './llms-txt.ts';
+import { llmsFullBytes, llmsTxt, type LlmsEntry, type LlmsPage, type LlmsSegment } from './llms-txt.ts';
 import { markdownExport } from './markdown-exports.ts';
 import { REDIRECTS_KEY, redirectsManifest } from './redirects-manifest.ts';
 import { pageFeed, SITE_FEED_KEY, siteFeed } from './rss-feeds.ts';
 import { feedKey, markdownKey } from './site-paths.ts';
 import { robotsTxt, sitemapXml } from './sitemap.ts';
 
-/** The page fields the exports read. */
+/** The page fields a page's own exports read. */
 export type ExportPage = Pick<CompiledPage, 'urlPath' | 'title' | 'description' | 'markdown' | 'updates' | 'seo'>;
+
+/** The page fields the site-wide exports read: the Markdown may be trimmed bytes (see `LlmsPage`). */
+export type SiteWidePage = Omit<ExportPage, 'markdown'> & Pick<LlmsPage, 'markdown'>;
 
 /**
 /**
@@ -58,12 +61,12 @@ export interface SiteWideInputs {
  * Key → text of the files made from every page: LLM exports, site feed, sitemap, robots, redirects.
  * With `segments`, each `llms-full.txt` key → where each page's Markdown lies in it.
  */
-export function siteWideExports(pages: readonly ExportPage[], site: SiteConfig, inputs: SiteWideInputs = {}, segments?: Map<string, LlmsSegment[]>): Map<string, string> {
-  const files = new Map<string, string>([[SITE_FEED_KEY, siteFeed(pages, site)]]);
+export function siteWideExports(pages: readonly SiteWidePage[], site: SiteConfig, inputs: SiteWideInputs = {}, segments?: Map<string, LlmsSegment[]>): Map<string, string | Buffer> {
+  const files = new Map<string, string | Buffer>([[SITE_FEED_KEY, siteFeed(pages, site)]]);
   for (const [prefix, entries, order] of llmsSets(pages, inputs.nav, inputs.dimensions)) {
     files.set(`${prefix}llms.txt`, llmsTxt(entries, site, order));
     const own: LlmsSegment[] = [];
-    files.set(`${prefix}llms-full.txt`, llmsFullTxt(entries, site, order, own));
+    files.set(`${prefix}llms-full.txt`, llmsFullBytes(entries, site, order, own));
     segments?.set(`${prefix}llms-full.txt`, own);
   }
   files.set('sitemap.xml', sitemapXml(pages, site));
@@ -72,17 +75,8 @@ export function siteWideExports(pages: readonly ExportPage[], site: SiteConfig, 
   return files;
 }
 
-/** Key → text of every export: each page's own, then the site-wide ones. */
-export function siteExports(pages: readonly ExportPage[], site: SiteConfig, inputs: SiteWideInputs = {}): Map<string, string> {
-  // Markdown exports first, then feeds, as the keys have always been listed.
-  const own = pages.map((page) => pageExports(page, site));
-  const files = new Map<string, string>([...own.map(([markdown]) => markdown), ...own.map(([, feed]) => feed)]);
-  for (const [key, text] of siteWideExports(pages, site, inputs)) files.set(key, text);
-  return files;
-}
-
 /** Prefix, pages and sidebar of each `llms.txt`: one for the site, or one per language and version. */
-function llmsSets(pages: readonly ExportPage[], nav: readonly NavItem[] | undefined, dimensions: DimensionNav | undefined): [string, LlmsEntry[], readonly NavItem[] | undefined][] {
+function llmsSets(pages: readonly SiteWidePage[], nav: readonly NavItem[] | undefined, dimensions: DimensionNav | undefined): [string, LlmsEntry[], readonly NavItem[] | undefined][] {
   if (!dimensions) return [['', [...pages], nav]];
   const { dims } = dimensions;
   const byUrl = new Map(pages.map((p) => [p.urlPath, p]));

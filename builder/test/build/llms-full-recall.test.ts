@@ -89,7 +89,7 @@ t.test('llms-full.txt recall', async (t) => {
     const { incremental, cold } = await twoWays(dir, out, { 'docs/guides/auth.mdx': page('Auth', 'Sign in with a passkey.') });
     t.same(incremental, cold);
     const manifest = await readManifest(createLocalDirStore(out));
-    t.same(Object.keys(manifest?.llmsFull ?? {}).sort(), Object.keys(incremental).filter((k) => k.endsWith('llms-full.txt')).sort());
+    t.same(Object.keys(manifest?.llmsBytes ?? {}).sort(), Object.keys(incremental).filter((k) => k.endsWith('llms-full.txt')).sort());
   });
 
   await t.test('should load only the pages neither this build nor the published file holds', async (t) => {
@@ -110,12 +110,14 @@ t.test('llms-full.txt recall', async (t) => {
     const loaded: string[] = [];
     const load = async (r: PageRecord) => { loaded.push(r.summary.sourcePath); return compiled(r.summary.sourcePath, r === bNow ? '# B again\n' : '# ?\n'); };
     const markdown = await recallMarkdown({ records: [a, bNow], index, objects, store, load });
-    t.same([markdown.get(contentKey(a)), markdown.get(contentKey(bNow))], ['# A', '# B again']);
+    const decoded = (value: string | Uint8Array | undefined) => (typeof value === 'string' ? value : Buffer.from(value ?? []).toString('utf8'));
+    t.same([decoded(markdown.get(contentKey(a))), decoded(markdown.get(contentKey(bNow)))], ['# A', '# B again']);
+    t.type(markdown.get(contentKey(a)), Uint8Array, 'bytes of the published file, never decoded');
     t.same(loaded, ['docs/b.mdx'], 'the snippet changed, so b is another content');
     loaded.length = 0;
     const known = new Map([[contentKey(bNow), '# B as just compiled']]);
     const recalled = await recallMarkdown({ records: [a, bNow], known, index, objects, store, load });
-    t.same([recalled.get(contentKey(a)), recalled.get(contentKey(bNow))], ['# A', '# B as just compiled']);
+    t.same([decoded(recalled.get(contentKey(a))), recalled.get(contentKey(bNow))], ['# A', '# B as just compiled']);
     t.same(loaded, [], 'pages this build compiled are not read back');
   });
 });
