@@ -26,20 +26,22 @@ export function rowValue(e: Record<string, unknown>, fields: readonly string[]):
   return parts.join(FIELD_SEPARATOR);
 }
 
-interface HourDelta { projectId: string; hour: number; bot: boolean; inc: Record<string, number> }
-interface VisitorDelta { projectId: string; hour: number; bot: boolean; visitor: string; sets: Map<string, Set<string>> }
+/** What a batch adds to one rollup: `$inc` paths and amounts. */
+export interface HourDelta { id: string; projectId: string; hour: number; bot: boolean; inc: Record<string, number> }
+/** What a batch adds to one visitor-hour: the values per field. */
+export interface VisitorDelta { id: string; projectId: string; hour: number; bot: boolean; visitor: string; sets: Map<string, Set<string>> }
 
 const add = (inc: Record<string, number>, field: string, n = 1) => { inc[field] = (inc[field] ?? 0) + n; };
 
-/** Upserts for the hourly rollups and the visitor-hours of `events`. */
-export function rollupWrites(events: AnalyticsEvent[]): { rollups: mongo.AnyBulkWriteOperation<AnalyticsRollup>[]; visitors: mongo.AnyBulkWriteOperation<{ _id: string }>[] } {
+/** What `events` add to the hourly rollups and the visitor-hours, in one pass. */
+export function rollupDeltas(events: AnalyticsEvent[]): { hours: HourDelta[]; visitors: VisitorDelta[] } {
   const hours = new Map<string, HourDelta>();
   const visitors = new Map<string, VisitorDelta>();
   for (const e of events) {
     const hour = hourOf(e.ts);
     const id = rollupId(e.project_id, hour, e.bot);
     let h = hours.get(id);
-    if (!h) { h = { projectId: e.project_id, hour, bot: e.bot, inc: {} }; hours.set(id, h); }
+    if (!h) { h = { id, projectId: e.project_id, hour, bot: e.bot, inc: {} }; hours.set(id, h); }
     const inc = h.inc;
     const aiRead = e.ai_family !== undefined && (e.kind === 'page_view' || (e.kind === 'export' && e.export_kind === 'markdown'));
     if (aiRead) {
@@ -54,7 +56,7 @@ export function rollupWrites(events: AnalyticsEvent[]): { rollups: mongo.AnyBulk
         if (e.path !== undefined) add(inc, `pv.${encodeKey(e.path)}`);
         const vid = `${id}|${e.visitor}`;
         let v = visitors.get(vid);
-        if (!v) { v = { projectId: e.project_id, hour, bot: e.bot, visitor: e.visitor, sets: new Map() }; visitors.set(vid, v); }
+        if (!v) { v = { id: vid, projectId: e.project_id, hour, bot: e.bot, visitor: e.visitor, sets: new Map() }; visitors.set(vid, v); }
         const row = e as unknown as Record<string, unknown>;
         const sets = v.sets;
         const put = (field: string, value: string | undefined) => {
@@ -81,20 +83,28 @@ export function rollupWrites(events: AnalyticsEvent[]): { rollups: mongo.AnyBulk
       default: break;
     }
   }
+  // An hour of only engagement events has nothing to count (and `$inc` may not be empty).
+  return { hours: [...hours.values()].filter((h) => Object.keys(h.inc).length > 0), visitors: [...visitors.values()] };
+}
+
+/** Start of the UTC day holding the hour `hourMs`. */
+export const dayOfHour = (hourMs: number): number => Math.floor(hourMs / 86_400_000) * 86_400_000;
+
+/** Upserts for the hourly rollups and the visitor-hours of the deltas (in their order). */
+export function rollupWrites(d: { hours: HourDelta[]; visitors: VisitorDelta[] }): { rollups: mongo.AnyBulkWriteOperation<AnalyticsRollup>[]; visitors: mongo.AnyBulkWriteOperation<{ _id: string }>[] } {
   return {
-    // An hour of only engagement events has nothing to count (and `$inc` may not be empty).
-    rollups: [...hours].filter(([, h]) => Object.keys(h.inc).length > 0).map(([_id, h]) => ({
+    rollups: d.hours.map((h) => ({
       updateOne: {
-        filter: { _id },
+        filter: { _id: h.id },
         update: { $inc: h.inc, $setOnInsert: { project_id: h.projectId, hour: new Date(h.hour), bot: h.bot } },
         upsert: true,
       },
     })),
-    visitors: [...visitors].map(([_id, v]) => ({
+    visitors: d.visitors.map((v) => ({
       updateOne: {
-        filter: { _id },
+        filter: { _id: v.id },
         update: {
-          $setOnInsert: { project_id: v.projectId, hour: new Date(v.hour), bot: v.bot, visitor: v.visitor, day_key: dayKey(v.projectId, Math.floor(v.hour / 86_400_000) * 86_400_000) },
+          $setOnInsert: { project_id: v.projectId, hour: new Date(v.hour), bot: v.bot, visitor: v.visitor, day_key: dayKey(v.projectId, dayOfHour(v.hour)) },
           ...(v.sets.size > 0 ? { $addToSet: Object.fromEntries([...v.sets].map(([f, s]) => [f, { $each: [...s] }])) } : {}),
         },
         upsert: true,
