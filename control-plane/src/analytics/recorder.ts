@@ -13,6 +13,7 @@ import type { Models } from '../db/models/index.ts';
 import { classify } from './classify.ts';
 import type { EventInput } from './event-input.ts';
 import { rollupCollections, writeRollups, type RollupCollections } from './rollup-batch.ts';
+import { backfillRollups, type BackfillResult } from './rollup-backfill.ts';
 import { SaltStore, utcDay } from './visitor-hash.ts';
 
 /** Options of {@link AnalyticsRecorder}. */
@@ -59,8 +60,10 @@ export class AnalyticsRecorder {
   private scheduled = false;
 
   private readonly opts: RecorderOptions;
+  private readonly m: Models;
 
   constructor(m: Models, opts: RecorderOptions = {}) {
+    this.m = m;
     this.opts = opts;
     this.maxBuffer = opts.maxBuffer ?? 50_000;
     this.batchSize = opts.batchSize ?? 1_000;
@@ -99,6 +102,16 @@ export class AnalyticsRecorder {
   flush(): Promise<void> {
     this.flushing = this.flushing.then(() => this.drain());
     return this.flushing;
+  }
+
+  /**
+   * Rolls up raw events that were never rolled up (analytics/rollup-backfill.ts), in the write
+   * chain: this recorder's batches wait (buffered, dropped past the buffer) instead of racing it.
+   */
+  backfill(): Promise<BackfillResult> {
+    const run = this.flushing.then(() => backfillRollups(this.m));
+    this.flushing = run.then(() => undefined, () => undefined);
+    return run;
   }
 
   /** Flushes and stops the timer. */

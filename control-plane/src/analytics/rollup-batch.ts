@@ -57,11 +57,13 @@ export async function writeRollups(c: RollupCollections, events: AnalyticsEvent[
     d.inc[path] = (d.inc[path] ?? 0) + n;
   };
   addViews(deltas.hours, inc);
+  // Events per day and bot class: how the backfill tells days the rollups miss (analytics/rollup-backfill.ts).
+  for (const e of events) inc(e.project_id, dayOfHour(e.ts.getTime()), e.bot, 'events');
   // Visitor-hours first, then visitor-days, then the counters: a crash in between loses counts
   // (the backfill restores them from raw events) but never counts a visitor not written.
   if (ops.visitors.length > 0) {
     const fresh = created(await c.visitorHours.bulkWrite(ops.visitors, { ordered: false }));
-    deltas.visitors.forEach((v, i) => { if (fresh.has(i)) inc(v.projectId, dayOfHour(v.hour), v.bot, `hours.${(v.hour - dayOfHour(v.hour)) / HOUR}`); });
+    deltas.visitors.forEach((v, i) => { if (fresh.has(i)) inc(v.projectId, dayOfHour(v.hour), v.bot, `hours.h${(v.hour - dayOfHour(v.hour)) / HOUR}`); });
   }
   await countNewVisitorDays(c, visitorDays(deltas.visitors), inc);
   if (days.size > 0) {

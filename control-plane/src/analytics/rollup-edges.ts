@@ -11,6 +11,7 @@ import type { AnalyticsEvent } from '../db/models/analytics-event.ts';
 import type { AnalyticsRollup, AnalyticsVisitorHour } from '../db/models/analytics-rollup.ts';
 import type { Models } from '../db/models/index.ts';
 import type { Window } from './query-params.ts';
+import { hourKey } from './rollup-keys.ts';
 import { clip, DAY, visitorMatch, type Range, type UniquesScope } from './rollup-uniques.ts';
 import { rollupDeltas, type VisitorDelta } from './rollup-writes.ts';
 
@@ -42,7 +43,8 @@ export async function readEdges(m: Models, projectId: string, w: Window): Promis
   const inner = innerWindow(w);
   const ranges = [{ $gte: w.from, $lt: inner.from }, { $gte: inner.to, $lt: w.to }].filter((r) => r.$gte.getTime() < r.$lt.getTime());
   if (ranges.length === 0) return { rollups: [], visitors: [] };
-  const events = await m.AnalyticsEvent.find({ project_id: projectId, $or: ranges.map((ts) => ({ ts })) }, { _id: 0 }).lean<AnalyticsEvent[]>();
+  const hours = ranges.map((r) => hourKey(projectId, Math.floor(r.$gte.getTime() / HOUR) * HOUR));
+  const events = await m.AnalyticsEvent.find({ hour_key: { $in: hours }, project_id: projectId, $or: ranges.map((ts) => ({ ts })) }, { _id: 0 }).lean<AnalyticsEvent[]>();
   const deltas = rollupDeltas(events);
   return {
     rollups: deltas.hours.map((h) => {

@@ -77,7 +77,7 @@ export async function dayUniques(m: Models, q: UniquesScope): Promise<Map<number
     let c = out.get(day);
     if (!c) { c = { total: 0, hours: new Array<number>(24).fill(0), dims: {}, pv: {} }; out.set(day, c); }
     c.total += doc.total ?? 0;
-    for (const [h, n] of Object.entries(doc.hours ?? {})) c.hours[Number(h)] += n;
+    for (const [h, n] of Object.entries(doc.hours ?? {})) c.hours[Number(h.slice(1))] += n;
     for (const [f, byValue] of Object.entries(doc.dims ?? {})) addInto(c.dims[f] ??= {}, byValue);
     addInto(c.pv, doc.pv);
   }

@@ -79,11 +79,13 @@ export interface AnalyticsDayUniques {
   project_id: string;
   day: Date;
   bot: boolean;
+  /** Events of the day (every kind), as rolled up: the backfill compares it with the raw events. */
+  events?: number;
   /** Page views of the day. */
   views?: number;
   /** Distinct visitors of the day. */
   total?: number;
-  /** Distinct visitors per UTC hour of the day (`"0"` to `"23"`). */
+  /** Distinct visitors per UTC hour of the day (`h0` to `h23`: numeric field names would read as array positions). */
   hours?: Record<string, number>;
   /** Distinct visitors per dimension (visitor-hour field) and escaped value. */
   dims?: Record<string, Record<string, number>>;
