@@ -1,8 +1,9 @@
 /**
- * The rollup updates of one batch of classified events, built in memory in one pass so a batch
- * costs one upsert per (hour, bot class) it touches and one per visitor-hour, whatever its
- * size. Updates are commutative (`$inc`, `$addToSet`), so concurrent recorders in several
- * processes and batches in any order give the same rollups.
+ * What one batch of classified events adds to the rollups, built in memory in one pass so a batch
+ * costs one upsert per (hour, bot class) it touches and one write per visitor-hour, whatever its
+ * size (written by analytics/rollup-batch.ts; also used for the part hours at a window's edges).
+ * Updates are commutative (`$inc`, `$addToSet`), so concurrent recorders in several processes
+ * and batches in any order give the same rollups.
  */
 import type { mongo } from 'mongoose';
 import type { AnalyticsEvent } from '../db/models/analytics-event.ts';
@@ -90,25 +91,24 @@ export function rollupDeltas(events: AnalyticsEvent[]): { hours: HourDelta[]; vi
 /** Start of the UTC day holding the hour `hourMs`. */
 export const dayOfHour = (hourMs: number): number => Math.floor(hourMs / 86_400_000) * 86_400_000;
 
-/** Upserts for the hourly rollups and the visitor-hours of the deltas (in their order). */
-export function rollupWrites(d: { hours: HourDelta[]; visitors: VisitorDelta[] }): { rollups: mongo.AnyBulkWriteOperation<AnalyticsRollup>[]; visitors: mongo.AnyBulkWriteOperation<{ _id: string }>[] } {
-  return {
-    rollups: d.hours.map((h) => ({
-      updateOne: {
-        filter: { _id: h.id },
-        update: { $inc: h.inc, $setOnInsert: { project_id: h.projectId, hour: new Date(h.hour), bot: h.bot } },
-        upsert: true,
-      },
-    })),
-    visitors: d.visitors.map((v) => ({
-      updateOne: {
-        filter: { _id: v.id },
-        update: {
-          $setOnInsert: { project_id: v.projectId, hour: new Date(v.hour), bot: v.bot, visitor: v.visitor, day_key: dayKey(v.projectId, dayOfHour(v.hour)) },
-          ...(v.sets.size > 0 ? { $addToSet: Object.fromEntries([...v.sets].map(([f, s]) => [f, { $each: [...s] }])) } : {}),
-        },
-        upsert: true,
-      },
-    })),
-  };
+/** Upserts of the hourly rollups of the deltas. */
+export function rollupUpserts(hours: HourDelta[]): mongo.AnyBulkWriteOperation<AnalyticsRollup>[] {
+  return hours.map((h) => ({
+    updateOne: {
+      filter: { _id: h.id },
+      update: { $inc: h.inc, $setOnInsert: { project_id: h.projectId, hour: new Date(h.hour), bot: h.bot } },
+      upsert: true,
+    },
+  }));
+}
+
+/** The values of each field as arrays. */
+export const arraysOf = (sets: Map<string, Set<string>>): Record<string, string[]> => Object.fromEntries([...sets].map(([f, s]) => [f, [...s]]));
+
+/** `$addToSet` of every value of each field. */
+export const addToSetOf = (sets: Map<string, Set<string>>): Record<string, { $each: string[] }> => Object.fromEntries([...sets].map(([f, s]) => [f, { $each: [...s] }]));
+
+/** The visitor-hour document of a delta, as first inserted. */
+export function visitorHourDoc(v: VisitorDelta): { _id: string } {
+  return { _id: v.id, project_id: v.projectId, hour: new Date(v.hour), bot: v.bot, visitor: v.visitor, day_key: dayKey(v.projectId, dayOfHour(v.hour)), ...arraysOf(v.sets) } as { _id: string };
 }
