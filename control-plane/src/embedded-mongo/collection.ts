@@ -182,9 +182,14 @@ export class Collection {
   }
 }
 
-/** The top-level field an index leads with, if a partition can serve it (not `_id`, text or a dotted path). */
+/**
+ * The top-level field an index leads with, if a partition can serve it (not `_id`, text, a dotted
+ * path, or a TTL index: its field holds instants, which reads compare by range and never by
+ * equality, and a partition would keep one set per distinct instant: a million for a million
+ * analytics events, for nothing but garbage-collector work).
+ */
 function leadingField(spec: IndexSpec): string | undefined {
-  if (isTextIndex(spec) || spec.partialFilterExpression || spec.sparse) return undefined;
+  if (isTextIndex(spec) || spec.partialFilterExpression || spec.sparse || typeof spec.expireAfterSeconds === 'number') return undefined;
   const field = Object.keys(spec.key)[0];
   return field && field !== '_id' && !field.includes('.') ? field : undefined;
 }

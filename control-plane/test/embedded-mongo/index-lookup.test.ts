@@ -81,6 +81,14 @@ t.test('index lookups and the native filter', async (t) => {
     t.same(ids(c.find({ p: 'b' })), [1, 3, 4]);
   });
 
+  t.test('should not keep a lookup for a TTL index, whose field reads compare by range', async (t) => {
+    const c = new Collection('db', 'ttl', {}, () => {});
+    c.createIndex({ key: { ts: 1 }, expireAfterSeconds: 3600 });
+    for (const doc of DOCS) c.insert({ ...doc });
+    t.same(c.candidates({ ts: d('2026-03-01T00:00:00Z') }).length, DOCS.length, 'every document is a candidate');
+    t.same(ids(c.find({ ts: d('2026-03-01T00:00:00Z') })), [1, 8], 'and equality still finds exactly the matches');
+  });
+
   t.test('should keep ObjectId-keyed documents findable by value', async (t) => {
     const c = new Collection('db', 'o', {}, () => {});
     c.createIndex({ key: { project_id: 1 } });
