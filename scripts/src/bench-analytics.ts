@@ -54,7 +54,8 @@ await recorder.close();
 const seconds = (performance.now() - started) / 1000;
 const cpuSeconds = (cpuMs() - cpuStarted) / 1000;
 const stats = recorder.stats();
-console.log(`ingestion: ${stats.inserted.toLocaleString('en-US')} events in ${seconds.toFixed(1)} s = ${Math.round(stats.inserted / seconds).toLocaleString('en-US')} events/s (dropped ${stats.dropped}, failed ${stats.failed}; goal 20,000/s); CPU ${cpuSeconds.toFixed(1)} s = ${Math.round(stats.inserted / cpuSeconds).toLocaleString('en-US')} events per CPU second`);
+const heapMb = Math.round(process.memoryUsage().heapUsed / 1_048_576);
+console.log(`ingestion: ${stats.inserted.toLocaleString('en-US')} events in ${seconds.toFixed(1)} s = ${Math.round(stats.inserted / seconds).toLocaleString('en-US')} events/s (dropped ${stats.dropped}, failed ${stats.failed}; goal 20,000/s); CPU ${cpuSeconds.toFixed(1)} s = ${Math.round(stats.inserted / cpuSeconds).toLocaleString('en-US')} events per CPU second; heap after it ${heapMb.toLocaleString('en-US')} MB (the embedded database holds everything in this process)`);
 
 const timed = async (fn: () => Promise<unknown>) => {
   const t0 = performance.now();

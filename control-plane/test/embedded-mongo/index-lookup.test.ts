@@ -40,6 +40,10 @@ const FILTERS: Document[] = [
   { $or: [{ p: 'a' }, { bot: true }] },
   { p: 'a', $or: [{ path: { $ne: null } }, { n: { $gte: 2 } }] },
   { $and: [{ p: { $in: ['a', 'b'] } }, { bot: { $ne: true } }] },
+  // `$in` mixing strings (looked up in a set) with other scalars.
+  { n: { $in: [1, '2', null] } },
+  { path: { $in: ['/x', '', null] } },
+  { ts: { $in: [d('2026-03-01T00:00:00Z'), '2026-03-01'] } },
 ];
 
 const ids = (docs: Document[]) => docs.map((x) => x._id);
