@@ -44,7 +44,8 @@ export async function readEdges(m: Models, projectId: string, w: Window): Promis
   const ranges = [{ $gte: w.from, $lt: inner.from }, { $gte: inner.to, $lt: w.to }].filter((r) => r.$gte.getTime() < r.$lt.getTime());
   if (ranges.length === 0) return { rollups: [], visitors: [] };
   const hours = ranges.map((r) => hourKey(projectId, Math.floor(r.$gte.getTime() / HOUR) * HOUR));
-  const events = await m.AnalyticsEvent.find({ hour_key: { $in: hours }, project_id: projectId, $or: ranges.map((ts) => ({ ts })) }, { _id: 0 }).lean<AnalyticsEvent[]>();
+  // `hour_key` names the project, so it is the only equality the read needs.
+  const events = await m.AnalyticsEvent.find({ hour_key: { $in: hours }, $or: ranges.map((ts) => ({ ts })) }, { _id: 0 }).lean<AnalyticsEvent[]>();
   const deltas = rollupDeltas(events);
   return {
     rollups: deltas.hours.map((h) => {

@@ -66,14 +66,15 @@ export class Collection {
       const doc = this.docs.get(keyOf(id));
       return doc ? [doc] : [];
     }
-    let best: { ids: string[]; ordered: boolean } | undefined;
+    let smallest: { p: FieldPartition; n: number } | undefined;
     if (filter) {
       for (const p of this.partitions) {
         if (!Object.hasOwn(filter, p.field)) continue;
-        const hit = p.lookup(filter[p.field]);
-        if (hit && (!best || hit.ids.length < best.ids.length)) best = hit;
+        const n = p.count(filter[p.field]);
+        if (n !== undefined && (!smallest || n < smallest.n)) smallest = { p, n };
       }
     }
+    const best = smallest?.p.lookup(filter![smallest.p.field]);
     if (!best) return [...this.docs.values()];
     const ids = best.ordered ? best.ids : best.ids.sort((a, b) => this.seq.get(a)! - this.seq.get(b)!);
     return ids.map((i) => this.docs.get(i)!);
