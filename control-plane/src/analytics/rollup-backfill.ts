@@ -46,6 +46,9 @@ export async function daysToBackfill(m: Models): Promise<{ projectId: string; da
 export async function backfillRollups(m: Models, opts: { batchSize?: number; onDay?: (projectId: string, day: Date, events: number) => void } = {}): Promise<BackfillResult> {
   const batchSize = opts.batchSize ?? 5_000;
   const c = rollupCollections(m);
+  // Day uniques of the earlier format (one per scope, counted when first read) have no `bot`;
+  // reads would add them to the new ones. Their days are rebuilt below when raw events remain.
+  await m.AnalyticsDayUniques.deleteMany({ bot: { $exists: false } });
   const result: BackfillResult = { days: 0, events: 0 };
   for (const { projectId, day } of await daysToBackfill(m)) {
     const span = { $gte: new Date(day), $lt: new Date(day + DAY) };

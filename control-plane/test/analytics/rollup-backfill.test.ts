@@ -31,6 +31,8 @@ t.test('analytics rollup backfill', async (t) => {
     old.push(doc);
   }
   await m.AnalyticsEvent.collection.insertMany(old);
+  // A day's uniques in the earlier format (per scope, no bot class), which reads would add up.
+  await m.AnalyticsDayUniques.collection.insertOne({ _id: `${PROJECT}|${Date.UTC(2026, 2, 5)}|all`, project_id: PROJECT, day: new Date(Date.UTC(2026, 2, 5)), scope: 'all', basis: 1, total: 999, hours: [], dims: {} } as never);
 
   const windows = [
     { from: new Date('2026-03-01T00:00:00Z'), to: new Date('2026-04-03T00:00:00Z') },
@@ -58,6 +60,7 @@ t.test('analytics rollup backfill', async (t) => {
     t.equal(result.events, 3000, 'every raw event of the rebuilt days rolled up');
     t.ok(result.days >= 30);
     t.equal(await m.AnalyticsEvent.countDocuments({ project_id: PROJECT, hour_key: { $exists: false } }), 0, 'old events got their hour key');
+    t.equal(await m.AnalyticsDayUniques.countDocuments({ project_id: PROJECT, bot: { $exists: false } }), 0, 'day uniques of the earlier format are gone');
     for (const w of windows) {
       for (const q of queries(w)) t.same(await q(false), await q(true), `from ${w.from.toISOString()}`);
     }
