@@ -104,6 +104,12 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
   const analytics = new AnalyticsRecorder(cp.m, { onError: (err) => opts.log?.('analytics write failed', err) });
   ref.analytics = analytics;
   await ensureAnalyticsIndexes(cp.m, env.ANALYTICS_RETENTION_DAYS);
+  // Raw events never rolled up (recorded before rollups existed) are rolled up once, in the
+  // recorder's write chain so live batches wait instead of racing it (analytics/rollup-backfill.ts).
+  void analytics.backfill().then(
+    (r) => { if (r.days > 0) opts.log?.(`analytics backfill rolled up ${r.events} events of ${r.days} days`); },
+    (err) => opts.log?.('analytics backfill failed', err),
+  );
   services.analytics = analytics;
   const internalUrl = `http://${env.API_HOST === '0.0.0.0' ? '127.0.0.1' : env.API_HOST}:${cp.port}`;
   // Workers in other containers set INTERNAL_API_URL (e.g. http://control-plane:4000); 127.0.0.1 is only right on one machine.

@@ -10,6 +10,7 @@ import { aiFamilyOf } from './ai-families.ts';
 import { channelOf, referrerHost } from './channels.ts';
 import type { EventInput } from './event-input.ts';
 import { geoOf } from './geo.ts';
+import { hourKey, hourOf } from './rollup-keys.ts';
 import { visitorHash } from './visitor-hash.ts';
 
 interface Agent { bot: boolean; aiFamily: string | null; browser: string; os: string; device: string }
@@ -56,6 +57,7 @@ export function classify(input: EventInput, at: Date, salt: string): AnalyticsEv
     kind: input.kind,
     source: input.source ?? 'server',
     visitor: visitorHash(salt, input.projectId, visit.ip ?? '', visit.userAgent),
+    hour_key: hourKey(input.projectId, hourOf(at)),
     bot: agent.bot,
     browser: agent.browser,
     os: agent.os,

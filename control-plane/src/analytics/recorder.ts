@@ -3,17 +3,17 @@
  * (`recorder.record({ projectId, kind, ..., visit })`). `record()` only appends to an in-memory
  * buffer and returns at once, so a page is never slowed by analytics; the buffer is classified
  * and written in batches (`insertMany`, unordered, then one upsert per hourly rollup and
- * visitor-hour the batch touches) when it holds a batch or on a timer. When the
+ * visitor-hour the batch touches, and the day uniques, analytics/rollup-batch.ts) when it holds a batch or on a timer. When the
  * buffer is full (the database is slow or down), new events are dropped and counted, never
  * waited for.
  */
 import type { mongo } from 'mongoose';
 import type { AnalyticsEvent } from '../db/models/analytics-event.ts';
-import type { AnalyticsRollup } from '../db/models/analytics-rollup.ts';
 import type { Models } from '../db/models/index.ts';
 import { classify } from './classify.ts';
 import type { EventInput } from './event-input.ts';
-import { rollupWrites } from './rollup-writes.ts';
+import { rollupCollections, writeRollups, type RollupCollections } from './rollup-batch.ts';
+import { backfillRollups, type BackfillResult } from './rollup-backfill.ts';
 import { SaltStore, utcDay } from './visitor-hash.ts';
 
 /** Options of {@link AnalyticsRecorder}. */
@@ -54,23 +54,23 @@ export class AnalyticsRecorder {
   private readonly now: () => Date;
   private readonly salts: SaltStore;
   private readonly collection: mongo.Collection<AnalyticsEvent>;
-  private readonly rollups: mongo.Collection<AnalyticsRollup>;
-  private readonly visitorHours: mongo.Collection<{ _id: string }>;
+  private readonly rollups: RollupCollections;
   private readonly timer: NodeJS.Timeout;
   private flushing: Promise<void> = Promise.resolve();
   private scheduled = false;
 
   private readonly opts: RecorderOptions;
+  private readonly m: Models;
 
   constructor(m: Models, opts: RecorderOptions = {}) {
+    this.m = m;
     this.opts = opts;
     this.maxBuffer = opts.maxBuffer ?? 50_000;
     this.batchSize = opts.batchSize ?? 1_000;
     this.now = opts.now ?? (() => new Date());
     this.salts = new SaltStore(m);
     this.collection = m.AnalyticsEvent.collection as unknown as mongo.Collection<AnalyticsEvent>;
-    this.rollups = m.AnalyticsRollup.collection as unknown as mongo.Collection<AnalyticsRollup>;
-    this.visitorHours = m.AnalyticsVisitorHour.collection as unknown as mongo.Collection<{ _id: string }>;
+    this.rollups = rollupCollections(m);
     this.timer = setInterval(() => void this.flush(), opts.flushIntervalMs ?? 1_000);
     this.timer.unref();
   }
@@ -104,6 +104,16 @@ export class AnalyticsRecorder {
     return this.flushing;
   }
 
+  /**
+   * Rolls up raw events that were never rolled up (analytics/rollup-backfill.ts), in the write
+   * chain: this recorder's batches wait (buffered, dropped past the buffer) instead of racing it.
+   */
+  backfill(): Promise<BackfillResult> {
+    const run = this.flushing.then(() => backfillRollups(this.m));
+    this.flushing = run.then(() => undefined, () => undefined);
+    return run;
+  }
+
   /** Flushes and stops the timer. */
   async close(): Promise<void> {
     clearInterval(this.timer);
@@ -124,12 +134,8 @@ export class AnalyticsRecorder {
         const docs: AnalyticsEvent[] = [];
         for (const p of batch) docs.push(classify(p.input, p.at, salts.get(utcDay(p.at))!));
         await this.collection.insertMany(docs, { ordered: false });
-        // The batch's hourly rollups and visitor-hours, one upsert each (analytics/rollup-writes.ts).
-        // Visitor-hours first: a day's cached uniques are checked against its page views
-        // (analytics/rollup-uniques.ts), so views must never count visitors not yet written.
-        const { rollups, visitors } = rollupWrites(docs);
-        if (visitors.length > 0) await this.visitorHours.bulkWrite(visitors, { ordered: false });
-        if (rollups.length > 0) await this.rollups.bulkWrite(rollups, { ordered: false });
+        // The batch's hourly rollups, visitor-hours and day uniques (analytics/rollup-batch.ts).
+        await writeRollups(this.rollups, docs);
         this.counters.inserted += docs.length;
       } catch (err) {
         this.counters.failed += batch.length;

@@ -10,16 +10,27 @@ import { VISITOR_DIMENSIONS } from './dimension-fields.ts';
 import { FIELD_SEPARATOR } from './rollup-keys.ts';
 import { counter, rollupsIn, sumMap } from './rollup-overview.ts';
 import { decodeKey } from './rollup-keys.ts';
-import { clip, dayUniques, daysOf, visitorsPerValue } from './rollup-uniques.ts';
+import { edgeUniques, innerWindow, readEdges, type Edges } from './rollup-edges.ts';
+import { clip, dayUniques, daysOf, visitorsPerValue, type DayCounts } from './rollup-uniques.ts';
 import { PAGES_FIELD } from './rollup-writes.ts';
 
 /** Ascending order of strings as the database sorts them, null first. */
 export const byName = (a: string | null, b: string | null): number => (a === b ? 0 : a === null ? -1 : b === null ? 1 : a < b ? -1 : 1);
 
-/** The `results` of a breakdown, from rollups. */
-export async function breakdownRowsFromRollups(m: Models, q: BreakdownInput): Promise<Record<string, unknown>[]> {
+/** Distinct visitors per value of `field` over the window: its whole hours plus what its part-hour edges add. */
+async function visitorsWithEdges(m: Models, q: BreakdownInput, field: string, edges: Edges, known?: Map<number, DayCounts>): Promise<Map<string, number>> {
+  const inner = { ...q, ...innerWindow(q) };
+  const [visitors, extra] = await Promise.all([visitorsPerValue(m, inner, field, known), edgeUniques(m, inner, edges, (v) => v.values(field), [field])]);
+  for (const [k, n] of extra) visitors.set(k, (visitors.get(k) ?? 0) + n);
+  return visitors;
+}
+
+/** The `results` of a breakdown, from rollups (and raw events for the part hours at the window's edges). */
+export async function breakdownRowsFromRollups(m: Models, query: BreakdownInput): Promise<Record<string, unknown>[]> {
+  const q = { ...query, ...innerWindow(query) };
+  const edges = await readEdges(m, q.projectId, query);
   if (q.dimension === 'pages') {
-    // Page views of whole days from the day cache; the hours of cut days from their rollups.
+    // Page views of whole days from the day uniques; the hours of cut days from their rollups.
     const days = daysOf(q);
     const cached = await dayUniques(m, q);
     const views = new Map<string | null, number>();
@@ -30,11 +41,12 @@ export async function breakdownRowsFromRollups(m: Models, q: BreakdownInput): Pr
       const rollups = await m.AnalyticsRollup.find({ project_id: q.projectId, $or: hours }, { pv: 1, bot: 1 }).lean<AnalyticsRollup[]>();
       for (const r of rollups) if (!(q.excludeBots && r.bot)) sumMap(views, r.pv);
     }
+    for (const r of edges.rollups) if (!(q.excludeBots && r.bot)) sumMap(views, r.pv);
     const ranked = [...views].sort((a, b) => b[1] - a[1]);
     // Visitors only order pages of equal views: rows past the cut cannot make it.
     const cut = ranked[Math.min(q.limit, ranked.length) - 1]?.[1] ?? 0;
     const candidates = ranked.filter(([, n]) => n >= cut).map(([p]) => p as string);
-    const visitors = await visitorsPerValue(m, q, PAGES_FIELD, cached);
+    const visitors = await visitorsWithEdges(m, query, PAGES_FIELD, edges, cached);
     return candidates
       .map((path) => ({ path, views: views.get(path)!, unique_visitors: visitors.get(path) ?? 0 }))
       .sort((a, b) => b.views - a.views || b.unique_visitors - a.unique_visitors || byName(a.path, b.path))
@@ -42,7 +54,7 @@ export async function breakdownRowsFromRollups(m: Models, q: BreakdownInput): Pr
   }
   if (q.dimension === 'searches') {
     const queries = new Map<string | null, { n: number; s: number; c: number }>();
-    for (const r of await rollupsIn(m, q.projectId, q, { sq: 1 })) {
+    for (const r of [...await rollupsIn(m, q.projectId, q, { sq: 1 }), ...edges.rollups]) {
       if (q.excludeBots && r.bot) continue;
       for (const [k, v] of Object.entries(r.sq ?? {})) {
         const key = decodeKey(k);
@@ -60,7 +72,7 @@ export async function breakdownRowsFromRollups(m: Models, q: BreakdownInput): Pr
       .map(([query, v]) => ({ query, count: v.n, avg_result_count: Math.round((v.c === 0 ? 0 : v.s / v.c) * 100) / 100 }));
   }
   const fields = Object.keys(VISITOR_DIMENSIONS[q.dimension]);
-  const rows = [...await visitorsPerValue(m, q, q.dimension)].sort((a, b) => b[1] - a[1] || byName(a[0], b[0])).slice(0, q.limit);
+  const rows = [...await visitorsWithEdges(m, query, q.dimension, edges)].sort((a, b) => b[1] - a[1] || byName(a[0], b[0])).slice(0, q.limit);
   return rows.map(([key, visitors]) => {
     const values = key.split(FIELD_SEPARATOR);
     return { ...Object.fromEntries(fields.map((f, i) => [f, values[i]])), visitors };

@@ -28,5 +28,8 @@ export const hourOf = (at: Date): number => Math.floor(at.getTime() / 3_600_000)
 /** `_id` of the rollup of a project's bot or non-bot traffic in one hour. */
 export const rollupId = (projectId: string, hourMs: number, bot: boolean): string => `${projectId}|${hourMs}|${bot ? 1 : 0}`;
 
+/** `hour_key` of a project's raw events in one UTC hour. */
+export const hourKey = (projectId: string, hourMs: number): string => `${projectId}|${hourMs}`;
+
 /** `day_key` of the visitor-hours of a project's UTC day. */
 export const dayKey = (projectId: string, dayMs: number): string => `${projectId}|${dayMs}`;

@@ -8,6 +8,7 @@ import type { Models } from '../db/models/index.ts';
 import { bucketOf, START_OF_WEEK } from './buckets.ts';
 import type { OverviewInput, OverviewParts } from './overview.ts';
 import { decodeKey } from './rollup-keys.ts';
+import { edgeUniques, innerWindow, readEdges, type Edges } from './rollup-edges.ts';
 import { clip, DAY, dayUniques, daysOf, visitorMatch } from './rollup-uniques.ts';
 import type { Window } from './query-params.ts';
 
@@ -15,9 +16,16 @@ const HOUR = 3_600_000;
 
 type Projection = Partial<Record<keyof AnalyticsRollup, 1>>;
 
-/** The rollups of a project's hours in `w` (both bot classes), with the fields of `projection`. */
+/** The rollups of a project's whole hours in `w` (both bot classes), with the fields of `projection`. */
 export function rollupsIn(m: Models, projectId: string, w: Window, projection: Projection): Promise<AnalyticsRollup[]> {
-  return m.AnalyticsRollup.find({ project_id: projectId, hour: { $gte: w.from, $lt: w.to } }, { ...projection, bot: 1 }).lean<AnalyticsRollup[]>();
+  const inner = innerWindow(w);
+  return m.AnalyticsRollup.find({ project_id: projectId, hour: { $gte: inner.from, $lt: inner.to } }, { ...projection, bot: 1 }).lean<AnalyticsRollup[]>();
+}
+
+/** The rollups of `w`'s whole hours and those of its part hours at the edges, from raw events. */
+export async function rollupsWithEdges(m: Models, projectId: string, w: Window, projection: Projection): Promise<{ rollups: AnalyticsRollup[]; edges: Edges }> {
+  const [rollups, edges] = await Promise.all([rollupsIn(m, projectId, w, projection), readEdges(m, projectId, w)]);
+  return { rollups: [...rollups, ...edges.rollups], edges };
 }
 
 /** Adds the decoded entries of a rollup map into `into`. */
@@ -32,10 +40,12 @@ export function sumMap(into: Map<string | null, number>, map: Record<string, num
 /** Values of a counters map with missing counters as 0. */
 export const counter = (c: Record<string, number> | undefined, name: string): number => c?.[name] ?? 0;
 
-/** The parts of an overview, from rollups. */
-export async function overviewFromRollups(m: Models, q: OverviewInput): Promise<OverviewParts> {
+/** The parts of an overview, from rollups (and raw events for the part hours at the edges). */
+export async function overviewFromRollups(m: Models, query: OverviewInput): Promise<OverviewParts> {
+  // Visitors of the whole hours, then those the edges add; counts add up.
+  const q = { ...query, ...innerWindow(query) };
   const days = daysOf(q);
-  const [rollups, cached] = await Promise.all([rollupsIn(m, q.projectId, q, { c: 1, fam: 1, hour: 1 }), dayUniques(m, q)]);
+  const [{ rollups, edges }, cached] = await Promise.all([rollupsWithEdges(m, q.projectId, query, { c: 1, fam: 1, hour: 1 }), dayUniques(m, q)]);
   const byBucket = new Map<number, { views: number; visitors: number }>();
   const slot = (b: number) => { let s = byBucket.get(b); if (!s) { s = { views: 0, visitors: 0 }; byBucket.set(b, s); } return s; };
   const bucket = (ms: number) => bucketOf(new Date(ms), q.unit, q.tz).getTime();
@@ -56,16 +66,18 @@ export async function overviewFromRollups(m: Models, q: OverviewInput): Promise<
     }
   }
   const cut = days.filter((d) => !d.whole).map((d) => d.day);
-  const [cutTotal, splitSeries] = await Promise.all([
+  const [cutTotal, splitSeries, fromEdges] = await Promise.all([
     cut.length === 0 ? [] : m.AnalyticsVisitorHour.aggregate([{ $match: visitorMatch(q, clip(q, cut)) }, { $group: { _id: '$visitor' } }, { $count: 'n' }]),
     split.length === 0 ? [] : m.AnalyticsVisitorHour.aggregate([
       { $match: visitorMatch(q, clip(q, split)) },
       { $group: { _id: { b: { $dateTrunc: { date: '$hour', unit: q.unit, timezone: q.tz, startOfWeek: START_OF_WEEK } }, v: '$visitor' } } },
       { $group: { _id: '$_id.b', visitors: { $sum: 1 } } },
     ]),
+    edgeUniques(m, q, edges, (v) => ['total', `b${bucket(v.hour)}`]),
   ]);
   for (const r of splitSeries as { _id: Date; visitors: number }[]) slot(new Date(r._id).getTime()).visitors += r.visitors;
-  let visitors = cutTotal[0]?.n ?? 0;
+  for (const [k, n] of fromEdges) if (k !== 'total') slot(Number(k.slice(1))).visitors += n;
+  let visitors = (cutTotal[0]?.n ?? 0) + (fromEdges.get('total') ?? 0);
   for (const d of days) if (d.whole) visitors += cached.get(d.day)?.total ?? 0;
 
   const totals = { views: 0, searches: 0, up: 0, down: 0 };

@@ -1,11 +1,14 @@
 /**
- * When the hourly rollups can answer a query exactly. Rollups hold whole UTC hours, so the window
- * must start and end on an hour, and every bucket boundary must fall on a UTC hour: true for
+ * When the hourly rollups can answer a query exactly. Rollups hold whole UTC hours: the window's
+ * whole hours are read from them and the part hours at its edges (a window ending "now") from raw
+ * events (analytics/rollup-edges.ts), so the window must hold at least one whole hour, and every
+ * bucket boundary must fall on a UTC hour: true for
  * hour, day, week and month buckets in a zone whose offset from UTC is a whole number of hours
  * all over the window (UTC, Europe/Berlin, America/New_York across their DST changes), false for
  * minute buckets and for zones such as Asia/Kolkata (+05:30) or Asia/Kathmandu (+05:45). Other
  * queries read the raw events, whose retention is limited (see analytics/indexes.ts), so such a
- * query over a window older than the retention finds no events while the rollups keep counting.
+ * query over a window older than the retention finds no events while the rollups keep counting
+ * (and the part hours at the edges of such a window count nothing).
  */
 import { offsetAt, resolveZone } from '../embedded-mongo/time-zone.ts';
 import type { Unit } from './buckets.ts';
@@ -33,7 +36,7 @@ function wholeHourOffsets(w: Window, tz: string): boolean {
 
 /** Whether rollups answer a query over `w` (bucketed by `unit` in `tz`, for the overview). */
 export function rollupsCover(w: Window, unit?: Unit, tz?: string): boolean {
-  if (w.from.getTime() % HOUR !== 0 || w.to.getTime() % HOUR !== 0) return false;
+  if (Math.ceil(w.from.getTime() / HOUR) >= Math.floor(w.to.getTime() / HOUR)) return false;
   if (unit === 'minute') return false;
   return tz === undefined || wholeHourOffsets(w, tz);
 }

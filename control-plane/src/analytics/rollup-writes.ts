@@ -1,8 +1,9 @@
 /**
- * The rollup updates of one batch of classified events, built in memory in one pass so a batch
- * costs one upsert per (hour, bot class) it touches and one per visitor-hour, whatever its
- * size. Updates are commutative (`$inc`, `$addToSet`), so concurrent recorders in several
- * processes and batches in any order give the same rollups.
+ * What one batch of classified events adds to the rollups, built in memory in one pass so a batch
+ * costs one upsert per (hour, bot class) it touches and one write per visitor-hour, whatever its
+ * size (written by analytics/rollup-batch.ts; also used for the part hours at a window's edges).
+ * Updates are commutative (`$inc`, `$addToSet`), so concurrent recorders in several processes
+ * and batches in any order give the same rollups.
  */
 import type { mongo } from 'mongoose';
 import type { AnalyticsEvent } from '../db/models/analytics-event.ts';
@@ -26,20 +27,22 @@ export function rowValue(e: Record<string, unknown>, fields: readonly string[]):
   return parts.join(FIELD_SEPARATOR);
 }
 
-interface HourDelta { projectId: string; hour: number; bot: boolean; inc: Record<string, number> }
-interface VisitorDelta { projectId: string; hour: number; bot: boolean; visitor: string; sets: Map<string, Set<string>> }
+/** What a batch adds to one rollup: `$inc` paths and amounts. */
+export interface HourDelta { id: string; projectId: string; hour: number; bot: boolean; inc: Record<string, number> }
+/** What a batch adds to one visitor-hour: the values per field. */
+export interface VisitorDelta { id: string; projectId: string; hour: number; bot: boolean; visitor: string; sets: Map<string, Set<string>> }
 
 const add = (inc: Record<string, number>, field: string, n = 1) => { inc[field] = (inc[field] ?? 0) + n; };
 
-/** Upserts for the hourly rollups and the visitor-hours of `events`. */
-export function rollupWrites(events: AnalyticsEvent[]): { rollups: mongo.AnyBulkWriteOperation<AnalyticsRollup>[]; visitors: mongo.AnyBulkWriteOperation<{ _id: string }>[] } {
+/** What `events` add to the hourly rollups and the visitor-hours, in one pass. */
+export function rollupDeltas(events: AnalyticsEvent[]): { hours: HourDelta[]; visitors: VisitorDelta[] } {
   const hours = new Map<string, HourDelta>();
   const visitors = new Map<string, VisitorDelta>();
   for (const e of events) {
     const hour = hourOf(e.ts);
     const id = rollupId(e.project_id, hour, e.bot);
     let h = hours.get(id);
-    if (!h) { h = { projectId: e.project_id, hour, bot: e.bot, inc: {} }; hours.set(id, h); }
+    if (!h) { h = { id, projectId: e.project_id, hour, bot: e.bot, inc: {} }; hours.set(id, h); }
     const inc = h.inc;
     const aiRead = e.ai_family !== undefined && (e.kind === 'page_view' || (e.kind === 'export' && e.export_kind === 'markdown'));
     if (aiRead) {
@@ -54,7 +57,7 @@ export function rollupWrites(events: AnalyticsEvent[]): { rollups: mongo.AnyBulk
         if (e.path !== undefined) add(inc, `pv.${encodeKey(e.path)}`);
         const vid = `${id}|${e.visitor}`;
         let v = visitors.get(vid);
-        if (!v) { v = { projectId: e.project_id, hour, bot: e.bot, visitor: e.visitor, sets: new Map() }; visitors.set(vid, v); }
+        if (!v) { v = { id: vid, projectId: e.project_id, hour, bot: e.bot, visitor: e.visitor, sets: new Map() }; visitors.set(vid, v); }
         const row = e as unknown as Record<string, unknown>;
         const sets = v.sets;
         const put = (field: string, value: string | undefined) => {
@@ -81,24 +84,31 @@ export function rollupWrites(events: AnalyticsEvent[]): { rollups: mongo.AnyBulk
       default: break;
     }
   }
-  return {
-    // An hour of only engagement events has nothing to count (and `$inc` may not be empty).
-    rollups: [...hours].filter(([, h]) => Object.keys(h.inc).length > 0).map(([_id, h]) => ({
-      updateOne: {
-        filter: { _id },
-        update: { $inc: h.inc, $setOnInsert: { project_id: h.projectId, hour: new Date(h.hour), bot: h.bot } },
-        upsert: true,
-      },
-    })),
-    visitors: [...visitors].map(([_id, v]) => ({
-      updateOne: {
-        filter: { _id },
-        update: {
-          $setOnInsert: { project_id: v.projectId, hour: new Date(v.hour), bot: v.bot, visitor: v.visitor, day_key: dayKey(v.projectId, Math.floor(v.hour / 86_400_000) * 86_400_000) },
-          ...(v.sets.size > 0 ? { $addToSet: Object.fromEntries([...v.sets].map(([f, s]) => [f, { $each: [...s] }])) } : {}),
-        },
-        upsert: true,
-      },
-    })),
-  };
+  // An hour of only engagement events has nothing to count (and `$inc` may not be empty).
+  return { hours: [...hours.values()].filter((h) => Object.keys(h.inc).length > 0), visitors: [...visitors.values()] };
+}
+
+/** Start of the UTC day holding the hour `hourMs`. */
+export const dayOfHour = (hourMs: number): number => Math.floor(hourMs / 86_400_000) * 86_400_000;
+
+/** Upserts of the hourly rollups of the deltas. */
+export function rollupUpserts(hours: HourDelta[]): mongo.AnyBulkWriteOperation<AnalyticsRollup>[] {
+  return hours.map((h) => ({
+    updateOne: {
+      filter: { _id: h.id },
+      update: { $inc: h.inc, $setOnInsert: { project_id: h.projectId, hour: new Date(h.hour), bot: h.bot } },
+      upsert: true,
+    },
+  }));
+}
+
+/** The values of each field as arrays. */
+export const arraysOf = (sets: Map<string, Set<string>>): Record<string, string[]> => Object.fromEntries([...sets].map(([f, s]) => [f, [...s]]));
+
+/** `$addToSet` of every value of each field. */
+export const addToSetOf = (sets: Map<string, Set<string>>): Record<string, { $each: string[] }> => Object.fromEntries([...sets].map(([f, s]) => [f, { $each: [...s] }]));
+
+/** The visitor-hour document of a delta, as first inserted. */
+export function visitorHourDoc(v: VisitorDelta): { _id: string } {
+  return { _id: v.id, project_id: v.projectId, hour: new Date(v.hour), bot: v.bot, visitor: v.visitor, day_key: dayKey(v.projectId, dayOfHour(v.hour)), ...arraysOf(v.sets) } as { _id: string };
 }

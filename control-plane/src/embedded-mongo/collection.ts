@@ -66,14 +66,15 @@ export class Collection {
       const doc = this.docs.get(keyOf(id));
       return doc ? [doc] : [];
     }
-    let best: { ids: string[]; ordered: boolean } | undefined;
+    let smallest: { p: FieldPartition; n: number } | undefined;
     if (filter) {
       for (const p of this.partitions) {
         if (!Object.hasOwn(filter, p.field)) continue;
-        const hit = p.lookup(filter[p.field]);
-        if (hit && (!best || hit.ids.length < best.ids.length)) best = hit;
+        const n = p.count(filter[p.field]);
+        if (n !== undefined && (!smallest || n < smallest.n)) smallest = { p, n };
       }
     }
+    const best = smallest?.p.lookup(filter![smallest.p.field]);
     if (!best) return [...this.docs.values()];
     const ids = best.ordered ? best.ids : best.ids.sort((a, b) => this.seq.get(a)! - this.seq.get(b)!);
     return ids.map((i) => this.docs.get(i)!);
@@ -182,9 +183,14 @@ export class Collection {
   }
 }
 
-/** The top-level field an index leads with, if a partition can serve it (not `_id`, text or a dotted path). */
+/**
+ * The top-level field an index leads with, if a partition can serve it (not `_id`, text, a dotted
+ * path, or a TTL index: its field holds instants, which reads compare by range and never by
+ * equality, and a partition would keep one set per distinct instant: a million for a million
+ * analytics events, for nothing but garbage-collector work).
+ */
 function leadingField(spec: IndexSpec): string | undefined {
-  if (isTextIndex(spec) || spec.partialFilterExpression || spec.sparse) return undefined;
+  if (isTextIndex(spec) || spec.partialFilterExpression || spec.sparse || typeof spec.expireAfterSeconds === 'number') return undefined;
   const field = Object.keys(spec.key)[0];
   return field && field !== '_id' && !field.includes('.') ? field : undefined;
 }

@@ -58,6 +58,35 @@ export class FieldPartition {
    * in insertion order.
    */
   lookup(cond: unknown): { ids: string[]; ordered: boolean } | undefined {
+    const keys = this.keysOf(cond);
+    if (!keys) return undefined;
+    const ids: string[] = [];
+    let ordered = keys.length <= 1 && this.others.size === 0;
+    for (const k of keys) {
+      const set = this.byValue.get(k);
+      if (!set) continue;
+      if (this.moved.has(k)) ordered = false;
+      for (const id of set) ids.push(id);
+    }
+    for (const id of this.others) ids.push(id);
+    return { ids, ordered };
+  }
+
+  /**
+   * How many ids {@link lookup} would return, without listing them: a filter on several indexed
+   * fields picks the smallest lookup, and listing a project's million events only to compare
+   * sizes cost more than the query.
+   */
+  count(cond: unknown): number | undefined {
+    const keys = this.keysOf(cond);
+    if (!keys) return undefined;
+    let n = this.others.size;
+    for (const k of keys) n += this.byValue.get(k)?.size ?? 0;
+    return n;
+  }
+
+  /** The partition keys a condition wants, or undefined when it is not an equality (or `$in`) on keyable values. */
+  private keysOf(cond: unknown): string[] | undefined {
     let wanted: unknown[];
     if (cond && typeof cond === 'object' && !(cond instanceof Date) && !Array.isArray(cond)) {
       const ops = Object.keys(cond as Document);
@@ -70,16 +99,6 @@ export class FieldPartition {
     }
     // Only plain values: `null` also matches arrays holding null, which `others` covers.
     if (!wanted.every((w) => w !== undefined && keyable(w))) return undefined;
-    const keys = [...new Set(wanted.map(partKey))];
-    const ids: string[] = [];
-    let ordered = keys.length <= 1 && this.others.size === 0;
-    for (const k of keys) {
-      const set = this.byValue.get(k);
-      if (!set) continue;
-      if (this.moved.has(k)) ordered = false;
-      for (const id of set) ids.push(id);
-    }
-    for (const id of this.others) ids.push(id);
-    return { ids, ordered };
+    return [...new Set(wanted.map(partKey))];
   }
 }

@@ -23,12 +23,12 @@ t.test('analytics recorder', async (t) => {
     t.equal(view.visitor, search.visitor, 'same visitor, same day');
     t.match(view.visitor, /^[A-Za-z0-9_-]{22}$/);
     t.same(view, {
-      project_id: 'p-store', ts: at, kind: 'page_view', source: 'server', visitor: view.visitor, bot: false,
+      project_id: 'p-store', ts: at, kind: 'page_view', source: 'server', visitor: view.visitor, hour_key: `p-store|${at.getTime()}`, bot: false,
       browser: 'Firefox', os: 'Linux', device: 'Desktop', channel: 'AI', path: '/guides', referrer: 'chatgpt.com',
       campaign: 'launch', keyword: 'docs', country: 'GB', region: 'ENG', city: 'Newmarket',
     });
     t.same(search, {
-      project_id: 'p-store', ts: new Date(at.getTime() + 1000), kind: 'search', source: 'beacon', visitor: view.visitor, bot: false,
+      project_id: 'p-store', ts: new Date(at.getTime() + 1000), kind: 'search', source: 'beacon', visitor: view.visitor, hour_key: `p-store|${at.getTime()}`, bot: false,
       browser: 'Firefox', os: 'Linux', device: 'Desktop', channel: 'Direct', country: 'GB', region: 'ENG', city: 'Newmarket', query: 'install', result_count: 3,
     });
     t.notOk(JSON.stringify(await stored('p-store')).includes('81.2.69.142'), 'the address is nowhere in the stored events');

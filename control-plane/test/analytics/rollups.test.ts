@@ -2,86 +2,37 @@ import t from 'tap';
 import { aiInsights } from '../../src/analytics/ai-insights.ts';
 import { breakdown } from '../../src/analytics/breakdown.ts';
 import { bucketStarts, type Unit } from '../../src/analytics/buckets.ts';
-import type { EventInput, Visit } from '../../src/analytics/event-input.ts';
 import { overview } from '../../src/analytics/overview.ts';
-import { DIMENSIONS } from '../../src/analytics/query-params.ts';
+import { DIMENSIONS, resolveWindow } from '../../src/analytics/query-params.ts';
 import { AnalyticsRecorder } from '../../src/analytics/recorder.ts';
 import { decodeKey, encodeKey } from '../../src/analytics/rollup-keys.ts';
 import { rollupsCover } from '../../src/analytics/rollup-window.ts';
+import { randomEvents } from '../helpers/analytics-events.ts';
 import { startTestApi } from '../helpers/api.ts';
 
 const PROJECT = 'p-rollups';
 const HOUR = 3_600_000;
-const AGENTS = [
-  'Mozilla/5.0 (X11; Linux x86_64; rv:126.0) Gecko/20100101 Firefox/126.0',
-  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1',
-  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36',
-  'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)',
-  'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; ClaudeBot/1.0; +claudebot@anthropic.com)',
-  'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)',
-  'curl/8.5.0',
-];
-/** Paths with the characters rollup keys must escape. */
-const PATHS = ['/', '/guides/install', '/v1.2/api', '/a$b', '/100%25', '/guides/v2.0.1/upgrade', '/z'];
-const REFERERS = [undefined, 'https://www.google.com/', 'https://chatgpt.com/', 'https://docs.example.com/', 'https://github.com/acme', 'https://t.co/x'];
-const SEARCHES = [undefined, 'utm_source=newsletter&utm_medium=email&utm_campaign=spring', 'utm_campaign=brand&utm_term=docs+sdk', 'gclid=1'];
-const PLACES = [{}, { 'cloudfront-viewer-country': 'DE', 'cloudfront-viewer-country-region': 'BE', 'cloudfront-viewer-city': 'Berlin' },
-  { 'cloudfront-viewer-country': 'US', 'cloudfront-viewer-country-region': 'NY', 'cloudfront-viewer-city': 'New York' },
-  { 'cloudfront-viewer-country': 'US' }];
-
-/** A seeded PRNG (mulberry32), so a failure can be replayed. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let x = a;
-    x = Math.imul(x ^ (x >>> 15), x | 1);
-    x ^= x + Math.imul(x ^ (x >>> 7), x | 61);
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-/**
- * Random events over March 2026 (both DST changes: New York on the 8th, Berlin on the 29th), from
- * a small pool of people so the same visitor comes back in other hours of a day.
- */
-function randomEvents(seed: number, n: number): EventInput[] {
-  const rnd = prng(seed);
-  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)];
-  const people = Array.from({ length: 60 }, (_, i) => ({ ip: `81.2.${i}.${1 + (i % 7)}`, userAgent: pick(AGENTS), headers: pick(PLACES) }));
-  const start = Date.UTC(2026, 2, 1);
-  const out: EventInput[] = [];
-  for (let i = 0; i < n; i++) {
-    const p = pick(people);
-    const visit: Visit = { ip: p.ip, userAgent: p.userAgent, host: 'docs.example.com', headers: p.headers, referer: pick(REFERERS), search: pick(SEARCHES) };
-    // Bunched into a few hours a day so visitors repeat within and across hours.
-    const at = new Date(start + Math.floor(rnd() * 33) * 24 * HOUR + Math.floor(rnd() * 6) * 4 * HOUR + Math.floor(rnd() * 2 * HOUR));
-    const r = rnd();
-    const base = { projectId: PROJECT, at, visit };
-    if (r < 0.55) out.push({ ...base, kind: 'page_view', path: pick(PATHS) });
-    else if (r < 0.67) out.push({ ...base, kind: 'export', exportKind: pick(['markdown', 'markdown', 'llms_txt', 'llms_full_txt'] as const), path: rnd() < 0.8 ? pick(PATHS) : undefined });
-    else if (r < 0.77) out.push({ ...base, kind: 'search', query: pick(['install', 'api key', 'Install', 'sdk']), resultCount: Math.floor(rnd() * 5) });
-    else if (r < 0.85) out.push({ ...base, kind: 'feedback', vote: rnd() < 0.7 ? 'up' : 'down', path: pick(PATHS) });
-    else if (r < 0.9) out.push({ ...base, kind: 'engagement', durationMs: 1000, path: pick(PATHS) });
-    else if (r < 0.95) out.push({ ...base, kind: 'assistant_open' });
-    else out.push({ ...base, kind: 'assistant_message' });
-  }
-  return out;
-}
-
 t.test('analytics rollups', async (t) => {
   const api = await startTestApi();
   t.teardown(() => api.close());
   const m = api.cp.m;
   const rec = new AnalyticsRecorder(m, { batchSize: 300, flushIntervalMs: 60_000 });
   // Several batches touch the same hours: upserts must add up across batches.
-  for (const e of randomEvents(20260301, 4000)) rec.record(e);
+  for (const e of randomEvents(20260301, 4000, PROJECT)) rec.record(e);
   await rec.close();
   t.same(rec.stats(), { received: 4000, inserted: 4000, dropped: 0, failed: 0, buffered: 0 });
 
   const windows = [
     { from: new Date('2026-03-01T00:00:00Z'), to: new Date('2026-04-03T00:00:00Z') },
     { from: new Date('2026-03-06T07:00:00Z'), to: new Date('2026-03-30T05:00:00Z') },
+    // Part hours at both edges: whole hours from rollups, the edges from raw events.
+    { from: new Date('2026-03-06T07:20:00Z'), to: new Date('2026-03-30T05:45:30.500Z') },
+    // Edges on the days before and after the whole hours.
+    { from: new Date('2026-03-09T23:40:00Z'), to: new Date('2026-03-20T00:10:00Z') },
+    // Two part hours around one whole hour of the same day.
+    { from: new Date('2026-03-10T08:15:00Z'), to: new Date('2026-03-10T10:30:00Z') },
+    // The default window (no from, no to) as a request at a moment inside an hour resolves it.
+    resolveWindow({}, new Date('2026-03-31T14:27:13.500Z')),
   ];
   const zones = ['UTC', 'Europe/Berlin', 'America/New_York', 'Asia/Tokyo'];
   const units: Unit[] = ['hour', 'day', 'week', 'month'];
@@ -110,7 +61,8 @@ t.test('analytics rollups', async (t) => {
             const q = { ...w, projectId: PROJECT, dimension, limit, excludeBots };
             const expected = await breakdown(m, q, raw);
             t.same(await breakdown(m, q), expected, `${dimension} bots ${excludeBots ? 'out' : 'in'} limit ${limit} from ${w.from.toISOString()}`);
-            if (limit === 250) t.ok(expected.results.length > 0, `${dimension} has rows`);
+            // The two-hour window is too short for every dimension to have rows.
+            if (limit === 250 && w.to.getTime() - w.from.getTime() > 24 * HOUR) t.ok(expected.results.length > 0, `${dimension} has rows`);
           }
         }
       }
@@ -129,13 +81,14 @@ t.test('analytics rollups', async (t) => {
     t.ok(body.crawlers.length === 2 && body.usage.llm_exports > 0 && body.usage.ai_referrals > 0 && body.usage.assistant_messages > 0, 'every part has counts');
   });
 
-  t.test('should recount a day whose cached unique visitors are out of date once more events arrive', async (t) => {
+  t.test('should keep day uniques exact as visitors return in later batches of recorders writing at once', async (t) => {
     const cases = overviewCases.filter((c) => c.from.getTime() === windows[0].from.getTime() && c.unit !== 'hour' && c.tz === 'UTC');
     for (const q of cases) t.same(await overview(m, q), await overview(m, q, raw), 'before');
-    t.ok(await m.AnalyticsDayUniques.countDocuments({ project_id: PROJECT }) > 20, 'day uniques are cached');
-    const late = new AnalyticsRecorder(m, { batchSize: 100, flushIntervalMs: 60_000 });
-    for (const e of randomEvents(7, 600)) late.record(e);
-    await late.close();
+    t.ok(await m.AnalyticsDayUniques.countDocuments({ project_id: PROJECT }) > 20, 'day uniques are kept per day');
+    // Two recorders (as two processes would) write the same visitors' days concurrently.
+    const late = [new AnalyticsRecorder(m, { batchSize: 100, flushIntervalMs: 60_000 }), new AnalyticsRecorder(m, { batchSize: 70, flushIntervalMs: 60_000 })];
+    randomEvents(7, 1200, PROJECT).forEach((e, i) => late[i % 2].record(e));
+    await Promise.all(late.map((r) => r.close()));
     for (const q of cases) t.same(await overview(m, q), await overview(m, q, raw), `${q.unit} bots ${q.excludeBots ? 'out' : 'in'} after`);
     for (const dimension of ['pages', 'countries', 'channels'] as const) {
       const q = { ...windows[0], projectId: PROJECT, dimension, limit: 250, excludeBots: true };
@@ -143,13 +96,14 @@ t.test('analytics rollups', async (t) => {
     }
   });
 
-  t.test('should read raw events for minute buckets, zones with part-hour offsets and windows off the hour', async (t) => {
+  t.test('should read raw events for minute buckets, zones with part-hour offsets and windows without a whole hour', async (t) => {
     const w = windows[0];
     t.equal(rollupsCover(w, 'minute', 'UTC'), false);
     t.equal(rollupsCover(w, 'hour', 'Asia/Kolkata'), false);
     t.equal(rollupsCover(w, 'day', 'Asia/Kathmandu'), false);
-    t.equal(rollupsCover({ from: new Date('2026-03-01T00:30:00Z'), to: w.to }), false);
-    t.equal(rollupsCover({ from: w.from, to: new Date('2026-04-02T23:59:59.999Z') }), false);
+    t.equal(rollupsCover({ from: new Date('2026-03-01T00:30:00Z'), to: new Date('2026-03-01T01:29:00Z') }), false);
+    t.equal(rollupsCover({ from: new Date('2026-03-01T00:00:00Z'), to: new Date('2026-03-01T00:59:59.999Z') }), false);
+    t.equal(rollupsCover({ from: new Date('2026-03-01T00:30:00Z'), to: new Date('2026-03-01T02:00:00Z') }), true);
     t.equal(rollupsCover(w, 'day', 'Europe/Berlin'), true);
   });
 

@@ -17,7 +17,7 @@ t.test('site server analytics', async (t) => {
   }
   const events = async (projectId: string) => {
     await tp.p.analytics.flush();
-    return (await tp.p.cp.m.AnalyticsEvent.collection.find({ project_id: projectId }, { projection: { _id: 0, ts: 0, visitor: 0, source: 0, browser: 0, os: 0, device: 0, bot: 0 } }).toArray());
+    return (await tp.p.cp.m.AnalyticsEvent.collection.find({ project_id: projectId }, { projection: { _id: 0, ts: 0, hour_key: 0, visitor: 0, source: 0, browser: 0, os: 0, device: 0, bot: 0 } }).toArray());
   };
   const clear = () => tp.p.cp.m.AnalyticsEvent.collection.deleteMany({});
 

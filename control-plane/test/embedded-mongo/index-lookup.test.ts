@@ -40,6 +40,10 @@ const FILTERS: Document[] = [
   { $or: [{ p: 'a' }, { bot: true }] },
   { p: 'a', $or: [{ path: { $ne: null } }, { n: { $gte: 2 } }] },
   { $and: [{ p: { $in: ['a', 'b'] } }, { bot: { $ne: true } }] },
+  // `$in` mixing strings (looked up in a set) with other scalars.
+  { n: { $in: [1, '2', null] } },
+  { path: { $in: ['/x', '', null] } },
+  { ts: { $in: [d('2026-03-01T00:00:00Z'), '2026-03-01'] } },
 ];
 
 const ids = (docs: Document[]) => docs.map((x) => x._id);
@@ -79,6 +83,14 @@ t.test('index lookups and the native filter', async (t) => {
     c.dropIndex('p_1_ts_1');
     t.same(c.candidates({ p: 'b' }).length, 7, 'no lookup without the index');
     t.same(ids(c.find({ p: 'b' })), [1, 3, 4]);
+  });
+
+  t.test('should not keep a lookup for a TTL index, whose field reads compare by range', async (t) => {
+    const c = new Collection('db', 'ttl', {}, () => {});
+    c.createIndex({ key: { ts: 1 }, expireAfterSeconds: 3600 });
+    for (const doc of DOCS) c.insert({ ...doc });
+    t.same(c.candidates({ ts: d('2026-03-01T00:00:00Z') }).length, DOCS.length, 'every document is a candidate');
+    t.same(ids(c.find({ ts: d('2026-03-01T00:00:00Z') })), [1, 8], 'and equality still finds exactly the matches');
   });
 
   t.test('should keep ObjectId-keyed documents findable by value', async (t) => {

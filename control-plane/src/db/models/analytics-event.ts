@@ -24,6 +24,12 @@ export interface AnalyticsEvent {
   /** Page path (`/`, `/guides/install`); exports of a page carry the page's path. */
   path?: string;
   visitor: string;
+  /**
+   * `<project id>|<start of the UTC hour in ms>`: the equality key reads of part hours look up
+   * (analytics/rollup-edges.ts); the embedded database looks up equality on an index's leading
+   * field only, and a range on `ts` would test every event of the project.
+   */
+  hour_key?: string;
   bot: boolean;
   /** AI crawler or agent family (analytics/ai-families.ts), when the User-Agent names one. */
   ai_family?: string;
@@ -52,6 +58,7 @@ export interface AnalyticsEvent {
  */
 export const analyticsEventSchema = new Schema({ project_id: String, ts: Date, kind: String }, { versionKey: false, strict: false, autoCreate: true });
 analyticsEventSchema.index({ project_id: 1, kind: 1, ts: 1 });
+analyticsEventSchema.index({ hour_key: 1 });
 
 /** The salt of one UTC day, shared by every control-plane process; deleted soon after the day ends. */
 export const analyticsSaltSchema = new Schema({

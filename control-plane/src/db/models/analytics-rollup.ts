@@ -51,26 +51,47 @@ export const analyticsVisitorHourSchema = new Schema({ _id: String, project_id: 
 analyticsVisitorHourSchema.index({ day_key: 1, hour: 1 });
 
 /**
- * Distinct visitors of one UTC day, computed from its visitor-hours when a query first needs
- * them and recomputed when the day's page views changed since (`basis`), for non-bot traffic
- * (`scope: 'humans'`) or all of it (`'all'`). Visitor ids rotate every UTC day, so these counts
- * add up across days exactly.
+ * The distinct values one visitor's page views had in one UTC day (one array per breakdown
+ * dimension, as in the visitor-hours). Written by the recorder only to learn which (visitor,
+ * value) pairs a batch adds to a day (analytics/day-uniques-writes.ts); never read by queries.
+ */
+export interface AnalyticsVisitorDay {
+  _id: string;
+  project_id: string;
+  day: Date;
+  bot: boolean;
+  visitor: string;
+  [dimension: string]: unknown;
+}
+
+export const analyticsVisitorDaySchema = new Schema({ _id: String, project_id: String, day: Date, bot: Boolean, visitor: String }, { versionKey: false, strict: false, autoCreate: true });
+analyticsVisitorDaySchema.index({ project_id: 1, day: 1 });
+
+/**
+ * Distinct visitors of one project's UTC day for bot or non-bot traffic, kept up to date by the
+ * recorder with `$inc` as batches add new visitors and new (visitor, value) pairs
+ * (analytics/day-uniques-writes.ts). A visitor id hashes the User-Agent, which alone decides
+ * whether a visit is a bot, so the two classes never share a visitor: all traffic's uniques are
+ * the sum of both documents. Visitor ids rotate every UTC day, so counts add up across days.
  */
 export interface AnalyticsDayUniques {
   _id: string;
   project_id: string;
   day: Date;
-  scope: 'humans' | 'all';
-  /** Page views of the day (in the scope) when computed. */
-  basis: number;
-  total: number;
-  /** Distinct visitors per UTC hour of the day. */
-  hours: number[];
+  bot: boolean;
+  /** Events of the day (every kind), as rolled up: the backfill compares it with the raw events. */
+  events?: number;
+  /** Page views of the day. */
+  views?: number;
+  /** Distinct visitors of the day. */
+  total?: number;
+  /** Distinct visitors per UTC hour of the day (`h0` to `h23`: numeric field names would read as array positions). */
+  hours?: Record<string, number>;
   /** Distinct visitors per dimension (visitor-hour field) and escaped value. */
-  dims: Record<string, Record<string, number>>;
-  /** Page views per escaped path (summed from the day's rollups, read after `basis`). */
+  dims?: Record<string, Record<string, number>>;
+  /** Page views per escaped path. */
   pv?: Record<string, number>;
 }
 
-export const analyticsDayUniquesSchema = new Schema({ _id: String, project_id: String, day: Date, scope: String }, { versionKey: false, strict: false, autoCreate: true });
+export const analyticsDayUniquesSchema = new Schema({ _id: String, project_id: String, day: Date, bot: Boolean }, { versionKey: false, strict: false, autoCreate: true });
 analyticsDayUniquesSchema.index({ project_id: 1, day: 1 });

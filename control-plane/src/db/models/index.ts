@@ -4,7 +4,7 @@
 import type { Connection, Model } from 'mongoose';
 import { collapseFreshQueued } from '../collapse-fresh-queued.ts';
 import { analyticsEventSchema, analyticsSaltSchema, type AnalyticsEvent, type AnalyticsSalt } from './analytics-event.ts';
-import { analyticsDayUniquesSchema, analyticsRollupSchema, analyticsVisitorHourSchema, type AnalyticsDayUniques, type AnalyticsRollup, type AnalyticsVisitorHour } from './analytics-rollup.ts';
+import { analyticsDayUniquesSchema, analyticsRollupSchema, analyticsVisitorDaySchema, analyticsVisitorHourSchema, type AnalyticsDayUniques, type AnalyticsRollup, type AnalyticsVisitorDay, type AnalyticsVisitorHour } from './analytics-rollup.ts';
 import { apiKeySchema, type ApiKey } from './api-key.ts';
 import { organizationSchema, type Organization } from './organization.ts';
 import { projectSchema, type Project } from './project.ts';
@@ -36,6 +36,7 @@ export interface Models {
   AnalyticsSalt: Model<AnalyticsSalt>;
   AnalyticsRollup: Model<AnalyticsRollup>;
   AnalyticsVisitorHour: Model<AnalyticsVisitorHour>;
+  AnalyticsVisitorDay: Model<AnalyticsVisitorDay>;
   AnalyticsDayUniques: Model<AnalyticsDayUniques>;
   AuditEntry: Model<AuditEntry>;
   ServerSecret: Model<ServerSecret>;
@@ -68,6 +69,7 @@ export function models(connection: Connection): Models {
       AnalyticsSalt: connection.model<AnalyticsSalt>('AnalyticsSalt', analyticsSaltSchema, 'analytics_salts'),
       AnalyticsRollup: connection.model<AnalyticsRollup>('AnalyticsRollup', analyticsRollupSchema, 'analytics_rollups'),
       AnalyticsVisitorHour: connection.model<AnalyticsVisitorHour>('AnalyticsVisitorHour', analyticsVisitorHourSchema, 'analytics_visitor_hours'),
+      AnalyticsVisitorDay: connection.model<AnalyticsVisitorDay>('AnalyticsVisitorDay', analyticsVisitorDaySchema, 'analytics_visitor_days'),
       AnalyticsDayUniques: connection.model<AnalyticsDayUniques>('AnalyticsDayUniques', analyticsDayUniquesSchema, 'analytics_day_uniques'),
       AuditEntry: connection.model<AuditEntry>('AuditEntry', auditEntrySchema, 'audit_log'),
       ServerSecret: connection.model<ServerSecret>('ServerSecret', serverSecretSchema, 'server_secrets'),
