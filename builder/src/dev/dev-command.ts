@@ -69,12 +69,12 @@ export async function startDev(opts: DevOptions): Promise<DevPreview> {
   // Watching starts before the tree is read, so a file saved while it is read is not missed;
   // what changes before the session exists is handed to it once it does.
   const early = new Set<string>();
-  let session: DevServer['session'] | undefined;
+  const made: { session?: DevServer['session'] } = {};
   const watcher = fs.watch(dir, { recursive: true }, (_event, file) => {
     if (!file) return;
     const repoPath = file.toString().split(path.sep).join('/');
     if (isSkippedPath(repoPath)) return;
-    if (session) session.changed([repoPath]);
+    if (made.session) made.session.changed([repoPath]);
     else early.add(repoPath);
   });
   const store = createLocalDirStore(cacheDir);
@@ -90,9 +90,9 @@ export async function startDev(opts: DevOptions): Promise<DevPreview> {
     watcher.close();
     throw err;
   }
-  session = server.session;
-  if (early.size > 0) session.changed(early);
-  await session.configRead;
+  made.session = server.session;
+  if (early.size > 0) server.session.changed(early);
+  await server.session.configRead;
   return {
     ...server,
     dir,
