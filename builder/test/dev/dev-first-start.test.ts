@@ -1,0 +1,66 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import t from 'tap';
+import { launchBrowser } from '../../../site-template/test/helpers/browser.ts';
+import { startDev } from '../../src/dev/dev-command.ts';
+import { tempDir } from '../helpers/git-repo.ts';
+
+const example = fileURLToPath(new URL('../../examples/acme-docs', import.meta.url));
+
+t.test('dev first start', async (t) => {
+  // A copy at a new path and a new cache folder: nothing of the site is built yet.
+  const dir = path.join(tempDir(), 'acme');
+  fs.cpSync(example, dir, { recursive: true });
+  const dev = await startDev({ dir, port: 0, cacheDir: tempDir() });
+  t.teardown(() => dev.close());
+  let built = false;
+  void dev.session.ready.then(() => { built = true; });
+  const buildingAtStart = !built;
+  const get = (p: string, headers: Record<string, string> = {}) => fetch(dev.url + p, { headers, redirect: 'manual' })
+    .then(async (res) => ({ status: res.status, location: res.headers.get('location'), body: await res.text(), builtWhenAnswered: built }));
+  // Requested the moment the preview is ready, while its first build runs.
+  const early = Promise.all([get('/quickstart'), get('/getting-started'), get('/quickstart.md'), get('/llms.txt'), get('/nowhere')]);
+  // Saved during the first build.
+  const glossary = path.join(dir, 'docs/reference/glossary.md');
+  fs.appendFileSync(glossary, '\nThe quasarwing gantry holds the rocket before launch.\n');
+
+  await t.test('should be ready before the first build is done', async (t) => {
+    t.ok(buildingAtStart, 'startDev returned while the first build had not finished');
+  });
+
+  await t.test('should answer requests made right after start with the finished site, never a 404 for what exists', async (t) => {
+    const [page, moved, markdown, llms, missing] = await early;
+    t.equal(page.status, 200);
+    t.ok(page.builtWhenAnswered, 'answered once the first build was done');
+    t.equal(moved.status, 308);
+    t.equal(moved.location, '/quickstart');
+    t.equal(markdown.status, 200);
+    t.match(markdown.body, /^# Quickstart\n/);
+    t.match(llms.body, /^# Acme Rockets\n/);
+    t.equal(missing.status, 404);
+    t.match(missing.body, /<html/, 'the site\'s own 404 page');
+    await dev.session.idle();
+    // Complete: the same bytes as the page served once everything is built and idle.
+    const settled = await get('/quickstart');
+    t.equal(page.body, settled.body);
+    t.match(page.body, /<nav class="sidebar-nav"[\s\S]*href="\/guides\/snippets"/, 'with the whole sidebar');
+  });
+
+  await t.test('should keep an edit saved during the first build', async (t) => {
+    await dev.session.idle();
+    t.match((await get('/reference/glossary')).body, /quasarwing gantry/);
+  });
+
+  await t.test('should find words with search once the background build is done', async (t) => {
+    const browser = await launchBrowser();
+    t.teardown(() => browser.close());
+    const page = await browser.newPage();
+    await page.goto(`${dev.url}/quickstart`);
+    await dev.session.idle();
+    await page.click('.search-open');
+    await page.fill('.search-input', 'quasarwing');
+    await page.waitForFunction(() => document.querySelector('.search-title')?.textContent === 'Glossary');
+    t.equal(await page.textContent('.search-status'), '1 result');
+  });
+});
