@@ -5,11 +5,10 @@ import { BuilderError } from '../errors.ts';
 import { gitBlobId } from '../git/blob-id.ts';
 import type { RepoSnapshot } from '../git/repo-snapshot.ts';
 import { LinkChecker } from '../links/link-check.ts';
-import { readManifest } from '../manifest.ts';
+import { MANIFEST_KEY, readManifest } from '../manifest.ts';
 import { prevNextByPath, type PrevNext } from '../nav/prev-next.ts';
 import type { ShellContext } from '../outputs/page-shells.ts';
 import { htmlKey } from '../outputs/site-paths.ts';
-import { PageMemory } from '../page-bodies.ts';
 import type { ObjectStore } from '../store/object-store.ts';
 import type { BuildResult } from '../types.ts';
 import type { WorkingTree } from './working-tree.ts';
@@ -68,10 +67,10 @@ export interface DevSession {
  * without waiting for about two thirds of its module loading; the first build awaits them.
  */
 async function loadBuildModules() {
-  const [{ build }, { createCompiler, isPageFailure }, { renderPage }, { pageContext, pageShellInput }] = await Promise.all([
-    import('../build.ts'), import('../compile/index.ts'), import('@folio/site-template'), import('../outputs/page-shells.ts'),
+  const [{ build }, { isPageFailure }, { renderPage }, { pageContext, pageShellInput }, { PageMemory }] = await Promise.all([
+    import('../build.ts'), import('../compile/index.ts'), import('@folio/site-template'), import('../outputs/page-shells.ts'), import('../page-bodies.ts'),
   ]);
-  return { build, createCompiler, isPageFailure, renderPage, pageContext, pageShellInput };
+  return { build, isPageFailure, renderPage, pageContext, pageShellInput, pageMemory: new PageMemory() };
 }
 
 /** Sandboxes are never stopped for idleness during a session: the next edit must not pay their start. */
@@ -89,16 +88,20 @@ export function createDevSession(opts: DevSessionOptions): DevSession {
   const { tree, log = () => undefined } = opts;
   const ownCompiler = !opts.compiler;
   const modules = loadBuildModules();
-  const compilerReady: Promise<Compiler> = opts.compiler ? Promise.resolve(opts.compiler) : modules.then(async ({ createCompiler }) => {
+  const compilerReady: Promise<Compiler> = opts.compiler ? Promise.resolve(opts.compiler) : (async () => {
+    const [{ createCompiler }, built] = await Promise.all([import('../compile/index.ts'), opts.store.head(MANIFEST_KEY)]);
     const compiler = await createCompiler({ idleMs: KEEP_SANDBOXES_MS });
-    compiler.prepare(); // the first sandbox starts while the tree is planned
+    // A first start compiles every page: its sandbox starts now, on the other core, while this
+    // process still loads the build's modules. With the cache kept a start may compile nothing,
+    // so the sandbox waits for the first page to compile.
+    if (!built) compiler.prepare();
     return compiler;
-  });
+  })();
   // Failures surface where they are awaited (the first build); not as an unhandled rejection meanwhile.
+  modules.catch(() => undefined);
   compilerReady.catch(() => undefined);
   let markReady!: () => void;
   const ready = new Promise<void>((resolve) => { markReady = resolve; });
-  const pageMemory = new PageMemory();
   // Kept for the session: an edit re-checks the edited page's links and the links to it.
   const linkChecker = new LinkChecker();
   let lastWarnings = '';
@@ -151,7 +154,7 @@ export function createDevSession(opts: DevSessionOptions): DevSession {
     const started = performance.now();
     let result: BuildResult | undefined;
     try {
-      const { build } = await modules;
+      const { build, pageMemory } = await modules;
       result = await build({
         source: { kind: 'snapshot', snapshot: frozen(tree) }, store, siteUrl: opts.siteUrl, compiler: await compilerReady, pageMemory, linkChecker,
         onShell: (ctx, config) => { shell = { ctx, config, neighbours: prevNextByPath(ctx.nav) }; },
