@@ -63,4 +63,22 @@ t.test('dev first start', async (t) => {
     await page.waitForFunction(() => document.querySelector('.search-title')?.textContent === 'Glossary');
     t.equal(await page.textContent('.search-status'), '1 result');
   });
+
+  await t.test('should report a broken docs.json once, before the first build, and answer requests after it', async (t) => {
+    const broken = path.join(tempDir(), 'broken');
+    fs.cpSync(example, broken, { recursive: true });
+    const config = path.join(broken, 'docs.json');
+    fs.writeFileSync(config, fs.readFileSync(config, 'utf8').replace('"theme": "larch"', '"theme": "lorch"'));
+    const lines: string[] = [];
+    const preview = await startDev({ dir: broken, port: 0, cacheDir: tempDir(), log: (l) => lines.push(l) });
+    t.teardown(() => preview.close());
+    const message = 'docs.json: theme: Unexpected "lorch"; expected one of cedar, obsidian, birch, oak, cypress, ember, larch, sage, slate, terminal';
+    t.same(preview.session.problems(), [{ message }], 'known when startDev returns');
+    t.same(lines, [`error: ${message}`]);
+    const res = await fetch(`${preview.url}/quickstart`);
+    t.equal(res.status, 404);
+    t.equal(await res.text(), 'Not found (no build has finished: see the problems in the terminal)\n');
+    await preview.session.idle();
+    t.same(lines, [`error: ${message}`], 'the build finds the same problem and does not print it again');
+  });
 });
