@@ -9,11 +9,12 @@
  * network: the template's assets are built locally.
  *
  * "Ready" means: the server listens, the working tree is read and `docs.json` is checked (a
- * problem in it is printed at once and shown in the browser). The build (pages, navigation, search, `.md` exports,
- * `llms.txt`) then runs in the background, as `astro dev` and `vitepress dev` start before they
- * have compiled anything; a page opened meanwhile is answered as soon as that build is done
- * (see `startDevServer`). So the first start with an empty cache is ready as fast as a start
- * with the cache kept, and what the first build costs is paid while the browser opens.
+ * problem in it is printed at once and shown in the browser). The build (pages, navigation,
+ * search, `.md` exports, `llms.txt`) then runs in the background, as `astro dev` and
+ * `vitepress dev` start before they have compiled anything; a page opened meanwhile is answered
+ * as soon as that build is done (see `startDevServer`). So a first start with an empty cache is
+ * ready about as fast as a start with the cache kept, and the first build is paid while the
+ * browser opens.
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';

@@ -86,7 +86,7 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
         if (await send(req, res, key)) return;
       }
       if (await send(req, res, '404.html', 404)) return;
-      res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' }).end('Not found (no build has finished: see the problems in the terminal)\n');
+      res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' }).end('Not found (no build has succeeded yet: see the problems in the terminal)\n');
     } catch {
       if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' });
       res.end('Internal error\n');

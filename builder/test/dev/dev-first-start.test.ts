@@ -82,7 +82,7 @@ t.test('dev first start', async (t) => {
     t.same(lines, [`error: ${message}`]);
     const res = await fetch(`${preview.url}/quickstart`);
     t.equal(res.status, 404);
-    t.equal(await res.text(), 'Not found (no build has finished: see the problems in the terminal)\n');
+    t.equal(await res.text(), 'Not found (no build has succeeded yet: see the problems in the terminal)\n');
     await preview.session.idle();
     t.same(lines, [`error: ${message}`], 'the build finds the same problem and does not print it again');
   });
