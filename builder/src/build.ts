@@ -8,8 +8,8 @@ import { createPageCache, isCacheableFailure, pageCacheKey, type CacheEntry } fr
 import { pageDeps } from './cache/page-deps.ts';
 import { COMPILER_VERSION, createCompiler, isPageFailure, urlPathFor, type Compiler, type PageLimits } from './compile/index.ts';
 import { navigationOpenapi } from './config/navigation-schema.ts';
-import { CONFIG_FILE, loadConfig, type ResolvedConfig } from './config/parse-config.ts';
-import { userError } from './errors.ts';
+import type { ResolvedConfig } from './config/parse-config.ts';
+import { readRepoConfig } from './config/read-repo-config.ts';
 import { isGitRepository, openDirSnapshot, openGitSnapshot, type RepoSnapshot } from './git/repo-snapshot.ts';
 import { detectRenames } from './git/detect-renames.ts';
 import { syncRemote } from './git/sync-remote.ts';
@@ -159,11 +159,8 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>)
     store.get(SEARCH_MANIFEST_KEY).then((b) => parseSearchManifest(b && Buffer.from(b).toString('utf8'))),
     readMoves(store),
   ]);
-  const configBytes = snapshot.files.has(CONFIG_FILE) ? await snapshot.read(CONFIG_FILE) : undefined;
-  if (configBytes === undefined) throw userError('invalid_config', `${CONFIG_FILE}: file not found; expected it at the repository root`, { file: CONFIG_FILE });
+  const { bytes: configBytes, loaded } = await readRepoConfig(snapshot, { siteUrl: opts.siteUrl, basePath: opts.basePath ?? '' });
   const readText = async (p: string) => (snapshot.files.has(p) ? Buffer.from(await snapshot.read(p)).toString('utf8') : undefined);
-  const hasDocsFolder = [...snapshot.files.keys()].some((p) => p.startsWith('docs/'));
-  const loaded = await loadConfig(Buffer.from(configBytes).toString('utf8'), readText, { siteUrl: opts.siteUrl, basePath: opts.basePath ?? '' }, { hasDocsFolder });
   const config = loaded.config;
   const contentRoot = config.contentRoot;
   const layout = repoLayout(snapshot.files.keys(), contentRoot, await readText(IGNORE_FILE));

@@ -7,6 +7,14 @@
  * The site and its page cache are kept in the system's temp folder (one folder per repository
  * path), so the next start only compiles what changed meanwhile. Nothing is fetched from the
  * network: the template's assets are built locally.
+ *
+ * "Ready" means: the server listens, the working tree is read and `docs.json` is checked (a
+ * problem in it is printed at once and shown in the browser). The build (pages, navigation,
+ * search, `.md` exports, `llms.txt`) then runs in the background, as `astro dev` and
+ * `vitepress dev` start before they have compiled anything; a page opened meanwhile is answered
+ * as soon as that build is done (see `startDevServer`). So a first start with an empty cache is
+ * ready about as fast as a start with the cache kept, and the first build is paid while the
+ * browser opens.
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
@@ -43,30 +51,49 @@ export function devCacheDir(dir: string): string {
   return path.join(os.tmpdir(), 'folio-dev', createHash('sha256').update(path.resolve(dir)).digest('hex').slice(0, 16));
 }
 
-/** Starts the preview of `opts.dir`: reads the working tree, serves, builds, watches. */
-export async function startDev(opts: DevOptions): Promise<DevServer & { dir: string }> {
+/** A started preview: its server and the folder it shows. */
+export interface DevPreview extends DevServer { dir: string }
+
+/**
+ * Starts the preview of `opts.dir`: watches, reads the working tree, serves and checks
+ * `docs.json`, then builds in the background (`session.ready` settles when that build is done).
+ */
+export async function startDev(opts: DevOptions): Promise<DevPreview> {
   const dir = path.resolve(opts.dir);
   if (!fs.existsSync(path.join(dir, 'docs.json'))) throw new Error(`${dir}: no docs.json here; give the folder of a docs repository (the one holding docs.json)`);
   const cacheDir = opts.cacheDir ?? devCacheDir(dir);
-  // The preview's modules (compiler, template, search) load here, so `dev --help` starts quickly.
+  // Loaded here, so `dev --help` starts quickly; the compiler, template and search load later,
+  // in the session (see `loadBuildModules`), so they do not delay "Ready" either.
   const [{ createLocalDirStore }, { createDevSession }, { startDevServer }, { isSkippedPath, openWorkingTree }] = await Promise.all([
     import('../store/local-dir-store.ts'), import('./dev-session.ts'), import('./dev-server.ts'), import('./working-tree.ts'),
   ]);
-  const store = createLocalDirStore(cacheDir);
-  const tree = await openWorkingTree(dir);
-  const listen = (port: number) => startDevServer({ store, host: opts.host, port, session: (siteUrl) => createDevSession({ tree, store, siteUrl, log: opts.log }) });
-  let server: DevServer;
-  try {
-    server = await listen(opts.port ?? DEV_PORT);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE' || opts.port !== undefined) throw err;
-    server = await listen(0);
-  }
+  // Watching starts before the tree is read, so a file saved while it is read is not missed;
+  // what changes before the session exists is handed to it once it does.
+  const early = new Set<string>();
+  const made: { session?: DevServer['session'] } = {};
   const watcher = fs.watch(dir, { recursive: true }, (_event, file) => {
     if (!file) return;
     const repoPath = file.toString().split(path.sep).join('/');
-    if (!isSkippedPath(repoPath)) server.session.changed([repoPath]);
+    if (isSkippedPath(repoPath)) return;
+    if (made.session) made.session.changed([repoPath]);
+    else early.add(repoPath);
   });
+  const store = createLocalDirStore(cacheDir);
+  const tree = await openWorkingTree(dir).catch((err: unknown) => { watcher.close(); throw err; });
+  const listen = (port: number) => startDevServer({ store, host: opts.host, port, session: (siteUrl) => createDevSession({ tree, store, siteUrl, log: opts.log }) });
+  let server: DevServer;
+  try {
+    server = await listen(opts.port ?? DEV_PORT).catch((err: NodeJS.ErrnoException) => {
+      if (err.code !== 'EADDRINUSE' || opts.port !== undefined) throw err;
+      return listen(0);
+    });
+  } catch (err) {
+    watcher.close();
+    throw err;
+  }
+  made.session = server.session;
+  if (early.size > 0) server.session.changed(early);
+  await server.session.configRead;
   return {
     ...server,
     dir,
@@ -100,9 +127,7 @@ export async function devMain(argv: string[], log: (line: string) => void = (l) 
     log(e.code === 'EADDRINUSE' ? `error: port ${port} is taken; choose another with --port` : `error: ${e.message}`);
     return 1;
   }
-  log(`Preview of ${dev.dir} at ${dev.url}/ (building…)`);
-  await dev.session.ready;
-  log(`Ready in ${Math.round(performance.now() - started)} ms: ${dev.url}/ — watching for changes (Ctrl+C to stop)`);
+  log(`Ready in ${Math.round(performance.now() - started)} ms: preview of ${dev.dir} at ${dev.url}/ — building in the background, watching for changes (Ctrl+C to stop)`);
   const stop = () => { void dev.close().then(() => process.exit(0)); };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);

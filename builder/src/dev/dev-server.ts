@@ -32,12 +32,19 @@ const CLIENT_TAG = `<script type="module" src="${CLIENT_PATH}"></script>`;
  * answer carries the dev client script, which listens at `/_folio/dev/events` (server-sent
  * events) for updates, reloads and problems. Nothing is cached by the browser, and the
  * builder's own state (`_folio/manifest.json`, the page cache) is never served.
+ *
+ * The server listens before the first build has run, so the preview is ready at once; a site
+ * request that comes before that build has finished waits for it (`session.ready`) and is then
+ * answered from the finished site: never a 404 for a page that exists, never a page without
+ * its navigation or search. The dev client's script and events are answered at once.
  */
 export async function startDevServer(opts: DevServerOptions): Promise<DevServer> {
   const { store } = opts;
   const streams = new Set<http.ServerResponse>();
-  // Made once the address is known; requests before that see no problems and no site yet.
+  // Made once the address is known; requests before that see no problems and wait for the site.
   const made: { session?: DevSession } = {};
+  let sessionMade!: (session: DevSession) => void;
+  const firstBuild = new Promise<DevSession>((resolve) => { sessionMade = resolve; }).then((session) => session.ready);
 
   const send = async (req: http.IncomingMessage, res: http.ServerResponse, key: string, status = 200): Promise<boolean> => {
     const bytes = await store.get(key);
@@ -70,6 +77,7 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
         req.on('close', () => streams.delete(res));
         return;
       }
+      await firstBuild;
       const rule = matchRedirect(await redirects(), url.pathname);
       if (rule) { res.writeHead(rule.status, { Location: rule.destination + url.search }).end(); return; }
       const keys = candidateKeys(url.pathname, wantsMarkdown(req.headers.accept));
@@ -78,7 +86,7 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
         if (await send(req, res, key)) return;
       }
       if (await send(req, res, '404.html', 404)) return;
-      res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' }).end('Not found (the first build has not finished yet?)\n');
+      res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' }).end('Not found (no build has succeeded yet: see the problems in the terminal)\n');
     } catch {
       if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' });
       res.end('Internal error\n');
@@ -88,6 +96,7 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
   const port = (server.address() as AddressInfo).port;
   const url = `http://${opts.host ?? '127.0.0.1'}:${port}`;
   const session = (made.session = opts.session(url));
+  sessionMade(session);
   const unsubscribe = session.subscribe((event: DevEvent) => {
     const frame = `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
     for (const res of streams) res.write(frame);
