@@ -6,6 +6,7 @@
  * and llms.txt; classic search bots crawl. Traffic follows the hours of a working day.
  */
 import type { EventInput } from '@folio/control-plane/analytics/event-input.ts';
+import { mulberry32 } from '../corpus/random.ts';
 
 export interface TrafficOptions {
   projectId: string;
@@ -56,21 +57,9 @@ const CAMPAIGNS = ['utm_source=newsletter&utm_medium=email&utm_campaign=spring-l
 /** Hour-of-day weights (UTC): a working day with a long tail. */
 const HOURS = [2, 1, 1, 1, 1, 2, 3, 5, 8, 10, 11, 11, 10, 10, 11, 11, 10, 9, 7, 6, 5, 4, 3, 2];
 
-/** A small seeded PRNG (mulberry32): the same seed gives the same history. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** The events, day by day in time order (visits interleave). */
 export function* syntheticTraffic(o: TrafficOptions): Generator<EventInput> {
-  const rnd = prng(o.seed ?? 42);
+  const rnd = mulberry32(o.seed ?? 42);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)];
   const weighted = <T>(xs: readonly [T, number][]): T => {
     let r = rnd() * xs.reduce((s, x) => s + x[1], 0);

@@ -23,16 +23,21 @@ export interface Random {
 /** z of the 90th percentile of the standard normal distribution. */
 const Z90 = 1.2815515655446004;
 
-/** The stream for page `index` of a corpus generated with `seed` (mulberry32). */
-export function randomFor(seed: number, index: number): Random {
-  let state = (Math.imul(seed ^ 0x9e3779b9, 0x85ebca6b) ^ Math.imul(index + 1, 0xc2b2ae35)) >>> 0;
-  const next = () => {
+/** mulberry32: uniform draws in [0, 1) from a 32-bit seed; the same seed gives the same draws. */
+export function mulberry32(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
     state = (state + 0x6d2b79f5) >>> 0;
     let t = state;
     t = Math.imul(t ^ (t >>> 15), t | 1);
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
+}
+
+/** The stream for page `index` of a corpus generated with `seed` (mulberry32). */
+export function randomFor(seed: number, index: number): Random {
+  const next = mulberry32(Math.imul(seed ^ 0x9e3779b9, 0x85ebca6b) ^ Math.imul(index + 1, 0xc2b2ae35));
   const random: Random = {
     next,
     int: (min, max) => min + Math.floor(next() * (max - min + 1)),
