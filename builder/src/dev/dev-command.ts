@@ -78,6 +78,12 @@ export async function startDev(opts: DevOptions): Promise<DevPreview> {
     if (made.session) made.session.changed([repoPath]);
     else early.add(repoPath);
   });
+  // A watch that fails (the system's limit of watched files reached, ENOSPC) ends with an error
+  // event, which unhandled would end the process: the preview keeps serving its last build.
+  watcher.on('error', (err: NodeJS.ErrnoException) => {
+    watcher.close();
+    opts.log?.(`error: stopped watching ${dir} (${err.code ?? err.message}); the last build is still served, restart the preview to watch again`);
+  });
   const store = createLocalDirStore(cacheDir);
   const tree = await openWorkingTree(dir).catch((err: unknown) => { watcher.close(); throw err; });
   const listen = (port: number) => startDevServer({ store, host: opts.host, port, session: (siteUrl) => createDevSession({ tree, store, siteUrl, log: opts.log }) });

@@ -86,4 +86,19 @@ t.test('dev first start', async (t) => {
     await preview.session.idle();
     t.same(lines, [`error: ${message}`], 'the build finds the same problem and does not print it again');
   });
+
+  await t.test('should keep serving its last build when the folder it watches is removed', async (t) => {
+    const doomed = path.join(tempDir(), 'doomed');
+    fs.cpSync(example, doomed, { recursive: true });
+    const lines: string[] = [];
+    const preview = await startDev({ dir: doomed, port: 0, cacheDir: tempDir(), log: (l) => lines.push(l) });
+    t.teardown(() => preview.close());
+    await preview.session.ready;
+    fs.rmSync(doomed, { recursive: true, force: true });
+    // The removal reaches the session as changes; its next build finds no docs.json.
+    while (!lines.some((l) => l.includes('docs.json'))) await new Promise((r) => setTimeout(r, 20));
+    t.match(lines.find((l) => l.includes('docs.json')), `error: ENOENT: no such file or directory, open '${path.join(doomed, 'docs.json')}'`);
+    const res = await fetch(`${preview.url}/quickstart`);
+    t.equal(res.status, 200, 'the last build is still served');
+  });
 });
