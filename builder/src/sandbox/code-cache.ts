@@ -14,7 +14,7 @@
  * misses; it is keyed by the platform's version (see compile/code-cache-warmup.ts) and made again
  * when that changes.
  */
-import { chownSync, cpSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { chmodSync, chownSync, cpSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { PLATFORM_ROOT } from './runtime.ts';
 
@@ -37,24 +37,25 @@ function forUid(name: string, uid: number): string {
  * as `uid`, and returns the environment that makes Node use it; `{}` without a template.
  */
 export function seedCodeCache(template: string, scratch: string, uid: number): Record<string, string> {
-  let names: string[];
+  const own = path.join(scratch, OWN);
   try {
-    names = readdirSync(template);
+    const names = readdirSync(template);
+    mkdirSync(own);
+    for (const name of names) {
+      const target = path.join(own, forUid(name, uid));
+      cpSync(path.join(template, name), target, { recursive: true });
+      if (uid !== process.getuid?.()) {
+        chownSync(own, uid, uid);
+        chownSync(target, uid, uid);
+        for (const file of readdirSync(target)) chownSync(path.join(target, file), uid, uid);
+      }
+    }
+    return { NODE_COMPILE_CACHE: own };
   } catch {
+    // No template, or one this user may not read: the sandbox starts without a cache, as before.
+    rmSync(own, { recursive: true, force: true });
     return {};
   }
-  const own = path.join(scratch, OWN);
-  mkdirSync(own);
-  for (const name of names) {
-    const target = path.join(own, forUid(name, uid));
-    cpSync(path.join(template, name), target, { recursive: true });
-    if (uid !== process.getuid?.()) {
-      chownSync(own, uid, uid);
-      chownSync(target, uid, uid);
-      for (const file of readdirSync(target)) chownSync(path.join(target, file), uid, uid);
-    }
-  }
-  return { NODE_COMPILE_CACHE: own };
 }
 
 /** The environment of the recording sandbox: Node writes its cache into the scratch folder. */
@@ -77,6 +78,12 @@ export function saveCodeCache(scratch: string, template: string): boolean {
   try {
     mkdirSync(path.dirname(template), { recursive: true });
     cpSync(own, temporary, { recursive: true });
+    // Readable by every user: a builder running as another user (the image's) starts from it too.
+    chmodSync(temporary, 0o755);
+    for (const name of readdirSync(temporary)) {
+      chmodSync(path.join(temporary, name), 0o755);
+      for (const file of readdirSync(path.join(temporary, name))) chmodSync(path.join(temporary, name, file), 0o644);
+    }
     renameSync(temporary, template);
     // Older platform versions' templates are dead weight now.
     for (const name of readdirSync(path.dirname(template))) {

@@ -14,6 +14,9 @@ import type { CompileInput } from '../compile/compiler.ts';
 import type { CodeThemes } from '../compile/highlighter.ts';
 
 fsCompat();
+// Node took its code cache folder (code-cache.ts) from the environment when it started; pages
+// need not see the variable.
+delete process.env.NODE_COMPILE_CACHE;
 // Imported after fsCompat(): Vite probes the file system while its modules load.
 const { createLocalCompiler } = await import('../compile/local-compiler.ts');
 

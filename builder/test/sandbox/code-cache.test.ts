@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
@@ -35,7 +36,9 @@ t.test('sandbox code cache', async (t) => {
     const [folder, ...more] = fs.readdirSync(template);
     t.same(more, []);
     t.match(folder, /^v\d+\.\d+\.\d+-.+-\d+$/, "Node's folder, named after its version, flags and user");
-    t.ok(fs.readdirSync(path.join(template, folder)).length > 50, 'code of the compiler\'s modules');
+    const files = fs.readdirSync(path.join(template, folder));
+    t.ok(files.length > 50, 'code of the compiler\'s modules');
+    t.same(new Set(files.map((f) => fs.statSync(path.join(template, folder, f)).mode & 0o777)), new Set([0o644]), 'readable by a builder running as another user');
   });
 
   await t.test('should start a sandbox from its own copy, leaving the template as it was', async (t) => {
@@ -54,6 +57,14 @@ t.test('sandbox code cache', async (t) => {
     const [name] = fs.readdirSync(path.join(scratch, 'code-cache'));
     t.match(name, /-123456$/);
     t.same(seedCodeCache(path.join(scratch, 'none'), tempDir(), 1), {}, 'no template, no cache');
+    // A template that cannot be copied (here a pipe in it; for a builder of another user, files it
+    // may not read): the sandbox starts without a cache, and no half copy is left.
+    const odd = path.join(tempDir(), 'odd');
+    fs.mkdirSync(path.join(odd, 'v26.0.0-x64-0-0'), { recursive: true });
+    execFileSync('mkfifo', [path.join(odd, 'v26.0.0-x64-0-0', 'pipe')]);
+    const other = tempDir();
+    t.same(seedCodeCache(odd, other, 1), {});
+    t.same(fs.readdirSync(other), []);
   });
 
   await t.test('should keep the templates where sandboxes may read but never write', async (t) => {
