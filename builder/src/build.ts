@@ -225,6 +225,9 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>)
     basePath: config.basePath, perShard: opts.searchPerShard, load, filters,
   });
   for (const [name, shard] of early.started) started.set(name, shard);
+  // Shard after shard (each in path order): a shard's search bundle is written as soon as its
+  // last page is compiled, while the next shards compile, not all of them after the last page.
+  unique.sort((a, b) => early.rank(a) - early.rank(b) || (a < b ? -1 : a > b ? 1 : 0));
   lap('plan');
 
   const compiler = opts.compiler ?? (misses.length > 0 ? await createCompiler({ limits: opts.pageLimits }) : undefined);

@@ -28,9 +28,14 @@ export interface EarlyShards {
   started: Map<string, StartedShard>;
   /** Adds freshly compiled pages to their opened shards (in the background). */
   add(pages: readonly CompiledPage[]): void;
+  /**
+   * Where a page to compile comes in the compile order: its shard's rank. Compiling shard after
+   * shard lets each shard's bundle be written while the next ones compile.
+   */
+  rank(sourcePath: string): number;
 }
 
-interface OpenShard { shard: Promise<PagefindShard>; urlPaths: Set<string> }
+interface OpenShard { shard: Promise<PagefindShard>; urlPaths: Set<string>; files?: Promise<Map<string, Buffer>> }
 
 /** A shard's pages in the order Pagefind must receive them, and how far they have been sent. */
 interface ShardQueue {
@@ -76,6 +81,7 @@ export function startChangedShards(opts: EarlySearchOptions): EarlyShards {
       queue.entry.urlPaths.add(urlPath);
     }
     if (batch.length === 0) return;
+    const complete = queue.next === queue.order.length;
     const withBodies = () => Promise.all(batch.map((p) => ('summary' in p ? opts.load(p) : p)));
     let bodies: Promise<CompiledPage[]>;
     if (batch.some((p) => 'summary' in p)) {
@@ -90,6 +96,12 @@ export function startChangedShards(opts: EarlySearchOptions): EarlyShards {
       return s;
     });
     queue.entry.shard.catch(() => undefined); // used (and its failure reported) by buildSearchIndex, or discarded
+    // Every page of the shard sent: its bundle is written now, while other shards' pages compile,
+    // instead of after the last page of the site (buildSearchIndex takes it if the plan agrees).
+    if (complete) {
+      queue.entry.files = queue.entry.shard.then((s) => s.files());
+      queue.entry.files.catch(() => undefined);
+    }
   };
   const changedByShard = new Map<string, string[]>();
   for (const p of opts.changed) {
@@ -108,8 +120,10 @@ export function startChangedShards(opts: EarlySearchOptions): EarlyShards {
     queues.set(name, queue);
     advance(queue);
   }
+  const ranks = new Map([...changedByShard.keys()].map((name, i) => [name, i]));
   return {
     started,
+    rank: (sourcePath) => ranks.get(nameOf(urlPathFor(sourcePath, opts.contentRoot))) ?? ranks.size,
     add(pages) {
       const touched = new Set<ShardQueue>();
       for (const page of pages) {

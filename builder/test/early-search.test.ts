@@ -44,6 +44,24 @@ t.test('startChangedShards', async (t) => {
     for (const [key, bytes] of fresh.files) t.same(early.files.get(key), bytes, key);
   });
 
+  t.test('should write a shard\'s bundle once its last page arrives, and order the compile shard by shard', async (t) => {
+    const [one, two] = [pages[0], pages.find((p) => shardOf(p.urlPath, 4) !== shardOf(pages[0].urlPath, 4))!];
+    const early = startChangedShards({ changed: [two.sourcePath, one.sourcePath], unchanged: pages.filter((p) => p !== one && p !== two).map(record), pageCount: 6, contentRoot: 'docs/', basePath: '', perShard: 2, load });
+    const [first, second] = [`4-${shardOf(one.urlPath, 4)}`, `4-${shardOf(two.urlPath, 4)}`];
+    t.same([early.started.get(first)!.files, early.started.get(second)!.files], [undefined, undefined], 'nothing written while pages are missing');
+    early.add([one]);
+    t.ok(early.started.get(first)!.files, 'the complete shard is being written');
+    t.equal(early.started.get(second)!.files, undefined);
+    t.ok((await early.started.get(first)!.files!).size > 0);
+    early.add([two]);
+    t.ok(early.started.get(second)!.files);
+    t.same(new Set([early.rank(one.sourcePath), early.rank(two.sourcePath)]), new Set([0, 1]), 'each changed shard has its rank');
+    const open = [shardOf(one.urlPath, 4), shardOf(two.urlPath, 4)];
+    const elsewhere = Array.from({ length: 50 }, (_, i) => `other-${i}`).find((n) => !open.includes(shardOf(`/${n}`, 4)))!;
+    t.equal(early.rank(`docs/${elsewhere}.mdx`), 2, 'a page of no open shard comes last');
+    await buildSearchIndex(pages, { perShard: 2, started: early.started });
+  });
+
   t.test('should produce the same bundle whichever page of the shard changed', async (t) => {
     // Pagefind numbers pages in the order they are added: unchanged pages after the changed one
     // must wait for it, or the index differs from a cold build's.

@@ -36,7 +36,12 @@ export interface SearchIndexResult {
 }
 
 /** A shard whose index was opened early with some of its unchanged pages (`urlPaths`). */
-export interface StartedShard { shard: Promise<PagefindShard>; urlPaths: ReadonlySet<string> }
+export interface StartedShard {
+  shard: Promise<PagefindShard>;
+  urlPaths: ReadonlySet<string>;
+  /** The bundle, when every page the shard was opened for was sent: written while other pages still compile. */
+  files?: Promise<Map<string, Buffer>>;
+}
 
 /** Options of {@link buildSearchIndex}. */
 export interface SearchIndexOptions {
@@ -125,7 +130,9 @@ export async function buildSearchIndex(pages: readonly (SearchPage | SearchEntry
       const early = options.started?.get(plan.name);
       const paths = new Set(plan.pages.map((page) => page.urlPath));
       let bundle: Map<string, Buffer>;
-      if (early && [...early.urlPaths].every((urlPath) => paths.has(urlPath))) {
+      if (early?.files && early.urlPaths.size === paths.size && [...paths].every((urlPath) => early.urlPaths.has(urlPath))) {
+        bundle = await early.files;
+      } else if (early && !early.files && [...early.urlPaths].every((urlPath) => paths.has(urlPath))) {
         const shard = await early.shard;
         await shard.add(await withBodies(plan.pages.filter((page) => !early.urlPaths.has(page.urlPath)), options.load));
         bundle = await shard.files();
