@@ -32,7 +32,7 @@ import { buildCustomCss, customCssFiles, customCssKey } from './css/custom-css.t
 import type { ShellContext } from './outputs/page-shells.ts';
 import { htmlKey } from './outputs/site-paths.ts';
 import { createPageBodies, type PageMemory, type PageRecord } from './page-bodies.ts';
-import { failureHolds, readSummaries, relocate, serializeSummaries, summarize, summaryHolds, writeSummaries, type FailureSummary, type PageSummary } from './page-summaries.ts';
+import { failureHolds, readSummaries, relocate, summarize, summaryHolds, writeSummaries, type FailureSummary, type PageSummary } from './page-summaries.ts';
 import { createPublisher } from './publish.ts';
 import { IGNORE_FILE, repoLayout } from './repo-layout.ts';
 import { publishPublicFiles, renderSite } from './render-site.ts';
@@ -406,16 +406,15 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>)
   if (opts.onPages) await opts.onPages(await pageChanges(ordered, manifestPages, previous, snapshot, load));
   deadline.check();
   const stats = await publisher.finish();
-  const next = serializeSummaries(nextSummaries, failures);
-  if (next.hash !== previous?.summariesHash) await writeSummaries(store, next.bytes);
+  const summariesHash = await writeSummaries(store, nextSummaries, failures, { stored: summaries.stored, hash: previous?.summariesHash });
   const manifest: BuildManifest = {
     version: 1, commit: snapshot.commit, configHash, compilerVersion: COMPILER_VERSION, templateVersion: TEMPLATE_VERSION,
-    files: Object.fromEntries(snapshot.files), pages: manifestPages, inputs: { ...rendered.inputs, ...exportInputs }, objects: stats.objects, summariesHash: next.hash,
+    files: Object.fromEntries(snapshot.files), pages: manifestPages, inputs: { ...rendered.inputs, ...exportInputs }, objects: stats.objects, summariesHash,
     llmsBytes: llmsFullIndex(llmsSegments, byUrl),
     ...(customKey ? { customCss: customKey } : {}),
   };
   await writeMoves(store, moves, previousMoves);
-  await writeManifest(store, manifest);
+  await writeManifest(store, manifest, previous);
   lap('publish');
   timings.total = Math.round(performance.now() - start);
 

@@ -2,6 +2,7 @@ import type { ObjectStore } from './store/object-store.ts';
 import type { PublishedObject } from './publish.ts';
 import type { LlmsFullIndex } from './outputs/llms-full-recall.ts';
 import { decodeJson, encodeJson, GZIP_JSON } from './cache/gzip-json.ts';
+import { readBucketedMap, unreferenced, writeBucketedMap, type StoredMap } from './cache/bucketed-map.ts';
 
 /**
  * Prefix of the builder's own state (manifest, page summaries, page cache) in a site's store.
@@ -13,6 +14,11 @@ export const STATE_PREFIX = '_folio/cache/';
 export const MANIFEST_KEY = `${STATE_PREFIX}manifest.json.gz`;
 /** Prefix of the per-page cache in the site's store. */
 export const CACHE_PREFIX = `${STATE_PREFIX}pages/`;
+/** Prefix of the manifest's buckets (cache/bucketed-map.ts). */
+const BUCKETS_PREFIX = `${STATE_PREFIX}manifest/`;
+/** The manifest's maps that grow with the site: stored in buckets, so an edit rewrites a few. */
+const BUCKETED = ['files', 'pages', 'inputs', 'objects'] as const;
+type Bucketed = typeof BUCKETED[number];
 
 /** What the manifest remembers of one page. */
 export interface ManifestPage {
@@ -60,15 +66,41 @@ export interface BuildManifest {
   llmsBytes?: LlmsFullIndex;
   /** Key of the custom stylesheet linked by this build (css/custom-css.ts), kept after a downgrade. */
   customCss?: string;
+  /** How the maps were stored, set by `readManifest`: the next write keeps unchanged buckets. */
+  stored?: Record<Bucketed, StoredMap>;
 }
 
-/** The manifest of the site in `store`, or `undefined` before the first publish. */
+/** The object at `MANIFEST_KEY`: the manifest with its large maps replaced by their buckets' keys. */
+type StoredManifest = Omit<BuildManifest, 'version' | Bucketed | 'stored'> & { version: 2 } & Record<Bucketed, StoredMap>;
+
+/**
+ * The manifest of the site in `store`, or `undefined` before the first publish (or when a bucket
+ * it lists is lost: the next build then starts over, as after a lost manifest). Its maps' values
+ * are frozen and shared with the process's memory of the buckets.
+ */
 export async function readManifest(store: ObjectStore): Promise<BuildManifest | undefined> {
-  const parsed = await decodeJson<BuildManifest>(await store.get(MANIFEST_KEY));
-  return parsed?.version === 1 ? parsed : undefined;
+  const parsed = await decodeJson<StoredManifest | BuildManifest>(await store.get(MANIFEST_KEY));
+  // Version 1 held the maps inline (sites published before buckets): read as it is.
+  if (parsed?.version === 1) return parsed;
+  if (parsed?.version !== 2 || !BUCKETED.every((name) => Array.isArray(parsed[name]))) return undefined;
+  const maps = await Promise.all(BUCKETED.map((name) => readBucketedMap(store, parsed[name])));
+  if (maps.some((m) => m === undefined)) return undefined;
+  const stored = Object.fromEntries(BUCKETED.map((name) => [name, parsed[name]])) as Record<Bucketed, StoredMap>;
+  const [files, pages, inputs, objects] = maps as [BuildManifest['files'], BuildManifest['pages'], BuildManifest['inputs'], BuildManifest['objects']];
+  return { ...parsed, version: 1, files, pages, inputs, objects, stored };
 }
 
-/** Writes the manifest; the last write of a publish. */
-export async function writeManifest(store: ObjectStore, manifest: BuildManifest): Promise<void> {
-  await store.put(MANIFEST_KEY, await encodeJson(manifest), { contentType: GZIP_JSON, cacheControl: 'no-store' });
+/**
+ * Writes the manifest, the last write of a publish: the buckets that changed since `previous`,
+ * then the manifest, then the deletion of the buckets it no longer lists.
+ */
+export async function writeManifest(store: ObjectStore, manifest: BuildManifest, previous?: BuildManifest): Promise<void> {
+  const { stored: _stored, version: _version, ...rest } = manifest;
+  const write = (name: Bucketed) => writeBucketedMap<unknown>(store, BUCKETS_PREFIX, manifest[name], previous?.stored?.[name]);
+  const lists = await Promise.all(BUCKETED.map(write));
+  const [files, pages, inputs, objects] = lists;
+  const root: StoredManifest = { ...rest, version: 2, files, pages, inputs, objects };
+  await store.put(MANIFEST_KEY, await encodeJson(root), { contentType: GZIP_JSON, cacheControl: 'no-store' });
+  const gone = BUCKETED.flatMap((name) => unreferenced(previous?.stored?.[name], lists));
+  if (gone.length > 0) await store.delete(gone);
 }

@@ -6,7 +6,8 @@ import { searchHash } from './outputs/search-shards.ts';
 import { classCandidates } from './outputs/tailwind-css.ts';
 import type { ObjectStore } from './store/object-store.ts';
 import { decodeJson, gzipBytes, GZIP_JSON } from './cache/gzip-json.ts';
-import { STATE_PREFIX } from './manifest.ts';
+import { CACHE_PREFIX, STATE_PREFIX } from './manifest.ts';
+import { readBucketedMap, unreferenced, writeBucketedMap, type StoredMap } from './cache/bucketed-map.ts';
 import type { CompiledPage } from './types.ts';
 
 /** Key of the page summaries in the site's store (builder state, never served). */
@@ -37,19 +38,29 @@ export interface FailureSummary extends FailureEntry {
 }
 
 /**
- * Content of `_folio/cache/summaries.json`: page cache key → summary, and source path → failure
- * for the pages that failed (absent when none did, so a site without failures keeps its bytes).
+ * Content of `_folio/cache/summaries.json.gz`: the buckets of page cache key → summary
+ * (cache/bucketed-map.ts, under `SUMMARY_BUCKETS`, where previews read production's as they read
+ * its page cache), and source path → failure for the pages that failed (absent when none did).
+ * Version 2 held the summaries inline: still read, so a site's first build after the change
+ * reuses them.
  */
-interface SummariesFile { version: 2; pages: Record<string, PageSummary>; failures?: Record<string, FailureSummary> }
+type SummariesFile =
+  | { version: 3; pages: StoredMap; failures?: Record<string, FailureSummary> }
+  | { version: 2; pages: Record<string, PageSummary>; failures?: Record<string, FailureSummary> };
+
+/** Prefix of the summaries' buckets: beside the page cache, keyed by content like it. */
+const SUMMARY_BUCKETS = `${CACHE_PREFIX}summaries/`;
 
 /** What `readSummaries` found. */
 export interface StoredSummaries {
-  /** Page cache key → summary. */
+  /** Page cache key → summary (frozen: shared with the process's memory of the buckets). */
   pages: Map<string, PageSummary>;
   /** Source path → the failure the last publish reported for it. */
   failures: Map<string, FailureSummary>;
   /** False when the object is missing or unreadable (the page cache must answer instead). */
   found: boolean;
+  /** How the summaries were stored: the next write keeps unchanged buckets and deletes the others. */
+  stored?: StoredMap;
 }
 
 /** The summary of a compiled page. */
@@ -94,21 +105,32 @@ export async function readSummaries(store: ObjectStore): Promise<StoredSummaries
   const none: StoredSummaries = { pages: new Map(), failures: new Map(), found: false };
   const file = await decodeJson<SummariesFile>(await store.get(SUMMARIES_KEY));
   // Version 1 held each page's Markdown too: read as not found, so the next build takes the pages
-  // from the page cache once and writes version 2.
-  if (file?.version !== 2 || typeof file.pages !== 'object' || file.pages === null) return none;
-  return { pages: new Map(Object.entries(file.pages)), failures: new Map(Object.entries(file.failures ?? {})), found: true };
+  // from the page cache once and writes the current version.
+  if (file?.version === 2 && typeof file.pages === 'object' && file.pages !== null && !Array.isArray(file.pages)) {
+    return { pages: new Map(Object.entries(file.pages)), failures: new Map(Object.entries(file.failures ?? {})), found: true };
+  }
+  if (file?.version !== 3 || !Array.isArray(file.pages)) return none;
+  const pages = await readBucketedMap<PageSummary>(store, file.pages);
+  if (!pages) return none;
+  return { pages: new Map(Object.entries(pages)), failures: new Map(Object.entries(file.failures ?? {})), found: true, stored: file.pages };
 }
 
-/** The bytes of a summaries object and their sha256 (written only when it changed). */
-export function serializeSummaries(pages: ReadonlyMap<string, PageSummary>, failures: ReadonlyMap<string, FailureSummary> = new Map()): { bytes: Buffer; hash: string } {
-  const keys = [...pages.keys()].sort();
-  const file: SummariesFile = { version: 2, pages: Object.fromEntries(keys.map((k) => [k, pages.get(k)!])) };
+/**
+ * Writes the summaries: the buckets that changed since `previous`, then (when it changed) the
+ * object listing them, then the deletion of the buckets it no longer lists. Returns the sha256
+ * of that object, for the manifest (`summariesHash`).
+ */
+export async function writeSummaries(
+  store: ObjectStore, pages: ReadonlyMap<string, PageSummary>, failures: ReadonlyMap<string, FailureSummary>,
+  previous?: { stored?: StoredMap; hash?: string },
+): Promise<string> {
+  const stored = await writeBucketedMap(store, SUMMARY_BUCKETS, Object.fromEntries(pages), previous?.stored);
+  const file: SummariesFile = { version: 3, pages: stored };
   if (failures.size > 0) file.failures = Object.fromEntries([...failures.keys()].sort().map((p) => [p, failures.get(p)!]));
   const bytes = Buffer.from(JSON.stringify(file));
-  return { bytes, hash: createHash('sha256').update(bytes).digest('hex') };
-}
-
-/** Writes the summaries object (`bytes` from `serializeSummaries`), gzipped. */
-export async function writeSummaries(store: ObjectStore, bytes: Buffer): Promise<void> {
-  await store.put(SUMMARIES_KEY, await gzipBytes(bytes), { contentType: GZIP_JSON, cacheControl: 'no-store' });
+  const hash = createHash('sha256').update(bytes).digest('hex');
+  if (hash !== previous?.hash) await store.put(SUMMARIES_KEY, await gzipBytes(bytes), { contentType: GZIP_JSON, cacheControl: 'no-store' });
+  const gone = unreferenced(previous?.stored, [stored]);
+  if (gone.length > 0) await store.delete(gone);
+  return hash;
 }

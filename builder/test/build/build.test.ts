@@ -5,6 +5,7 @@ import t from 'tap';
 import { build, type BuildOptions } from '../../src/build.ts';
 import { createCompiler } from '../../src/compile/index.ts';
 import { closePagefind } from '../../src/outputs/pagefind-shard.ts';
+import { recordingStore } from '../helpers/recording-store.ts';
 import { PageMemory } from '../../src/page-bodies.ts';
 import { createLocalDirStore } from '../../src/store/local-dir-store.ts';
 import type { ObjectStore } from '../../src/store/object-store.ts';
@@ -12,24 +13,10 @@ import { commitFiles, makeRepo, repoFromFolder, tempDir } from '../helpers/git-r
 
 const fixture = fileURLToPath(new URL('../fixtures/sample-repo', import.meta.url));
 
-/** A real local store that remembers which keys each build wrote and deleted. */
-function recordingStore(root: string): { store: ObjectStore; puts: string[]; deletes: string[]; clear(): void } {
-  const inner = createLocalDirStore(root);
-  const puts: string[] = [];
-  const deletes: string[] = [];
-  const store: ObjectStore = {
-    put: (key, bytes, o) => { puts.push(key); return inner.put(key, bytes, o); },
-    get: (key) => inner.get(key),
-    head: (key) => inner.head(key),
-    list: (prefix) => inner.list(prefix),
-    delete: (keys) => { deletes.push(...keys); return inner.delete(keys); },
-  };
-  return { store, puts, deletes, clear: () => { puts.length = 0; deletes.length = 0; } };
-}
-
 /** Written keys with content hashes replaced, sorted, so a list can be compared exactly. */
 const shape = (keys: string[]) => [...new Set(keys.map((k) => k
   .replace(/^_folio\/cache\/pages\/[0-9a-f]{64}\.json\.gz$/, '_folio/cache/pages/<key>.json.gz')
+  .replace(/\/[0-9a-f]{32}\.json\.gz$/, '/<bucket>.json.gz')
   .replace(/\/(en_|pagefind\.en_)[0-9a-f]+\./, '/$1<hash>.')))].sort();
 
 t.teardown(closePagefind);
@@ -174,13 +161,18 @@ t.test('build', async (t) => {
     // Its shell and export, the files that concatenate every page's text, its search shard's
     // changed files, and the builder's state; no other shell, export or feed.
     t.same(shape(rec.puts), [
-      '_folio/cache/manifest.json.gz', '_folio/cache/pages/<key>.json.gz', '_folio/cache/summaries.json.gz',
+      '_folio/cache/manifest.json.gz', '_folio/cache/manifest/<bucket>.json.gz', '_folio/cache/pages/<key>.json.gz',
+      '_folio/cache/pages/summaries/<bucket>.json.gz', '_folio/cache/summaries.json.gz',
       '_pagefind/1-0/fragment/en_<hash>.pf_fragment', '_pagefind/1-0/index/en_<hash>.pf_index',
       '_pagefind/1-0/pagefind-entry.json', '_pagefind/1-0/pagefind.en_<hash>.pf_meta', '_pagefind/shards.json',
       'guides/usage.md', 'guides/usage/index.html', 'llms-full.txt',
     ]);
     t.equal(res.uploaded, rec.puts.filter((k) => !k.startsWith('_folio/cache/')).length, 'uploaded counts the site objects written');
-    t.same(shape(rec.deletes), ['_pagefind/1-0/fragment/en_<hash>.pf_fragment', '_pagefind/1-0/index/en_<hash>.pf_index', '_pagefind/1-0/pagefind.en_<hash>.pf_meta']);
+    // The state's buckets this edit replaced are deleted once the manifest lists the new ones.
+    t.same(shape(rec.deletes), [
+      '_folio/cache/manifest/<bucket>.json.gz', '_folio/cache/pages/summaries/<bucket>.json.gz',
+      '_pagefind/1-0/fragment/en_<hash>.pf_fragment', '_pagefind/1-0/index/en_<hash>.pf_index', '_pagefind/1-0/pagefind.en_<hash>.pf_meta',
+    ]);
   });
 
   await t.test('should recompile the page importing a snippet when only the snippet changed', async (t) => {

@@ -1,0 +1,135 @@
+/**
+ * Large maps of builder state (the manifest's files, pages, shell inputs and objects; the page
+ * summaries) stored as buckets: the map's keys are spread over a power-of-two number of buckets
+ * by a hash of the key, and each bucket is one gzipped JSON object whose key names its content
+ * (`<prefix><sha256>.json.gz`). A build that changes one page changes a few entries, so it
+ * serialises, compresses and uploads a few buckets instead of the whole map (at 10,000 pages the
+ * manifest and summaries were 28 MB of JSON rewritten by every edit), and a long-lived builder
+ * (the deployment worker, the dev server) keeps the buckets it read or wrote parsed in memory:
+ * since a bucket's key is a hash of its bytes, a remembered bucket is the stored one, and the next
+ * build neither downloads nor parses it.
+ *
+ * Buckets are immutable: a build writes new ones, then the object that lists them (manifest,
+ * summaries), then deletes the buckets no longer listed (`unreferenced`), so a crash at any point
+ * leaves a listing whose buckets all exist.
+ */
+import { createHash } from 'node:crypto';
+import type { ObjectStore } from '../store/object-store.ts';
+import { decodeJson, gzipBytes, GZIP_JSON } from './gzip-json.ts';
+
+/** How a map is stored: the object key of each bucket, in bucket order (the count is a power of two). */
+export type StoredMap = string[];
+
+/** Entries per bucket before the bucket count doubles. */
+const PER_BUCKET = 512;
+/** At most this many buckets (a map of 500,000 entries still has 512-entry buckets). */
+const MAX_BUCKETS = 1024;
+
+/** Buckets for `size` entries: the smallest power of two keeping buckets at `PER_BUCKET` entries or fewer. */
+export function bucketCount(size: number): number {
+  let n = 1;
+  while (n < MAX_BUCKETS && size > n * PER_BUCKET) n *= 2;
+  return n;
+}
+
+/** FNV-1a of the key's UTF-16 units: cheap, stable across processes, and well spread for paths and hashes. */
+function bucketOf(key: string, count: number): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193);
+  return (h >>> 0) & (count - 1);
+}
+
+/**
+ * Buckets this process read or wrote, by object key, most recently used last; bounded by the
+ * JSON size they came from. Entries are frozen: one build's reads must not see another's writes.
+ */
+const remembered = new Map<string, { entries: Readonly<Record<string, unknown>>; bytes: number }>();
+let rememberedBytes = 0;
+/** JSON bytes of buckets kept parsed (a 10,000-page site's state is about 28 MB). */
+const MEMORY_BYTES = 96 * 1024 * 1024;
+
+function remember(key: string, entries: Record<string, unknown>, bytes: number): void {
+  if (remembered.has(key)) return;
+  for (const value of Object.values(entries)) if (value !== null && typeof value === 'object') Object.freeze(value);
+  remembered.set(key, { entries: Object.freeze(entries), bytes });
+  rememberedBytes += bytes;
+  for (const [old, { bytes: size }] of remembered) {
+    if (rememberedBytes <= MEMORY_BYTES) break;
+    remembered.delete(old);
+    rememberedBytes -= size;
+  }
+}
+
+function recall(key: string): Readonly<Record<string, unknown>> | undefined {
+  const hit = remembered.get(key);
+  if (!hit) return undefined;
+  remembered.delete(key); // most recently used last
+  remembered.set(key, hit);
+  return hit.entries;
+}
+
+/**
+ * The map stored as `stored`, merged into one record whose values are shared with this process's
+ * memory of the buckets and frozen (copy before changing one); `undefined` when a bucket is
+ * missing or unreadable (the caller treats the state as lost).
+ */
+export async function readBucketedMap<V>(store: ObjectStore, stored: StoredMap): Promise<Record<string, V> | undefined> {
+  const buckets = await Promise.all(stored.map(async (key) => {
+    const known = recall(key);
+    if (known) return known;
+    const bytes = await store.get(key);
+    const entries = await decodeJson<Record<string, unknown>>(bytes);
+    if (entries === undefined || typeof entries !== 'object' || entries === null || Array.isArray(entries)) return undefined;
+    remember(key, entries, bytes!.byteLength * 6);
+    return entries;
+  }));
+  if (buckets.some((b) => b === undefined)) return undefined;
+  return Object.assign({}, ...buckets) as Record<string, V>;
+}
+
+/**
+ * Stores `map` under `prefix` and returns its listing. A bucket whose entries are those of the
+ * previous listing's bucket at the same position (known to this process) keeps that object
+ * without serialising it; any other is written under the hash of its bytes.
+ */
+export async function writeBucketedMap<V>(store: ObjectStore, prefix: string, map: Readonly<Record<string, V>>, previous?: StoredMap): Promise<StoredMap> {
+  const keys = Object.keys(map).sort();
+  const count = bucketCount(keys.length);
+  const groups: string[][] = Array.from({ length: count }, () => []);
+  for (const key of keys) groups[bucketOf(key, count)].push(key);
+  return Promise.all(groups.map(async (group, i) => {
+    const before = previous?.length === count ? previous[i] : undefined;
+    const known = before === undefined ? undefined : recall(before);
+    if (known && sameEntries(known, group, map)) return before!;
+    const entries = Object.fromEntries(group.map((k) => [k, map[k]]));
+    const json = Buffer.from(JSON.stringify(entries));
+    const key = `${prefix}${createHash('sha256').update(json).digest('hex').slice(0, 32)}.json.gz`;
+    if (!recall(key)) {
+      await store.put(key, await gzipBytes(json), { contentType: GZIP_JSON, cacheControl: 'no-store' });
+      remember(key, JSON.parse(json.toString('utf8')) as Record<string, unknown>, json.byteLength);
+    }
+    return key;
+  }));
+}
+
+/** Buckets of `previous` that `next` no longer lists: deleted once the new listing is written. */
+export function unreferenced(previous: StoredMap | undefined, next: readonly StoredMap[]): string[] {
+  const kept = new Set(next.flat());
+  return [...new Set(previous ?? [])].filter((key) => !kept.has(key));
+}
+
+function sameEntries(known: Readonly<Record<string, unknown>>, group: readonly string[], map: Readonly<Record<string, unknown>>): boolean {
+  if (Object.keys(known).length !== group.length) return false;
+  return group.every((k) => k in known && sameJson(known[k], map[k]));
+}
+
+/** Deep equality of JSON values (what serialising both would compare), without serialising. */
+export function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
+  if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((x, i) => sameJson(x, b[i]));
+  if (Array.isArray(b)) return false;
+  const ak = Object.keys(a).filter((k) => (a as Record<string, unknown>)[k] !== undefined);
+  const bk = Object.keys(b).filter((k) => (b as Record<string, unknown>)[k] !== undefined);
+  return ak.length === bk.length && ak.every((k, i) => k === bk[i] && sameJson((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+}

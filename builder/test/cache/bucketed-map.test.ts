@@ -1,0 +1,112 @@
+import { gunzipSync, gzipSync } from 'node:zlib';
+import t from 'tap';
+import { bucketCount, readBucketedMap, sameJson, unreferenced, writeBucketedMap } from '../../src/cache/bucketed-map.ts';
+import { MANIFEST_KEY, readManifest, writeManifest, type BuildManifest } from '../../src/manifest.ts';
+import { tempDir } from '../helpers/git-repo.ts';
+import { recordingStore } from '../helpers/recording-store.ts';
+
+const entries = (n: number, edit?: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [
+  `docs/section-${i % 7}/page-${i}.mdx`, { cacheKey: `k${i}${i === edit ? '-edited' : ''}`, urlPath: `/section-${i % 7}/page-${i}`, outputs: [`p${i}.md`] },
+]));
+
+const manifest = (pages: number, edit?: number): BuildManifest => ({
+  version: 1, commit: 'c', configHash: 'h', compilerVersion: 'c1', templateVersion: 't1',
+  files: Object.fromEntries(Object.keys(entries(pages)).map((p, i) => [p, i === edit ? 'blob-edited' : `blob${i}`])),
+  pages: Object.fromEntries(Object.entries(entries(pages, edit)).map(([p, v]) => [p, { blob: 'b', ...v }])),
+  inputs: { 'index.html': 'i' }, objects: { 'index.html': { hash: 'x', size: 1 } }, llmsBytes: { 'llms-full.txt': [['ck', 0, 5]] },
+});
+
+t.test('bucketed builder state', async (t) => {
+  t.test('should spread a growing map over more buckets, 512 entries each at most', async (t) => {
+    t.same([0, 1, 512, 513, 2048, 2049, 10_000].map(bucketCount), [1, 1, 1, 2, 4, 8, 32]);
+    t.equal(bucketCount(10_000_000), 1024, 'bounded');
+  });
+
+  t.test('should read back what it wrote, in one record', async (t) => {
+    const { store } = recordingStore(tempDir());
+    const map = entries(2000);
+    const stored = await writeBucketedMap(store, 'state/', map);
+    t.equal(stored.length, 4);
+    t.ok(stored.every((k) => /^state\/[0-9a-f]{32}\.json\.gz$/.test(k)), 'keys name their content');
+    t.same(await readBucketedMap(store, stored), map);
+  });
+
+  t.test('should rewrite only the bucket holding a changed entry, and list the one it replaces', async (t) => {
+    const { store, puts } = recordingStore(tempDir());
+    const before = await writeBucketedMap(store, 'state/', entries(2000));
+    puts.length = 0;
+    const after = await writeBucketedMap(store, 'state/', entries(2000, 1234), before);
+    t.equal(puts.length, 1, 'one bucket written');
+    t.equal(after.filter((k, i) => k !== before[i]).length, 1, 'the others are listed unchanged');
+    t.same(unreferenced(before, [after]), puts.map((k) => before[after.indexOf(k)]), 'the replaced bucket is the one to delete');
+    puts.length = 0;
+    t.same(await writeBucketedMap(store, 'state/', entries(2000, 1234), after), after, 'nothing changed: the same listing');
+    t.equal(puts.length, 0, 'and nothing written');
+  });
+
+  t.test('should give equal maps equal buckets, whatever the order of their keys', async (t) => {
+    const { store } = recordingStore(tempDir());
+    const map = entries(600);
+    const reversed = Object.fromEntries(Object.entries(map).reverse());
+    t.same(await writeBucketedMap(store, 'a/', map), (await writeBucketedMap(store, 'a/', reversed)));
+  });
+
+  t.test('should read nothing when a bucket is lost or unreadable', async (t) => {
+    const { store } = recordingStore(tempDir());
+    const stored = await writeBucketedMap(store, 'lost/', entries(1500));
+    // This process remembers what it wrote: a bucket it never saw must be read from the store.
+    const foreign = 'lost/00000000000000000000000000000000.json.gz';
+    t.equal(await readBucketedMap(store, [...stored.slice(1), foreign]), undefined, 'missing');
+    await store.put(foreign, Buffer.from('not gzip'));
+    t.equal(await readBucketedMap(store, [foreign]), undefined, 'not gzip');
+    await store.put(foreign, gzipSync('[1,2]'));
+    t.equal(await readBucketedMap(store, [foreign]), undefined, 'not an object');
+  });
+
+  t.test('should hand out frozen entries, so one build cannot change what the next reads', async (t) => {
+    const { store } = recordingStore(tempDir());
+    const stored = await writeBucketedMap(store, 'frozen/', entries(10));
+    const read = (await readBucketedMap<{ cacheKey: string }>(store, stored))!;
+    const first = Object.values(read)[0];
+    t.throws(() => { first.cacheKey = 'changed'; }, TypeError);
+    read['new/page.mdx'] = { cacheKey: 'x' };
+    t.notOk('new/page.mdx' in (await readBucketedMap(store, stored))!, 'the merged record is the caller\'s own');
+  });
+
+  t.test('should compare JSON values deeply, as their serialisations would', async (t) => {
+    t.ok(sameJson({ a: [1, { b: 'c' }], d: undefined }, { a: [1, { b: 'c' }] }));
+    t.notOk(sameJson({ a: [1, 2] }, { a: [1, 2, 3] }));
+    t.notOk(sameJson({ a: 1, b: 2 }, { b: 2, a: 1 }), 'another key order serialises differently');
+    t.notOk(sameJson([], {}));
+    t.notOk(sameJson(null, {}));
+  });
+
+  t.test('should store the manifest\'s large maps in buckets and rewrite only what an edit changed', async (t) => {
+    const { store, puts, deletes, gets } = recordingStore(tempDir());
+    await writeManifest(store, manifest(1200));
+    const first = (await readManifest(store))!;
+    t.same({ ...first, stored: undefined }, { ...manifest(1200), stored: undefined });
+    puts.length = 0;
+    gets.length = 0;
+    await writeManifest(store, manifest(1200, 17), first);
+    // `files` and `pages` each change in one bucket; `inputs` and `objects` not at all.
+    t.equal(puts.filter((k) => k.startsWith('_folio/cache/manifest/')).length, 2);
+    t.same(puts.filter((k) => !k.startsWith('_folio/cache/manifest/')), [MANIFEST_KEY]);
+    t.equal(deletes.length, 2, 'the two replaced buckets are deleted after the manifest is written');
+    const second = (await readManifest(store))!;
+    t.same(gets, [MANIFEST_KEY], 'buckets this process wrote are not read back');
+    t.same({ ...second, stored: undefined }, { ...manifest(1200, 17), stored: undefined });
+  });
+
+  t.test('should still read a manifest with its maps inline, and none whose bucket is lost', async (t) => {
+    const { store } = recordingStore(tempDir());
+    await store.put(MANIFEST_KEY, gzipSync(JSON.stringify(manifest(3))));
+    t.same(await readManifest(store), manifest(3));
+    await writeManifest(store, manifest(3), (await readManifest(store))!);
+    t.same({ ...(await readManifest(store))!, stored: undefined }, { ...manifest(3), stored: undefined }, 'written again in buckets');
+    const root = JSON.parse(gunzipSync((await store.get(MANIFEST_KEY))!).toString());
+    root.pages = ['_folio/cache/manifest/ffffffffffffffffffffffffffffffff.json.gz'];
+    await store.put(MANIFEST_KEY, gzipSync(JSON.stringify(root)));
+    t.equal(await readManifest(store), undefined);
+  });
+});
