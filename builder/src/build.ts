@@ -322,10 +322,13 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>)
   const moved = renamed.filter((r) => moves[r.from] === r.to);
   const byUrl = new Map(ordered.map((r) => [r.summary.urlPath, r]));
   // llms-full.txt holds every page's Markdown: unchanged pages' is sliced from the published file.
-  const markdown = await recallMarkdown({ records: ordered, known: compiledMarkdown, index: previous?.llmsBytes, objects: previous?.objects ?? {}, store, load });
+  const memory = opts.pageMemory?.files;
+  const markdown = await recallMarkdown({ records: ordered, known: compiledMarkdown, index: previous?.llmsBytes, objects: previous?.objects ?? {}, store, load, memory });
   const exportPages = ordered.map((r) => ({ ...r.summary, markdown: markdown.get(contentKey(r))! }));
   const llmsSegments = new Map<string, LlmsSegment[]>();
-  const siteWide = siteWideExports(exportPages, config, { nav, moved: moves, ...(dimensions ? { dimensions } : {}) }, llmsSegments);
+  const siteWide = siteWideExports(exportPages, config, {
+    nav, moved: moves, ...(dimensions ? { dimensions } : {}), ...(memory ? { alloc: (size: number) => memory.scratch(size) } : {}),
+  }, llmsSegments);
   const exportKeys = [...pageSummaries.flatMap((s) => pageExportKeys(s.urlPath)), ...siteWide.keys()];
   // Before anything is uploaded: with brokenLinks "error" a broken link fails the build here.
   const links = checkSiteLinks({
@@ -406,6 +409,8 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>)
   if (opts.onPages) await opts.onPages(await pageChanges(ordered, manifestPages, previous, snapshot, load));
   deadline.check();
   const stats = await publisher.finish();
+  // Uploaded: a long-lived builder keeps this build's llms-full.txt files for the next to slice.
+  memory?.remember(new Map([...llmsSegments.keys()].map((key) => [stats.objects[key].hash, siteWide.get(key) as Buffer])));
   const summariesHash = await writeSummaries(store, nextSummaries, failures, { stored: summaries.stored, hash: previous?.summariesHash });
   const manifest: BuildManifest = {
     version: 1, commit: snapshot.commit, configHash, compilerVersion: COMPILER_VERSION, templateVersion: TEMPLATE_VERSION,

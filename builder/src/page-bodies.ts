@@ -2,6 +2,7 @@ import { appError } from './errors.ts';
 import type { PageCache } from './cache/page-cache.ts';
 import { relocate, type PageSummary } from './page-summaries.ts';
 import type { CompiledPage } from './types.ts';
+import { PublishedMemory } from './outputs/published-memory.ts';
 
 /**
  * Characters of page text kept in memory at most by default: about 3,500 typical pages (so a
@@ -34,6 +35,8 @@ export interface PageBodies {
  * with another snippet version is another page.
  */
 export class PageMemory {
+  /** The large files the last build published (`llms-full.txt`), for the next one to slice. */
+  readonly files = new PublishedMemory();
   private readonly pages = new Map<string, { page: CompiledPage; size: number }>();
   private used = 0;
   private readonly budget: number;

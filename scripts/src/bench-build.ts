@@ -26,6 +26,7 @@ import { createCompiler } from '@folio/builder/compile/index.ts';
 import { createRawFloor } from '@folio/builder/compile/raw-floor.ts';
 import { createLocalDirStore } from '@folio/builder/store/local-dir-store.ts';
 import { readManifest, STATE_PREFIX } from '@folio/builder/manifest.ts';
+import { LinkChecker } from '@folio/builder/links/link-check.ts';
 import { PageMemory } from '@folio/builder/page-bodies.ts';
 import { commitEdit, externalCorpus, generatedCorpus, pageToEdit, readPages, type BenchCorpus } from './corpus/bench-corpus.ts';
 import { addVersions } from './corpus/versioned-corpus.ts';
@@ -81,7 +82,8 @@ function runBuild(dir: string, out: string, mode = '--child', ...extra: string[]
  */
 async function warmChild(dir: string, out: string, editPath: string, variant: number): Promise<void> {
   const compiler = await createCompiler();
-  const opts = { source: { kind: 'dir' as const, dir }, store: createLocalDirStore(out), siteUrl: 'https://bench.example', compiler, pageMemory: new PageMemory() };
+  // What the worker's build process keeps across jobs: compiler, page memory, link-check results.
+  const opts = { source: { kind: 'dir' as const, dir }, store: createLocalDirStore(out), siteUrl: 'https://bench.example', compiler, pageMemory: new PageMemory(), linkChecker: new LinkChecker() };
   const page = { path: editPath, source: fs.readFileSync(path.join(dir, editPath), 'utf8') };
   commitEdit(dir, page, variant);
   await build(opts);

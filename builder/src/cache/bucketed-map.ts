@@ -93,7 +93,7 @@ export async function readBucketedMap<V>(store: ObjectStore, stored: StoredMap):
  * without serialising it; any other is written under the hash of its bytes.
  */
 export async function writeBucketedMap<V>(store: ObjectStore, prefix: string, map: Readonly<Record<string, V>>, previous?: StoredMap): Promise<StoredMap> {
-  const keys = Object.keys(map).sort();
+  const keys = Object.keys(map);
   const count = bucketCount(keys.length);
   const groups: string[][] = Array.from({ length: count }, () => []);
   for (const key of keys) groups[bucketOf(key, count)].push(key);
@@ -101,6 +101,8 @@ export async function writeBucketedMap<V>(store: ObjectStore, prefix: string, ma
     const before = previous?.length === count ? previous[i] : undefined;
     const known = before === undefined ? undefined : recall(before);
     if (known && sameEntries(known, group, map)) return before!;
+    // Sorted, so equal maps give equal bytes (and keys) whatever their order.
+    group.sort();
     const entries = Object.fromEntries(group.map((k) => [k, map[k]]));
     const json = Buffer.from(JSON.stringify(entries));
     const key = `${prefix}${createHash('sha256').update(json).digest('hex').slice(0, 32)}.json.gz`;

@@ -92,12 +92,17 @@ function problem(link: Resolved, targets: LinkTargets): string | undefined {
   return `Unexpected link to ${link.path}; expected a page, a file of the site or a redirect source`;
 }
 
-/** Broken links of one page and the site paths its links point at. */
-function checkPage(page: LinkSource, targets: LinkTargets): { broken: BrokenLink[]; refs: Set<string> } {
+/**
+ * Broken links of one page and the site paths its links point at. `rooted` remembers links that
+ * start with one `/`: they resolve the same from every page, and most links of a site are such.
+ */
+function checkPage(page: LinkSource, targets: LinkTargets, rooted: Map<string, Resolved | undefined>): { broken: BrokenLink[]; refs: Set<string> } {
   const broken: BrokenLink[] = [];
   const refs = new Set<string>();
   for (const link of page.links ?? []) {
-    const resolved = resolveLink(link.href, page.urlPath, targets.basePath);
+    const shared = link.href.startsWith('/') && !link.href.startsWith('//');
+    const resolved = shared && rooted.has(link.href) ? rooted.get(link.href) : resolveLink(link.href, page.urlPath, targets.basePath);
+    if (shared) rooted.set(link.href, resolved);
     if (!resolved) continue;
     // A bare `#id` reaches the page itself.
     refs.add(resolved.path);
@@ -130,6 +135,7 @@ export class LinkChecker {
     const everything = filesSig !== this.filesSig;
     const results = new Map<string, { key: string; urlPath: string; broken: BrokenLink[]; refs: Set<string> }>();
     let checked = 0;
+    const rooted = new Map<string, Resolved | undefined>();
     for (const page of pages) {
       const before = this.results.get(page.sourcePath);
       const reuse = before && !everything && before.key === page.key && before.urlPath === page.urlPath && ![...before.refs].some((r) => changed.has(r));
@@ -138,7 +144,7 @@ export class LinkChecker {
         continue;
       }
       checked += page.links?.length ?? 0;
-      results.set(page.sourcePath, { key: page.key, urlPath: page.urlPath, ...checkPage(page, targets) });
+      results.set(page.sourcePath, { key: page.key, urlPath: page.urlPath, ...checkPage(page, targets, rooted) });
     }
     this.results = results;
     this.pageSigs = pageSigs;

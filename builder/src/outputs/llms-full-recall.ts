@@ -13,6 +13,7 @@
 import { createHash } from 'node:crypto';
 import type { PageRecord } from '../page-bodies.ts';
 import type { PublishedObject } from '../publish.ts';
+import type { PublishedMemory } from './published-memory.ts';
 import type { ObjectStore } from '../store/object-store.ts';
 import type { CompiledPage } from '../types.ts';
 import type { LlmsSegment } from './llms-txt.ts';
@@ -45,6 +46,8 @@ export interface RecallOptions {
   index?: LlmsFullIndex;
   objects: Readonly<Record<string, PublishedObject>>;
   store: ObjectStore;
+  /** Files a long-lived builder remembers having published, by sha256: read from there first. */
+  memory?: PublishedMemory;
   /** The full page of a record (memory, else the page cache). */
   load(record: PageRecord): Promise<CompiledPage>;
 }
@@ -63,7 +66,8 @@ export async function recallMarkdown(opts: RecallOptions): Promise<Map<string, s
   }
   for (const [key, segments] of Object.entries(opts.index ?? {})) {
     if (!segments.some(([k]) => wanted.has(k) && !found.has(k))) continue;
-    const bytes = await publishedBytes(opts.store, key, opts.objects[key]);
+    const published = opts.objects[key];
+    const bytes = (published && opts.memory?.get(published.hash)) ?? await publishedBytes(opts.store, key, published);
     if (bytes === undefined) continue;
     for (const [k, start, length] of segments) {
       if (wanted.has(k) && !found.has(k) && start >= 0 && start + length <= bytes.byteLength) found.set(k, bytes.subarray(start, start + length));

@@ -45,7 +45,6 @@ export function llmsTxt(pages: readonly LlmsEntry[], config: Pick<SiteConfig, 'n
 /** Where one page's Markdown lies in an `llms-full.txt` file (byte offsets). */
 export interface LlmsSegment { page: LlmsEntry; start: number; length: number }
 
-const NEWLINE = Buffer.from('\n');
 
 /**
  * The bytes of `llms-full.txt`. With `segments`, also where each page's Markdown lies in them, so
@@ -53,17 +52,33 @@ const NEWLINE = Buffer.from('\n');
  * (outputs/llms-full-recall.ts): at 10,000 pages the file is ~60 MB, and decoding, joining and
  * encoding it again as text took a second of every edit.
  */
-export function llmsFullBytes(pages: readonly LlmsEntry[], config: Pick<SiteConfig, 'name' | 'seo' | 'siteUrl' | 'basePath'>, nav?: readonly NavItem[], segments?: LlmsSegment[]): Buffer {
-  const parts: Uint8Array[] = [Buffer.from(header(config))];
-  let at = parts[0].length;
+export function llmsFullBytes(
+  pages: readonly LlmsEntry[], config: Pick<SiteConfig, 'name' | 'seo' | 'siteUrl' | 'basePath'>, nav?: readonly NavItem[], segments?: LlmsSegment[],
+  alloc: (size: number) => Buffer = (size) => Buffer.allocUnsafe(size),
+): Buffer {
+  // Sized first and written in place: one buffer, no part allocated per page.
+  const head = header(config);
+  const leads: string[] = [];
+  const bodies: Uint8Array[] = [];
+  let size = Buffer.byteLength(head);
   for (const [i, page] of inReadingOrder(pages, nav).entries()) {
-    const lead = Buffer.from(`${i > 0 ? '\n' : ''}---\n\nSource: ${absoluteUrl(config, page.linkPath ?? page.urlPath)}\n\n`);
+    const lead = `${i > 0 ? '\n' : ''}---\n\nSource: ${absoluteUrl(config, page.linkPath ?? page.urlPath)}\n\n`;
     const markdown = typeof page.markdown === 'string' ? Buffer.from(page.markdown.trim()) : page.markdown;
-    segments?.push({ page, start: at + lead.length, length: markdown.length });
-    parts.push(lead, markdown, NEWLINE);
-    at += lead.length + markdown.length + 1;
+    const at = size + Buffer.byteLength(lead);
+    segments?.push({ page, start: at, length: markdown.length });
+    leads.push(lead);
+    bodies.push(markdown);
+    size = at + markdown.length + 1;
   }
-  return Buffer.concat(parts, at);
+  const out = alloc(size);
+  let at = out.write(head, 0);
+  for (const [i, lead] of leads.entries()) {
+    at += out.write(lead, at);
+    out.set(bodies[i], at);
+    at += bodies[i].length;
+    out[at++] = 0x0a;
+  }
+  return out;
 }
 
 /** The text of `llms-full.txt`: the same header, then every page's Markdown. */

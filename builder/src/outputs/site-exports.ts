@@ -55,6 +55,8 @@ export interface SiteWideInputs {
    * the site root's are the default language and version's.
    */
   dimensions?: DimensionNav;
+  /** Where each `llms-full.txt` is written (a reused buffer in a long-lived builder); default a new one. */
+  alloc?: (size: number) => Buffer;
 }
 
 /**
@@ -66,7 +68,7 @@ export function siteWideExports(pages: readonly SiteWidePage[], site: SiteConfig
   for (const [prefix, entries, order] of llmsSets(pages, inputs.nav, inputs.dimensions)) {
     files.set(`${prefix}llms.txt`, llmsTxt(entries, site, order));
     const own: LlmsSegment[] = [];
-    files.set(`${prefix}llms-full.txt`, llmsFullBytes(entries, site, order, own));
+    files.set(`${prefix}llms-full.txt`, llmsFullBytes(entries, site, order, own, inputs.alloc));
     segments?.set(`${prefix}llms-full.txt`, own);
   }
   files.set('sitemap.xml', sitemapXml(pages, site));

@@ -12,6 +12,7 @@
 import path from 'node:path';
 import { createHttpStore } from '../ci/http-store.ts';
 import { createCompiler, type SandboxCompiler } from '../compile/index.ts';
+import { LinkChecker } from '../links/link-check.ts';
 import { PageMemory } from '../page-bodies.ts';
 import { ControlPlaneClient, type Job } from './control-plane-client.ts';
 import { runJob } from './run-job.ts';
@@ -23,6 +24,8 @@ let abort = new AbortController();
 let compiler: SandboxCompiler | undefined;
 let project: string | undefined;
 const pageMemory = new PageMemory();
+// Its project's link-check results: the next build re-checks only links that can have changed.
+const linkChecker = new LinkChecker();
 const send = (msg: unknown) => new Promise<void>((resolve) => { if (process.connected) process.send!(msg, () => resolve()); else resolve(); });
 
 async function runOne(msg: BuildRequest): Promise<void> {
@@ -36,7 +39,7 @@ async function runOne(msg: BuildRequest): Promise<void> {
   compiler.prepare();
   const store = createHttpStore({ url: new URL(job.store.url, `${controlPlaneUrl}/`).href, token: job.token, fencing: job.fencing });
   const outcome = await runJob(job, {
-    client: new ControlPlaneClient(controlPlaneUrl), compiler, pageMemory, signal: abort.signal, store,
+    client: new ControlPlaneClient(controlPlaneUrl), compiler, pageMemory, linkChecker, signal: abort.signal, store,
     // One clone folder per project, kept between jobs so the next build fetches less.
     source: { kind: 'remote', url: job.source.url, branch: job.source.branch, token: job.source.token ?? undefined, workDir: path.join(msg.workDir, job.project.id) },
     onPhase: (phase) => void send({ type: 'phase', phase }),

@@ -6,6 +6,7 @@
  */
 import { build, type BuildSource, type PageChanges } from '../build.ts';
 import type { Compiler } from '../compile/index.ts';
+import type { LinkChecker } from '../links/link-check.ts';
 import type { PageMemory } from '../page-bodies.ts';
 import type { BuildProgress } from '../progress/progress-reporter.ts';
 import { BuilderError } from '../errors.ts';
@@ -22,6 +23,8 @@ export interface RunJobOptions {
   compiler?: Compiler;
   /** Compiled pages kept across jobs (see `BuildOptions.pageMemory`). */
   pageMemory?: PageMemory;
+  /** Link-check results kept across jobs (see `BuildOptions.linkChecker`). */
+  linkChecker?: LinkChecker;
   /** Observes phases (clone, compile, publish), e.g. for logs or crash tests. */
   onPhase?(phase: string, job: BuildJob): void;
   /** Progress of the build's steps and compiled pages (the CI command shows it). */
@@ -79,6 +82,7 @@ export async function runJob(job: BuildJob, opts: RunJobOptions): Promise<'repor
       customCss: job.features?.custom_css === true,
       compiler: opts.compiler,
       pageMemory: opts.pageMemory,
+      linkChecker: opts.linkChecker,
       // api.openapi by URL: downloaded by the control plane, which refuses non-public addresses.
       fetchUrl: (url) => client.fetchDocument(job, url),
       onStep: (step) => { opts.progress?.step(step); if (step === 'clone') opts.onPhase?.('compile', job); },

@@ -6,11 +6,12 @@ import { createCompiler } from '../../src/compile/index.ts';
 import { readManifest } from '../../src/manifest.ts';
 import { contentKey, recallMarkdown } from '../../src/outputs/llms-full-recall.ts';
 import { closePagefind } from '../../src/outputs/pagefind-shard.ts';
-import type { PageRecord } from '../../src/page-bodies.ts';
+import { PageMemory, type PageRecord } from '../../src/page-bodies.ts';
 import { summarize } from '../../src/page-summaries.ts';
 import { createLocalDirStore } from '../../src/store/local-dir-store.ts';
 import type { CompiledPage } from '../../src/types.ts';
 import { tempDir, writeFiles } from '../helpers/git-repo.ts';
+import { recordingStore } from '../helpers/recording-store.ts';
 import { VERSIONED_SITE } from '../helpers/versioned-site.ts';
 
 t.teardown(closePagefind);
@@ -66,6 +67,26 @@ t.test('llms-full.txt recall', async (t) => {
     }
     t.match(llmsFiles(out)['llms-full.txt'], 'Tip: the manual moved.');
     t.notMatch(llmsFiles(out)['llms-full.txt'], 'read the **manual**');
+  });
+
+  await t.test('should slice the file it published last, in a long-lived builder, and write each new one in a reused buffer', async (t) => {
+    const dir = tempDir();
+    const out = tempDir();
+    const rec = recordingStore(out);
+    const pageMemory = new PageMemory();
+    const kept = { store: rec.store, siteUrl, compiler, year: 2026, pageMemory };
+    writeFiles(dir, SITE);
+    await build({ source: { kind: 'dir', dir }, ...kept });
+    // More edits than buffers, so each buffer is written over at least twice.
+    for (let i = 1; i <= 5; i++) {
+      writeFiles(dir, { 'docs/guides/install.mdx': page('Install', `# Install\n\nEdit ${i}${', longer'.repeat(i)}.`) });
+      rec.clear();
+      await build({ source: { kind: 'dir', dir }, ...kept });
+      t.notOk(rec.gets.includes('llms-full.txt'), `edit ${i}: the published file is not downloaded`);
+      const cold = tempDir();
+      await build({ source: { kind: 'dir', dir }, store: createLocalDirStore(cold), siteUrl, compiler, year: 2026 });
+      t.same(llmsFiles(out), llmsFiles(cold), `edit ${i}: the bytes a cold build makes`);
+    }
   });
 
   await t.test('should not trust a published file whose bytes are not the ones recorded', async (t) => {

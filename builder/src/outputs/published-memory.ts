@@ -1,0 +1,47 @@
+/**
+ * The large files a long-lived builder (one project's build process, the dev server) published
+ * last, `llms-full.txt` above all (55 MB at 10,000 pages), kept by the sha256 the manifest
+ * records for them, and the buffers of the files before them kept for reuse.
+ *
+ * Why: an edit rebuilds `llms-full.txt` from the published one, sliced (outputs/llms-full-recall.ts).
+ * Without this, every edit downloaded the file, hashed it to check it, and wrote the new one into
+ * a fresh allocation; on the hosts measured, touching 55 MB of new memory cost 0.4-0.6 s of page
+ * faults alone, more than the copy. With it, the next build slices the file it remembers and
+ * writes the new one into the buffer of the file before (double buffering).
+ *
+ * One build at a time per memory (the build process runs its jobs in turn): a buffer handed out by
+ * `scratch` leaves the pool, and returns only when `remember` replaces the file it became, once
+ * its upload has finished.
+ */
+export class PublishedMemory {
+  /** sha256 → bytes of the files the last build published. */
+  private current = new Map<string, Uint8Array>();
+  /** Backing buffers of files published before: reused by `scratch`. */
+  private spares: ArrayBuffer[] = [];
+  /** Buffers `scratch` made: only these are reused (a small Buffer may share Node's pool with others). */
+  private readonly own = new WeakSet<ArrayBufferLike>();
+
+  /** The bytes of a remembered file with this sha256, or undefined. */
+  get(hash: string): Uint8Array | undefined {
+    return this.current.get(hash);
+  }
+
+  /** A buffer of `size` bytes, reusing a spare one when one is large enough (its old bytes remain: write all of it). */
+  scratch(size: number): Buffer {
+    const i = this.spares.findIndex((b) => b.byteLength >= size);
+    if (i >= 0) return Buffer.from(this.spares.splice(i, 1)[0], 0, size);
+    // Room to grow, so the next edits (pages get longer) reuse this buffer.
+    const made = new ArrayBuffer(size + (size >> 4));
+    this.own.add(made);
+    return Buffer.from(made, 0, size);
+  }
+
+  /** Remembers the files a build published (by sha256), after their uploads; the files remembered before become spares. */
+  remember(files: ReadonlyMap<string, Uint8Array>): void {
+    const kept = new Set([...files.values()].map((b) => b.buffer));
+    const old = [...this.current.values()].map((b) => b.buffer).filter((b): b is ArrayBuffer => this.own.has(b) && !kept.has(b));
+    this.current = new Map(files);
+    // As many spares as files: enough to double-buffer each, never a growing pile.
+    this.spares = [...old, ...this.spares.filter((b) => !kept.has(b))].slice(0, Math.max(files.size, 1));
+  }
+}
