@@ -8,7 +8,6 @@ import { closePagefind } from '../../src/outputs/pagefind-shard.ts';
 import { recordingStore } from '../helpers/recording-store.ts';
 import { PageMemory } from '../../src/page-bodies.ts';
 import { createLocalDirStore } from '../../src/store/local-dir-store.ts';
-import type { ObjectStore } from '../../src/store/object-store.ts';
 import { commitFiles, makeRepo, repoFromFolder, tempDir } from '../helpers/git-repo.ts';
 
 const fixture = fileURLToPath(new URL('../fixtures/sample-repo', import.meta.url));
