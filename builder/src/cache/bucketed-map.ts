@@ -97,6 +97,7 @@ export async function writeBucketedMap<V>(store: ObjectStore, prefix: string, ma
   const count = bucketCount(keys.length);
   const groups: string[][] = Array.from({ length: count }, () => []);
   for (const key of keys) groups[bucketOf(key, count)].push(key);
+  const listed = new Set(previous);
   return Promise.all(groups.map(async (group, i) => {
     const before = previous?.length === count ? previous[i] : undefined;
     const known = before === undefined ? undefined : recall(before);
@@ -106,10 +107,10 @@ export async function writeBucketedMap<V>(store: ObjectStore, prefix: string, ma
     const entries = Object.fromEntries(group.map((k) => [k, map[k]]));
     const json = Buffer.from(JSON.stringify(entries));
     const key = `${prefix}${createHash('sha256').update(json).digest('hex').slice(0, 32)}.json.gz`;
-    if (!recall(key)) {
-      await store.put(key, await gzipBytes(json), { contentType: GZIP_JSON, cacheControl: 'no-store' });
-      remember(key, JSON.parse(json.toString('utf8')) as Record<string, unknown>, json.byteLength);
-    }
+    // Only a bucket the previous listing has is sure to be in the store: one this process
+    // remembers may have been deleted since (an entry changed, then changed back).
+    if (!listed.has(key)) await store.put(key, await gzipBytes(json), { contentType: GZIP_JSON, cacheControl: 'no-store' });
+    if (!recall(key)) remember(key, JSON.parse(json.toString('utf8')) as Record<string, unknown>, json.byteLength);
     return key;
   }));
 }

@@ -44,6 +44,16 @@ t.test('bucketed builder state', async (t) => {
     t.equal(puts.length, 0, 'and nothing written');
   });
 
+  t.test('should write again a bucket that was deleted, when its entries come back', async (t) => {
+    const { store } = recordingStore(tempDir());
+    const a = await writeBucketedMap(store, 'back/', entries(100));
+    const b = await writeBucketedMap(store, 'back/', entries(100, 5), a);
+    await store.delete(unreferenced(a, [b]));
+    const again = await writeBucketedMap(store, 'back/', entries(100), b);
+    t.same(again, a);
+    for (const key of again) t.ok(await store.get(key), `${key} is in the store`);
+  });
+
   t.test('should give equal maps equal buckets, whatever the order of their keys', async (t) => {
     const { store } = recordingStore(tempDir());
     const map = entries(600);
