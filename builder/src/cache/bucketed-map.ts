@@ -126,13 +126,26 @@ function sameEntries(known: Readonly<Record<string, unknown>>, group: readonly s
   return group.every((k) => k in known && sameJson(known[k], map[k]));
 }
 
-/** Deep equality of JSON values (what serialising both would compare), without serialising. */
+/**
+ * Deep equality of JSON values (what serialising both would give, key order aside: either order
+ * describes the same entry), without serialising or allocating.
+ */
 export function sameJson(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
-  if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((x, i) => sameJson(x, b[i]));
-  if (Array.isArray(b)) return false;
-  const ak = Object.keys(a).filter((k) => (a as Record<string, unknown>)[k] !== undefined);
-  const bk = Object.keys(b).filter((k) => (b as Record<string, unknown>)[k] !== undefined);
-  return ak.length === bk.length && ak.every((k, i) => k === bk[i] && sameJson((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+  if (Array.isArray(a) || Array.isArray(b)) {
+    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameJson(a[i], b[i])) return false;
+    return true;
+  }
+  const x = a as Record<string, unknown>;
+  const y = b as Record<string, unknown>;
+  let count = 0;
+  for (const k in x) {
+    if (x[k] === undefined) continue; // JSON leaves undefined out
+    if (!sameJson(x[k], y[k])) return false;
+    count++;
+  }
+  for (const k in y) if (y[k] !== undefined) count--;
+  return count === 0;
 }
