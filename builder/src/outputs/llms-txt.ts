@@ -56,26 +56,29 @@ export function llmsFullBytes(
   pages: readonly LlmsEntry[], config: Pick<SiteConfig, 'name' | 'seo' | 'siteUrl' | 'basePath'>, nav?: readonly NavItem[], segments?: LlmsSegment[],
   alloc: (size: number) => Buffer = (size) => Buffer.allocUnsafe(size),
 ): Buffer {
-  // Sized first and written in place: one buffer, no part allocated per page.
+  // Sized first and written in place: one buffer, nothing allocated per page (at 10,000 pages a
+  // cold build's Markdown is 55 MB of strings: encoding each first doubled the peak).
   const head = header(config);
   const leads: string[] = [];
-  const bodies: Uint8Array[] = [];
+  const bodies: Array<string | Uint8Array> = [];
   let size = Buffer.byteLength(head);
   for (const [i, page] of inReadingOrder(pages, nav).entries()) {
     const lead = `${i > 0 ? '\n' : ''}---\n\nSource: ${absoluteUrl(config, page.linkPath ?? page.urlPath)}\n\n`;
-    const markdown = typeof page.markdown === 'string' ? Buffer.from(page.markdown.trim()) : page.markdown;
+    const markdown = typeof page.markdown === 'string' ? page.markdown.trim() : page.markdown;
+    const length = typeof markdown === 'string' ? Buffer.byteLength(markdown) : markdown.length;
     const at = size + Buffer.byteLength(lead);
-    segments?.push({ page, start: at, length: markdown.length });
+    segments?.push({ page, start: at, length });
     leads.push(lead);
     bodies.push(markdown);
-    size = at + markdown.length + 1;
+    size = at + length + 1;
   }
   const out = alloc(size);
   let at = out.write(head, 0);
   for (const [i, lead] of leads.entries()) {
     at += out.write(lead, at);
-    out.set(bodies[i], at);
-    at += bodies[i].length;
+    const body = bodies[i];
+    if (typeof body === 'string') at += out.write(body, at);
+    else { out.set(body, at); at += body.length; }
     out[at++] = 0x0a;
   }
   return out;
