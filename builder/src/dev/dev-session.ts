@@ -88,12 +88,17 @@ export function createDevSession(opts: DevSessionOptions): DevSession {
   const { tree, log = () => undefined } = opts;
   const ownCompiler = !opts.compiler;
   const modules = loadBuildModules();
-  // Sandboxes start when a page first compiles. Starting one at once on a first start, beside
-  // the module loading, made the first page later on the shared 2-core machine (measured side
-  // by side: 7.5 s against 6.9 s, median of 4), and with the cache kept a start may compile nothing.
+  // With an empty cache (no manifest: the first build compiles every page) the first sandbox
+  // starts now, its ~1.5 s of CPU beside this process's module loading and the build's plan,
+  // instead of after them. With the cache kept, a start may compile nothing, so the sandbox
+  // starts when a page first compiles. See the builder README's performance section.
   const compilerReady: Promise<Compiler> = opts.compiler
     ? Promise.resolve(opts.compiler)
-    : import('../compile/index.ts').then(({ createCompiler }) => createCompiler({ idleMs: KEEP_SANDBOXES_MS }));
+    : Promise.all([import('../compile/index.ts'), readManifest(opts.store).catch(() => undefined)]).then(async ([{ createCompiler }, manifest]) => {
+      const compiler = await createCompiler({ idleMs: KEEP_SANDBOXES_MS });
+      if (!manifest) compiler.prepare();
+      return compiler;
+    });
   // Failures surface where they are awaited (the first build); not as an unhandled rejection meanwhile.
   modules.catch(() => undefined);
   compilerReady.catch(() => undefined);

@@ -5,20 +5,26 @@
  * the sandbox cannot read any file of the repository it was not given.
  *
  * In: `{ type: 'init', themes }`, `{ type: 'compile', batch, inputs }`, `{ type: 'read-result', id, text }`.
- * Out: `{ type: 'ready' }`, `{ type: 'read', batch, id, path }`, `{ type: 'done', batch, results }`,
+ * Out: `{ type: 'ready', phases }`, `{ type: 'read', batch, id, path }`, `{ type: 'done', batch, results, phases? }`,
  * `{ type: 'error', batch, message }`.
  */
 import { fsCompat, lockDown } from './lockdown.ts';
 import { outputSize, outputTooLarge } from './page-output.ts';
 import type { CompileInput } from '../compile/compiler.ts';
 import type { CodeThemes } from '../compile/highlighter.ts';
+import { StartPhases } from './start-phases.ts';
 
+// Where a sandbox's start goes (reported with `ready` and the first `done`; see the builder
+// README's performance section): Node's own start, module loading, the compiler, the first page.
+const phases = new StartPhases();
+phases.mark('node');
 fsCompat();
 // Node took its code cache folder (code-cache.ts) from the environment when it started; pages
 // need not see the variable.
 delete process.env.NODE_COMPILE_CACHE;
 // Imported after fsCompat(): Vite probes the file system while its modules load.
 const { createLocalCompiler } = await import('../compile/local-compiler.ts');
+phases.mark('modules');
 
 type Inbound =
   | { type: 'init'; themes?: CodeThemes }
@@ -41,18 +47,26 @@ const contextOf = (batch: number) => ({
   },
 });
 
+/** The phases again with the first chunk's answer, which includes the first page's warm-up. */
+const firstDone = () => {
+  if (phases.has('first chunk')) return {};
+  phases.mark('first chunk');
+  return { phases: phases.list() };
+};
+
 const onMessage = async (msg: Inbound) => {
   if (msg.type === 'init') {
     compiler = await createLocalCompiler({ themes: msg.themes });
     lockDown();
-    send({ type: 'ready' });
+    phases.mark('compiler');
+    send({ type: 'ready', phases: phases.list() });
   } else if (msg.type === 'read-result') {
     reads.get(msg.id)?.(msg.text);
     reads.delete(msg.id);
   } else if (msg.type === 'compile' && compiler) {
     compiler.compile(msg.inputs, contextOf(msg.batch)).then(
       // An oversized page is failed here, before its bytes cross to the builder (which checks again).
-      (results) => send({ type: 'done', batch: msg.batch, results: results.map((r) => {
+      (results) => send({ type: 'done', batch: msg.batch, ...firstDone(), results: results.map((r) => {
         const tooLarge = 'bodyHtml' in r ? outputTooLarge(outputSize(r)) : undefined;
         return tooLarge ? { sourcePath: r.sourcePath, message: tooLarge } : r;
       }) }),

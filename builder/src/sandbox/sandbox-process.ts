@@ -15,6 +15,7 @@ import { appError } from '../errors.ts';
 import { readProcStats } from './proc-stats.ts';
 import { osIsolation, sandboxCommand, sandboxUid } from './runtime.ts';
 import { recordCodeCache, saveCodeCache, seedCodeCache } from './code-cache.ts';
+import { phaseDurations, type StartPhase } from './start-phases.ts';
 
 /** Why a sandbox was ended while it worked. */
 export type SandboxEnd = 'timeout' | 'memory' | 'crashed';
@@ -69,6 +70,12 @@ export interface Sandbox {
   close(graceful?: boolean): Promise<void>;
   /** True once the process has ended. */
   ended(): boolean;
+  /**
+   * Where the sandbox's start went, phase by phase (Node, modules, compiler, first chunk), as it
+   * reported them; empty until it is ready. For measurements only: the first chunk's figures come
+   * from a process that has run pages, so nothing depends on them.
+   */
+  startPhases(): StartPhase[];
 }
 
 const ENTRY = fileURLToPath(new URL('./entry.ts', import.meta.url));
@@ -79,9 +86,9 @@ const GRACEFUL_MS = 10_000;
 const START_MS = 120_000;
 
 type Outbound =
-  | { type: 'ready' }
+  | { type: 'ready'; phases?: unknown }
   | { type: 'read'; batch: number; id: number; path: string }
-  | { type: 'done'; batch: number; results: unknown }
+  | { type: 'done'; batch: number; results: unknown; phases?: unknown }
   | { type: 'error'; batch: number; message: string };
 
 function scratchFolder(uid: number | undefined): string {
@@ -113,6 +120,7 @@ export function startSandbox(opts: SandboxOptions): Sandbox {
   let cpu = 0;
   let current: { id: number; ctx: CompileContext; resolve(r: unknown): void; reject(e: unknown): void; startCpu: number; startWall: number; budget: { cpuMs: number; wallMs: number } } | undefined;
   let batch = 0;
+  let phases: StartPhase[] = [];
   let readyResolve!: () => void;
   let readyReject!: (e: unknown) => void;
   const ready = new Promise<void>((res, rej) => { readyResolve = res; readyReject = rej; });
@@ -140,6 +148,7 @@ export function startSandbox(opts: SandboxOptions): Sandbox {
     if (msg.type === 'ready') {
       clearTimeout(startTimer);
       isReady = true;
+      phases = phaseDurations(msg.phases);
       readyResolve();
     } else if (msg.type === 'read' && current && msg.batch === current.id && typeof msg.path === 'string' && typeof msg.id === 'number') {
       const reply = (text: string | undefined) => { if (child.connected) child.send({ type: 'read-result', id: msg.id, text }); };
@@ -147,6 +156,8 @@ export function startSandbox(opts: SandboxOptions): Sandbox {
     } else if ((msg.type === 'done' || msg.type === 'error') && current && msg.batch === current.id) {
       const chunk = current;
       current = undefined;
+      // Only the first chunk's answer carries phases; anything later is ignored.
+      if (msg.type === 'done' && chunk.id === 1 && msg.phases !== undefined) phases = phaseDurations(msg.phases);
       if (msg.type === 'done') chunk.resolve(msg.results);
       else chunk.reject(appError('compile_sandbox', `Compile sandbox failed: ${String(msg.message).slice(0, 500)}`));
     }
@@ -179,6 +190,7 @@ export function startSandbox(opts: SandboxOptions): Sandbox {
     ready,
     ended: () => exited,
     cpuMs: () => cpu,
+    startPhases: () => phases.map((p) => ({ ...p })),
     async compile(inputs, ctx, budget) {
       await ready;
       if (exited || !child.connected) throw new SandboxEnded(killedFor ?? 'crashed', 'ended before the chunk');
