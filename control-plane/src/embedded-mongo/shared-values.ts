@@ -6,7 +6,8 @@
  * (updates are copy-on-write, see update-document.ts and fast-update.ts), so equal immutable
  * values can be one object: the heap keeps one copy and the garbage collector marks one.
  *
- * Arrays are stored at their exact length (see `share`).
+ * Arrays are stored at their exact length, and an array of one string is shared too (see
+ * `share`).
  *
  * Only values that repeat are worth a table entry: short strings (ids, names, paths, hashes) and
  * Dates on a whole hour (rollups, visitor-hours and days repeat a few instants; an event's
@@ -23,6 +24,7 @@ const HOUR_MS = 3_600_000;
 
 const strings = new Map<string, string>();
 const hours = new Map<number, Date>();
+const singletons = new Map<string, string[]>();
 
 /** The shared copy of `s` (itself the first time it is seen). */
 export function sharedString(s: string): string {
@@ -32,6 +34,21 @@ export function sharedString(s: string): string {
   if (strings.size >= MAX_ENTRIES) strings.clear();
   strings.set(s, s);
   return s;
+}
+
+/**
+ * The shared, frozen array holding only `s`. Most lists of a visitor-hour (its country, browser,
+ * device, channel, often its one page) hold one value, and they repeat across visitors. Frozen:
+ * an in-place change of a stored array (never done: updates copy) would throw instead of
+ * changing every document that holds it.
+ */
+function sharedSingleton(s: string): string[] {
+  const hit = singletons.get(s);
+  if (hit !== undefined) return hit;
+  if (singletons.size >= MAX_ENTRIES) singletons.clear();
+  const list = Object.freeze([sharedString(s)]) as string[];
+  singletons.set(s, list);
+  return list;
 }
 
 /** The shared Date of an instant on a whole UTC hour, else `d` itself. */
@@ -51,8 +68,9 @@ function share(v: unknown): unknown {
   if (v === null || typeof v !== 'object') return v;
   if (v instanceof Date) return sharedDate(v);
   if (Array.isArray(v)) {
+    if (v.length === 1 && typeof v[0] === 'string') return sharedSingleton(v[0]);
     // A copy of exactly its length: a decoded array grew by `push` and keeps room for 17
-    // elements (136 bytes) even when it holds one, as most visitor-hour lists do.
+    // elements (136 bytes) even when it holds one.
     const out = v.slice();
     for (let i = 0; i < out.length; i++) out[i] = share(out[i]);
     return out;
