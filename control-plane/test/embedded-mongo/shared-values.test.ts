@@ -26,7 +26,7 @@ t.test('shared values of stored documents', async (t) => {
     });
 
     await t.test('should keep documents that share values independent under updates', async (t) => {
-      const coll = db.collection('shared_updates');
+      const coll = db.collection<{ _id: string; hour: Date; tags: string[]; touched?: Date }>('shared_updates');
       await coll.insertMany([{ _id: 'a', hour: new Date(HOUR), tags: ['x'] }, { _id: 'b', hour: new Date(HOUR), tags: ['x'] }]);
       await coll.updateOne({ _id: 'a' }, { $addToSet: { tags: 'y' } });
       await coll.updateOne({ _id: 'a' }, { $set: { 'hour': new Date('2026-03-01T11:00:00Z') } });
@@ -38,11 +38,16 @@ t.test('shared values of stored documents', async (t) => {
     });
   });
 
-  t.test('should store one Date per whole hour and leave other instants their own', async (t) => {
+  t.test('should share whole-hour Dates and one-string lists, and leave other values their own', async (t) => {
     const coll = new Collection('db', 'c', {}, () => {});
     coll.insert({ _id: 1, hour: new Date(HOUR), ts: new Date('2026-03-01T10:17:03.250Z'), list: [new Date(HOUR)] });
-    coll.insert({ _id: 2, hour: new Date(HOUR), ts: new Date('2026-03-01T10:17:03.250Z'), sub: { at: new Date(HOUR) } });
-    const [one, two] = coll.find({});
+    coll.insert({ _id: 2, hour: new Date(HOUR), ts: new Date('2026-03-01T10:17:03.250Z'), sub: { at: new Date(HOUR) }, one: ['DE'], two: ['DE', 'US'] });
+    coll.insert({ _id: 3, one: ['DE'], two: ['DE', 'US'] });
+    const [one, two, three] = coll.find({});
+    t.equal(two.one, three.one, 'a list of one string is one array');
+    t.ok(Object.isFrozen(two.one), 'frozen, so no in-place change reaches the other documents');
+    t.not(two.two, three.two, 'longer lists stay each their own');
+    t.same(two.two, three.two);
     t.equal(one.hour, two.hour, 'the hour is one object');
     t.equal(one.list[0], one.hour, 'also inside arrays');
     t.equal(two.sub.at, one.hour, 'and sub-documents');
