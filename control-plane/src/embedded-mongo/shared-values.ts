@@ -88,8 +88,9 @@ function share(v: unknown): unknown {
 export function shareValues(doc: Document): Document {
   for (const k in doc) {
     // Assigned even when `===` holds: equal strings compare equal but are separate copies.
-    // `__proto__` is skipped: assigning it would set the prototype, not the field.
-    if (k !== '__proto__') doc[k] = share(doc[k]);
+    // `__proto__` is skipped: assigning it would set the prototype, not the field. A top-level
+    // `_id` is unique in its collection: sharing it would only fill the table.
+    if (k !== '__proto__' && k !== '_id') doc[k] = share(doc[k]);
   }
   return doc;
 }
