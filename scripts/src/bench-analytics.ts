@@ -45,16 +45,20 @@ const recorder = new AnalyticsRecorder(m, { batchSize: 2_000, maxBuffer: 100_000
 const started = performance.now();
 const cpuStarted = cpuMs();
 let n = 0;
+/** Heap in use after each 100,000 events: what a stored event costs the in-process database. */
+const heapSteps: string[] = [];
 for (const e of syntheticTraffic({ projectId: PROJECT, host: 'docs.example.com', pages: PAGES, days: DAYS, events: EVENTS, end })) {
   recorder.record(e);
   // Backpressure for the bench only: live serving never waits, it drops past the buffer.
   if (++n % 50_000 === 0) await recorder.flush();
+  if (n % 100_000 === 0) heapSteps.push(`${n / 1000}k: ${Math.round(process.memoryUsage().heapUsed / 1_048_576)}`);
 }
 await recorder.close();
 const seconds = (performance.now() - started) / 1000;
 const cpuSeconds = (cpuMs() - cpuStarted) / 1000;
 const stats = recorder.stats();
 const heapMb = Math.round(process.memoryUsage().heapUsed / 1_048_576);
+console.log(`heap used (MB) after each 100,000 events, garbage included: ${heapSteps.join(', ')}`);
 console.log(`ingestion: ${stats.inserted.toLocaleString('en-US')} events in ${seconds.toFixed(1)} s = ${Math.round(stats.inserted / seconds).toLocaleString('en-US')} events/s (dropped ${stats.dropped}, failed ${stats.failed}; goal 20,000/s); CPU ${cpuSeconds.toFixed(1)} s = ${Math.round(stats.inserted / cpuSeconds).toLocaleString('en-US')} events per CPU second; heap after it ${heapMb.toLocaleString('en-US')} MB (the embedded database holds everything in this process)`);
 
 const timed = async (fn: () => Promise<unknown>) => {

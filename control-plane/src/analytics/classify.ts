@@ -4,6 +4,7 @@
  * the channel, geo, campaign tags and the salted visitor hash. Pure apart from the caches.
  */
 import { isbot } from 'isbot';
+import { mongo } from 'mongoose';
 import UAParser from 'ua-parser-js';
 import type { AnalyticsEvent } from '../db/models/analytics-event.ts';
 import { aiFamilyOf } from './ai-families.ts';
@@ -52,6 +53,9 @@ export function classify(input: EventInput, at: Date, salt: string): AnalyticsEv
   });
   const geo = geoOf(visit.headers ?? {}, visit.ip);
   const doc: AnalyticsEvent = {
+    // Made here rather than by the driver, which appends a missing `_id` last: the database
+    // stores `_id` first and would otherwise copy every event to move it.
+    _id: new mongo.ObjectId(),
     project_id: input.projectId,
     ts: at,
     kind: input.kind,

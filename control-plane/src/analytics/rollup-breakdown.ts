@@ -32,7 +32,8 @@ export async function breakdownRowsFromRollups(m: Models, query: BreakdownInput)
   if (q.dimension === 'pages') {
     // Page views of whole days from the day uniques; the hours of cut days from their rollups.
     const days = daysOf(q);
-    const cached = await dayUniques(m, q);
+    // Views per path, and the pages' visitors for visitorsWithEdges below.
+    const cached = await dayUniques(m, q, ['pv', `dims.${PAGES_FIELD}`]);
     const views = new Map<string | null, number>();
     for (const d of days) if (d.whole) sumMap(views, cached.get(d.day)?.pv);
     const cutHours = clip(q, days.filter((d) => !d.whole).map((d) => d.day));

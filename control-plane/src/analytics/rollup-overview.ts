@@ -45,7 +45,7 @@ export async function overviewFromRollups(m: Models, query: OverviewInput): Prom
   // Visitors of the whole hours, then those the edges add; counts add up.
   const q = { ...query, ...innerWindow(query) };
   const days = daysOf(q);
-  const [{ rollups, edges }, cached] = await Promise.all([rollupsWithEdges(m, q.projectId, query, { c: 1, fam: 1, hour: 1 }), dayUniques(m, q)]);
+  const [{ rollups, edges }, cached] = await Promise.all([rollupsWithEdges(m, q.projectId, query, { c: 1, fam: 1, hour: 1 }), dayUniques(m, q, ['total', 'hours'])]);
   const byBucket = new Map<number, { views: number; visitors: number }>();
   const slot = (b: number) => { let s = byBucket.get(b); if (!s) { s = { views: 0, visitors: 0 }; byBucket.set(b, s); } return s; };
   const bucket = (ms: number) => bucketOf(new Date(ms), q.unit, q.tz).getTime();

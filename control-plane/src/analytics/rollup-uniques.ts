@@ -61,16 +61,23 @@ const addInto = (into: Record<string, number>, from: Record<string, number> | un
   for (const [k, n] of Object.entries(from ?? {})) into[k] = (into[k] ?? 0) + n;
 };
 
+/** A part of the day documents: visitors in all, per hour, per value of one dimension, page views per path. */
+export type DayPart = 'total' | 'hours' | 'pv' | `dims.${string}`;
+
 /**
- * Uniques of every UTC day the window overlaps that had visitors (in scope), read from the day
+ * Uniques of every UTC day the window overlaps that had visitors (in scope), in the given parts
+ * (the others read as empty), read from the day
  * documents the recorder keeps current (analytics/rollup-batch.ts): one small document per day
  * and bot class, so a 30-day window costs one indexed query whether or not it was read before.
  */
-export async function dayUniques(m: Models, q: UniquesScope): Promise<Map<number, DayCounts>> {
+export async function dayUniques(m: Models, q: UniquesScope, parts: readonly DayPart[]): Promise<Map<number, DayCounts>> {
   const days = daysOf(q).map((d) => d.day);
   if (days.length === 0) return new Map();
   const span = { $gte: new Date(days[0]), $lt: new Date(days[days.length - 1] + DAY) };
-  const docs = await m.AnalyticsDayUniques.find({ project_id: q.projectId, day: span, ...(q.excludeBots ? { bot: false } : {}) }).lean<AnalyticsDayUniques[]>();
+  // Only the parts the query uses: a day's document holds every dimension's counters (tens of
+  // KB at a million events), and reading them all for an overview cost more than the overview.
+  const projection = Object.fromEntries(['day', ...parts].map((p) => [p, 1]));
+  const docs = await m.AnalyticsDayUniques.find({ project_id: q.projectId, day: span, ...(q.excludeBots ? { bot: false } : {}) }, projection).lean<AnalyticsDayUniques[]>();
   const out = new Map<number, DayCounts>();
   for (const doc of docs) {
     const day = new Date(doc.day).getTime();
@@ -94,11 +101,12 @@ export function addDayDim(into: Map<string, number>, day: DayCounts | undefined,
 
 /**
  * Distinct visitors per value of a visitor-hour field over the window: whole days from their
- * cached uniques, the cut days' hours counted in the database.
+ * cached uniques, the cut days' hours counted in the database. `known`: day uniques already
+ * read with (at least) this field's part.
  */
 export async function visitorsPerValue(m: Models, q: UniquesScope, field: string, known?: Map<number, DayCounts>): Promise<Map<string, number>> {
   const days = daysOf(q);
-  const cached = known ?? await dayUniques(m, q);
+  const cached = known ?? await dayUniques(m, q, [`dims.${field}`]);
   const out = new Map<string, number>();
   for (const d of days) if (d.whole) addDayDim(out, cached.get(d.day), field);
   const cut = days.filter((d) => !d.whole).map((d) => d.day);

@@ -5,6 +5,7 @@ import { defaultIndexName, duplicateKeyError, isTextIndex, UniqueIndex, type Ind
 import { compileFastFilter } from './fast-filter.ts';
 import { FieldPartition } from './field-partition.ts';
 import { compileFilter } from './mingo-context.ts';
+import { shareValues } from './shared-values.ts';
 
 /** A change to persist: the journal writes these and replays them on start. */
 export type WriteRecord =
@@ -90,11 +91,15 @@ export class Collection {
     return docs.filter(test);
   }
 
-  /** Inserts a document that already has an `_id`; throws E11000 on any unique violation. */
+  /**
+   * Inserts a document that already has an `_id`; throws E11000 on any unique violation. The
+   * document becomes the store's: its repeated values are swapped for shared copies.
+   */
   insert(doc: Document): void {
     const id = keyOf(doc._id);
     if (this.docs.has(id)) throw duplicateKeyError(this.ns, ID_INDEX, { key: id, keyValue: { _id: doc._id } });
     this.checkUnique(doc, id);
+    shareValues(doc);
     for (const u of this.uniques) u.add(doc, id);
     for (const p of this.partitions) p.add(doc, id);
     this.seq.set(id, this.nextSeq++);
@@ -109,6 +114,7 @@ export class Collection {
       throw new MongoCommandError(66, 'ImmutableField', "Performing an update on the path '_id' would modify the immutable field '_id'");
     }
     this.checkUnique(next, id);
+    shareValues(next);
     for (const u of this.uniques) u.remove(old, id);
     for (const u of this.uniques) u.add(next, id);
     for (const p of this.partitions) p.replace(old, next, id);

@@ -11,43 +11,61 @@ import { keyOf } from './bson-values.ts';
 const keyable = (v: unknown): boolean =>
   v === undefined || v === null || typeof v === 'string' || typeof v === 'boolean' || typeof v === 'number' || v instanceof Date;
 
-/** The key of a stored or wanted value; a missing field and null are one key, as in an index. */
+/** The key of a non-string value; a missing field and null are one key, as in an index. */
 const partKey = (v: unknown): string => keyOf(v ?? null);
 
 export class FieldPartition {
   readonly field: string;
+  /**
+   * String values (ids, names: almost every lookup) keyed by themselves: a million inserts do
+   * not build a million `keyOf` strings. Other keyable values are keyed by `keyOf`.
+   */
+  private readonly byString = new Map<string, Set<string>>();
   private readonly byValue = new Map<string, Set<string>>();
   /** Documents whose value is not keyable: they are candidates of every lookup. */
   private readonly others = new Set<string>();
-  /** Values whose set may no longer be in natural order (a document moved into it). */
-  private readonly moved = new Set<string>();
+  /** Sets that may no longer be in natural order (a document moved into them). */
+  private readonly moved = new Set<Set<string>>();
 
   constructor(field: string) {
     this.field = field;
   }
 
+  /** The set of ids holding the keyable value `v`, if any. */
+  private setOf(v: unknown): Set<string> | undefined {
+    return typeof v === 'string' ? this.byString.get(v) : this.byValue.get(partKey(v));
+  }
+
   add(doc: Document, id: string, fresh = true): void {
     const v = doc[this.field];
     if (!keyable(v)) { this.others.add(id); return; }
-    const k = partKey(v);
-    let set = this.byValue.get(k);
-    if (!set) { set = new Set(); this.byValue.set(k, set); }
+    let set = this.setOf(v);
+    if (!set) {
+      set = new Set();
+      if (typeof v === 'string') this.byString.set(v, set);
+      else this.byValue.set(partKey(v), set);
+    }
     set.add(id);
-    if (!fresh) this.moved.add(k);
+    if (!fresh) this.moved.add(set);
   }
 
   remove(doc: Document, id: string): void {
     const v = doc[this.field];
     if (!keyable(v)) { this.others.delete(id); return; }
-    const k = partKey(v);
-    const set = this.byValue.get(k);
-    set?.delete(id);
-    if (set && set.size === 0) { this.byValue.delete(k); this.moved.delete(k); }
+    const set = this.setOf(v);
+    if (!set) return;
+    set.delete(id);
+    if (set.size > 0) return;
+    if (typeof v === 'string') this.byString.delete(v);
+    else this.byValue.delete(partKey(v));
+    this.moved.delete(set);
   }
 
   /** Moves a replaced document when its value changed. */
   replace(old: Document, next: Document, id: string): void {
-    if (keyOf(old[this.field]) === keyOf(next[this.field])) return;
+    const a = old[this.field];
+    const b = next[this.field];
+    if (a === b || (typeof a !== 'string' && typeof b !== 'string' && keyOf(a) === keyOf(b))) return;
     this.remove(old, id);
     this.add(next, id, false);
   }
@@ -58,14 +76,12 @@ export class FieldPartition {
    * in insertion order.
    */
   lookup(cond: unknown): { ids: string[]; ordered: boolean } | undefined {
-    const keys = this.keysOf(cond);
-    if (!keys) return undefined;
+    const sets = this.setsOf(cond);
+    if (!sets) return undefined;
     const ids: string[] = [];
-    let ordered = keys.length <= 1 && this.others.size === 0;
-    for (const k of keys) {
-      const set = this.byValue.get(k);
-      if (!set) continue;
-      if (this.moved.has(k)) ordered = false;
+    let ordered = sets.length <= 1 && this.others.size === 0;
+    for (const set of sets) {
+      if (this.moved.has(set)) ordered = false;
       for (const id of set) ids.push(id);
     }
     for (const id of this.others) ids.push(id);
@@ -78,15 +94,18 @@ export class FieldPartition {
    * sizes cost more than the query.
    */
   count(cond: unknown): number | undefined {
-    const keys = this.keysOf(cond);
-    if (!keys) return undefined;
+    const sets = this.setsOf(cond);
+    if (!sets) return undefined;
     let n = this.others.size;
-    for (const k of keys) n += this.byValue.get(k)?.size ?? 0;
+    for (const set of sets) n += set.size;
     return n;
   }
 
-  /** The partition keys a condition wants, or undefined when it is not an equality (or `$in`) on keyable values. */
-  private keysOf(cond: unknown): string[] | undefined {
+  /**
+   * The sets of the values a condition wants (each once), or undefined when it is not an
+   * equality (or `$in`) on keyable values.
+   */
+  private setsOf(cond: unknown): Set<string>[] | undefined {
     let wanted: unknown[];
     if (cond && typeof cond === 'object' && !(cond instanceof Date) && !Array.isArray(cond)) {
       const ops = Object.keys(cond as Document);
@@ -99,6 +118,11 @@ export class FieldPartition {
     }
     // Only plain values: `null` also matches arrays holding null, which `others` covers.
     if (!wanted.every((w) => w !== undefined && keyable(w))) return undefined;
-    return [...new Set(wanted.map(partKey))];
+    const sets = new Set<Set<string>>();
+    for (const w of wanted) {
+      const set = this.setOf(w);
+      if (set) sets.add(set);
+    }
+    return [...sets];
   }
 }

@@ -9,7 +9,11 @@ export type UpdateSpec = Document | Document[];
 
 /** Puts `_id` first, as mongod stores it. */
 export function idFirst(doc: Document): Document {
-  if (Object.keys(doc)[0] === '_id') return doc;
+  // The first key, without listing every key of every inserted document.
+  for (const k in doc) {
+    if (k === '_id') return doc;
+    break;
+  }
   const { _id, ...rest } = doc;
   return { _id, ...rest };
 }

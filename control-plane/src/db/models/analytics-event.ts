@@ -1,4 +1,4 @@
-import { Schema } from 'mongoose';
+import { Schema, type Types } from 'mongoose';
 
 /** What an analytics event records (one document per request, beacon or assistant call). */
 export const EVENT_KINDS = ['page_view', 'export', 'search', 'feedback', 'engagement', 'assistant_open', 'assistant_message'] as const;
@@ -17,6 +17,8 @@ export const EVENT_SOURCES = ['server', 'beacon', 'cdn_log', 'app'] as const;
  * to a kind are left out of the document (they read as null in queries).
  */
 export interface AnalyticsEvent {
+  /** Set by the recorder as it classifies the event (analytics/classify.ts). */
+  _id?: Types.ObjectId;
   project_id: string;
   ts: Date;
   kind: EventKind;
