@@ -12,7 +12,11 @@ export function eachEsNode(node: unknown, visit: (n: EsNode) => void): void {
   }
   if (typeof node !== 'object' || node === null) return;
   if (typeof (node as EsNode).type === 'string') visit(node as EsNode);
-  for (const [key, value] of Object.entries(node)) {
-    if (key !== 'loc' && key !== 'range' && key !== 'position' && typeof value === 'object' && value !== null) eachEsNode(value, visit);
+  // `for…in` over own keys visits them in Object.entries' order without allocating an array of
+  // pairs per node: the walks run over every page's whole program.
+  for (const key in node) {
+    if (key === 'loc' || key === 'range' || key === 'position' || !Object.hasOwn(node, key)) continue;
+    const value = (node as Record<string, unknown>)[key];
+    if (typeof value === 'object' && value !== null) eachEsNode(value, visit);
   }
 }

@@ -51,3 +51,14 @@ export function unboundHooks(program: unknown): string[] {
   });
   return [...used].filter((name) => !bound.has(name)).sort();
 }
+
+/**
+ * False when `source` names no hook at all, so its program cannot use one: a page's identifiers
+ * come from its text (MDX's generated names are not hook names). Lets most pages skip walking
+ * their whole compiled program for {@link unboundHooks}.
+ */
+export function mentionsHook(source: string): boolean {
+  if (!source.includes('use')) return false;
+  for (const name of HOOKS) if (source.includes(name)) return true;
+  return false;
+}

@@ -14,7 +14,7 @@ import type { Node, Program, Statement, ModuleDeclaration, Pattern, Expression, 
 import type { VFile } from 'vfile';
 import { userError } from '../errors.ts';
 import { resolveRepoImport } from './imports.ts';
-import { HOOKS_MODULE, PAGE_MODULES, unboundHooks } from './page-globals.ts';
+import { HOOKS_MODULE, mentionsHook, PAGE_MODULES, unboundHooks } from './page-globals.ts';
 
 const id = (name: string): Identifier => ({ type: 'Identifier', name });
 const str = (value: string) => ({ type: 'Literal' as const, value });
@@ -82,7 +82,7 @@ export function recmaRunnerModule(opts: { repoPath(moduleId: string): string }) 
     const exported: Statement[] = [];
     const body: Statement[] = [];
     // React hooks used without an import, as Mintlify provides them (page-globals.ts).
-    const hooks = unboundHooks(tree);
+    const hooks = mentionsHook(String(vfile.value)) ? unboundHooks(tree) : [];
     if (hooks.length) {
       head.push(constant({
         type: 'ObjectPattern',
