@@ -3,7 +3,9 @@
  *
  * When no `MONGODB_URI` is configured the control plane starts this server in-process on
  * 127.0.0.1 and connects mongoose to it, so the production code path (mongoose → driver → wire
- * protocol) runs everywhere. Query, update and aggregation semantics come from mingo; `$dateTrunc`
+ * protocol) runs everywhere. The one exception is the analytics recorder's batch writes, which
+ * run the same commands in-process (`inProcess`, see in-process.ts): ingestion is nearly all
+ * writes, and the wire's encoding and decoding cost it more than the writes themselves. Query, update and aggregation semantics come from mingo; `$dateTrunc`
  * and `$dateToParts` are our own (correct time zones across DST), and so is `$text`.
  *
  * Wire protocol: OP_MSG (body and document-sequence sections, `moreToCome`) and the legacy
