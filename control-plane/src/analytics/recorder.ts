@@ -2,17 +2,17 @@
  * The analytics recorder: the one call every part uses to record an event
  * (`recorder.record({ projectId, kind, ..., visit })`). `record()` only appends to an in-memory
  * buffer and returns at once, so a page is never slowed by analytics; the buffer is classified
- * and written in batches (`insertMany`, unordered, then one upsert per hourly rollup and
+ * and written in batches (analytics/batch-writer.ts: unordered inserts, then one upsert per hourly rollup and
  * visitor-hour the batch touches, and the day uniques, analytics/rollup-batch.ts) when it holds a batch or on a timer. When the
  * buffer is full (the database is slow or down), new events are dropped and counted, never
  * waited for.
  */
-import type { mongo } from 'mongoose';
 import type { AnalyticsEvent } from '../db/models/analytics-event.ts';
 import type { Models } from '../db/models/index.ts';
+import { batchWriterFor, type BatchWriter } from './batch-writer.ts';
 import { classify } from './classify.ts';
 import type { EventInput } from './event-input.ts';
-import { rollupCollections, writeRollups, type RollupCollections } from './rollup-batch.ts';
+import { writeRollups } from './rollup-batch.ts';
 import { backfillRollups, type BackfillResult } from './rollup-backfill.ts';
 import { SaltStore, utcDay } from './visitor-hash.ts';
 
@@ -26,6 +26,11 @@ export interface RecorderOptions {
   flushIntervalMs?: number;
   /** Clock for events recorded without `at`. */
   now?: () => Date;
+  /**
+   * Where batches go. Default: straight to the embedded database when this process runs it, the
+   * driver otherwise (analytics/batch-writer.ts).
+   */
+  writer?: BatchWriter;
   /** Called with a write error (the batch is counted as failed). */
   onError?: (err: unknown) => void;
 }
@@ -53,8 +58,8 @@ export class AnalyticsRecorder {
   private readonly batchSize: number;
   private readonly now: () => Date;
   private readonly salts: SaltStore;
-  private readonly collection: mongo.Collection<AnalyticsEvent>;
-  private readonly rollups: RollupCollections;
+  /** The writer of every batch (chosen at start, analytics/batch-writer.ts). */
+  readonly writer: BatchWriter;
   private readonly timer: NodeJS.Timeout;
   private flushing: Promise<void> = Promise.resolve();
   private scheduled = false;
@@ -69,8 +74,7 @@ export class AnalyticsRecorder {
     this.batchSize = opts.batchSize ?? 1_000;
     this.now = opts.now ?? (() => new Date());
     this.salts = new SaltStore(m);
-    this.collection = m.AnalyticsEvent.collection as unknown as mongo.Collection<AnalyticsEvent>;
-    this.rollups = rollupCollections(m);
+    this.writer = opts.writer ?? batchWriterFor(m);
     this.timer = setInterval(() => void this.flush(), opts.flushIntervalMs ?? 1_000);
     this.timer.unref();
   }
@@ -133,9 +137,10 @@ export class AnalyticsRecorder {
         }
         const docs: AnalyticsEvent[] = [];
         for (const p of batch) docs.push(classify(p.input, p.at, salts.get(utcDay(p.at))!));
-        await this.collection.insertMany(docs, { ordered: false });
+        // The writer takes the documents over; rollups below only read them.
+        await this.writer.insert('events', docs);
         // The batch's hourly rollups, visitor-hours and day uniques (analytics/rollup-batch.ts).
-        await writeRollups(this.rollups, docs);
+        await writeRollups(this.writer, docs);
         this.counters.inserted += docs.length;
       } catch (err) {
         this.counters.failed += batch.length;

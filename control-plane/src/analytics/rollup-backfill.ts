@@ -14,7 +14,8 @@
 import type { AnalyticsEvent } from '../db/models/analytics-event.ts';
 import type { AnalyticsDayUniques } from '../db/models/analytics-rollup.ts';
 import type { Models } from '../db/models/index.ts';
-import { rollupCollections, writeRollups } from './rollup-batch.ts';
+import { batchWriterFor } from './batch-writer.ts';
+import { writeRollups } from './rollup-batch.ts';
 import { dayKey, hourKey, hourOf } from './rollup-keys.ts';
 
 const DAY = 86_400_000;
@@ -45,7 +46,7 @@ export async function daysToBackfill(m: Models): Promise<{ projectId: string; da
 /** Rebuilds the rollups of every day that misses raw events; `batchSize` events are rolled up at a time. */
 export async function backfillRollups(m: Models, opts: { batchSize?: number; onDay?: (projectId: string, day: Date, events: number) => void } = {}): Promise<BackfillResult> {
   const batchSize = opts.batchSize ?? 5_000;
-  const c = rollupCollections(m);
+  const c = batchWriterFor(m);
   // Day uniques of the earlier format (one per scope, counted when first read) have no `bot`;
   // reads would add them to the new ones. Their days are rebuilt below when raw events remain.
   await m.AnalyticsDayUniques.deleteMany({ bot: { $exists: false } });

@@ -15,56 +15,20 @@
  * (what made a first 30-day read take seconds), or a sketch such as HyperLogLog (small and fast,
  * but not the exact figures the raw path gives, and the tests compare them).
  */
-import type { mongo } from 'mongoose';
 import type { AnalyticsEvent } from '../db/models/analytics-event.ts';
-import type { AnalyticsDayUniques, AnalyticsRollup } from '../db/models/analytics-rollup.ts';
-import type { Models } from '../db/models/index.ts';
+import type { BatchWriter } from './batch-writer.ts';
 import { encodeKey } from './rollup-keys.ts';
 import { addToSetOf, arraysOf, dayOfHour, rollupDeltas, rollupUpserts, visitorHourDoc, type HourDelta, type VisitorDelta } from './rollup-writes.ts';
 
 const HOUR = 3_600_000;
-
-/** The raw collections a batch writes to (the driver's, without Mongoose's casting). */
-export interface RollupCollections {
-  rollups: mongo.Collection<AnalyticsRollup>;
-  visitorHours: mongo.Collection<{ _id: string }>;
-  visitorDays: mongo.Collection<{ _id: string }>;
-  days: mongo.Collection<AnalyticsDayUniques>;
-}
-
-/** The collections of `m`. */
-export function rollupCollections(m: Models): RollupCollections {
-  return {
-    rollups: m.AnalyticsRollup.collection as unknown as mongo.Collection<AnalyticsRollup>,
-    visitorHours: m.AnalyticsVisitorHour.collection as unknown as mongo.Collection<{ _id: string }>,
-    visitorDays: m.AnalyticsVisitorDay.collection as unknown as mongo.Collection<{ _id: string }>,
-    days: m.AnalyticsDayUniques.collection as unknown as mongo.Collection<AnalyticsDayUniques>,
-  };
-}
 
 /** `_id` of a project's day uniques for one bot class. */
 export const dayUniquesId = (projectId: string, dayMs: number, bot: boolean): string => `${projectId}|${dayMs}|${bot ? 1 : 0}`;
 
 interface VisitorDayDelta { id: string; projectId: string; day: number; bot: boolean; visitor: string; sets: Map<string, Set<string>> }
 
-/**
- * Inserts `docs` unordered; the indexes of those whose `_id` already existed (all others are new
- * and inserted). Any other error is thrown.
- */
-async function insertNew(coll: mongo.Collection<{ _id: string }>, docs: { _id: string }[]): Promise<Set<number>> {
-  try {
-    await coll.insertMany(docs, { ordered: false });
-    return new Set();
-  } catch (err) {
-    const errors = (err as { writeErrors?: { index: number; code?: number } | { index: number; code?: number }[] }).writeErrors;
-    const list = Array.isArray(errors) ? errors : errors ? [errors] : [];
-    if (list.length === 0 || list.some((e) => e.code !== 11000)) throw err;
-    return new Set(list.map((e) => e.index));
-  }
-}
-
 /** Writes the rollups of `events` (already inserted as raw events). */
-export async function writeRollups(c: RollupCollections, events: AnalyticsEvent[]): Promise<void> {
+export async function writeRollups(c: BatchWriter, events: AnalyticsEvent[]): Promise<void> {
   const deltas = rollupDeltas(events);
   const days = new Map<string, { projectId: string; day: number; bot: boolean; inc: Record<string, number> }>();
   const inc = (projectId: string, day: number, bot: boolean, path: string, n = 1) => {
@@ -81,18 +45,18 @@ export async function writeRollups(c: RollupCollections, events: AnalyticsEvent[
   // Inserted whole when new (cheaper than an upsert); an existing one (a visitor whose hour spans
   // batches) gets the batch's values added.
   if (deltas.visitors.length > 0) {
-    const existing = await insertNew(c.visitorHours, deltas.visitors.map(visitorHourDoc));
+    const existing = await c.insertNew('visitorHours', deltas.visitors.map(visitorHourDoc));
     deltas.visitors.forEach((v, i) => { if (!existing.has(i)) inc(v.projectId, dayOfHour(v.hour), v.bot, `hours.h${(v.hour - dayOfHour(v.hour)) / HOUR}`); });
     const grow = deltas.visitors.filter((v, i) => existing.has(i) && v.sets.size > 0);
-    if (grow.length > 0) await c.visitorHours.bulkWrite(grow.map((v) => ({ updateOne: { filter: { _id: v.id }, update: { $addToSet: addToSetOf(v.sets) } } })), { ordered: false });
+    if (grow.length > 0) await c.update('visitorHours', grow.map((v) => ({ filter: { _id: v.id }, update: { $addToSet: addToSetOf(v.sets) } })));
   }
   await countNewVisitorDays(c, visitorDays(deltas.visitors), inc);
   if (days.size > 0) {
-    await c.days.bulkWrite([...days].map(([_id, d]) => ({
-      updateOne: { filter: { _id }, update: { $inc: d.inc, $setOnInsert: { project_id: d.projectId, day: new Date(d.day), bot: d.bot } }, upsert: true },
-    })), { ordered: false });
+    await c.update('days', [...days].map(([_id, d]) => ({
+      filter: { _id }, update: { $inc: d.inc, $setOnInsert: { project_id: d.projectId, day: new Date(d.day), bot: d.bot } }, upsert: true,
+    })));
   }
-  if (deltas.hours.length > 0) await c.rollups.bulkWrite(rollupUpserts(deltas.hours), { ordered: false });
+  if (deltas.hours.length > 0) await c.update('rollups', rollupUpserts(deltas.hours));
 }
 
 type Inc = (projectId: string, day: number, bot: boolean, path: string, n?: number) => void;
@@ -126,9 +90,9 @@ function visitorDays(visitors: VisitorDelta[]): VisitorDayDelta[] {
 }
 
 /** Counts the visitors and (visitor, value) pairs new to their day. */
-async function countNewVisitorDays(c: RollupCollections, deltas: VisitorDayDelta[], inc: Inc): Promise<void> {
+async function countNewVisitorDays(c: BatchWriter, deltas: VisitorDayDelta[], inc: Inc): Promise<void> {
   if (deltas.length === 0) return;
-  const existing = await insertNew(c.visitorDays, deltas.map((d) => ({ _id: d.id, project_id: d.projectId, day: new Date(d.day), bot: d.bot, visitor: d.visitor, ...arraysOf(d.sets) })));
+  const existing = await c.insertNew('visitorDays', deltas.map((d) => ({ _id: d.id, project_id: d.projectId, day: new Date(d.day), bot: d.bot, visitor: d.visitor, ...arraysOf(d.sets) })));
   const countNew = (d: VisitorDayDelta, before: Record<string, unknown> | null) => {
     for (const [f, values] of d.sets) {
       const had = before?.[f];
@@ -141,11 +105,7 @@ async function countNewVisitorDays(c: RollupCollections, deltas: VisitorDayDelta
   });
   await Promise.all(known.map(async (d) => {
     if (d.sets.size === 0) return;
-    const before = await c.visitorDays.findOneAndUpdate(
-      { _id: d.id },
-      { $addToSet: addToSetOf(d.sets) },
-      { returnDocument: 'before', projection: Object.fromEntries([...d.sets.keys()].map((f) => [f, 1])), includeResultMetadata: false },
-    );
+    const before = await c.findOneAndUpdate('visitorDays', d.id, { $addToSet: addToSetOf(d.sets) }, [...d.sets.keys()]);
     countNew(d, before as Record<string, unknown> | null);
   }));
 }

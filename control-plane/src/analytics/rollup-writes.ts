@@ -5,9 +5,8 @@
  * Updates are commutative (`$inc`, `$addToSet`), so concurrent recorders in several processes
  * and batches in any order give the same rollups.
  */
-import type { mongo } from 'mongoose';
 import type { AnalyticsEvent } from '../db/models/analytics-event.ts';
-import type { AnalyticsRollup } from '../db/models/analytics-rollup.ts';
+import type { BatchUpdate } from './batch-writer.ts';
 import { HUMANS, OTHER_BOTS, VISITOR_DIMENSIONS } from './dimension-fields.ts';
 import { dayKey, encodeKey, FIELD_SEPARATOR, hourOf, rollupId } from './rollup-keys.ts';
 
@@ -92,13 +91,11 @@ export function rollupDeltas(events: AnalyticsEvent[]): { hours: HourDelta[]; vi
 export const dayOfHour = (hourMs: number): number => Math.floor(hourMs / 86_400_000) * 86_400_000;
 
 /** Upserts of the hourly rollups of the deltas. */
-export function rollupUpserts(hours: HourDelta[]): mongo.AnyBulkWriteOperation<AnalyticsRollup>[] {
+export function rollupUpserts(hours: HourDelta[]): BatchUpdate[] {
   return hours.map((h) => ({
-    updateOne: {
-      filter: { _id: h.id },
-      update: { $inc: h.inc, $setOnInsert: { project_id: h.projectId, hour: new Date(h.hour), bot: h.bot } },
-      upsert: true,
-    },
+    filter: { _id: h.id },
+    update: { $inc: h.inc, $setOnInsert: { project_id: h.projectId, hour: new Date(h.hour), bot: h.bot } },
+    upsert: true,
   }));
 }
 

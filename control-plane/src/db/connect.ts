@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import mongoose from 'mongoose';
-import type { EmbeddedMongo } from '../embedded-mongo/index.ts';
+import type { EmbeddedMongo, InProcessCommands } from '../embedded-mongo/index.ts';
 import { AppError } from '../errors.ts';
 import { syncIndexes } from './models/index.ts';
 
@@ -35,6 +35,18 @@ export interface ConnectOptions {
    * one data directory would share its database but not its repositories and sites).
    */
   exclusive?: boolean;
+}
+
+/** Connections to the embedded server this process runs → its in-process commands. */
+const inProcess = new WeakMap<mongoose.Connection, InProcessCommands>();
+
+/**
+ * The in-process commands of the embedded server behind `connection` when this process runs it
+ * (no `MONGODB_URI`, no other owner of the data directory); undefined for real MongoDB or a
+ * server in another process, where the driver is the only way in.
+ */
+export function inProcessCommands(connection: mongoose.Connection): InProcessCommands | undefined {
+  return inProcess.get(connection);
 }
 
 function processAlive(pid: number): boolean {
@@ -84,6 +96,7 @@ export async function connectDatabase(opts: ConnectOptions = {}): Promise<Databa
   const connection = mongoose.createConnection(connectUri, { dbName: opts.dbName ?? 'folio', serverSelectionTimeoutMS: 10_000, autoIndex: false });
   await connection.asPromise();
   await syncIndexes(connection);
+  if (embedded) inProcess.set(connection, embedded.inProcess);
   return {
     connection,
     uri: connectUri,

@@ -3,7 +3,9 @@
  *
  * When no `MONGODB_URI` is configured the control plane starts this server in-process on
  * 127.0.0.1 and connects mongoose to it, so the production code path (mongoose → driver → wire
- * protocol) runs everywhere. Query, update and aggregation semantics come from mingo; `$dateTrunc`
+ * protocol) runs everywhere. The one exception is the analytics recorder's batch writes, which
+ * run the same commands in-process (`inProcess`, see in-process.ts): ingestion is nearly all
+ * writes, and the wire's encoding and decoding cost it more than the writes themselves. Query, update and aggregation semantics come from mingo; `$dateTrunc`
  * and `$dateToParts` are our own (correct time zones across DST), and so is `$text`.
  *
  * Wire protocol: OP_MSG (body and document-sequence sections, `moreToCome`) and the legacy
@@ -25,6 +27,7 @@
  * record is ignored. The journal is compacted into a fresh snapshot (temp file, fsync, rename)
  * on start and whenever it grows past a threshold.
  */
+import { InProcessCommands } from './in-process.ts';
 import { Journal } from './journal.ts';
 import { Store } from './store.ts';
 import { sweepExpired, TTL_INTERVAL_MS } from './ttl-sweeper.ts';
@@ -32,6 +35,7 @@ import { WireServer } from './wire-server.ts';
 
 export { MongoCommandError } from './errors.ts';
 export { supportedCommands } from './command-router.ts';
+export type { InProcessCommands } from './in-process.ts';
 
 /** Options of {@link startEmbeddedMongo}. */
 export interface EmbeddedMongoOptions {
@@ -48,6 +52,11 @@ export interface EmbeddedMongo {
   /** Connection string for mongoose or the driver: `mongodb://127.0.0.1:<port>/?directConnection=true`. */
   uri: string;
   port: number;
+  /**
+   * Commands for code in this same process, straight to the collections (no driver, no wire):
+   * used by the analytics recorder's batch writes (analytics/batch-writer.ts).
+   */
+  inProcess: InProcessCommands;
   /** Stops listening, drops connections and closes the journal (all acknowledged writes are already durable). */
   close(): Promise<void>;
 }
@@ -67,7 +76,8 @@ export async function startEmbeddedMongo(opts: EmbeddedMongoOptions = {}): Promi
     if (journal) journal.append(r);
     else inner(r);
   };
-  const wire = new WireServer(store, counter, journal ? () => journal.flush() : () => Promise.resolve());
+  const commit = journal ? () => journal.flush() : () => Promise.resolve();
+  const wire = new WireServer(store, counter, commit);
   let port: number;
   try {
     port = await wire.listen(opts.port ?? 0, host);
@@ -83,6 +93,7 @@ export async function startEmbeddedMongo(opts: EmbeddedMongoOptions = {}): Promi
   return {
     uri: `mongodb://${uriHost}:${port}/?directConnection=true`,
     port,
+    inProcess: new InProcessCommands(store, counter, commit, wire.cursors),
     async close() {
       clearInterval(ttl);
       await wire.close();

@@ -1,6 +1,6 @@
 /**
  * Shares equal values between the documents the embedded database holds. Every document arrives
- * as freshly decoded BSON, so a million analytics events hold a million copies of the same
+ * as freshly decoded BSON (or freshly built, from the in-process analytics writes), so a million analytics events hold a million copies of the same
  * project id, kind, browser, country and hour key strings, and every hourly rollup or
  * visitor-hour its own Date of the same hour. Stored documents are never mutated in place
  * (updates are copy-on-write, see update-document.ts and fast-update.ts), so equal immutable
