@@ -78,7 +78,9 @@ export async function readBucketedMap<V>(store: ObjectStore, stored: StoredMap):
     const known = recall(key);
     if (known) return known;
     const bytes = await store.get(key);
-    const entries = await decodeJson<Record<string, unknown>>(bytes);
+    // A bucket must hold the bytes its key names: what this process remembers is shared by every
+    // build it runs, so a bucket written with other contents under that key is refused (lost state).
+    const entries = await decodeJson<Record<string, unknown>>(bytes, (json) => bucketKey(prefixOf(key), json) === key);
     if (entries === undefined || typeof entries !== 'object' || entries === null || Array.isArray(entries)) return undefined;
     remember(key, entries, bytes!.byteLength * 6);
     return entries;
@@ -88,7 +90,7 @@ export async function readBucketedMap<V>(store: ObjectStore, stored: StoredMap):
 }
 
 /**
- * Stores `map` under `prefix` and returns its listing. A bucket whose entries are those of the
+ * Stores `map` under `prefix` (ending with `/`) and returns its listing. A bucket whose entries are those of the
  * previous listing's bucket at the same position (known to this process) keeps that object
  * without serialising it; any other is written under the hash of its bytes.
  */
@@ -106,7 +108,7 @@ export async function writeBucketedMap<V>(store: ObjectStore, prefix: string, ma
     group.sort();
     const entries = Object.fromEntries(group.map((k) => [k, map[k]]));
     const json = Buffer.from(JSON.stringify(entries));
-    const key = `${prefix}${createHash('sha256').update(json).digest('hex').slice(0, 32)}.json.gz`;
+    const key = bucketKey(prefix, json);
     // Only a bucket the previous listing has is sure to be in the store: one this process
     // remembers may have been deleted since (an entry changed, then changed back).
     if (!listed.has(key)) await store.put(key, await gzipBytes(json), { contentType: GZIP_JSON, cacheControl: 'no-store' });
@@ -114,6 +116,13 @@ export async function writeBucketedMap<V>(store: ObjectStore, prefix: string, ma
     return key;
   }));
 }
+
+/** The key of a bucket of JSON bytes `json` under `prefix`. */
+function bucketKey(prefix: string, json: Uint8Array): string {
+  return `${prefix}${createHash('sha256').update(json).digest('hex').slice(0, 32)}.json.gz`;
+}
+
+const prefixOf = (key: string) => key.slice(0, key.lastIndexOf('/') + 1);
 
 /** Buckets of `previous` that `next` no longer lists: deleted once the new listing is written. */
 export function unreferenced(previous: StoredMap | undefined, next: readonly StoredMap[]): string[] {

@@ -29,11 +29,16 @@ export function gzipBytes(bytes: Buffer): Promise<Buffer> {
   return gzipAsync(bytes, { level: LEVEL });
 }
 
-/** The value of gzipped JSON `bytes`, or `undefined` when they are not gzip or not JSON (a lost or foreign object is a miss). */
-export async function decodeJson<T>(bytes: Uint8Array | undefined): Promise<T | undefined> {
+/**
+ * The value of gzipped JSON `bytes`, or `undefined` when they are not gzip or not JSON (a lost or
+ * foreign object is a miss), or when `accept` refuses the JSON's bytes (e.g. not the hash expected).
+ */
+export async function decodeJson<T>(bytes: Uint8Array | undefined, accept?: (json: Buffer) => boolean): Promise<T | undefined> {
   if (bytes === undefined) return undefined;
   try {
-    return JSON.parse((await gunzipAsync(bytes)).toString('utf8')) as T;
+    const json = await gunzipAsync(bytes);
+    if (accept && !accept(json)) return undefined;
+    return JSON.parse(json.toString('utf8')) as T;
   } catch {
     return undefined;
   }

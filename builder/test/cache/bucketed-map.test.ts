@@ -61,7 +61,7 @@ t.test('bucketed builder state', async (t) => {
     t.same(await writeBucketedMap(store, 'a/', map), (await writeBucketedMap(store, 'a/', reversed)));
   });
 
-  t.test('should read nothing when a bucket is lost or unreadable', async (t) => {
+  t.test('should read nothing when a bucket is lost, unreadable or not what its key names', async (t) => {
     const { store } = recordingStore(tempDir());
     const stored = await writeBucketedMap(store, 'lost/', entries(1500));
     // This process remembers what it wrote: a bucket it never saw must be read from the store.
@@ -71,6 +71,8 @@ t.test('bucketed builder state', async (t) => {
     t.equal(await readBucketedMap(store, [foreign]), undefined, 'not gzip');
     await store.put(foreign, gzipSync('[1,2]'));
     t.equal(await readBucketedMap(store, [foreign]), undefined, 'not an object');
+    await store.put(foreign, gzipSync('{"docs/a.mdx":{"cacheKey":"x"}}'));
+    t.equal(await readBucketedMap(store, [foreign]), undefined, 'not the bytes its key names');
   });
 
   t.test('should hand out frozen entries, so one build cannot change what the next reads', async (t) => {
