@@ -8,7 +8,9 @@
  * MONGODB_URI is set. Prints the load average it ran under (the machine may be shared) and,
  * beside each wall-clock figure, the CPU time this process spent (the embedded database runs in
  * it), which a busy machine does not inflate: events per CPU second is what one free core would
- * ingest.
+ * ingest. Runs with the control plane's Node flags (root package.json: the young generation's
+ * size, see control-plane/README.md) and prints them, since they change the garbage collector's
+ * share of the figures.
  */
 import os from 'node:os';
 import { connectDatabase, models } from '@folio/control-plane';
@@ -34,7 +36,7 @@ await m.AnalyticsVisitorHour.deleteMany({ project_id: PROJECT });
 await m.AnalyticsVisitorDay.deleteMany({ project_id: PROJECT });
 await m.AnalyticsDayUniques.deleteMany({ project_id: PROJECT });
 await ensureAnalyticsIndexes(m, 400);
-console.log(`database: ${process.env.MONGODB_URI ? 'MongoDB (MONGODB_URI)' : 'embedded'}; load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}; ${os.cpus().length} cores`);
+console.log(`database: ${process.env.MONGODB_URI ? 'MongoDB (MONGODB_URI)' : 'embedded'}; load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}; ${os.cpus().length} cores; Node flags: ${process.execArgv.filter((a) => /^--max-/.test(a)).join(' ') || 'none'}`);
 
 /** CPU milliseconds this process has used (user + system). */
 const cpuMs = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; };
