@@ -2,7 +2,7 @@ import type { ObjectStore } from './store/object-store.ts';
 import type { PublishedObject } from './publish.ts';
 import type { LlmsFullIndex } from './outputs/llms-full-recall.ts';
 import { decodeJson, encodeJson, GZIP_JSON } from './cache/gzip-json.ts';
-import { readBucketedMap, unreferenced, writeBucketedMap, type StoredMap } from './cache/bucketed-map.ts';
+import { deleteUnreferenced, readBucketedMap, writeBucketedMap, type StoredMap } from './cache/bucketed-map.ts';
 
 /**
  * Prefix of the builder's own state (manifest, page summaries, page cache) in a site's store.
@@ -101,6 +101,5 @@ export async function writeManifest(store: ObjectStore, manifest: BuildManifest,
   const [files, pages, inputs, objects] = lists;
   const root: StoredManifest = { ...rest, version: 2, files, pages, inputs, objects };
   await store.put(MANIFEST_KEY, await encodeJson(root), { contentType: GZIP_JSON, cacheControl: 'no-store' });
-  const gone = BUCKETED.flatMap((name) => unreferenced(previous?.stored?.[name], lists));
-  if (gone.length > 0) await store.delete(gone);
+  await deleteUnreferenced(store, BUCKETED.map((name) => previous?.stored?.[name]), lists);
 }

@@ -7,7 +7,7 @@ import { classCandidates } from './outputs/tailwind-css.ts';
 import type { ObjectStore } from './store/object-store.ts';
 import { decodeJson, gzipBytes, GZIP_JSON } from './cache/gzip-json.ts';
 import { CACHE_PREFIX, STATE_PREFIX } from './manifest.ts';
-import { readBucketedMap, unreferenced, writeBucketedMap, type StoredMap } from './cache/bucketed-map.ts';
+import { deleteUnreferenced, readBucketedMap, writeBucketedMap, type StoredMap } from './cache/bucketed-map.ts';
 import type { CompiledPage } from './types.ts';
 
 /** Key of the page summaries in the site's store (builder state, never served). */
@@ -130,7 +130,6 @@ export async function writeSummaries(
   const bytes = Buffer.from(JSON.stringify(file));
   const hash = createHash('sha256').update(bytes).digest('hex');
   if (hash !== previous?.hash) await store.put(SUMMARIES_KEY, await gzipBytes(bytes), { contentType: GZIP_JSON, cacheControl: 'no-store' });
-  const gone = unreferenced(previous?.stored, [stored]);
-  if (gone.length > 0) await store.delete(gone);
+  await deleteUnreferenced(store, [previous?.stored], [stored]);
   return hash;
 }

@@ -130,6 +130,12 @@ export function unreferenced(previous: StoredMap | undefined, next: readonly Sto
   return [...new Set(previous ?? [])].filter((key) => !kept.has(key));
 }
 
+/** Deletes the buckets of the `previous` listings that the `next` ones no longer list; call once the new listing is written. */
+export async function deleteUnreferenced(store: ObjectStore, previous: ReadonlyArray<StoredMap | undefined>, next: readonly StoredMap[]): Promise<void> {
+  const gone = previous.flatMap((list) => unreferenced(list, next));
+  if (gone.length > 0) await store.delete(gone);
+}
+
 function sameEntries(known: Readonly<Record<string, unknown>>, group: readonly string[], map: Readonly<Record<string, unknown>>): boolean {
   if (Object.keys(known).length !== group.length) return false;
   return group.every((k) => k in known && sameJson(known[k], map[k]));

@@ -5,7 +5,7 @@ import { BuilderError } from '../errors.ts';
 import { gitBlobId } from '../git/blob-id.ts';
 import type { RepoSnapshot } from '../git/repo-snapshot.ts';
 import { LinkChecker } from '../links/link-check.ts';
-import { readManifest } from '../manifest.ts';
+import { MANIFEST_KEY, readManifest } from '../manifest.ts';
 import { prevNextByPath, type PrevNext } from '../nav/prev-next.ts';
 import type { ShellContext } from '../outputs/page-shells.ts';
 import { htmlKey } from '../outputs/site-paths.ts';
@@ -88,13 +88,14 @@ export function createDevSession(opts: DevSessionOptions): DevSession {
   const { tree, log = () => undefined } = opts;
   const ownCompiler = !opts.compiler;
   const modules = loadBuildModules();
-  // With an empty cache (no manifest: the first build compiles every page) the first sandbox
+  // With an empty cache (no manifest: the first build compiles every page; only its existence is
+  // asked, since reading it means reading every bucket it lists) the first sandbox
   // starts now, its ~1.5 s of CPU beside this process's module loading and the build's plan,
   // instead of after them. With the cache kept, a start may compile nothing, so the sandbox
   // starts when a page first compiles. See the builder README's performance section.
   const compilerReady: Promise<Compiler> = opts.compiler
     ? Promise.resolve(opts.compiler)
-    : Promise.all([import('../compile/index.ts'), readManifest(opts.store).catch(() => undefined)]).then(async ([{ createCompiler }, manifest]) => {
+    : Promise.all([import('../compile/index.ts'), opts.store.head(MANIFEST_KEY).catch(() => undefined)]).then(async ([{ createCompiler }, manifest]) => {
       const compiler = await createCompiler({ idleMs: KEEP_SANDBOXES_MS });
       if (!manifest) compiler.prepare();
       return compiler;
