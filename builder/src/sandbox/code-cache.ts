@@ -8,13 +8,14 @@
  * a page of the platform's own (compile/synthetic-page.ts) and ends normally; Node writes the
  * cache into that sandbox's scratch folder, and the builder copies it to the template folder
  * under the platform's `node_modules/.cache/` (read-only to sandboxes, like the rest of the
- * platform). Every other sandbox gets a copy of the template in its own scratch folder, which it
- * may read and write and which is deleted with it: nothing a sandbox writes reaches another.
+ * platform). Every other sandbox gets the template's files in its own scratch folder (copies, or
+ * links it may only read: see `placeFile`), which is deleted with it: nothing a sandbox writes
+ * reaches another.
  * Node checks each entry against its module's source, so a template older than the code only
  * misses; it is keyed by the platform's version (see compile/code-cache-warmup.ts) and made again
  * when that changes.
  */
-import { chmodSync, chownSync, cpSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { chmodSync, chownSync, copyFileSync, cpSync, existsSync, linkSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { PLATFORM_ROOT } from './runtime.ts';
 
@@ -33,22 +34,45 @@ function forUid(name: string, uid: number): string {
 }
 
 /**
- * Copies the template `template` (when it exists) into the scratch folder of a sandbox that runs
- * as `uid`, and returns the environment that makes Node use it; `{}` without a template.
+ * Places one file of the template in a sandbox's copy. For a sandbox of another user, a hard
+ * link: the inode stays the builder's, mode 0644, so that sandbox may read it but never write
+ * it, and a link costs one system call where a copy costs six (612 files: a copy blocked the
+ * builder 0.2-0.5 s before each sandbox could start). A sandbox running as the builder's own user
+ * could write a linked inode, so it gets a copy, as does a file another user could write.
+ */
+function placeFile(from: string, to: string, uid: number, otherUser: boolean): void {
+  const stat = statSync(from);
+  // Only regular files: copying a pipe would wait for a writer forever.
+  if (!stat.isFile()) throw new Error(`not a file: ${from}`);
+  if (otherUser && stat.uid !== uid && (stat.mode & 0o022) === 0) {
+    try {
+      linkSync(from, to);
+      return;
+    } catch {
+      // Another file system, or links refused: copy instead.
+    }
+  }
+  copyFileSync(from, to);
+  if (otherUser) chownSync(to, uid, uid);
+}
+
+/**
+ * Seeds a sandbox that runs as `uid` with the template `template` (when it exists), in its
+ * scratch folder; returns the environment that makes Node use it, `{}` without a template.
  */
 export function seedCodeCache(template: string, scratch: string, uid: number): Record<string, string> {
   const own = path.join(scratch, OWN);
+  const otherUser = uid !== process.getuid?.();
   try {
     const names = readdirSync(template);
     mkdirSync(own);
+    if (otherUser) chownSync(own, uid, uid);
     for (const name of names) {
+      const from = path.join(template, name);
       const target = path.join(own, forUid(name, uid));
-      cpSync(path.join(template, name), target, { recursive: true });
-      if (uid !== process.getuid?.()) {
-        chownSync(own, uid, uid);
-        chownSync(target, uid, uid);
-        for (const file of readdirSync(target)) chownSync(path.join(target, file), uid, uid);
-      }
+      mkdirSync(target);
+      if (otherUser) chownSync(target, uid, uid);
+      for (const file of readdirSync(from)) placeFile(path.join(from, file), path.join(target, file), uid, otherUser);
     }
     return { NODE_COMPILE_CACHE: own };
   } catch {

@@ -67,6 +67,48 @@ t.test('sandbox code cache', async (t) => {
     t.same(fs.readdirSync(other), []);
   });
 
+  await t.test('should link the template for a sandbox of another user, who may read the files but not write them', async (t) => {
+    const scratch = tempDir();
+    seedCodeCache(template, scratch, 123456);
+    const [name] = fs.readdirSync(template);
+    const [own] = fs.readdirSync(path.join(scratch, 'code-cache'));
+    const file = fs.readdirSync(path.join(template, name))[0];
+    const linked = fs.statSync(path.join(scratch, 'code-cache', own, file));
+    const original = fs.statSync(path.join(template, name, file));
+    if (process.getuid?.() !== 0) {
+      t.not(linked.ino, original.ino, 'a builder that is not root runs sandboxes as itself: they get copies');
+      return;
+    }
+    t.equal(linked.ino, original.ino, 'the same file, not a copy');
+    t.equal(linked.uid, original.uid, "still the builder's");
+    t.equal(linked.mode & 0o777, 0o644);
+    t.equal(fs.statSync(path.join(scratch, 'code-cache', own)).uid, 123456, "the folder is the sandbox's own");
+    // As the sandbox's user, through the link in its own scratch folder: refused by the kernel.
+    const target = path.join(scratch, 'code-cache', own, file);
+    const write = () => execFileSync('setpriv', ['--reuid=123456', '--regid=123456', '--clear-groups', '--', 'sh', '-c', `printf x >> '${target}'`], { stdio: 'pipe' });
+    t.throws(write, 'the sandbox user cannot write the template through its link');
+    t.same(fs.readFileSync(path.join(template, name, file)).length, original.size);
+  });
+
+  await t.test("should copy, not link, for a sandbox of the builder's own user or a file others may write", async (t) => {
+    const [name] = fs.readdirSync(template);
+    const file = fs.readdirSync(path.join(template, name))[0];
+    const ino = fs.statSync(path.join(template, name, file)).ino;
+    const own = tempDir();
+    seedCodeCache(template, own, process.getuid!());
+    const [mine] = fs.readdirSync(path.join(own, 'code-cache'));
+    t.not(fs.statSync(path.join(own, 'code-cache', mine, file)).ino, ino, "a sandbox of the builder's user could write a shared file");
+    const loose = path.join(tempDir(), 'loose');
+    fs.cpSync(template, loose, { recursive: true });
+    fs.chmodSync(path.join(loose, name, file), 0o666);
+    const other = tempDir();
+    seedCodeCache(loose, other, 123457);
+    const [theirs] = fs.readdirSync(path.join(other, 'code-cache'));
+    const copied = fs.statSync(path.join(other, 'code-cache', theirs, file));
+    t.not(copied.ino, fs.statSync(path.join(loose, name, file)).ino, 'a file others may write is copied');
+    if (process.getuid?.() === 0) t.equal(copied.uid, 123457, "the copy is the sandbox's");
+  });
+
   await t.test('should keep the templates where sandboxes may read but never write', async (t) => {
     const args = sandboxNodeArgs({ scratch: '/tmp/scratch-x', heapMb: 512 });
     const writable = args.filter((a) => a.startsWith('--allow-fs-write=')).map((a) => a.slice('--allow-fs-write='.length));
