@@ -41,7 +41,7 @@ export const envSchema = z.object({
   INTERNAL_API_URL: z.string().url().optional(),
   /** Shared secret builder workers present to claim jobs; `npm start` makes one when unset. */
   WORKER_SECRET: optional,
-  /** How a site's public URL is formed; `{slug}` is replaced. Default http://{slug}.SITES_DOMAIN:SITE_PORT */
+  /** How a site's public URL is formed; `{slug}` is replaced. Default http://{slug}.SITES_DOMAIN:SITE_PORT (with SITE_PORT=0, the port the site server got) */
   SITE_URL_TEMPLATE: optional,
   /** How long a worker's lease on a build lasts without a heartbeat; a dead worker's job is taken over after it. */
   BUILD_LEASE_MS: z.coerce.number().int().min(1000).max(600_000).default(30_000),

@@ -125,7 +125,7 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
   const stopWarming = warmOnDeployment(cp.m, assistantIndex);
   const schemaPath = new URL('../../builder/schema/docs.schema.json', import.meta.url);
   const site = await startSiteServer({
-    m: cp.m, store, sitesDomain: env.SITES_DOMAIN, siteUrlTemplate: env.siteUrlTemplate, host: env.SITE_HOST, port: opts.sitePort ?? env.SITE_PORT,
+    m: cp.m, store, sitesDomain: env.SITES_DOMAIN, siteUrlTemplate: () => cp.deps.env.siteUrlTemplate, host: env.SITE_HOST, port: opts.sitePort ?? env.SITE_PORT,
     gate: passwordGate({ m: cp.m, trustProxy: env.TRUST_PROXY, now: opts.now }),
     handle: chainHandlers(
       siteRoutes({ m: cp.m, store, env, sites: assistantIndex, usage: opts.usage ?? usageToAnalytics(analytics, env.TRUST_PROXY), now: opts.now }),
@@ -134,6 +134,8 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
     onServed: recordServed(analytics, env.TRUST_PROXY),
     globalFiles: fs.existsSync(schemaPath) ? { '/docs.schema.json': { body: fs.readFileSync(schemaPath), contentType: 'application/schema+json' } } : {},
   }).catch(async (err: unknown) => { unwatch(); stopWarming(); await webhooks.stop(); await cp.close(); throw err; });
+  // SITE_PORT=0 takes a free port: the default site URLs (API, webhooks, logs) name the one it got.
+  if (env.SITE_URL_TEMPLATE === undefined && env.SITE_PORT === 0) env.siteUrlTemplate = cp.deps.env.siteUrlTemplate = `http://{slug}.${env.SITES_DOMAIN}:${site.port}`;
   return {
     cp, site, store, workerSecret, internalUrl, analytics, webhooks, assistantIndex,
     async close() {

@@ -22,8 +22,12 @@ export interface SiteServerOptions {
   m: Models;
   store: ObjectStore;
   sitesDomain: string;
-  /** How production URLs are formed (the preview banner links there); default `http://{slug}.{sitesDomain}`. */
-  siteUrlTemplate?: string;
+  /**
+   * How production URLs are formed (the preview banner links there); default
+   * `http://{slug}.{sitesDomain}`. A function is read at each use (the platform learns its
+   * ephemeral port only once this server listens).
+   */
+  siteUrlTemplate?: string | (() => string);
   host: string;
   port: number;
   /**
@@ -50,7 +54,7 @@ export const SVG_CSP = "default-src 'none'; style-src 'unsafe-inline'";
 
 export async function startSiteServer(opts: SiteServerOptions): Promise<SiteServer> {
   const sites = new Map<string, { site: HostSite | undefined; at: number }>();
-  const urlTemplate = opts.siteUrlTemplate ?? `http://{slug}.${opts.sitesDomain}`;
+  const urlTemplate = () => (typeof opts.siteUrlTemplate === 'function' ? opts.siteUrlTemplate() : opts.siteUrlTemplate ?? `http://{slug}.${opts.sitesDomain}`);
   const redirects = new Map<string, { etag: string; rules: RedirectRule[] }>();
 
   async function siteFor(hostHeader: string | undefined): Promise<HostSite | undefined> {
@@ -80,7 +84,7 @@ export async function startSiteServer(opts: SiteServerOptions): Promise<SiteServ
     const type = contentTypeFor(key);
     // A preview's pages get noindex and the banner here, not in its build (previews/preview-page.ts).
     const decorate = preview && type.startsWith('text/html')
-      ? (b: Uint8Array) => Buffer.from(decoratePreviewHtml(Buffer.from(b).toString('utf8'), preview.branch, siteUrlFrom(urlTemplate, { slug: preview.slug, custom_domain: preview.customDomain })))
+      ? (b: Uint8Array) => Buffer.from(decoratePreviewHtml(Buffer.from(b).toString('utf8'), preview.branch, siteUrlFrom(urlTemplate(), { slug: preview.slug, custom_domain: preview.customDomain })))
       : undefined;
     const etag = `"${head.etag.replace(/"/g, '')}${decorate ? '-preview' : ''}"`;
     res.setHeader('Content-Type', type);

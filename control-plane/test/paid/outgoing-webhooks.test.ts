@@ -60,7 +60,7 @@ t.test('outgoing webhooks', async (t) => {
     const succeeded = JSON.parse(good.got[1].body);
     t.same({ ...succeeded, created_at: typeof succeeded.created_at }, {
       id: `${d.id}.deployment.succeeded`, type: 'deployment.succeeded', created_at: 'string',
-      data: { project: { id: project.id, slug: 'hooked', name: 'Hooked', site_url: 'http://hooked.localhost:0' }, deployment: d },
+      data: { project: { id: project.id, slug: 'hooked', name: 'Hooked', site_url: `http://hooked.localhost:${tp.p.site.port}` }, deployment: d },
     });
     t.equal(good.got[1].headers['folio-webhook-id'], `${d.id}.deployment.succeeded`);
     t.equal(bad.got.length, 1, 'the failing endpoint subscribed to succeeded only got that');
