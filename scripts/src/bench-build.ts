@@ -28,6 +28,7 @@ import { createLocalDirStore } from '@folio/builder/store/local-dir-store.ts';
 import { readManifest, STATE_PREFIX } from '@folio/builder/manifest.ts';
 import { LinkChecker } from '@folio/builder/links/link-check.ts';
 import { PageMemory } from '@folio/builder/page-bodies.ts';
+import { startEditCommitter } from './corpus/edit-committer.ts';
 import { commitEdit, externalCorpus, generatedCorpus, pageToEdit, readPages, type BenchCorpus } from './corpus/bench-corpus.ts';
 import { addVersions } from './corpus/versioned-corpus.ts';
 import { commitAll } from './generate-corpus.ts';
@@ -83,13 +84,16 @@ function runBuild(dir: string, out: string, mode = '--child', ...extra: string[]
  * one edit warms them, the next is measured.
  */
 async function warmChild(dir: string, out: string, editPath: string, variant: number): Promise<void> {
+  // Before anything grows the heap: the edits are committed by this helper (edit-committer.ts).
+  const committer = startEditCommitter();
   const compiler = await createCompiler();
   // What the worker's build process keeps across jobs: compiler, page memory, link-check results.
   const opts = { source: { kind: 'dir' as const, dir }, store: createLocalDirStore(out), siteUrl: 'https://bench.example', compiler, pageMemory: new PageMemory(), linkChecker: new LinkChecker() };
   const page = { path: editPath, source: fs.readFileSync(path.join(dir, editPath), 'utf8') };
-  commitEdit(dir, page, variant);
+  await committer.commit(dir, page, variant);
   await build(opts);
-  commitEdit(dir, page, variant + 1);
+  await committer.commit(dir, page, variant + 1);
+  committer.close();
   const t0 = performance.now();
   const r = await build(opts);
   const buildMs = Math.round(performance.now() - t0);

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import t from 'tap';
 import { byTypicalSize, commitEdit, externalCorpus, pageToEdit } from '../src/corpus/bench-corpus.ts';
+import { startEditCommitter } from '../src/corpus/edit-committer.ts';
 import { editMarker } from '../src/generate-corpus.ts';
 
 const temp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'folio-bench-corpus-test-'));
@@ -42,6 +43,19 @@ t.test('bench corpus', async (t) => {
     t.equal(fs.readFileSync(path.join(dir, 'index.mdx'), 'utf8'), `# Home\n\n${editMarker(1)}\n`);
     t.equal(git(source, 'log', '--oneline').split('\n').length, 1, 'the original is untouched');
     t.equal(fs.readFileSync(path.join(source, 'docs.json'), 'utf8'), '{ "name": "Mint", "theme": "blue" }');
+  });
+
+  t.test('should commit edits from a helper process, and report a commit that fails', async (t) => {
+    const dir = path.join(temp(), 'repo');
+    const corpus = externalCorpus(folder({ 'docs.json': '{ "name": "Helper" }', 'docs/a.mdx': '# A\n' }), dir);
+    const committer = startEditCommitter();
+    t.teardown(() => committer.close());
+    await committer.commit(dir, corpus.pages[0], 1);
+    await committer.commit(dir, corpus.pages[0], 2);
+    t.equal(fs.readFileSync(path.join(dir, 'docs/a.mdx'), 'utf8'), `# A\n\n${editMarker(2)}\n`);
+    t.same(git(dir, 'log', '--format=%s').split('\n').slice(0, 2), ['edit 2', 'edit 1']);
+    t.equal(git(dir, 'status', '--porcelain'), '', 'all committed');
+    await t.rejects(committer.commit(path.join(temp(), 'not-a-repo'), corpus.pages[0], 3), /ENOENT|not a git repository|Command failed/);
   });
 
   t.test('should read a Mintlify repository as it is: its theme name, pages at the root', async (t) => {
