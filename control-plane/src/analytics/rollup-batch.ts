@@ -1,6 +1,7 @@
 /**
  * Writes what one batch of classified events adds to the rollups: hourly rollups, visitor-hours,
- * and each UTC day's unique visitors, kept current at ingestion so no read ever recounts a day.
+ * and each UTC day's document (its unique visitors and its hours' counters summed), kept current
+ * at ingestion so no read ever recounts a day or sums its hours.
  *
  * A day's uniques are counters (`$inc`) raised only by what is new to the day, and the database
  * says what is new: visitor-hours and visitor-days are inserted whole (cheaper than upserts, which
