@@ -107,7 +107,10 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
   // Raw events never rolled up (recorded before rollups existed) are rolled up once, in the
   // recorder's write chain so live batches wait instead of racing it (analytics/rollup-backfill.ts).
   void analytics.backfill().then(
-    (r) => { if (r.days > 0) opts.log?.(`analytics backfill rolled up ${r.events} events of ${r.days} days`); },
+    (r) => {
+      if (r.days > 0) opts.log?.(`analytics backfill rolled up ${r.events} events of ${r.days} days`);
+      if (r.summed > 0) opts.log?.(`analytics backfill summed the hours of ${r.summed} day documents`);
+    },
     (err) => opts.log?.('analytics backfill failed', err),
   );
   services.analytics = analytics;

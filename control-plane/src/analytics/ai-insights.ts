@@ -1,12 +1,13 @@
 /**
- * AI and LLM insights (spec 2.8), from the hourly rollups (analytics/rollup-window.ts), else
+ * AI and LLM insights (spec 2.8), from the rollups (analytics/rollup-window.ts, analytics/rollup-days.ts), else
  * aggregated from raw events in one pass. Bots are always counted: AI traffic is bot traffic.
  */
 import { EXPORT_KINDS } from '../db/models/analytics-event.ts';
 import type { Models } from '../db/models/index.ts';
 import type { Window } from './query-params.ts';
 import { byName } from './rollup-breakdown.ts';
-import { counter, rollupsWithEdges, sumMap } from './rollup-overview.ts';
+import { countsIn } from './rollup-days.ts';
+import { counter, sumMap } from './rollup-overview.ts';
 import { rollupsCover, type ReadOptions } from './rollup-window.ts';
 
 export interface AiInput extends Window { projectId: string; limit: number }
@@ -60,7 +61,8 @@ async function aiFromRollups(m: Models, q: AiInput): Promise<AiParts> {
   const crawlers = new Map<string | null, number>();
   const pages = new Map<string | null, number>();
   const parts: AiParts = { crawlers: [], pages: [], exports: new Map(), referrals: 0, opens: 0, messages: 0 };
-  for (const r of (await rollupsWithEdges(m, q.projectId, q, { c: 1, air: 1, aip: 1 })).rollups) {
+  const { hours, days } = await countsIn(m, q.projectId, q, ['c', 'air', 'aip']);
+  for (const r of [...hours, ...days]) {
     sumMap(crawlers, r.air);
     sumMap(pages, r.aip);
     for (const kind of EXPORT_KINDS) parts.exports.set(kind, (parts.exports.get(kind) ?? 0) + counter(r.c, kind));

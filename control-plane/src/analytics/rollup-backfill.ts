@@ -12,16 +12,16 @@
  * written holds raw events not yet counted, and a rebuild of that day would lose or repeat them.
  */
 import type { AnalyticsEvent } from '../db/models/analytics-event.ts';
-import type { AnalyticsDayUniques } from '../db/models/analytics-rollup.ts';
+import type { AnalyticsDayUniques, AnalyticsRollup } from '../db/models/analytics-rollup.ts';
 import type { Models } from '../db/models/index.ts';
 import { batchWriterFor } from './batch-writer.ts';
-import { writeRollups } from './rollup-batch.ts';
+import { DAY_FORMAT, writeRollups } from './rollup-batch.ts';
 import { dayKey, hourKey, hourOf } from './rollup-keys.ts';
 
 const DAY = 86_400_000;
 
-/** What a backfill did. */
-export interface BackfillResult { days: number; events: number }
+/** What a backfill did: days rebuilt from raw events, their events, and older day documents given their hours' sums. */
+export interface BackfillResult { days: number; events: number; summed: number }
 
 /** The (project, UTC day)s whose raw events are not all rolled up. */
 export async function daysToBackfill(m: Models): Promise<{ projectId: string; day: number }[]> {
@@ -50,7 +50,7 @@ export async function backfillRollups(m: Models, opts: { batchSize?: number; onD
   // Day uniques of the earlier format (one per scope, counted when first read) have no `bot`;
   // reads would add them to the new ones. Their days are rebuilt below when raw events remain.
   await m.AnalyticsDayUniques.deleteMany({ bot: { $exists: false } });
-  const result: BackfillResult = { days: 0, events: 0 };
+  const result: BackfillResult = { days: 0, events: 0, summed: 0 };
   for (const { projectId, day } of await daysToBackfill(m)) {
     const span = { $gte: new Date(day), $lt: new Date(day + DAY) };
     await Promise.all([
@@ -83,5 +83,42 @@ export async function backfillRollups(m: Models, opts: { batchSize?: number; onD
     result.events += n;
     opts.onDay?.(projectId, new Date(day), n);
   }
+  result.summed = await sumOlderDays(m);
   return result;
+}
+
+/** The parts of an hourly rollup a day document sums (analytics/rollup-batch.ts). */
+const SUMMED = ['c', 'fam', 'air', 'aip', 'pv', 'sq'] as const;
+
+/** Adds the numbers of `from` into `into`, sub-document by sub-document. */
+function addTree(into: Record<string, unknown>, from: Record<string, unknown>): void {
+  for (const [k, v] of Object.entries(from)) {
+    if (typeof v === 'number') into[k] = ((into[k] as number | undefined) ?? 0) + v;
+    else if (v && typeof v === 'object') addTree((into[k] ??= {}) as Record<string, unknown>, v as Record<string, unknown>);
+  }
+}
+
+/**
+ * Day documents written before they held their hours' counters (no `format`): each gets the sums
+ * of its hourly rollups, which stay when raw events expire, so such days answer as before and are
+ * then read as one document. Reads use the hourly rollups of such days until then
+ * (analytics/rollup-days.ts).
+ */
+async function sumOlderDays(m: Models): Promise<number> {
+  const older = await m.AnalyticsDayUniques.find({ format: { $ne: DAY_FORMAT } }, { project_id: 1, day: 1, bot: 1 }).lean<AnalyticsDayUniques[]>();
+  for (const d of older) {
+    const day = new Date(d.day).getTime();
+    const projection = Object.fromEntries([...SUMMED, 'hour'].map((f) => [f, 1]));
+    const hours = await m.AnalyticsRollup.find({ project_id: d.project_id, bot: d.bot, hour: { $gte: new Date(day), $lt: new Date(day + DAY) } }, projection).lean<AnalyticsRollup[]>();
+    const sums: Record<string, unknown> = {};
+    const hv: Record<string, number> = {};
+    for (const h of hours) {
+      for (const part of SUMMED) if (h[part]) addTree((sums[part] ??= {}) as Record<string, unknown>, h[part] as Record<string, unknown>);
+      const views = h.c?.views ?? 0;
+      if (views > 0) hv[`h${(new Date(h.hour).getTime() - day) / 3_600_000}`] = views;
+    }
+    if (Object.keys(hv).length > 0) sums.hv = hv;
+    await m.AnalyticsDayUniques.updateOne({ _id: d._id }, { $set: { ...sums, format: DAY_FORMAT }, $unset: { views: 1 } });
+  }
+  return older.length;
 }

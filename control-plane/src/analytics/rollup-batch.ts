@@ -1,6 +1,7 @@
 /**
  * Writes what one batch of classified events adds to the rollups: hourly rollups, visitor-hours,
- * and each UTC day's unique visitors, kept current at ingestion so no read ever recounts a day.
+ * and each UTC day's document (its unique visitors and its hours' counters summed), kept current
+ * at ingestion so no read ever recounts a day or sums its hours.
  *
  * A day's uniques are counters (`$inc`) raised only by what is new to the day, and the database
  * says what is new: visitor-hours and visitor-days are inserted whole (cheaper than upserts, which
@@ -22,6 +23,13 @@ import { addToSetOf, arraysOf, dayOfHour, rollupDeltas, rollupUpserts, visitorHo
 
 const HOUR = 3_600_000;
 
+/**
+ * `format` of day documents that hold their hours' counters summed (written on insert). Days
+ * first written before that (no `format`) are read hour by hour until the backfill sums them
+ * (analytics/rollup-backfill.ts): `$inc` on such a day would hold only part of its hours.
+ */
+export const DAY_FORMAT = 2;
+
 /** `_id` of a project's day uniques for one bot class. */
 export const dayUniquesId = (projectId: string, dayMs: number, bot: boolean): string => `${projectId}|${dayMs}|${bot ? 1 : 0}`;
 
@@ -37,7 +45,7 @@ export async function writeRollups(c: BatchWriter, events: AnalyticsEvent[]): Pr
     if (!d) { d = { projectId, day, bot, inc: {} }; days.set(id, d); }
     d.inc[path] = (d.inc[path] ?? 0) + n;
   };
-  addViews(deltas.hours, inc);
+  addDayCounters(deltas.hours, inc);
   // Events per day and bot class: how the backfill tells days the rollups miss (analytics/rollup-backfill.ts).
   for (const e of events) inc(e.project_id, dayOfHour(e.ts.getTime()), e.bot, 'events');
   // Visitor-hours first, then visitor-days, then the counters: a crash in between loses counts
@@ -53,7 +61,7 @@ export async function writeRollups(c: BatchWriter, events: AnalyticsEvent[]): Pr
   await countNewVisitorDays(c, visitorDays(deltas.visitors), inc);
   if (days.size > 0) {
     await c.update('days', [...days].map(([_id, d]) => ({
-      filter: { _id }, update: { $inc: d.inc, $setOnInsert: { project_id: d.projectId, day: new Date(d.day), bot: d.bot } }, upsert: true,
+      filter: { _id }, update: { $inc: d.inc, $setOnInsert: { project_id: d.projectId, day: new Date(d.day), bot: d.bot, format: DAY_FORMAT } }, upsert: true,
     })));
   }
   if (deltas.hours.length > 0) await c.update('rollups', rollupUpserts(deltas.hours));
@@ -61,13 +69,18 @@ export async function writeRollups(c: BatchWriter, events: AnalyticsEvent[]): Pr
 
 type Inc = (projectId: string, day: number, bot: boolean, path: string, n?: number) => void;
 
-/** Page views of each day, in all and per path, from the hourly deltas. */
-function addViews(hours: HourDelta[], inc: Inc): void {
+/**
+ * What each day gains from the hourly deltas: every counter and map of its hours summed (the day
+ * rollup: `c`, `fam`, `air`, `aip`, `pv`, `sq`, under the same paths as in the hourly rollups),
+ * and its page views per UTC hour (`hv.h0` to `hv.h23`), so reads of whole days never need the
+ * day's 24 hourly rollups, whatever buckets they sum them into (analytics/rollup-days.ts).
+ */
+function addDayCounters(hours: HourDelta[], inc: Inc): void {
   for (const h of hours) {
     const day = dayOfHour(h.hour);
     for (const [path, n] of Object.entries(h.inc)) {
-      if (path === 'c.views') inc(h.projectId, day, h.bot, 'views', n);
-      else if (path.startsWith('pv.')) inc(h.projectId, day, h.bot, path, n);
+      inc(h.projectId, day, h.bot, path, n);
+      if (path === 'c.views') inc(h.projectId, day, h.bot, `hv.h${(h.hour - day) / HOUR}`, n);
     }
   }
 }

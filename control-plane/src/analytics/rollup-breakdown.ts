@@ -8,7 +8,8 @@ import type { Models } from '../db/models/index.ts';
 import type { BreakdownInput } from './breakdown.ts';
 import { VISITOR_DIMENSIONS } from './dimension-fields.ts';
 import { FIELD_SEPARATOR } from './rollup-keys.ts';
-import { counter, rollupsIn, sumMap } from './rollup-overview.ts';
+import { countsIn } from './rollup-days.ts';
+import { counter, sumMap } from './rollup-overview.ts';
 import { decodeKey } from './rollup-keys.ts';
 import { edgeUniques, innerWindow, readEdges, type Edges } from './rollup-edges.ts';
 import { clip, dayUniques, daysOf, visitorsPerValue, type DayCounts } from './rollup-uniques.ts';
@@ -28,6 +29,7 @@ async function visitorsWithEdges(m: Models, q: BreakdownInput, field: string, ed
 /** The `results` of a breakdown, from rollups (and raw events for the part hours at the window's edges). */
 export async function breakdownRowsFromRollups(m: Models, query: BreakdownInput): Promise<Record<string, unknown>[]> {
   const q = { ...query, ...innerWindow(query) };
+  if (q.dimension === 'searches') return searchRows(m, query);
   const edges = await readEdges(m, q.projectId, query);
   if (q.dimension === 'pages') {
     // Page views of whole days from the day uniques; the hours of cut days from their rollups.
@@ -53,29 +55,32 @@ export async function breakdownRowsFromRollups(m: Models, query: BreakdownInput)
       .sort((a, b) => b.views - a.views || b.unique_visitors - a.unique_visitors || byName(a.path, b.path))
       .slice(0, q.limit);
   }
-  if (q.dimension === 'searches') {
-    const queries = new Map<string | null, { n: number; s: number; c: number }>();
-    for (const r of [...await rollupsIn(m, q.projectId, q, { sq: 1 }), ...edges.rollups]) {
-      if (q.excludeBots && r.bot) continue;
-      for (const [k, v] of Object.entries(r.sq ?? {})) {
-        const key = decodeKey(k);
-        const acc = queries.get(key) ?? { n: 0, s: 0, c: 0 };
-        acc.n += counter(v, 'n');
-        acc.s += counter(v, 's');
-        acc.c += counter(v, 'c');
-        queries.set(key, acc);
-      }
-    }
-    return [...queries]
-      .sort((a, b) => b[1].n - a[1].n || byName(a[0], b[0]))
-      .slice(0, q.limit)
-      // As the raw `$avg`: null without result counts, which rounds to 0.
-      .map(([query, v]) => ({ query, count: v.n, avg_result_count: Math.round((v.c === 0 ? 0 : v.s / v.c) * 100) / 100 }));
-  }
   const fields = Object.keys(VISITOR_DIMENSIONS[q.dimension]);
   const rows = [...await visitorsWithEdges(m, query, q.dimension, edges)].sort((a, b) => b[1] - a[1] || byName(a[0], b[0])).slice(0, q.limit);
   return rows.map(([key, visitors]) => {
     const values = key.split(FIELD_SEPARATOR);
     return { ...Object.fromEntries(fields.map((f, i) => [f, values[i]])), visitors };
   });
+}
+
+/** Searches per query over the window, from day documents, hourly rollups and the edges' raw events. */
+async function searchRows(m: Models, q: BreakdownInput): Promise<Record<string, unknown>[]> {
+  const queries = new Map<string | null, { n: number; s: number; c: number }>();
+  const { hours, days } = await countsIn(m, q.projectId, q, ['sq']);
+  for (const r of [...hours, ...days]) {
+    if (q.excludeBots && r.bot) continue;
+    for (const [k, v] of Object.entries(r.sq ?? {})) {
+      const key = decodeKey(k);
+      const acc = queries.get(key) ?? { n: 0, s: 0, c: 0 };
+      acc.n += counter(v, 'n');
+      acc.s += counter(v, 's');
+      acc.c += counter(v, 'c');
+      queries.set(key, acc);
+    }
+  }
+  return [...queries]
+    .sort((a, b) => b[1].n - a[1].n || byName(a[0], b[0]))
+    .slice(0, q.limit)
+    // As the raw `$avg`: null without result counts, which rounds to 0.
+    .map(([query, v]) => ({ query, count: v.n, avg_result_count: Math.round((v.c === 0 ? 0 : v.s / v.c) * 100) / 100 }));
 }

@@ -1,32 +1,17 @@
 /**
- * The overview and the AI insights from the hourly rollups: counts are sums of the hours of the
- * window (read in one query, projected to the fields needed); unique visitors come from
- * analytics/rollup-uniques.ts.
+ * The overview and the AI insights from the rollups: counts are sums over the window's whole
+ * days (day documents) and other hours (hourly rollups), read by analytics/rollup-days.ts; unique
+ * visitors come from analytics/rollup-uniques.ts.
  */
-import type { AnalyticsRollup } from '../db/models/analytics-rollup.ts';
 import type { Models } from '../db/models/index.ts';
 import { bucketOf, START_OF_WEEK } from './buckets.ts';
 import type { OverviewInput, OverviewParts } from './overview.ts';
 import { decodeKey } from './rollup-keys.ts';
-import { edgeUniques, innerWindow, readEdges, type Edges } from './rollup-edges.ts';
+import { countsIn, viewsPerHour } from './rollup-days.ts';
+import { edgeUniques, innerWindow } from './rollup-edges.ts';
 import { clip, DAY, dayUniques, daysOf, visitorMatch } from './rollup-uniques.ts';
-import type { Window } from './query-params.ts';
 
 const HOUR = 3_600_000;
-
-type Projection = Partial<Record<keyof AnalyticsRollup, 1>>;
-
-/** The rollups of a project's whole hours in `w` (both bot classes), with the fields of `projection`. */
-export function rollupsIn(m: Models, projectId: string, w: Window, projection: Projection): Promise<AnalyticsRollup[]> {
-  const inner = innerWindow(w);
-  return m.AnalyticsRollup.find({ project_id: projectId, hour: { $gte: inner.from, $lt: inner.to } }, { ...projection, bot: 1 }).lean<AnalyticsRollup[]>();
-}
-
-/** The rollups of `w`'s whole hours and those of its part hours at the edges, from raw events. */
-export async function rollupsWithEdges(m: Models, projectId: string, w: Window, projection: Projection): Promise<{ rollups: AnalyticsRollup[]; edges: Edges }> {
-  const [rollups, edges] = await Promise.all([rollupsIn(m, projectId, w, projection), readEdges(m, projectId, w)]);
-  return { rollups: [...rollups, ...edges.rollups], edges };
-}
 
 /** Adds the decoded entries of a rollup map into `into`. */
 export function sumMap(into: Map<string | null, number>, map: Record<string, number> | undefined): void {
@@ -45,7 +30,7 @@ export async function overviewFromRollups(m: Models, query: OverviewInput): Prom
   // Visitors of the whole hours, then those the edges add; counts add up.
   const q = { ...query, ...innerWindow(query) };
   const days = daysOf(q);
-  const [{ rollups, edges }, cached] = await Promise.all([rollupsWithEdges(m, q.projectId, query, { c: 1, fam: 1, hour: 1 }), dayUniques(m, q, ['total', 'hours'])]);
+  const [{ hours, days: dayDocs, edges }, cached] = await Promise.all([countsIn(m, q.projectId, query, ['c', 'fam', 'hv']), dayUniques(m, q, ['total', 'hours'])]);
   const byBucket = new Map<number, { views: number; visitors: number }>();
   const slot = (b: number) => { let s = byBucket.get(b); if (!s) { s = { views: 0, visitors: 0 }; byBucket.set(b, s); } return s; };
   const bucket = (ms: number) => bucketOf(new Date(ms), q.unit, q.tz).getTime();
@@ -82,15 +67,25 @@ export async function overviewFromRollups(m: Models, query: OverviewInput): Prom
 
   const totals = { views: 0, searches: 0, up: 0, down: 0 };
   const aiSplit = new Map<string | null, number>();
-  for (const r of rollups) {
+  for (const r of [...hours, ...dayDocs]) {
     sumMap(aiSplit, r.fam);
     if (q.excludeBots && r.bot) continue;
-    const views = counter(r.c, 'views');
-    totals.views += views;
+    totals.views += counter(r.c, 'views');
     totals.searches += counter(r.c, 'searches');
     totals.up += counter(r.c, 'up');
     totals.down += counter(r.c, 'down');
-    if (views > 0) slot(bucket(new Date(r.hour).getTime())).views += views;
+  }
+  // Each hour's views go to the bucket holding it: every bucket boundary is on a UTC hour.
+  for (const r of hours) {
+    const views = counter(r.c, 'views');
+    if (views > 0 && !(q.excludeBots && r.bot)) slot(bucket(new Date(r.hour).getTime())).views += views;
+  }
+  for (const d of dayDocs) {
+    if (q.excludeBots && d.bot) continue;
+    const start = new Date(d.day).getTime();
+    // A day inside one bucket (a UTC day, or a week or month of an hour-aligned zone but for the
+    // days it starts on) adds its views at once; others hour by hour.
+    if (bucket(start) === bucket(start + DAY - HOUR)) { if (counter(d.c, 'views') > 0) slot(bucket(start)).views += counter(d.c, 'views'); } else for (const [at, views] of viewsPerHour(d)) if (views > 0) slot(bucket(at)).views += views;
   }
   return { totals, visitors, byBucket, aiSplit: aiSplit as Map<string, number> };
 }

@@ -112,8 +112,19 @@ t.test('analytics batch writers', async (t) => {
     t.equal(rec.writer.kind, 'embedded');
     const before = await stored(m);
     t.ok(before.rollups.length > 0 && before.visitorDays.length > 0, 'rollups were written');
+    // Whole UTC days (read from day documents) and a week in Berlin across its DST change.
+    const w = { from: new Date('2026-03-02T00:00:00Z'), to: new Date('2026-04-01T00:00:00Z') };
+    const answers = async (mm: Models) => ({
+      byDay: await overview(mm, { ...w, projectId: PROJECT, unit: 'day', tz: 'UTC', excludeBots: false, buckets: bucketStarts(w.from, w.to, 'day', 'UTC', 1500) }),
+      byWeek: await overview(mm, { ...w, projectId: PROJECT, unit: 'week', tz: 'Europe/Berlin', excludeBots: true, buckets: bucketStarts(w.from, w.to, 'week', 'Europe/Berlin', 1500) }),
+      searches: await breakdown(mm, { ...w, projectId: PROJECT, dimension: 'searches', limit: 20, excludeBots: true }),
+      ai: await aiInsights(mm, { ...w, projectId: PROJECT, limit: 20 }),
+    });
+    const answered = await answers(m);
+    t.ok(answered.byDay.totals.views > 500, 'the answers are not trivial');
     await db.close();
     db = await connectDatabase({ dataDir });
     t.same(await stored(models(db.connection)), before, 'every document is back');
+    t.same(await answers(models(db.connection)), answered, 'every answer is the same');
   });
 });

@@ -6,6 +6,7 @@ import { classify } from '../../src/analytics/classify.ts';
 import { overview } from '../../src/analytics/overview.ts';
 import { DIMENSIONS, resolveWindow } from '../../src/analytics/query-params.ts';
 import { AnalyticsRecorder } from '../../src/analytics/recorder.ts';
+import { DAY_FORMAT } from '../../src/analytics/rollup-batch.ts';
 import { backfillRollups, daysToBackfill } from '../../src/analytics/rollup-backfill.ts';
 import { SaltStore, utcDay } from '../../src/analytics/visitor-hash.ts';
 import { randomEvents } from '../helpers/analytics-events.ts';
@@ -67,19 +68,32 @@ t.test('analytics rollup backfill', async (t) => {
   });
 
   t.test('should do nothing when run again, and keep counting events recorded after it', async (t) => {
-    t.same(await backfillRollups(m), { days: 0, events: 0 });
+    t.same(await backfillRollups(m), { days: 0, events: 0, summed: 0 });
     const rec2 = new AnalyticsRecorder(m, { batchSize: 100, flushIntervalMs: 60_000 });
     for (const e of randomEvents(5, 500, PROJECT)) rec2.record(e);
     await rec2.close();
-    t.same(await backfillRollups(m), { days: 0, events: 0 });
+    t.same(await backfillRollups(m), { days: 0, events: 0, summed: 0 });
     for (const q of queries(windows[0])) t.same(await q(false), await q(true));
+  });
+
+  t.test('should read older day documents hour by hour, then give them their hours\' sums', async (t) => {
+    // Day documents as written before they held the day rollup: uniques, `pv` and `views` only.
+    const days = await m.AnalyticsDayUniques.find({ project_id: PROJECT }).lean();
+    t.ok(days.length > 30 && days.every((d) => d.format === DAY_FORMAT), 'the recorder writes the day rollup');
+    await m.AnalyticsDayUniques.updateMany({ project_id: PROJECT }, { $unset: { format: 1, c: 1, fam: 1, air: 1, aip: 1, sq: 1, hv: 1 } });
+    for (const d of days) await m.AnalyticsDayUniques.updateOne({ _id: d._id }, { $set: { views: d.c?.views ?? 0 } });
+    for (const w of windows) for (const q of queries(w)) t.same(await q(false), await q(true), `older days, from ${w.from.toISOString()}`);
+    t.same(await backfillRollups(m), { days: 0, events: 0, summed: days.length });
+    t.same(await m.AnalyticsDayUniques.find({ project_id: PROJECT }).sort({ _id: 1 }).lean(), days.sort((a, b) => (a._id < b._id ? -1 : 1)), 'the sums are what the recorder writes');
+    t.same(await backfillRollups(m), { days: 0, events: 0, summed: 0 });
+    for (const w of windows) for (const q of queries(w)) t.same(await q(false), await q(true), `summed days, from ${w.from.toISOString()}`);
   });
 
   t.test('should leave a day alone whose raw events expired (its rollups are the better record)', async (t) => {
     const w = windows[0];
     const before = await overview(m, { ...w, projectId: PROJECT, unit: 'day', tz: 'UTC', excludeBots: false, buckets: bucketStarts(w.from, w.to, 'day', 'UTC', 1500) });
     await m.AnalyticsEvent.deleteMany({ project_id: PROJECT, ts: { $lt: new Date('2026-03-10T00:00:00Z') } });
-    t.same(await backfillRollups(m), { days: 0, events: 0 });
+    t.same(await backfillRollups(m), { days: 0, events: 0, summed: 0 });
     t.same(await overview(m, { ...w, projectId: PROJECT, unit: 'day', tz: 'UTC', excludeBots: false, buckets: bucketStarts(w.from, w.to, 'day', 'UTC', 1500) }), before);
   });
 });

@@ -5,6 +5,7 @@ import { bucketStarts, type Unit } from '../../src/analytics/buckets.ts';
 import { overview } from '../../src/analytics/overview.ts';
 import { DIMENSIONS, resolveWindow } from '../../src/analytics/query-params.ts';
 import { AnalyticsRecorder } from '../../src/analytics/recorder.ts';
+import { countsIn } from '../../src/analytics/rollup-days.ts';
 import { decodeKey, encodeKey } from '../../src/analytics/rollup-keys.ts';
 import { rollupsCover } from '../../src/analytics/rollup-window.ts';
 import { randomEvents } from '../helpers/analytics-events.ts';
@@ -81,6 +82,18 @@ t.test('analytics rollups', async (t) => {
     t.ok(body.crawlers.length === 2 && body.usage.llm_exports > 0 && body.usage.ai_referrals > 0 && body.usage.assistant_messages > 0, 'every part has counts');
   });
 
+  t.test('should read whole UTC days from one document each and only the cut days\' hours from hourly rollups', async (t) => {
+    const w = windows[2];
+    const counts = await countsIn(m, PROJECT, w, ['c', 'fam', 'hv']);
+    const firstWhole = Date.UTC(2026, 2, 7);
+    const afterWhole = Date.UTC(2026, 2, 30);
+    t.same([...new Set(counts.days.map((d) => new Date(d.day).getTime()))].sort((a, b) => a - b), Array.from({ length: 23 }, (_, i) => firstWhole + i * 24 * HOUR), 'March 7 to 29 from day documents');
+    t.ok(counts.hours.length > 0 && counts.hours.every((h) => new Date(h.hour).getTime() < firstWhole || new Date(h.hour).getTime() >= afterWhole), 'hourly rollups only on March 6 and 30');
+    t.ok(counts.edges.rollups.length > 0, 'the part hours at the edges from raw events');
+    const views = (docs: { c?: Record<string, number> }[]) => docs.reduce((n, d) => n + (d.c?.views ?? 0), 0);
+    t.equal(views(counts.days) + views(counts.hours), (await overview(m, { ...w, projectId: PROJECT, unit: 'day', tz: 'UTC', excludeBots: false, buckets: bucketStarts(w.from, w.to, 'day', 'UTC', 1500) }, raw)).totals.views, 'their views add up to the raw count');
+  });
+
   t.test('should keep day uniques exact as visitors return in later batches of recorders writing at once', async (t) => {
     const cases = overviewCases.filter((c) => c.from.getTime() === windows[0].from.getTime() && c.unit !== 'hour' && c.tz === 'UTC');
     for (const q of cases) t.same(await overview(m, q), await overview(m, q, raw), 'before');
@@ -115,10 +128,16 @@ t.test('analytics rollups', async (t) => {
 
   t.test('should keep answering from rollups once raw events are past retention', async (t) => {
     const q = overviewCases.find((c) => c.unit === 'day' && c.tz === 'Europe/Berlin' && c.excludeBots)!;
-    const before = { overview: await overview(m, q, raw), pages: await breakdown(m, { ...q, dimension: 'pages', limit: 20 }, raw), ai: await aiInsights(m, { ...q, limit: 20 }, raw) };
+    const hourly = { ...q, unit: 'hour' as const, buckets: bucketStarts(q.from, q.to, 'hour', q.tz, 1500) };
+    const before = {
+      overview: await overview(m, q, raw), hourly: await overview(m, hourly, raw), pages: await breakdown(m, { ...q, dimension: 'pages', limit: 20 }, raw),
+      searches: await breakdown(m, { ...q, dimension: 'searches', limit: 20 }, raw), ai: await aiInsights(m, { ...q, limit: 20 }, raw),
+    };
     await m.AnalyticsEvent.deleteMany({ project_id: PROJECT });
     t.same(await overview(m, q), before.overview);
+    t.same(await overview(m, hourly), before.hourly);
     t.same(await breakdown(m, { ...q, dimension: 'pages', limit: 20 }), before.pages);
+    t.same(await breakdown(m, { ...q, dimension: 'searches', limit: 20 }), before.searches);
     t.same(await aiInsights(m, { ...q, limit: 20 }), before.ai);
     t.equal((await overview(m, q, raw)).totals.views, 0, 'the raw events are gone');
   });

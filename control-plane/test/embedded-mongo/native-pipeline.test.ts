@@ -54,6 +54,8 @@ const PIPELINES: Record<string, Document[]> = {
     total: [{ $unwind: '$tags' }, { $group: { _id: '$visitor' } }, { $count: 'n' }],
     series: [{ $unwind: '$tags' }, { $group: { _id: { b: byDay('Europe/Berlin'), v: '$visitor' } } }, { $group: { _id: '$_id.b', visitors: { $sum: 1 } } }],
   } }],
+  // Unwound documents read by $sort, $match and a $group with several fields before new ones are made.
+  unwindSortGroup: [{ $match: WINDOW }, { $unwind: '$tags' }, { $sort: { visitor: -1 } }, { $match: { kind: 'page_view' } }, { $group: { _id: { k: '$tags', v: '$visitor' }, n: { $sum: 1 } } }, { $sort: { n: -1, '_id.k': 1, '_id.v': 1 } }],
   skipAndOr: [{ $match: { $or: [{ bot: true }, { kind: 'search' }] } }, { $group: { _id: '$browser', n: { $sum: 1 } } }, { $sort: { _id: -1 } }, { $skip: 1 }],
 };
 
@@ -65,6 +67,7 @@ t.test('native aggregation', async (t) => {
       t.ok(native, `${name} runs natively`);
       t.same(native, runPipeline(DOCS, pipeline, () => []), name);
     }
+    t.same(DOCS.filter((d) => Object.getPrototypeOf(d) !== Object.prototype), [], 'stored documents keep their prototype');
   });
 
   t.test('should hand pipelines and documents it cannot judge with certainty back to mingo', async (t) => {

@@ -53,7 +53,7 @@ analyticsVisitorHourSchema.index({ day_key: 1, hour: 1 });
 /**
  * The distinct values one visitor's page views had in one UTC day (one array per breakdown
  * dimension, as in the visitor-hours). Written by the recorder only to learn which (visitor,
- * value) pairs a batch adds to a day (analytics/day-uniques-writes.ts); never read by queries.
+ * value) pairs a batch adds to a day (analytics/rollup-batch.ts); never read by queries.
  */
 export interface AnalyticsVisitorDay {
   _id: string;
@@ -68,9 +68,10 @@ export const analyticsVisitorDaySchema = new Schema({ _id: String, project_id: S
 analyticsVisitorDaySchema.index({ project_id: 1, day: 1 });
 
 /**
- * Distinct visitors of one project's UTC day for bot or non-bot traffic, kept up to date by the
+ * Distinct visitors of one project's UTC day for bot or non-bot traffic, and the day rollup (its
+ * hours' counters summed, so whole days are read as one document instead of 24), kept up to date by the
  * recorder with `$inc` as batches add new visitors and new (visitor, value) pairs
- * (analytics/day-uniques-writes.ts). A visitor id hashes the User-Agent, which alone decides
+ * (analytics/rollup-batch.ts). A visitor id hashes the User-Agent, which alone decides
  * whether a visit is a bot, so the two classes never share a visitor: all traffic's uniques are
  * the sum of both documents. Visitor ids rotate every UTC day, so counts add up across days.
  */
@@ -81,8 +82,18 @@ export interface AnalyticsDayUniques {
   bot: boolean;
   /** Events of the day (every kind), as rolled up: the backfill compares it with the raw events. */
   events?: number;
-  /** Page views of the day. */
+  /** 2 when the document holds its hours' counters summed (`c`, `fam`, `air`, `aip`, `sq`, `hv`); absent in days written before. */
+  format?: number;
+  /** Page views of the day, in days written before `format` 2 (which count them in `c.views`). */
   views?: number;
+  /** The day rollup: the hourly rollups' counters and maps (see {@link AnalyticsRollup}) summed over the day's hours. */
+  c?: Record<string, number>;
+  fam?: Record<string, number>;
+  air?: Record<string, number>;
+  aip?: Record<string, number>;
+  sq?: Record<string, { n: number; s: number; c: number }>;
+  /** Page views per UTC hour of the day (`h0` to `h23`). */
+  hv?: Record<string, number>;
   /** Distinct visitors of the day. */
   total?: number;
   /** Distinct visitors per UTC hour of the day (`h0` to `h23`: numeric field names would read as array positions). */
