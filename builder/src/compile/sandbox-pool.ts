@@ -42,7 +42,7 @@ export interface SandboxCompilerOptions extends Omit<CompilerOptions, 'workers' 
   threshold: number;
   /** Pages per chunk (default 16). */
   chunk?: number;
-  /** Sandboxes idle this long end (default 30 s). */
+  /** Sandboxes idle this long end (default 30 s); `Infinity`: they end with `close()` only. */
   idleMs?: number;
   /** False: sandboxes start without the platform's code cache and none is recorded (default: used). */
   codeCache?: boolean;
@@ -172,7 +172,8 @@ export function createSandboxCompiler(opts: SandboxCompilerOptions): SandboxComp
         pump();
         return (await Promise.all(parts)).flat();
       } finally {
-        if (--active === 0) idleTimer = setTimeout(() => void stopAll(), opts.idleMs ?? IDLE_MS).unref();
+        const idleMs = opts.idleMs ?? IDLE_MS;
+        if (--active === 0 && Number.isFinite(idleMs)) idleTimer = setTimeout(() => void stopAll(), idleMs).unref();
       }
     },
     async close() {

@@ -97,4 +97,14 @@ t.test('createSandboxCompiler', async (t) => {
     t.same(bodies(await pool.compile([page('x', 'X\n')], ctx)), bodies(first));
     t.equal(pool.running(), 1, 'a new sandbox compiled the second batch');
   });
+
+  t.test('should keep sandboxes until closed when their idle time is Infinity', async (t) => {
+    const pool = createSandboxCompiler({ workers: 1, threshold: 100, idleMs: Number.POSITIVE_INFINITY });
+    t.teardown(() => pool.close());
+    await pool.compile([page('x', 'X\n')], ctx);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    t.equal(pool.running(), 1, 'still running while idle (a timer of Infinity would have fired at once)');
+    await pool.close();
+    t.equal(pool.running(), 0);
+  });
 });
