@@ -74,7 +74,7 @@ async function loadBuildModules() {
 }
 
 /** Sandboxes are never stopped for idleness during a session: the next edit must not pay their start. */
-const KEEP_SANDBOXES_MS = 2 ** 31 - 1;
+const KEEP_SANDBOXES_MS = Number.POSITIVE_INFINITY;
 
 /**
  * Builds the working tree, then follows changes. An edit of existing pages takes a fast path:
