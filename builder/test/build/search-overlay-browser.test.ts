@@ -89,4 +89,12 @@ t.test('search overlay in the browser', async (t) => {
   await t.test('should still find unchanged pages in their shards', async (t) => {
     t.same(await search('welcome'), { found: ['Home /'], status: '1 result' });
   });
+
+  await t.test('should search the shards, still hiding covered URLs, when the listed overlay is gone', async (t) => {
+    // As a reader holding a cached list after the next publish replaced the overlay's folder.
+    fs.rmSync(path.join(out, after.overlay!.base!), { recursive: true });
+    await tab.reload();
+    t.same(await search('welcome'), { found: ['Home /'], status: '1 result' });
+    t.same(await search('obsidianite'), { found: [], status: 'No results for “obsidianite”' }, 'the deleted page stays hidden');
+  });
 });

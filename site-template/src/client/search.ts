@@ -60,13 +60,25 @@ function loadPagefind(): Promise<{ pf: Pagefind; overlay?: SearchOverlay }> {
       import(/* @vite-ignore */ new URL(bases[0] + 'pagefind.js', location.href).href) as Promise<PagefindModule>,
       list ? loadOverlay(list) : undefined,
     ]);
-    const pf = mod.createInstance({ basePath: bases[0] });
+    const open = async (merged: string[]) => {
+      const pf = mod.createInstance({ basePath: bases[0] });
+      try {
+        for (const base of merged) await pf.mergeIndex(base);
+        await pf.init();
+        return pf;
+      } catch (error) {
+        await pf.destroy().catch(() => undefined);
+        throw error;
+      }
+    };
+    let pf: Pagefind;
     try {
-      for (const base of [...bases.slice(1), ...(overlay?.base ? [overlay.base] : [])]) await pf.mergeIndex(base);
-      await pf.init();
+      pf = await open([...bases.slice(1), ...(overlay?.base ? [overlay.base] : [])]);
     } catch (error) {
-      await pf.destroy().catch(() => undefined);
-      throw error;
+      if (!overlay?.base) throw error;
+      // A list naming an overlay already replaced (cached for its minute, or read mid-publish):
+      // search the shards alone, still hiding the URLs it covers, rather than nothing.
+      pf = await open(bases.slice(1));
     }
     return { pf, ...(overlay ? { overlay } : {}) };
   })();
