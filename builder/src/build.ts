@@ -78,6 +78,12 @@ export interface BuildOptions {
   /** Pages per search shard before the shard count doubles; default 400 (`MAX_PAGES_PER_SHARD`). */
   searchPerShard?: number;
   /**
+   * URLs the search overlay may cover (changed and deleted pages indexed apart from their shards,
+   * see outputs/search-overlay.ts) before shards are re-indexed; 0 re-indexes every changed shard.
+   * Default 32 (`OVERLAY_LIMIT`).
+   */
+  searchOverlay?: number;
+  /**
    * Called once the site is rendered and before it is published, with the pages whose published
    * version changes (new, edited, moved) and the ones removed. The worker reports them to the
    * pages API; reporting before the publish means a build that dies in between re-reports them.
@@ -222,7 +228,7 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>)
   const filters = searchFiltersOf(config.navigation, sources.map((p) => ({ sourcePath: p, urlPath: urlPathFor(p, contentRoot) })), contentRoot);
   const early = startChangedShards({
     changed: misses, unchanged: [...records.values(), ...apiRecords], pageCount: sources.length + apiRecords.length, contentRoot,
-    basePath: config.basePath, perShard: opts.searchPerShard, load, filters,
+    basePath: config.basePath, perShard: opts.searchPerShard, load, filters, previous: previousSearch, overlayLimit: opts.searchOverlay,
   });
   for (const [name, shard] of early.started) started.set(name, shard);
   // Shard after shard (each in path order): a shard's search bundle is written as soon as its
@@ -341,7 +347,7 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>)
   // Pagefind indexes in its own process: start it now and let it run while shells render.
   const indexStart = performance.now();
   const indexing = buildSearchIndex(searchPages, {
-    basePath: config.basePath, previous: previousSearch, perShard: opts.searchPerShard, started, filters,
+    basePath: config.basePath, previous: previousSearch, perShard: opts.searchPerShard, started, filters, overlayLimit: opts.searchOverlay,
     load: async (paths) => Promise.all(paths.map((p) => limit(() => load(byUrl.get(p)!)))),
   }).then(async (search) => {
     for (const [key, bytes] of search.files) await publisher.emit(key, bytes);

@@ -1,6 +1,7 @@
 import { urlPathFor } from './compile/index.ts';
 import { openPagefindShard, type PagefindShard } from './outputs/pagefind-shard.ts';
-import type { StartedShard } from './outputs/search-index.ts';
+import type { SearchManifest, StartedShard } from './outputs/search-index.ts';
+import { decideOverlay, OVERLAY_NAME, pageStamp } from './outputs/search-overlay.ts';
 import { shardCount, shardOf, type SearchFilters } from './outputs/search-shards.ts';
 import type { PageRecord } from './page-bodies.ts';
 import type { CompiledPage } from './types.ts';
@@ -19,12 +20,16 @@ export interface EarlySearchOptions {
   perShard?: number;
   /** As `buildSearchIndex`'s `filters`. */
   filters?: SearchFilters;
+  /** As `buildSearchIndex`'s `previous`: with it, the overlay and the shards to fold are foreseen. */
+  previous?: SearchManifest;
+  /** As `buildSearchIndex`'s `overlayLimit`. */
+  overlayLimit?: number;
   load(record: PageRecord): Promise<CompiledPage>;
 }
 
 /** Search shards opened before the pages they need are all compiled. */
 export interface EarlyShards {
-  /** Shard name → its index, for `buildSearchIndex`'s `started`. */
+  /** Shard name (or `overlay`) → its index, for `buildSearchIndex`'s `started`. */
   started: Map<string, StartedShard>;
   /** Adds freshly compiled pages to their opened shards (in the background). */
   add(pages: readonly CompiledPage[]): void;
@@ -48,26 +53,29 @@ interface ShardQueue {
 }
 
 /**
- * Opens the search shards that hold changed pages and indexes their pages while the changed
+ * Opens the search indexes the build will write, foreseen as `buildSearchIndex` decides (the
+ * pages still to compile count as changed): the overlay, when the changes fit in it, and the
+ * shards to re-index (every shard on a cold build). Their pages are indexed while the changed
  * ones compile, so Pagefind (its own process) indexes while pages compile: `buildSearchIndex`
- * then adds whatever is missing (`started`). If the final shard plan differs (a new page
- * failed, so the count changed), the early shards are simply discarded.
+ * then adds whatever is missing (`started`). If the final decision differs (a page compiled to
+ * the same search document, or a new page failed, so the count changed), the early indexes not
+ * used are simply discarded.
  *
  * Pagefind numbers pages in the order they are added, and its index and metadata files follow
- * those numbers. So that a shard's bundle is the same bytes whichever pages changed (an edit
+ * those numbers. So that a bundle is the same bytes whichever pages changed (an edit
  * publishes exactly what a cold build of the same commit publishes), pages are sent in one
  * order, their URL paths sorted (the order `planShards` gives a shard's pages): unchanged pages up to the
  * first changed one at once, the rest as the changed pages before them arrive. An edit's shard
  * is thus about half indexed by the time its page is compiled.
  *
- * Unchanged pages are loaded one shard after another, so at most one shard's bodies are held
+ * Unchanged pages are loaded one index after another, so at most one shard's bodies are held
  * here at a time.
  */
 export function startChangedShards(opts: EarlySearchOptions): EarlyShards {
   const started = new Map<string, OpenShard>();
   const queues = new Map<string, ShardQueue>();
   const count = shardCount(opts.pageCount, opts.perShard);
-  const nameOf = (urlPath: string) => `${count}-${shardOf(urlPath, count)}`;
+  const shardName = (urlPath: string) => `${count}-${shardOf(urlPath, count)}`;
   let loading: Promise<unknown> = Promise.resolve();
   /** Sends the shard's next pages that are at hand, in order. */
   const advance = (queue: ShardQueue) => {
@@ -103,15 +111,26 @@ export function startChangedShards(opts: EarlySearchOptions): EarlyShards {
       queue.entry.files.catch(() => undefined);
     }
   };
-  const changedByShard = new Map<string, string[]>();
-  for (const p of opts.changed) {
-    const urlPath = urlPathFor(p, opts.contentRoot);
-    const name = nameOf(urlPath);
-    changedByShard.set(name, [...(changedByShard.get(name) ?? []), urlPath]);
+  const changedPaths = opts.changed.map((p) => urlPathFor(p, opts.contentRoot));
+  const unchangedByPath = new Map(opts.unchanged.map((record) => [record.summary.urlPath, record]));
+  const current = new Map<string, string | undefined>([
+    ...opts.unchanged.map((r) => [r.summary.urlPath, pageStamp(r.summary.urlPath, r.summary.searchHash, opts.filters)] as const),
+    ...changedPaths.map((urlPath) => [urlPath, undefined] as const),
+  ]);
+  const decision = changedPaths.length === 0 ? undefined
+    : decideOverlay(current, opts.previous, { basePath: opts.basePath, perShard: opts.perShard, limit: opts.overlayLimit, count });
+  const inOverlay = new Set(decision?.pages);
+  // The index each page goes to: the overlay, or its shard when that shard is re-indexed.
+  const groupOf = (urlPath: string) => (inOverlay.has(urlPath) ? OVERLAY_NAME : decision?.reindex.has(shardName(urlPath)) ? shardName(urlPath) : undefined);
+  const groups = new Map<string, string[]>();
+  for (const urlPath of [...changedPaths, ...unchangedByPath.keys()]) {
+    const name = groupOf(urlPath);
+    if (name !== undefined) groups.set(name, [...(groups.get(name) ?? []), urlPath]);
   }
-  for (const [name, changed] of changedByShard) {
-    const members = opts.unchanged.filter((r) => nameOf(r.summary.urlPath) === name);
-    const order = [...members.map((record) => ({ urlPath: record.summary.urlPath, record })), ...changed.map((urlPath) => ({ urlPath }))]
+  // The overlay first, then shards in the order their first changed page comes.
+  const names = [...new Set([...(inOverlay.size ? [OVERLAY_NAME] : []), ...changedPaths.map(groupOf).filter((n): n is string => n !== undefined), ...groups.keys()])];
+  for (const name of names) {
+    const order = (groups.get(name) ?? []).map((urlPath) => ({ urlPath, record: unchangedByPath.get(urlPath) }))
       .sort((a, b) => (a.urlPath < b.urlPath ? -1 : a.urlPath > b.urlPath ? 1 : 0));
     const entry: OpenShard = { shard: openPagefindShard(opts.basePath, opts.filters), urlPaths: new Set() };
     entry.shard.catch(() => undefined);
@@ -120,14 +139,14 @@ export function startChangedShards(opts: EarlySearchOptions): EarlyShards {
     queues.set(name, queue);
     advance(queue);
   }
-  const ranks = new Map([...changedByShard.keys()].map((name, i) => [name, i]));
+  const ranks = new Map(names.map((name, i) => [name, i]));
   return {
     started,
-    rank: (sourcePath) => ranks.get(nameOf(urlPathFor(sourcePath, opts.contentRoot))) ?? ranks.size,
+    rank: (sourcePath) => ranks.get(groupOf(urlPathFor(sourcePath, opts.contentRoot)) ?? '') ?? ranks.size,
     add(pages) {
       const touched = new Set<ShardQueue>();
       for (const page of pages) {
-        const queue = queues.get(nameOf(page.urlPath));
+        const queue = queues.get(groupOf(page.urlPath) ?? '');
         if (!queue) continue;
         queue.ready.set(page.urlPath, page);
         touched.add(queue);

@@ -22,22 +22,23 @@ t.teardown(closePagefind);
 
 t.test('startChangedShards', async (t) => {
   const first = await buildSearchIndex(pages, { perShard: 2 });
+  const coldManifest = first.manifest;
   const edited = page(4, 'Widget four was rewritten.');
   const after = pages.map((p) => (p.urlPath === edited.urlPath ? edited : p));
   const unchanged = pages.filter((p) => p !== pages[4]).map(record);
-  const fresh = await buildSearchIndex(after, { perShard: 2, previous: first.manifest });
+  const fresh = await buildSearchIndex(after, { perShard: 2, previous: first.manifest, overlayLimit: 0 });
 
   t.test('should open only the changed page\'s shard, holding its unchanged pages', async (t) => {
-    const started = startChangedShards({ changed: [edited.sourcePath], unchanged, pageCount: 6, contentRoot: 'docs/', basePath: '', perShard: 2, load }).started;
+    const started = startChangedShards({ changed: [edited.sourcePath], unchanged, pageCount: 6, contentRoot: 'docs/', basePath: '', perShard: 2, previous: first.manifest, overlayLimit: 0, load }).started;
     const name = `4-${shardOf(edited.urlPath, 4)}`;
     t.same([...started.keys()], [name]);
     t.same([...started.get(name)!.urlPaths].sort(), pages.filter((p) => p !== pages[4] && shardOf(p.urlPath, 4) === shardOf(edited.urlPath, 4)).map((p) => p.urlPath).sort());
-    await buildSearchIndex([...entries(after.filter((p) => p !== edited)), edited], { perShard: 2, previous: first.manifest, started, load: loadPaths });
+    await buildSearchIndex([...entries(after.filter((p) => p !== edited)), edited], { perShard: 2, previous: first.manifest, overlayLimit: 0, started, load: loadPaths });
   });
 
   t.test('should produce the same bundle as indexing the shard from scratch', async (t) => {
-    const started = startChangedShards({ changed: [edited.sourcePath], unchanged, pageCount: 6, contentRoot: 'docs/', basePath: '', perShard: 2, load }).started;
-    const early = await buildSearchIndex([...entries(after.filter((p) => p !== edited)), edited], { perShard: 2, previous: first.manifest, started, load: loadPaths });
+    const started = startChangedShards({ changed: [edited.sourcePath], unchanged, pageCount: 6, contentRoot: 'docs/', basePath: '', perShard: 2, previous: first.manifest, overlayLimit: 0, load }).started;
+    const early = await buildSearchIndex([...entries(after.filter((p) => p !== edited)), edited], { perShard: 2, previous: first.manifest, overlayLimit: 0, started, load: loadPaths });
     t.same(early.rebuilt, fresh.rebuilt);
     t.same(early.manifest, fresh.manifest);
     t.same([...early.files.keys()].sort(), [...fresh.files.keys()].sort());
@@ -46,7 +47,7 @@ t.test('startChangedShards', async (t) => {
 
   t.test('should write a shard\'s bundle once its last page arrives, and order the compile shard by shard', async (t) => {
     const [one, two] = [pages[0], pages.find((p) => shardOf(p.urlPath, 4) !== shardOf(pages[0].urlPath, 4))!];
-    const early = startChangedShards({ changed: [two.sourcePath, one.sourcePath], unchanged: pages.filter((p) => p !== one && p !== two).map(record), pageCount: 6, contentRoot: 'docs/', basePath: '', perShard: 2, load });
+    const early = startChangedShards({ changed: [two.sourcePath, one.sourcePath], unchanged: pages.filter((p) => p !== one && p !== two).map(record), pageCount: 6, contentRoot: 'docs/', basePath: '', perShard: 2, previous: coldManifest, overlayLimit: 0, load });
     const [first, second] = [`4-${shardOf(one.urlPath, 4)}`, `4-${shardOf(two.urlPath, 4)}`];
     t.same([early.started.get(first)!.files, early.started.get(second)!.files], [undefined, undefined], 'nothing written while pages are missing');
     early.add([one]);
@@ -69,9 +70,9 @@ t.test('startChangedShards', async (t) => {
       const changed = page(Number(target.urlPath.split('-').at(-1)), 'This widget was rewritten.');
       const now = pages.map((p) => (p === target ? changed : p));
       const scratch = await buildSearchIndex(now, { perShard: 2 });
-      const early = startChangedShards({ changed: [changed.sourcePath], unchanged: pages.filter((p) => p !== target).map(record), pageCount: 6, contentRoot: 'docs/', basePath: '', perShard: 2, load });
+      const early = startChangedShards({ changed: [changed.sourcePath], unchanged: pages.filter((p) => p !== target).map(record), pageCount: 6, contentRoot: 'docs/', basePath: '', perShard: 2, previous: first.manifest, overlayLimit: 0, load });
       early.add([changed]);
-      const result = await buildSearchIndex([...entries(now.filter((p) => p !== changed)), changed], { perShard: 2, previous: first.manifest, started: early.started, load: loadPaths });
+      const result = await buildSearchIndex([...entries(now.filter((p) => p !== changed)), changed], { perShard: 2, previous: first.manifest, overlayLimit: 0, started: early.started, load: loadPaths });
       for (const name of result.rebuilt) {
         const keys = [...scratch.files.keys()].filter((key) => key.startsWith(`_pagefind/${name}/`));
         t.same(keys.filter((key) => Buffer.compare(Buffer.from(result.files.get(key) ?? ''), Buffer.from(scratch.files.get(key) ?? '')) !== 0), [], `${target.urlPath} changed: shard ${name}`);
@@ -81,10 +82,22 @@ t.test('startChangedShards', async (t) => {
 
   t.test('should ignore early shards of another shard count', async (t) => {
     // Planned for 3 pages (one shard); the site has 6 (four shards): the early shard is discarded.
-    const started = startChangedShards({ changed: [edited.sourcePath], unchanged, pageCount: 3, contentRoot: 'docs/', basePath: '', perShard: 2, load }).started;
-    t.same([...started.keys()].map((k) => k.split('-')[0]), ['2']);
-    const result = await buildSearchIndex([...entries(after.filter((p) => p !== edited)), edited], { perShard: 2, previous: first.manifest, started, load: loadPaths });
+    const started = startChangedShards({ changed: [edited.sourcePath], unchanged, pageCount: 3, contentRoot: 'docs/', basePath: '', perShard: 2, previous: first.manifest, overlayLimit: 0, load }).started;
+    t.same([...new Set([...started.keys()].map((k) => k.split('-')[0]))], ['2'], 'no shard of the previous count is usable: every shard of the planned count is opened');
+    const result = await buildSearchIndex([...entries(after.filter((p) => p !== edited)), edited], { perShard: 2, previous: first.manifest, overlayLimit: 0, started, load: loadPaths });
     t.same(result.manifest, fresh.manifest);
+  });
+
+  t.test('should open only the overlay for an edit that fits in it, giving the bundle indexing it afterwards gives', async (t) => {
+    const early = startChangedShards({ changed: [edited.sourcePath], unchanged, pageCount: 6, contentRoot: 'docs/', basePath: '', perShard: 2, previous: coldManifest, load });
+    t.same([...early.started.keys()], ['overlay']);
+    early.add([edited]);
+    const result = await buildSearchIndex([...entries(after.filter((p) => p !== edited)), edited], { perShard: 2, previous: coldManifest, started: early.started, load: loadPaths });
+    const scratch = await buildSearchIndex(after, { perShard: 2, previous: coldManifest });
+    t.same(result.rebuilt, ['overlay']);
+    t.same(result.manifest, scratch.manifest);
+    t.same([...result.files.keys()].sort(), [...scratch.files.keys()].sort());
+    for (const [key, bytes] of scratch.files) t.same(result.files.get(key), bytes, key);
   });
 
   t.test('should open nothing without changes', async (t) => {

@@ -1,11 +1,14 @@
 /**
- * The sharded search index of a site (see search-shards.ts for why it is sharded). Given the
- * previous build's `_pagefind/shards.json`, only shards whose fingerprint changed are re-indexed;
- * the others are listed as kept so the pipeline leaves their objects in place.
+ * The sharded search index of a site (see search-shards.ts for why it is sharded) and its
+ * overlay (see search-overlay.ts). Given the previous build's `_pagefind/shards.json`, a build
+ * whose changed pages are few indexes only them, into the overlay, and keeps every shard;
+ * otherwise the shards holding the most changes are re-indexed. Kept shards are listed as kept
+ * so the pipeline leaves their objects in place.
  */
 import type { SearchEntry, SearchFilters, SearchPage } from './search-shards.ts';
-import { planShards, shardBase } from './search-shards.ts';
+import { planShards, searchHash, shardBase } from './search-shards.ts';
 import { buildPagefindShard, type PagefindShard } from './pagefind-shard.ts';
+import { decideOverlay, OVERLAY_LIST_KEY, OVERLAY_NAME, overlayBase, overlayFingerprint, overlayList, pageStamp, servedWhenMerged } from './search-overlay.ts';
 
 /** Key of the shard manifest, published with the site and read back by the next build. */
 export const SEARCH_MANIFEST_KEY = '_pagefind/shards.json';
@@ -19,18 +22,41 @@ export interface ShardEntry {
   pages: number;
   /** Keys of the bundle's files, relative to the docs base. */
   files: string[];
+  /** URL path → stamp (`pageStamp`) of each page as this bundle indexed it; absent in manifests from before the overlay. */
+  stamps?: Record<string, string>;
+}
+
+/** The overlay as the manifest records it. */
+export interface OverlayEntry {
+  /** Site path of its bundle; absent when it covers deleted pages only. */
+  base?: string;
+  fingerprint: string;
+  /** URL paths of the pages it indexes, and of the deleted pages it hides. */
+  pages: string[];
+  deleted: string[];
+  /** Keys of its bundle's files, relative to the docs base. */
+  files: string[];
 }
 
 /** Content of `_pagefind/shards.json`. */
-export interface SearchManifest { version: 1; bases: string[]; shards: ShardEntry[] }
-
+export interface SearchManifest {
+  version: 1;
+  /** Docs base path the bundles' result URLs carry; absent in manifests from before the overlay. */
+  basePath?: string;
+  /** Bases of the home shards. */
+  bases: string[];
+  shards: ShardEntry[];
+  overlay?: OverlayEntry;
+}
 /** What a search build returns. */
 export interface SearchIndexResult {
-  /** Files to publish: the re-indexed shards' bundles and the manifest. */
+  /** Files to publish: the re-indexed shards' bundles, the overlay's, its list and the manifest. */
   files: Map<string, Buffer | string>;
   manifest: SearchManifest;
-  /** Names of the shards indexed by this build. */
+  /** Names of the shards indexed by this build (`overlay` when the overlay was indexed). */
   rebuilt: string[];
+  /** Pages Pagefind indexed in this build (shards and overlay). */
+  indexed: number;
   /** Keys of unchanged shards' files, already published, to keep. */
   kept: string[];
 }
@@ -66,19 +92,25 @@ export interface SearchIndexOptions {
   started?: ReadonlyMap<string, StartedShard>;
   /** Pagefind filters of each page (its language and version); the early shards must use the same. */
   filters?: SearchFilters;
+  /** URLs the overlay may cover before shards are re-indexed; 0 turns it off. Default `OVERLAY_LIMIT` (32). */
+  overlayLimit?: number;
 }
 
-/** `PageShellInput.searchBase`: the bundle bases, comma-separated (`<meta name="folio-search">`). */
+/**
+ * `PageShellInput.searchBase` (`<meta name="folio-search">`), comma-separated: the home shards'
+ * bases, then the overlay's list (`/_pagefind/overlay.json`), which the browser reads to merge the
+ * overlay. The list's key never changes, so an edit that only changes the overlay re-renders no shell.
+ */
 export function searchBaseOf(manifest: SearchManifest): string {
-  return manifest.bases.join(',');
+  return [...manifest.bases, `/${OVERLAY_LIST_KEY}`].join(',');
 }
 
 /**
  * The `searchBase` a build of `pages` publishes, known before indexing (shells are rendered
- * while Pagefind runs): the bases of the non-empty shards.
+ * while Pagefind runs): the bases of the non-empty shards and the overlay's list.
  */
 export function plannedSearchBase(pages: readonly (SearchPage | SearchEntry)[], basePath = '', perShard?: number): string {
-  return planShards(pages, basePath, perShard).filter((plan) => plan.pages.length > 0).map((plan) => shardBase(plan.name)).join(',');
+  return [...planShards(pages, basePath, perShard).filter((plan) => plan.pages.length > 0).map((plan) => shardBase(plan.name)), `/${OVERLAY_LIST_KEY}`].join(',');
 }
 
 /** Reads a manifest published by an earlier build; undefined when missing or not one. */
@@ -106,51 +138,95 @@ async function withBodies(pages: readonly (SearchPage | SearchEntry)[], load: Se
   return pages.map((page) => ('bodyHtml' in page ? page : loaded.get(page.urlPath)!));
 }
 
-/** Indexes the site's pages into shards, re-indexing only shards whose content changed. */
+/**
+ * The bundle of `pages` (sorted by URL path): the early-opened index's when it holds exactly
+ * them, or completed with the rest when it holds some of them, else indexed now.
+ */
+async function bundleOf(pages: readonly (SearchPage | SearchEntry)[], early: StartedShard | undefined, options: SearchIndexOptions, basePath: string): Promise<Map<string, Buffer>> {
+  const paths = new Set(pages.map((page) => page.urlPath));
+  if (early?.files && early.urlPaths.size === paths.size && [...paths].every((urlPath) => early.urlPaths.has(urlPath))) return early.files;
+  if (early && !early.files && [...early.urlPaths].every((urlPath) => paths.has(urlPath))) {
+    const shard = await early.shard;
+    await shard.add(await withBodies(pages.filter((page) => !early.urlPaths.has(page.urlPath)), options.load));
+    return shard.files();
+  }
+  return buildPagefindShard(await withBodies(pages, options.load), basePath, options.filters);
+}
+
+/**
+ * Indexes the site's pages: the overlay when few changed, else the shards holding the most
+ * changes (all of them on a cold build). An unchanged site writes the same bytes.
+ */
 export async function buildSearchIndex(pages: readonly (SearchPage | SearchEntry)[], options: SearchIndexOptions = {}): Promise<SearchIndexResult> {
   const basePath = options.basePath ?? '';
-  const previous = new Map((options.previous?.shards ?? []).map((shard) => [shard.name, shard]));
+  const previousShards = new Map((options.previous?.shards ?? []).map((shard) => [shard.name, shard]));
   const plans = planShards(pages, basePath, options.perShard, options.filters).filter((plan) => plan.pages.length > 0);
+  const stamps = new Map(pages.map((page) => [page.urlPath, pageStamp(page.urlPath, 'searchHash' in page ? page.searchHash : searchHash(page), options.filters)]));
+  const decision = decideOverlay(stamps, options.previous, { basePath, perShard: options.perShard, limit: options.overlayLimit });
   const files = new Map<string, Buffer | string>();
   const entries: ShardEntry[] = new Array(plans.length);
   const rebuilt: string[] = [];
   const kept: string[] = [];
+  let indexed = 0;
+  const stampsOf = (plan: (typeof plans)[number]) => Object.fromEntries(plan.pages.map((page) => [page.urlPath, stamps.get(page.urlPath)!]));
+  const emit = (base: string, bundle: Map<string, Buffer>, keep: (file: string) => boolean = () => true) => {
+    const keys: string[] = [];
+    for (const [file, bytes] of bundle) {
+      if (!keep(file)) continue;
+      keys.push(`${base.slice(1)}${file}`);
+      files.set(`${base.slice(1)}${file}`, bytes);
+    }
+    return keys.sort();
+  };
+  const shardTask = (i: number) => async () => {
+    const plan = plans[i];
+    const old = previousShards.get(plan.name);
+    // Kept: the shard is current, or its changes are in the overlay. (A manifest from before
+    // stamps lists none: an unchanged shard is kept by its fingerprint and gets them now.)
+    if (old && (!decision.reindex.has(plan.name) || old.fingerprint === plan.fingerprint)) {
+      entries[i] = old.stamps ? old : { ...old, stamps: stampsOf(plan) };
+      kept.push(...old.files);
+      return;
+    }
+    const base = shardBase(plan.name);
+    const bundle = await bundleOf(plan.pages, options.started?.get(plan.name), options, basePath);
+    entries[i] = { name: plan.name, base, fingerprint: plan.fingerprint, pages: plan.pages.length, files: emit(base, bundle), stamps: stampsOf(plan) };
+    rebuilt.push(plan.name);
+    indexed += plan.pages.length;
+  };
+  let overlay: OverlayEntry | undefined;
+  const overlayTask = async () => {
+    if (decision.pages.length + decision.deleted.length === 0) return;
+    const fingerprint = overlayFingerprint(decision.pages.map((urlPath) => ({ urlPath, stamp: stamps.get(urlPath)! })), decision.deleted, basePath);
+    const old = options.previous?.overlay;
+    if (old?.fingerprint === fingerprint) {
+      overlay = old;
+      kept.push(...old.files);
+      return;
+    }
+    overlay = { fingerprint, pages: decision.pages, deleted: decision.deleted, files: [] };
+    if (decision.pages.length === 0) return;
+    const byPath = new Map(pages.map((page) => [page.urlPath, page]));
+    const base = overlayBase(fingerprint);
+    const bundle = await bundleOf(decision.pages.map((urlPath) => byPath.get(urlPath)!), options.started?.get(OVERLAY_NAME), options, basePath);
+    overlay = { ...overlay, base, files: emit(base, bundle, servedWhenMerged) };
+    rebuilt.push(OVERLAY_NAME);
+    indexed += decision.pages.length;
+  };
+  // The overlay first: on an edit it is the only index written.
+  const tasks = [overlayTask, ...plans.map((_, i) => shardTask(i))];
   let next = 0;
   const worker = async () => {
-    while (next < plans.length) {
-      const i = next++;
-      const plan = plans[i];
-      const base = shardBase(plan.name);
-      const old = previous.get(plan.name);
-      if (old && old.fingerprint === plan.fingerprint) {
-        entries[i] = old;
-        kept.push(...old.files);
-        continue;
-      }
-      const early = options.started?.get(plan.name);
-      const paths = new Set(plan.pages.map((page) => page.urlPath));
-      let bundle: Map<string, Buffer>;
-      if (early?.files && early.urlPaths.size === paths.size && [...paths].every((urlPath) => early.urlPaths.has(urlPath))) {
-        bundle = await early.files;
-      } else if (early && !early.files && [...early.urlPaths].every((urlPath) => paths.has(urlPath))) {
-        const shard = await early.shard;
-        await shard.add(await withBodies(plan.pages.filter((page) => !early.urlPaths.has(page.urlPath)), options.load));
-        bundle = await shard.files();
-      } else {
-        bundle = await buildPagefindShard(await withBodies(plan.pages, options.load), basePath, options.filters);
-      }
-      const keys = [...bundle.keys()].sort().map((file) => `${base.slice(1)}${file}`);
-      for (const [file, bytes] of bundle) files.set(`${base.slice(1)}${file}`, bytes);
-      entries[i] = { name: plan.name, base, fingerprint: plan.fingerprint, pages: plan.pages.length, files: keys };
-      rebuilt.push(plan.name);
-    }
+    while (next < tasks.length) await tasks[next++]();
   };
   try {
     await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? 2) }, worker));
   } finally {
     await discardStarted(options.started);
   }
-  const manifest: SearchManifest = { version: 1, bases: entries.map((entry) => entry.base), shards: entries };
+  const manifest: SearchManifest = { version: 1, basePath, bases: entries.map((entry) => entry.base), shards: entries, ...(overlay ? { overlay } : {}) };
+  const covered = overlay ? [...overlay.pages, ...overlay.deleted].sort() : [];
+  files.set(OVERLAY_LIST_KEY, JSON.stringify(overlayList(overlay?.base, overlay?.files ?? [], covered, basePath)) + '\n');
   files.set(SEARCH_MANIFEST_KEY, JSON.stringify(manifest) + '\n');
-  return { files, manifest, rebuilt: rebuilt.sort(), kept };
+  return { files, manifest, rebuilt: rebuilt.sort(), kept, indexed };
 }

@@ -26,7 +26,7 @@ export interface SearchFilters {
 }
 
 /** The hidden elements carrying a page's filters and metadata (values in an attribute: no text to index). */
-function scopeTags(urlPath: string, scopes: SearchFilters | undefined): string {
+export function scopeTags(urlPath: string, scopes: SearchFilters | undefined): string {
   if (!scopes) return '';
   const tag = (kind: 'filter' | 'meta', name: string, value: string) => `<span data-pagefind-${kind}="${escapeHtml(name)}[data-value]" data-value="${escapeHtml(value)}"></span>`;
   return Object.entries(scopes.filters(urlPath)).flatMap(([name, values]) => values.map((v) => tag('filter', name, v))).join('')

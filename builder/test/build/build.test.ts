@@ -16,7 +16,8 @@ const fixture = fileURLToPath(new URL('../fixtures/sample-repo', import.meta.url
 const shape = (keys: string[]) => [...new Set(keys.map((k) => k
   .replace(/^_folio\/cache\/pages\/[0-9a-f]{64}\.json\.gz$/, '_folio/cache/pages/<key>.json.gz')
   .replace(/\/[0-9a-f]{32}\.json\.gz$/, '/<bucket>.json.gz')
-  .replace(/\/(en_|pagefind\.en_)[0-9a-f]+\./, '/$1<hash>.')))].sort();
+  .replace(/\/(en_|pagefind\.en_)[0-9a-f]+\./, '/$1<hash>.')
+  .replace(/^_pagefind\/overlay-[0-9a-f]{16}\//, '_pagefind/overlay-<fingerprint>/')))].sort();
 
 t.teardown(closePagefind);
 
@@ -116,7 +117,8 @@ t.test('build', async (t) => {
     ].join('\n'));
     const home = text('index.html');
     t.match(home, '<link rel="alternate" type="application/rss+xml" title="Home - Outputs" href="/index/rss.xml"/>', 'the root page links its own feed, not the site feed');
-    t.match(home, '<meta name="folio-search" content="/_pagefind/1-0/"/>');
+    t.match(home, '<meta name="folio-search" content="/_pagefind/1-0/,/_pagefind/overlay.json"/>');
+    t.same(JSON.parse(text('_pagefind/overlay.json')), { version: 1, ids: [], urls: [] }, 'a cold build leaves the overlay empty');
     const shards = JSON.parse(text('_pagefind/shards.json')) as { bases: string[]; shards: Array<{ files: string[] }> };
     t.same(shards.bases, ['/_pagefind/1-0/']);
     for (const key of shards.shards[0].files) t.ok(fs.existsSync(path.join(site, key)), key);
@@ -128,7 +130,7 @@ t.test('build', async (t) => {
       const split = JSON.parse(text('_pagefind/shards.json')) as { bases: string[]; shards: Array<{ files: string[]; pages: number }> };
       t.same(split.shards.map((s) => s.pages).reduce((a, b) => a + b), 3);
       t.ok(split.bases.every((b) => b.startsWith('/_pagefind/4-')), split.bases.join());
-      t.match(text('guides/agents/index.html'), `<meta name="folio-search" content="${split.bases.join(',')}"/>`);
+      t.match(text('guides/agents/index.html'), `<meta name="folio-search" content="${split.bases.join(',')},/_pagefind/overlay.json"/>`);
       t.equal(fs.existsSync(path.join(site, '_pagefind/1-0')), false, 'the one-shard bundle is deleted');
       for (const key of split.shards.flatMap((s) => s.files)) t.ok(fs.existsSync(path.join(site, key)), key);
     });
@@ -157,21 +159,21 @@ t.test('build', async (t) => {
     t.equal(res.compiled, 1);
     t.match(read('guides/usage/index.html'), 'Run it twice.');
     t.equal(read('guides/usage.md'), '# Usage\n\nRun it twice.\n');
-    // Its shell and export, the files that concatenate every page's text, its search shard's
-    // changed files, and the builder's state; no other shell, export or feed.
+    // Its shell and export, the files that concatenate every page's text, the search overlay
+    // holding that one page (its shard is kept), and the builder's state; no other shell, export or feed.
     t.same(shape(rec.puts), [
       '_folio/cache/manifest.json.gz', '_folio/cache/manifest/<bucket>.json.gz', '_folio/cache/pages/<key>.json.gz',
       '_folio/cache/pages/summaries/<bucket>.json.gz', '_folio/cache/summaries.json.gz',
-      '_pagefind/1-0/fragment/en_<hash>.pf_fragment', '_pagefind/1-0/index/en_<hash>.pf_index',
-      '_pagefind/1-0/pagefind-entry.json', '_pagefind/1-0/pagefind.en_<hash>.pf_meta', '_pagefind/shards.json',
+      '_pagefind/overlay-<fingerprint>/fragment/en_<hash>.pf_fragment', '_pagefind/overlay-<fingerprint>/index/en_<hash>.pf_index',
+      '_pagefind/overlay-<fingerprint>/pagefind-entry.json', '_pagefind/overlay-<fingerprint>/pagefind.en_<hash>.pf_meta',
+      '_pagefind/overlay.json', '_pagefind/shards.json',
       'guides/usage.md', 'guides/usage/index.html', 'llms-full.txt',
     ]);
+    t.equal(rec.puts.filter((k) => k.includes('/fragment/')).length, 1, 'one page indexed');
+    t.same(JSON.parse(read('_pagefind/shards.json')).overlay.pages, ['/guides/usage']);
     t.equal(res.uploaded, rec.puts.filter((k) => !k.startsWith('_folio/cache/')).length, 'uploaded counts the site objects written');
     // The state's buckets this edit replaced are deleted once the manifest lists the new ones.
-    t.same(shape(rec.deletes), [
-      '_folio/cache/manifest/<bucket>.json.gz', '_folio/cache/pages/summaries/<bucket>.json.gz',
-      '_pagefind/1-0/fragment/en_<hash>.pf_fragment', '_pagefind/1-0/index/en_<hash>.pf_index', '_pagefind/1-0/pagefind.en_<hash>.pf_meta',
-    ]);
+    t.same(shape(rec.deletes), ['_folio/cache/manifest/<bucket>.json.gz', '_folio/cache/pages/summaries/<bucket>.json.gz']);
   });
 
   await t.test('should recompile the page importing a snippet when only the snippet changed', async (t) => {

@@ -27,9 +27,9 @@ t.test('buildSearchIndex', async (t) => {
     t.equal(entry.languages.en.page_count, 6);
     for (const file of ['pagefind.js', 'pagefind-worker.js', 'wasm.en.pagefind']) t.ok(result.files.has(`_pagefind/1-0/${file}`), `${file} exists`);
     t.notOk(result.files.has('_pagefind/1-0/pagefind-ui.js'), 'Pagefind UI bundles are not published');
-    t.equal(searchBaseOf(result.manifest), '/_pagefind/1-0/');
+    t.equal(searchBaseOf(result.manifest), '/_pagefind/1-0/,/_pagefind/overlay.json');
     t.same(parseSearchManifest(String(result.files.get(SEARCH_MANIFEST_KEY))), result.manifest);
-    t.same(result.manifest.shards[0].files, [...result.files.keys()].filter((k) => k !== SEARCH_MANIFEST_KEY).sort());
+    t.same(result.manifest.shards[0].files, [...result.files.keys()].filter((k) => k.startsWith('_pagefind/1-0/')).sort());
     const fragments = fragmentText(result.files);
     t.match(fragments, '"url":"/docs/guides/page-0"', 'result URLs carry the base path');
     t.match(fragments, 'Install widget number 3');
@@ -39,14 +39,14 @@ t.test('buildSearchIndex', async (t) => {
   t.test('should re-index only the shard of an edited page', async (t) => {
     const first = await buildSearchIndex(pages, { perShard: 2 });
     t.same(first.manifest.bases, ['/_pagefind/4-0/', '/_pagefind/4-1/', '/_pagefind/4-2/', '/_pagefind/4-3/'].filter((b) => first.manifest.shards.some((s) => s.base === b)));
-    const unchanged = await buildSearchIndex(pages, { perShard: 2, previous: first.manifest });
+    const unchanged = await buildSearchIndex(pages, { perShard: 2, previous: first.manifest, overlayLimit: 0 });
     t.same(unchanged.rebuilt, []);
-    t.same([...unchanged.files.keys()], [SEARCH_MANIFEST_KEY]);
+    t.same([...unchanged.files.keys()], ['_pagefind/overlay.json', SEARCH_MANIFEST_KEY]);
     t.same(unchanged.manifest, first.manifest);
     t.same(unchanged.kept.sort(), first.manifest.shards.flatMap((s) => s.files).sort());
 
     const edited = pages.map((p, i) => (i === 4 ? { ...p, bodyHtml: '<p>Rewritten</p>' } : p));
-    const second = await buildSearchIndex(edited, { perShard: 2, previous: first.manifest });
+    const second = await buildSearchIndex(edited, { perShard: 2, previous: first.manifest, overlayLimit: 0 });
     t.same(second.rebuilt, [`4-${shardOf('/guides/page-4', 4)}`]);
     t.equal(second.manifest.shards.reduce((n, s) => n + s.pages, 0), 6);
   });

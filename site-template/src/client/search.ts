@@ -1,4 +1,5 @@
 import { flushBeacons, trackSearch } from './beacons.ts';
+import { currentResults, loadOverlay, type SearchOverlay } from './search-overlay.ts';
 /** The subset of Pagefind's JS API the dialog uses. */
 interface PagefindResultData {
   url: string;
@@ -7,11 +8,12 @@ interface PagefindResultData {
   sub_results?: { title: string; url: string; excerpt: string }[];
 }
 interface Pagefind {
-  options(o: Record<string, unknown>): Promise<void>;
   mergeIndex(base: string, o?: Record<string, unknown>): Promise<void>;
   init(): Promise<void>;
-  search(q: string, o?: { filters?: Record<string, string> }): Promise<{ results: { data(): Promise<PagefindResultData> }[] } | null>;
+  destroy(): Promise<void>;
+  search(q: string, o?: { filters?: Record<string, string> }): Promise<{ results: { id: string; data(): Promise<PagefindResultData> }[] } | null>;
 }
+interface PagefindModule { createInstance(o: { basePath: string }): Pagefind }
 
 /**
  * The page's language and version (`<meta name="folio-scope">`, on sites that have them):
@@ -40,20 +42,45 @@ export function scopedUrl(url: string, path: string | undefined, scope: { prefix
 /** Results shown per query. */
 export const MAX_RESULTS = 8;
 
-let pagefind: Promise<Pagefind> | undefined;
+let pagefind: Promise<{ pf: Pagefind; overlay?: SearchOverlay }> | undefined;
 
 /**
- * Loads Pagefind on first use. `<meta name="folio-search">` lists one or more bundle bases
- * (comma-separated) when the index is sharded: the first is loaded, the others merged into it.
+ * Loads Pagefind on first use. `<meta name="folio-search">` lists the bundle bases
+ * (comma-separated; the first is loaded, the others merged into it), then the overlay's list
+ * (`…/overlay.json`, see search-overlay.ts), whose bundle is merged too. An instance of its own
+ * (not Pagefind's module-wide one) so that a failed load leaves nothing half-merged for the retry.
  */
-function loadPagefind(): Promise<Pagefind> {
+function loadPagefind(): Promise<{ pf: Pagefind; overlay?: SearchOverlay }> {
   pagefind ??= (async () => {
-    const bases = (document.querySelector<HTMLMetaElement>('meta[name=folio-search]')?.content ?? '/_pagefind/')
-      .split(',').map((b) => b.trim()).filter(Boolean).map((b) => (b.endsWith('/') ? b : b + '/'));
-    const pf = (await import(/* @vite-ignore */ new URL(bases[0] + 'pagefind.js', location.href).href)) as Pagefind;
-    for (const base of bases.slice(1)) await pf.mergeIndex(base);
-    await pf.init();
-    return pf;
+    const entries = (document.querySelector<HTMLMetaElement>('meta[name=folio-search]')?.content ?? '/_pagefind/')
+      .split(',').map((b) => b.trim()).filter(Boolean);
+    const list = entries.find((e) => e.endsWith('.json'));
+    const bases = entries.filter((e) => !e.endsWith('.json')).map((b) => (b.endsWith('/') ? b : b + '/'));
+    const [mod, overlay] = await Promise.all([
+      import(/* @vite-ignore */ new URL(bases[0] + 'pagefind.js', location.href).href) as Promise<PagefindModule>,
+      list ? loadOverlay(list) : undefined,
+    ]);
+    const open = async (merged: string[]) => {
+      const pf = mod.createInstance({ basePath: bases[0] });
+      try {
+        for (const base of merged) await pf.mergeIndex(base);
+        await pf.init();
+        return pf;
+      } catch (error) {
+        await pf.destroy().catch(() => undefined);
+        throw error;
+      }
+    };
+    let pf: Pagefind;
+    try {
+      pf = await open([...bases.slice(1), ...(overlay?.base ? [overlay.base] : [])]);
+    } catch (error) {
+      if (!overlay?.base) throw error;
+      // A list naming an overlay already replaced (cached for its minute, or read mid-publish):
+      // search the shards alone, still hiding the URLs it covers, rather than nothing.
+      pf = await open(bases.slice(1));
+    }
+    return { pf, ...(overlay ? { overlay } : {}) };
   })();
   pagefind.catch(() => (pagefind = undefined));
   return pagefind;
@@ -118,10 +145,10 @@ export function initSearch(): void {
       return;
     }
     try {
-      const pf = await loadPagefind();
+      const { pf, overlay } = await loadPagefind();
       const scope = searchScope();
       const found = await pf.search(query, scope ? { filters: { scope: scope.scope } } : undefined);
-      const data = await Promise.all((found?.results ?? []).slice(0, MAX_RESULTS).map((r) => r.data()));
+      const { data, dropped } = await currentResults(found?.results ?? [], overlay, MAX_RESULTS);
       if (mine !== seq) return;
       list.replaceChildren(...data.map((d, i) => {
         const section = d.sub_results?.find((s) => s.url.includes('#') && s.title !== d.meta.title);
@@ -140,7 +167,7 @@ export function initSearch(): void {
         li.append(a);
         return li;
       }));
-      trackSearch(query, found?.results.length ?? 0);
+      trackSearch(query, (found?.results.length ?? 0) - dropped);
       status.textContent = data.length ? `${data.length} result${data.length === 1 ? '' : 's'}` : `No results for “${query}”`;
       highlight(0);
     } catch {
