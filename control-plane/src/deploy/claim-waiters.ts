@@ -7,8 +7,8 @@
  * time), a retried one's backoff over. It needs no change stream and works the same on the
  * embedded database and on MongoDB. With several control-plane replicas, a job queued on one does
  * not wake a claim waiting on another: that claim ends at its timeout and the worker claims again.
- * Nor does a lease running out wake anyone (nothing happens then): a waiting claim also tries
- * again every 10 s (internal-api.ts), which bounds how late a dead builder's job is taken over.
+ * Nor does a lease running out send any event: a waiting claim wakes when the earliest lease runs
+ * out ({@link msUntilLeaseEnds}), so a dead builder's job is taken over as soon as it can be.
  *
  * A woken claim only tries again; which worker gets a job is still decided by the one conditional
  * update of claim-job.ts, so two waiting workers never get the same job.
@@ -74,6 +74,16 @@ export function createClaimWaiters(m: Models, max: number): ClaimWaiters {
     },
     wake,
   };
+}
+
+/**
+ * Milliseconds until the earliest live lease runs out (its job becomes runnable by a takeover),
+ * or undefined when no build holds one.
+ */
+export async function msUntilLeaseEnds(m: Models, now: Date): Promise<number | undefined> {
+  const next = await m.Deployment.findOne({ status: 'building', lease_expires_at: { $gte: now } }, { lease_expires_at: 1 }).sort({ lease_expires_at: 1 }).lean();
+  // A claim takes over a lease strictly past its end: wake just after it.
+  return next?.lease_expires_at ? new Date(next.lease_expires_at).getTime() - now.getTime() + 5 : undefined;
 }
 
 const byModels = new WeakMap<Models, ClaimWaiters>();

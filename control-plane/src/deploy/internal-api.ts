@@ -30,7 +30,7 @@ import type { Deps } from '../http/route.ts';
 import { routesWithAllow } from '../http/method-guard.ts';
 import { assertPlainJson, validate } from '../http/validate.ts';
 import { claimJob } from './claim-job.ts';
-import { claimWaitersOf, MAX_CLAIM_WAIT_MS } from './claim-waiters.ts';
+import { claimWaitersOf, MAX_CLAIM_WAIT_MS, msUntilLeaseEnds } from './claim-waiters.ts';
 import { completeJob, heartbeat, releaseJob, verifyBuildToken, verifyLease, type LeaseProof } from './queue.ts';
 import { buildPrefixesOf } from '../sites/bucket-prefixes.ts';
 import { siteUrlFrom } from '../sites/site-url.ts';
@@ -38,9 +38,9 @@ import { safeFetch } from '../uploads/safe-fetch.ts';
 
 const fencing = z.number().int().min(1);
 /**
- * A waiting claim tries again at least this often though nothing woke it: a lease that ran out
- * (a dead builder's job) changes nothing that could wake it, and each try counts the worker as
- * asking for work (the `folio_builders{state="idle"}` metric looks back 15 s).
+ * A waiting claim tries again at least this often though nothing woke it: each try counts the
+ * worker as asking for work (the `folio_builders{state="idle"}` metric looks back 15 s), and
+ * finds a job queued through another control-plane replica.
  */
 const CLAIM_RECHECK_MS = 10_000;
 const waitRule = { error: `must be a whole number of milliseconds from 0 to ${MAX_CLAIM_WAIT_MS}` };
@@ -135,7 +135,10 @@ export function internalApi(deps: Deps, workerSecret: string | undefined): Koa.M
       job = await claimJob(deps.m, worker_id, deps.now(), deps.env.BUILD_LEASE_MS, { headOf: (id, branch) => managedHead(deps, id, branch) });
       const left = deadline - Date.now();
       if (job || gone.signal.aborted || left <= 0) break;
-      const waiting = waiters.wait(generation, Math.min(left, CLAIM_RECHECK_MS), gone.signal);
+      // Also woken when the earliest lease runs out: nothing else signals a dead builder's job.
+      // (At least 50 ms apart, so a clock that stands still cannot make the wait spin.)
+      const leaseEnds = Math.max(50, await msUntilLeaseEnds(deps.m, deps.now()) ?? Infinity);
+      const waiting = waiters.wait(generation, Math.min(left, CLAIM_RECHECK_MS, leaseEnds), gone.signal);
       if (!waiting) { waited = false; break; }
       await waiting;
       if (gone.signal.aborted) break;

@@ -10,7 +10,7 @@ import { startTestPlatform } from '../helpers/platform.ts';
 const SECRET = 'test-worker-secret';
 
 t.test('claims that wait for work', async (t) => {
-  const tp = await startTestPlatform();
+  const tp = await startTestPlatform({ BUILD_LEASE_MS: '2500' });
   t.teardown(() => tp.close());
   const m = tp.p.cp.m;
   const waiters = claimWaitersOf(m);
@@ -70,6 +70,19 @@ t.test('claims that wait for work', async (t) => {
     await waitingClaims(0);
     const queued = await enqueueDeployment(m, id, { trigger: 'push' }, new Date());
     t.equal((await m.Deployment.findById(queued._id).lean())!.status, 'queued', 'nobody claimed it for the client that left');
+  });
+
+  t.test('should hand a waiting claim the job of a builder whose lease ran out', async (t) => {
+    const id = await newProject();
+    const queued = await enqueueDeployment(m, id, { trigger: 'push' }, new Date());
+    const first = await claim({ worker_id: 'w-dies' });
+    t.equal(first.status, 200);
+    // w-dies never heartbeats. The lease (2.5 s here) ends well within the wait, and before the
+    // claim's 10 s re-check: only the wake at the lease's end can hand the job over in time.
+    const res = await claim({ worker_id: 'w-next', wait_ms: 8_000 });
+    t.equal(res.status, 200);
+    const job = await res.json() as { deployment_id: string; fencing: number };
+    t.same([job.deployment_id, job.fencing], [queued._id, 2], 'taken over with the next fencing token');
   });
 
   t.test('should check the worker secret before waiting', async (t) => {
