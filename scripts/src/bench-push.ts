@@ -4,7 +4,11 @@
  * one builder worker process, pushes a generated corpus (or a copy of the docs repository given
  * with `--corpus`, a folder or a Git repository) to a managed project and waits for it to be live
  * (cold), then edits one page (the served page nearest the median size), pushes, and measures
- * until the site server serves the new text. Repeated 3 times.
+ * until the site server serves the new text (asked every 20 ms from the moment the push starts:
+ * the page is live when the site serves it, whether or not `git push` has returned yet, since the
+ * push's answer waits for the deployment's outcome). Repeated 3 times. `--timeline` prints, for
+ * each edit, when each phase happened on the control plane's side and the worker's
+ * (bench/push-timeline.ts); `--verbose` prints the worker's output.
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -17,6 +21,8 @@ import { startPlatform } from '@folio/control-plane/platform.ts';
 import { urlPathFor } from '@folio/builder/compile/url-path.ts';
 import { parseArgs } from './cli-args.ts';
 import { byTypicalSize, externalCorpus, generatedCorpus } from './corpus/bench-corpus.ts';
+import { queueEvents } from '@folio/control-plane/deploy/queue-events.ts';
+import { formatTimeline, pushTimeline } from './bench/push-timeline.ts';
 import { formatStats } from './corpus/corpus-stats.ts';
 import { editedSource, editMarker } from './generate-corpus.ts';
 import { spawnWorkers } from './spawn-workers.ts';
@@ -28,7 +34,12 @@ const EDITS = Number(flags.edits ?? 3);
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-bench-push-'));
 const env = parseEnv({ API_PORT: '0', SITE_PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
 const platform = await startPlatform({ env, inMemory: true, port: 0, sitePort: 0, log: () => {} });
-const workers = spawnWorkers(1, { controlPlaneUrl: platform.internalUrl, workerSecret: platform.workerSecret, quiet: !flags.verbose });
+const timeline = pushTimeline(queueEvents(platform.cp.m));
+const workers = spawnWorkers(1, {
+  controlPlaneUrl: platform.internalUrl, workerSecret: platform.workerSecret,
+  // The worker's `phase …` lines feed the timeline; the rest is shown with --verbose.
+  onOutput: (_slot, line) => { timeline.workerLine(line); if (flags.verbose) console.error(line); },
+});
 const org = await createOrganization(platform.cp.m, 'bench', 'enterprise');
 const { key } = await createApiKey(platform.cp.m, { orgId: org._id });
 
@@ -82,23 +93,28 @@ try {
     fs.writeFileSync(path.join(repo, target.path), editedSource(target.source, edit));
     git('commit', '-q', '-am', `edit ${edit}`);
     const marker = editMarker(edit);
-    t0 = performance.now();
-    await push();
     const sha = git('rev-parse', 'HEAD');
+    timeline.begin();
+    t0 = performance.now();
+    const pushed = push().then(() => timeline.mark('bench', 'git push returned'));
     let served = false;
     while (!served) {
       served = (await siteGet(urlPath)).body.includes(marker);
       if (!served) await new Promise((r) => setTimeout(r, 20));
     }
     const ms = performance.now() - t0;
+    timeline.mark('bench', 'site serves the new text');
+    await pushed;
     const d = await waitDeployed(sha);
     const stats = (await platform.cp.m.Deployment.findById(d.id).lean())!.stats as any;
     latencies.push(ms);
     console.log(`edit ${edit}: push to live ${(ms / 1000).toFixed(2)} s (compiled ${stats?.compiled}, uploaded ${stats?.uploaded}; build ${stats?.timings?.total} ms)`);
+    if (flags.timeline) console.log(formatTimeline(timeline.marks(), stats?.timings));
   }
   latencies.sort((a, b) => a - b);
-  console.log(`push-to-live, one-page edit on ${corpus.pages.length} pages: median ${(latencies[Math.floor(latencies.length / 2)] / 1000).toFixed(2)} s`);
+  console.log(`push-to-live, one-page edit on ${corpus.pages.length} pages: median ${(latencies[Math.floor(latencies.length / 2)] / 1000).toFixed(2)} s (load average ${os.loadavg().map((l) => l.toFixed(1)).join(', ')})`);
 } finally {
+  timeline.stop();
   await workers.stop();
   await platform.close();
   fs.rmSync(dataDir, { recursive: true, force: true });

@@ -17,8 +17,30 @@ export interface RemoteOptions {
 }
 
 /**
+ * Pack files a kept clone may hold before it is cloned afresh: each fetch adds one, and every
+ * object read looks through them all.
+ */
+export const MAX_PACKS = 50;
+
+/** Pack files in `gitdir` (each fetch adds one). */
+function packCount(gitdir: string): number {
+  try {
+    return fs.readdirSync(path.join(gitdir, 'objects', 'pack')).filter((f) => f.endsWith('.pack')).length;
+  } catch {
+    return 0;
+  }
+}
+
+/**
  * Brings `dir` to the tip of the remote branch: a depth-1, single-branch clone the first time,
- * a depth-1 fetch afterwards (objects of earlier syncs stay, so `diffCommits` can compare them).
+ * then an incremental fetch of what the clone lacks, its objects kept beside the earlier ones (so
+ * `diffCommits` can compare them). The fetch asks for no depth on purpose: a depth-1 fetch makes
+ * the server send the new commit's whole tree (every file of the site) however small the change,
+ * since a shallow commit's parents are not taken into account; without depth the server sends
+ * only the objects that are new since the commit this clone last fetched (its branch ref is moved
+ * there after each fetch, so it is what the fetch says it has). A history rewritten by a force
+ * push is fetched back to where it meets the clone's. Past {@link MAX_PACKS} fetches the clone is
+ * replaced by a fresh depth-1 clone.
  * Returns the new commit id. Refused credentials, a missing repository or branch are user
  * errors; anything else (network, server) is an app error, retried by the worker.
  */
@@ -29,9 +51,17 @@ export async function syncRemote(opts: RemoteOptions): Promise<{ commit: string;
   };
   const gitdir = path.join(opts.dir, '.git');
   try {
+    if (fs.existsSync(gitdir) && packCount(gitdir) >= MAX_PACKS) await fs.promises.rm(gitdir, { recursive: true, force: true });
     if (fs.existsSync(gitdir)) {
-      const res = await git.fetch({ fs, http, dir: opts.dir, url: opts.url, ref: opts.branch, singleBranch: true, depth: 1, tags: false, ...auth });
+      // The local branch the fetch names as what it has. None (the clone synced another branch
+      // so far, as a preview's): without a start the fetch would bring the branch's whole history,
+      // so it takes the tip alone (depth 1), as the first clone did.
+      const local = await localBranch(opts.dir, opts.branch);
+      const res = await git.fetch({ fs, http, dir: opts.dir, url: opts.url, ref: opts.branch, singleBranch: true, tags: false, ...(local ? {} : { depth: 1 }), ...auth });
       if (!res.fetchHead) throw userError('git_branch_missing', `Branch "${opts.branch ?? 'HEAD'}" was not found in ${redact(opts.url)}`);
+      // The next fetch says it has this commit.
+      const ref = local ?? (opts.branch ? `refs/heads/${opts.branch}` : undefined);
+      if (ref) await git.writeRef({ fs, dir: opts.dir, ref, value: res.fetchHead, force: true });
       return { commit: res.fetchHead, cloned: false };
     }
     await fs.promises.mkdir(opts.dir, { recursive: true });
@@ -39,6 +69,17 @@ export async function syncRemote(opts: RemoteOptions): Promise<{ commit: string;
     return { commit: await git.resolveRef({ fs, dir: opts.dir, ref: 'HEAD' }), cloned: true };
   } catch (err) {
     throw classify(err, opts);
+  }
+}
+
+/** The kept clone's ref for `branch` (or the branch HEAD names) when it points at a commit, else undefined. */
+async function localBranch(dir: string, branch: string | undefined): Promise<string | undefined> {
+  try {
+    const ref = branch ? `refs/heads/${branch}` : await git.resolveRef({ fs, dir, ref: 'HEAD', depth: 2 });
+    await git.resolveRef({ fs, dir, ref });
+    return ref;
+  } catch {
+    return undefined;
   }
 }
 

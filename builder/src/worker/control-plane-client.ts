@@ -47,6 +47,14 @@ export interface JobReport {
   redirects_added?: Array<{ from: string; to: string }>;
 }
 
+/** Longest wait a claim asks the control plane for (it refuses longer ones). */
+export const MAX_CLAIM_WAIT_MS = 30_000;
+/** The header of a 204 whose claim waited the whole time asked (absent: poll after the interval). */
+export const CLAIM_WAITED_HEADER = 'folio-claim-waited';
+
+/** A claim's answer: the job, or none and whether the control plane waited for one. */
+export interface ClaimResult { job?: Job; waited: boolean }
+
 /** Thrown when the control plane says another worker holds the job now: stop, report nothing. */
 export class LeaseLostError extends Error {
   constructor() { super('lease lost'); this.name = 'LeaseLostError'; }
@@ -64,14 +72,14 @@ export class ControlPlaneClient {
     this.workerSecret = workerSecret;
   }
 
-  private async post(path: string, token: string, body: unknown): Promise<Response> {
+  private async post(path: string, token: string, body: unknown, signal: AbortSignal = AbortSignal.timeout(30_000)): Promise<Response> {
     let res: Response;
     try {
       res = await fetch(`${this.baseUrl}/internal/v1${path}`, {
         method: 'POST',
         headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
         body: JSON.stringify(body),
-        signal: AbortSignal.timeout(30_000),
+        signal,
       });
     } catch (err) {
       throw appError('control_plane_unreachable', `The control plane did not answer ${path}`, err);
@@ -81,10 +89,19 @@ export class ControlPlaneClient {
     return res;
   }
 
-  /** The next job, or undefined when none is waiting. */
-  async claim(workerId: string): Promise<Job | undefined> {
-    const res = await this.post('/jobs/claim', this.workerSecret, { worker_id: workerId });
-    return res.status === 204 ? undefined : ((await res.json()) as Job);
+  /**
+   * The next job, if any. With `waitMs` the control plane holds the claim until a job is runnable
+   * or the wait ends (`waited`: claim again at once); `signal` ends a waiting claim (stopping).
+   */
+  async claim(workerId: string, opts: { waitMs?: number; signal?: AbortSignal } = {}): Promise<ClaimResult> {
+    const waitMs = Math.min(MAX_CLAIM_WAIT_MS, Math.max(0, opts.waitMs ?? 0));
+    const timeout = AbortSignal.timeout(waitMs + 30_000);
+    const res = await this.post('/jobs/claim', this.workerSecret, { worker_id: workerId, ...(waitMs ? { wait_ms: waitMs } : {}) }, opts.signal ? AbortSignal.any([timeout, opts.signal]) : timeout);
+    if (res.status === 204) {
+      await res.body?.cancel();
+      return { waited: res.headers.has(CLAIM_WAITED_HEADER) };
+    }
+    return { job: (await res.json()) as Job, waited: false };
   }
 
   async heartbeat(job: BuildJob): Promise<void> {

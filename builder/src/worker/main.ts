@@ -3,7 +3,9 @@
  *
  * Environment: `CONTROL_PLANE_URL` (e.g. http://control-plane:4000), `WORKER_SECRET`, `WORK_DIR`
  * (clones, one folder per project, the 20 (`MAX_CLONES`) most recently built kept; default a temp
- * folder, created private and removed when the worker stops). The worker needs no
+ * folder, created private and removed when the worker stops). `CLAIM_WAIT_MS` (default 20 s, at
+ * most 30 s; 0: poll only): how long a claim waits on the control plane for a job, so a queued job
+ * starts at once; `POLL_MS` (default 500 ms): the poll interval when a claim did not wait. The worker needs no
  * storage or database settings: each job runs in a build process of its own that publishes
  * through the control plane with the job's token. After reading its settings the process removes
  * every variable but the harmless ones from `process.env`, and build processes start with only
@@ -40,6 +42,8 @@ for (const name of Object.keys(process.env)) if (!(name in safe)) delete process
 const worker = startWorker({
   controlPlaneUrl, workerSecret, workDir,
   pollMs: Number(env.POLL_MS ?? 500),
+  // A claim waits this long on the control plane for a job; 0 polls every POLL_MS only.
+  claimWaitMs: Number(env.CLAIM_WAIT_MS ?? 20_000),
   gracefulMs: Number(env.GRACEFUL_MS ?? 60_000),
   // Unset: the build limit plus two minutes.
   ...(env.BUILD_KILL_MS ? { killAfterMs: Number(env.BUILD_KILL_MS) } : {}),

@@ -4,13 +4,18 @@
  * holds the worker secret and never runs customer code; a build process holds its job's token. On SIGTERM (or `stop()`), a job in
  * progress gets `gracefulMs` to finish; after that it is handed back (its lease released) so
  * another worker starts it at once.
+ *
+ * Claims wait for work on the control plane (`claimWaitMs`): a job queued while the worker is idle
+ * is handed to it at once, instead of at its next poll. When the control plane did not wait (an
+ * older one, too many claims waiting, or an error) the worker polls every `pollMs` as before.
+ * Stopping ends a waiting claim at once.
  */
 import { getEventListeners } from 'node:events';
 import fs from 'node:fs';
 import os from 'node:os';
 import { randomUUID } from 'node:crypto';
 import { DEFAULT_LIMITS } from '../limits/build-limits.ts';
-import { ControlPlaneClient, type Job } from './control-plane-client.ts';
+import { ControlPlaneClient, type ClaimResult, type Job } from './control-plane-client.ts';
 import { buildProcesses } from './run-build-process.ts';
 import { activeResources, useClone, type WorkerResources } from './work-dir.ts';
 
@@ -22,8 +27,10 @@ export interface WorkerOptions {
   workDir: string;
   /** Default `<hostname>-<uuid>`. */
   id?: string;
-  /** Idle poll interval; default 1000 ms. `wake()` polls at once. */
+  /** Idle poll interval when a claim did not wait; default 1000 ms. `wake()` polls at once. */
   pollMs?: number;
+  /** How long a claim waits on the control plane for a job (long-poll); 0 polls only; default 20 s, at most 30 s. */
+  claimWaitMs?: number;
   /** Time a running job gets to finish on stop; default 60 s. */
   gracefulMs?: number;
   /** Wall time after which a build process is killed; default the build limit plus 2 minutes. */
@@ -57,6 +64,8 @@ export function startWorker(opts: WorkerOptions): Worker {
     killAfterMs: opts.killAfterMs ?? DEFAULT_LIMITS.maxBuildMs + 120_000, idleMs: opts.buildIdleMs,
   });
   let stopping = false;
+  // Aborted by stop(): ends a claim waiting on the control plane.
+  const stopClaims = new AbortController();
   let wakeUp: (() => void) | undefined;
   const sleep = (ms: number) => new Promise<void>((resolve) => {
     const t = setTimeout(resolve, ms);
@@ -65,13 +74,15 @@ export function startWorker(opts: WorkerOptions): Worker {
 
   const done = (async () => {
     while (!stopping) {
-      let job: Job | undefined;
+      let claim: ClaimResult = { waited: false };
       try {
-        job = await client.claim(id);
+        claim = await client.claim(id, { waitMs: opts.claimWaitMs ?? 20_000, signal: stopClaims.signal });
       } catch (err) {
-        log(`claim failed: ${(err as Error).message}`);
+        if (!stopping) log(`claim failed: ${(err as Error).message}`);
       }
-      if (!job) { await sleep(opts.pollMs ?? 1000); continue; }
+      const job = claim.job;
+      // A claim that waited its whole time claims again at once; one that did not waits a poll interval.
+      if (!job) { if (!claim.waited && !stopping) await sleep(opts.pollMs ?? 1000); continue; }
       opts.onPhase?.('claimed', job);
       log(`building ${job.project.slug} (deployment ${job.deployment_id})`);
       const claimed = job;
@@ -91,6 +102,7 @@ export function startWorker(opts: WorkerOptions): Worker {
     wake: () => wakeUp?.(),
     async stop() {
       stopping = true;
+      stopClaims.abort();
       wakeUp?.();
       const timer = setTimeout(() => abort.abort(), opts.gracefulMs ?? 60_000);
       await done;

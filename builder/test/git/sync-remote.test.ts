@@ -1,8 +1,9 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
 import { diffCommits } from '../../src/git/diff-commits.ts';
 import { openGitSnapshot } from '../../src/git/repo-snapshot.ts';
-import { redact, syncRemote } from '../../src/git/sync-remote.ts';
+import { MAX_PACKS, redact, syncRemote } from '../../src/git/sync-remote.ts';
 import { startGitHttpServer } from '../helpers/git-http-server.ts';
 import { commitFiles, makeRepo, tempDir } from '../helpers/git-repo.ts';
 
@@ -76,6 +77,36 @@ t.test('syncRemote', async (t) => {
     ]);
     // A rename keeps the blob: the deleted and the added path carry the same id.
     t.equal(changes[0].previousOid, changes[1].oid);
+  });
+
+  await t.test('should fetch only the objects new since the last sync, not the whole tree again', async (t) => {
+    const dir = tempDir();
+    const many = path.join(root, 'many');
+    makeRepo(many, Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`docs/page-${i}.mdx`, `# Page ${i}\n`])));
+    await syncRemote({ url: `${open.url}/many`, dir, branch: 'main' });
+    const packsOf = () => new Set(fs.readdirSync(path.join(dir, '.git/objects/pack')).filter((f) => f.endsWith('.pack')));
+    /** Objects in the pack the last sync added (a pack's header counts them: bytes 8-11). */
+    const newObjects = (before: Set<string>) => {
+      const added = [...packsOf()].filter((f) => !before.has(f));
+      return added.map((f) => fs.readFileSync(path.join(dir, '.git/objects/pack', f)).readUInt32BE(8));
+    };
+    for (const edit of [1, 2]) {
+      const before = packsOf();
+      const commit = commitFiles(many, { 'docs/page-7.mdx': `# Page 7, edit ${edit}\n` });
+      t.same(await syncRemote({ url: `${open.url}/many`, dir, branch: 'main' }), { commit, cloned: false });
+      // The commit, the root tree, docs/ and the one blob: not the 40 pages again.
+      t.same(newObjects(before), [4], `edit ${edit}`);
+      t.equal(Buffer.from(await (await openGitSnapshot(dir, commit)).read('docs/page-7.mdx')).toString(), `# Page 7, edit ${edit}\n`);
+    }
+  });
+
+  await t.test(`should clone afresh once the kept clone holds ${MAX_PACKS} packs`, async (t) => {
+    const dir = tempDir();
+    await syncRemote({ url: `${open.url}/acme`, dir });
+    for (let i = 0; i < MAX_PACKS; i++) fs.writeFileSync(path.join(dir, `.git/objects/pack/pack-${String(i).padStart(40, '0')}.pack`), '');
+    const res = await syncRemote({ url: `${open.url}/acme`, dir });
+    t.equal(res.cloned, true);
+    t.equal(fs.readdirSync(path.join(dir, '.git/objects/pack')).filter((f) => f.endsWith('.pack')).length, 1);
   });
 
   t.test('should strip credentials from URLs it shows', async (t) => {

@@ -1,7 +1,7 @@
 /**
  * The narrow internal HTTP API builder workers use (never the database):
  *
- *   POST /internal/v1/jobs/claim           Bearer WORKER_SECRET, { worker_id } → 200 job | 204
+ *   POST /internal/v1/jobs/claim           Bearer WORKER_SECRET, { worker_id, wait_ms? } → 200 job | 204
  *   POST /internal/v1/jobs/:id/heartbeat   Bearer <build token>, { fencing } → 204
  *   POST /internal/v1/jobs/:id/pages       Bearer <build token>, { fencing, upserts, deletes } → 204
  *   POST /internal/v1/jobs/:id/complete    Bearer <build token>, { fencing, status, … } → 204
@@ -9,13 +9,20 @@
  *
  * A build token is scoped to one deployment of one project and expires; a stale worker (its
  * fencing token superseded) gets 409 `lease_lost` and its report changes nothing.
+ *
+ * A claim with `wait_ms` (at most 30 s) that finds nothing waits for work on the control plane
+ * (claim-waiters.ts) and answers as soon as it got a job, or 204 with `Folio-Claim-Waited` when
+ * the wait ended empty: the worker may claim again at once. A 204 without that header (no wait
+ * asked, too many claims waiting already, or an older control plane) means: poll after your
+ * interval. The worker secret is checked before any wait, and a waiting claim whose client went
+ * away stops waiting (a job it got meanwhile is handed back).
  */
 import { timingSafeEqual } from 'node:crypto';
 import Router from '@koa/router';
 import type Koa from 'koa';
 import { koaBody } from 'koa-body';
 import { z } from 'zod';
-import { MAX_WARNING_LENGTH, MAX_WARNINGS } from '@folio/builder/worker/control-plane-client.ts';
+import { CLAIM_WAITED_HEADER, MAX_WARNING_LENGTH, MAX_WARNINGS } from '@folio/builder/worker/control-plane-client.ts';
 import { AppError, unauthorized } from '../errors.ts';
 import { hasFeature } from '../entitlements/resolver.ts';
 import { branchHead } from '../git/managed-repos.ts';
@@ -23,12 +30,21 @@ import type { Deps } from '../http/route.ts';
 import { routesWithAllow } from '../http/method-guard.ts';
 import { assertPlainJson, validate } from '../http/validate.ts';
 import { claimJob } from './claim-job.ts';
+import { claimWaitersOf, MAX_CLAIM_WAIT_MS, msUntilLeaseEnds } from './claim-waiters.ts';
 import { completeJob, heartbeat, releaseJob, verifyBuildToken, verifyLease, type LeaseProof } from './queue.ts';
 import { buildPrefixesOf } from '../sites/bucket-prefixes.ts';
 import { siteUrlFrom } from '../sites/site-url.ts';
 import { safeFetch } from '../uploads/safe-fetch.ts';
 
 const fencing = z.number().int().min(1);
+/**
+ * A waiting claim tries again at least this often though nothing woke it: each try counts the
+ * worker as asking for work (the `folio_builders{state="idle"}` metric looks back 15 s), and
+ * finds a job queued through another control-plane replica.
+ */
+const CLAIM_RECHECK_MS = 10_000;
+const waitRule = { error: `must be a whole number of milliseconds from 0 to ${MAX_CLAIM_WAIT_MS}` };
+const claimBody = z.object({ worker_id: z.string().min(1).max(200), wait_ms: z.number(waitRule).int(waitRule).min(0, waitRule).max(MAX_CLAIM_WAIT_MS, waitRule).default(0) });
 const pageUpsert = z.strictObject({
   path: z.string().min(1).max(1000), title: z.string().max(1000), description: z.string().max(5000),
   source_mdx: z.string(), compiled_html: z.string(), search_text: z.string(),
@@ -104,9 +120,39 @@ export function internalApi(deps: Deps, workerSecret: string | undefined): Koa.M
   };
 
   router.post('/jobs/claim', workerFirst, json, async (ctx) => {
-    const { worker_id } = bodyOf(ctx, z.object({ worker_id: z.string().min(1).max(200) }));
-    const job = await claimJob(deps.m, worker_id, deps.now(), deps.env.BUILD_LEASE_MS, { headOf: (id, branch) => managedHead(deps, id, branch) });
-    if (!job) { ctx.status = 204; return; }
+    const { worker_id, wait_ms } = bodyOf(ctx, claimBody);
+    const waiters = claimWaitersOf(deps.m);
+    // The client went away (a worker stopping aborts its waiting claim): stop waiting.
+    const gone = new AbortController();
+    const onClose = () => { if (!ctx.res.writableFinished) gone.abort(); };
+    ctx.res.once('close', onClose);
+    const deadline = Date.now() + wait_ms;
+    let job: Awaited<ReturnType<typeof claimJob>>;
+    let waited = wait_ms > 0;
+    for (;;) {
+      // Taken before the attempt: a job queued during it ends the wait below at once.
+      const generation = waiters.generation;
+      job = await claimJob(deps.m, worker_id, deps.now(), deps.env.BUILD_LEASE_MS, { headOf: (id, branch) => managedHead(deps, id, branch) });
+      const left = deadline - Date.now();
+      if (job || gone.signal.aborted || left <= 0) break;
+      // Also woken when the earliest lease runs out: nothing else signals a dead builder's job.
+      // (At least 50 ms apart, so a clock that stands still cannot make the wait spin.)
+      const leaseEnds = Math.max(50, await msUntilLeaseEnds(deps.m, deps.now()) ?? Infinity);
+      const waiting = waiters.wait(generation, Math.min(left, CLAIM_RECHECK_MS, leaseEnds), gone.signal);
+      if (!waiting) { waited = false; break; }
+      await waiting;
+      if (gone.signal.aborted) break;
+    }
+    if (job && gone.signal.aborted) {
+      // Nobody will build it: hand it back at once rather than let its lease run out.
+      await releaseJob(deps.m, { deploymentId: job.deployment._id, fencing: job.deployment.fencing, token: job.token }, deps.now()).catch(() => undefined);
+      return;
+    }
+    if (!job) {
+      ctx.status = 204;
+      if (waited) ctx.set(CLAIM_WAITED_HEADER, String(wait_ms));
+      return;
+    }
     const project = await deps.m.Project.findById(job.deployment.project_id).lean();
     if (!project) throw new AppError(404, 'not_found', 'project not found');
     const preview = Boolean(job.deployment.preview_label);

@@ -159,6 +159,7 @@ export async function releaseJob(m: Models, proof: LeaseProof, now: Date): Promi
     $inc: { attempts: -1 },
   }).lean();
   if (!d) throw leaseLost();
+  queueEvents(m).emit('released', { deploymentId: d._id });
 }
 
 /** The worker's report: the wire shape is defined once, beside the client that sends it. */
@@ -173,7 +174,7 @@ export async function completeJob(m: Models, proof: LeaseProof, report: JobRepor
       $set: { status: 'queued', lease_owner: null, lease_expires_at: null, token_hash: null, next_attempt_at: new Date(now.getTime() + delay), error: report.error ?? null },
     }, { returnDocument: 'after' }).lean();
     if (!requeued) throw leaseLost();
-    queueEvents(m).emit('retried', { deploymentId: requeued._id });
+    queueEvents(m).emit('retried', { deploymentId: requeued._id, runnableAt: requeued.next_attempt_at ?? undefined });
     return requeued as Deployment;
   }
   return finish(m, d, report, now, leaseFilter(proof, now));

@@ -13,6 +13,7 @@ import { hasScope } from '../auth/scopes.ts';
 import { outcomeText } from '../deploy/deployment-outcome.ts';
 import { siteUrlOf } from '../deploy/internal-api.ts';
 import { deploymentForToken, enqueueDeployment } from '../deploy/queue.ts';
+import { watchDeployment } from '../deploy/queue-events.ts';
 import { AppError } from '../errors.ts';
 import { methodNotAllowed } from '../http/method-guard.ts';
 import type { Deps } from '../http/route.ts';
@@ -122,10 +123,16 @@ async function reportDeployment(deps: Deps, project: { _id: string; slug: string
   const deadline = Date.now() + deps.env.PUSH_WAIT_MS;
   if (deps.env.PUSH_WAIT_MS === 0) return;
   while (Date.now() < deadline) {
-    const d = await deps.m.Deployment.findById(deploymentId).lean();
-    if (!d) return;
-    if (d.status === 'deployed' || d.status === 'failed') { progress(outcomeText(d, siteUrlOf(deps, project))); return; }
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    // Listening before reading: a change between the read and the wait is not missed. Woken by
+    // the deployment's own queue events, so `git push` returns as soon as the site is live.
+    const watch = watchDeployment(deps.m, deploymentId, Math.min(POLL_MS, Math.max(0, deadline - Date.now())));
+    const d = await deps.m.Deployment.findById(deploymentId).lean().catch((err: unknown) => { watch.stop(); throw err; });
+    if (!d || d.status === 'deployed' || d.status === 'failed') {
+      watch.stop();
+      if (d) progress(outcomeText(d, siteUrlOf(deps, project)));
+      return;
+    }
+    await watch.changed;
   }
   progress(`Deployment ${deploymentId} is still running; the site updates when it finishes`);
 }
@@ -162,5 +169,5 @@ async function otherBranches(
   }
 }
 
-/** How often push feedback checks its deployment. */
-const POLL_MS = 250;
+/** How often push feedback checks its deployment when no event of it arrived (one finished by another replica). */
+const POLL_MS = 1_000;

@@ -4,7 +4,9 @@
  * error answers (plain text, e.g. a 415 for a wrong Content-Type) are replaced by the API's
  * `{ error, message }` body with the same status, so every error the server sends has one shape.
  */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
 import type { ServerResponse } from 'node:http';
 import type Koa from 'koa';
 import type { Deps } from '../http/route.ts';
@@ -52,6 +54,24 @@ export function progressPacket(line: string): Buffer {
 
 const FLUSH = Buffer.from('0000');
 
+let backendCommand: [string, string[]] | undefined;
+/**
+ * `git-http-backend` itself, from Git's exec path: `git http-backend` starts the `git` wrapper
+ * first, one process more for each of a push's and a build's fetch's requests (tens of
+ * milliseconds each on a busy machine). Found once; `git http-backend` when it is not there.
+ */
+function backend(): [string, string[]] {
+  if (backendCommand) return backendCommand;
+  try {
+    const direct = path.join(execFileSync('git', ['--exec-path'], { encoding: 'utf8' }).trim(), 'git-http-backend');
+    fs.accessSync(direct, fs.constants.X_OK);
+    backendCommand = [direct, []];
+  } catch {
+    backendCommand = ['git', ['http-backend']];
+  }
+  return backendCommand;
+}
+
 /**
  * Pipes the request through `git http-backend` for `rest` (the path below `<project id>.git`),
  * then runs `trailer`. To let the trailer talk to the client, the last four bytes of the answer
@@ -85,7 +105,8 @@ export function runBackend(ctx: Koa.Context, deps: Deps, projectId: string, rest
     res.end(held);
   };
   return new Promise((resolve) => {
-    const child = spawn('git', ['http-backend'], {
+    const [command, args] = backend();
+    const child = spawn(command, args, {
       env: {
         PATH: process.env.PATH ?? '/usr/bin:/bin',
         GIT_PROJECT_ROOT: reposDir(deps),

@@ -9,6 +9,7 @@ import type { Deps } from '../http/route.ts';
 import { enqueueDeployment } from '../deploy/queue.ts';
 import { notFound } from '../errors.ts';
 import { runGit } from './git-cli.ts';
+import { readBranchHeads } from './read-refs.ts';
 
 export function reposDir(deps: Deps): string {
   return path.join(deps.env.dataDir, 'repos');
@@ -34,12 +35,17 @@ export async function deleteManagedRepo(deps: Deps, projectId: string): Promise<
 
 /** The commit a branch points at, or undefined when the branch does not exist yet. */
 export async function branchHead(deps: Deps, projectId: string, branch: string): Promise<string | undefined> {
+  // Asked at every claim of the project's jobs: read from the files (read-refs.ts) when it can.
+  const heads = readBranchHeads(repoPath(deps, projectId));
+  if (heads) return heads.get(branch);
   const { stdout, code } = await runGit(['rev-parse', '--verify', '--quiet', `refs/heads/${branch}^{commit}`], { cwd: repoPath(deps, projectId), allowFail: true });
   return code === 0 ? stdout.toString().trim() : undefined;
 }
 
 /** Every branch of a managed repository with the commit it points at. */
 export async function branchHeads(deps: Deps, projectId: string): Promise<Map<string, string>> {
+  const heads = readBranchHeads(repoPath(deps, projectId));
+  if (heads) return heads;
   const { stdout } = await runGit(['for-each-ref', '--format=%(refname:short) %(objectname)', 'refs/heads/'], { cwd: repoPath(deps, projectId), allowFail: true });
   return new Map(stdout.toString().split('\n').filter(Boolean).map((line) => line.split(' ') as [string, string]));
 }
