@@ -15,6 +15,7 @@ import { usageToAnalytics } from './analytics/usage-events.ts';
 import type { ProjectHooks } from './api/projects.ts';
 import { ciApi } from './deploy/ci-api.ts';
 import { internalApi, siteUrlOf } from './deploy/internal-api.ts';
+import { warmProcessStarter } from './git/process-starter.ts';
 import { startWebhookScheduler } from './outgoing-webhooks/deliver.ts';
 import { watchDeployments } from './outgoing-webhooks/events.ts';
 import type { Env } from './env.ts';
@@ -81,6 +82,8 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
   // no other user (a compile sandbox runs as one) can read or write them.
   fs.chmodSync(env.dataDir, 0o700);
   configureLog({ format: env.LOG_FORMAT, level: env.LOG_LEVEL });
+  // Git's processes start from a helper forked now, while this heap is small (git/process-starter.ts).
+  warmProcessStarter();
   const store = opts.store ?? storeFromEnv(env, env.dataDir);
   const workerSecret = env.WORKER_SECRET ?? randomBytes(24).toString('base64url');
   // Hooks, middleware and metrics are built before the control plane and its recorder exist; they read them through this.

@@ -4,13 +4,14 @@
  * error answers (plain text, e.g. a 415 for a wrong Content-Type) are replaced by the API's
  * `{ error, message }` body with the same status, so every error the server sends has one shape.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { ServerResponse } from 'node:http';
 import type Koa from 'koa';
 import type { Deps } from '../http/route.ts';
 import { reposDir } from './managed-repos.ts';
+import { startProcess } from './process-starter.ts';
 
 const ERRORS: Record<number, { error: string; message: string }> = {
   400: { error: 'invalid_request', message: 'Malformed Git request; expected a Git smart HTTP request' },
@@ -106,7 +107,7 @@ export function runBackend(ctx: Koa.Context, deps: Deps, projectId: string, rest
   };
   return new Promise((resolve) => {
     const [command, args] = backend();
-    const child = spawn(command, args, {
+    const child = startProcess(command, args, {
       env: {
         PATH: process.env.PATH ?? '/usr/bin:/bin',
         GIT_PROJECT_ROOT: reposDir(deps),
