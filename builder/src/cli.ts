@@ -137,8 +137,9 @@ async function child(): Promise<void> {
   }
   progress.end();
   await compiler.close();
-  process.stdout.write(`\n${JSON.stringify(reply)}\n`);
-  process.exit(0);
+  // Exit once the reply is written: a pipe takes 64 KB at once, and a site with many warnings
+  // replies with more; exiting straight after the write cut the reply short.
+  process.stdout.write(`\n${JSON.stringify(reply)}\n`, () => process.exit(0));
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

@@ -100,8 +100,7 @@ async function warmChild(dir: string, out: string, editPath: string, variant: nu
   await compiler.close();
   const maxRssMb = Math.round(process.resourceUsage().maxRSS / 1024);
   const reply = { buildMs, cpuMs: 0, compiled: r.compiled, uploaded: r.uploaded, pages: r.pagesTotal, failed: r.pagesFailed, maxRssMb, timings: r.timings, templateVersion: TEMPLATE_VERSION };
-  process.stdout.write(`\n${JSON.stringify(reply)}\n`);
-  process.exit(0);
+  process.stdout.write(`\n${JSON.stringify(reply)}\n`, () => process.exit(0));
 }
 
 async function child(dir: string, out: string): Promise<void> {
@@ -121,8 +120,7 @@ async function child(dir: string, out: string): Promise<void> {
   const cpuMs = Math.round(mainCpuMs + sandboxCpuMs);
   const maxRssMb = Math.round(process.resourceUsage().maxRSS / 1024);
   const reply = { buildMs, cpuMs, mainCpuMs, sandboxCpuMs: Math.round(sandboxCpuMs), compiled: r.compiled, uploaded: r.uploaded, pages: r.pagesTotal, failed: r.pagesFailed, maxRssMb, timings: r.timings, templateVersion: TEMPLATE_VERSION };
-  process.stdout.write(`\n${JSON.stringify(reply)}\n`);
-  process.exit(0);
+  process.stdout.write(`\n${JSON.stringify(reply)}\n`, () => process.exit(0));
 }
 
 const steps = (r: Run) => Object.entries(r.timings).map(([k, v]) => `${k} ${v}`).join(', ');

@@ -51,6 +51,19 @@ t.test('cli', async (t) => {
     t.same(failed[0].split('\n').slice(0, 2), ['error: 5 broken links; docs.json sets brokenLinks to "error":', warnings[0].replace('  warning: ', '')]);
   });
 
+  await t.test('should read the whole reply of a build whose warnings outgrow a pipe', async (t) => {
+    // 2,000 broken links make a reply of about 250 KB: the build process must not exit before it is written.
+    const many = path.join(tempDir(), 'many');
+    fs.mkdirSync(path.join(many, 'docs'), { recursive: true });
+    fs.writeFileSync(path.join(many, 'docs.json'), JSON.stringify({ name: 'Many' }));
+    fs.writeFileSync(path.join(many, 'docs/index.mdx'), `---\ntitle: Many\n---\n\n${Array.from({ length: 2000 }, (_, i) => `[gone ${i}](/gone-${i})`).join('\n\n')}\n`);
+    const lines: string[] = [];
+    t.equal(await main([many, '--out', tempDir()], (l) => lines.push(l)), 0);
+    const warnings = lines.join('\n').split('\n').filter((l) => l.startsWith('  warning: '));
+    t.equal(warnings.length, 2000);
+    t.equal(warnings[1999], '  warning: docs/index.mdx:4003:1: Unexpected link to /gone-1999; expected a page, a file of the site or a redirect source');
+  });
+
   await t.test('should exit 1 with the message on a user error', async (t) => {
     commitFiles(dir, { 'docs.json': '{ "name": 1 }\n' });
     const lines: string[] = [];
