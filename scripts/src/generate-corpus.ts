@@ -8,7 +8,9 @@
  * - components on as many pages as measured (see corpus/components.ts, which also says which
  *   components the site template lacks and what stands in for them);
  * - frontmatter on every page (title, description, often icon and sidebarTitle) and folders 3-4
- *   levels deep.
+ *   levels deep;
+ * - about ten internal links per page (prose links and card links), each to a page of the corpus,
+ *   so a build reports no broken links, as a maintained site's does.
  *
  * Deterministic: page `i` depends only on the seed and `i`, so the first 1,000 pages of a
  * 10,000-page corpus are the 1,000-page corpus.
@@ -115,15 +117,32 @@ function changelog(r: Random): string {
   return `${parts.join('\n\n')}\n`;
 }
 
-/** Page `i` of the corpus made with `seed`: its repository path and MDX. */
-export function corpusPage(i: number, seed = DEFAULT_SEED): CorpusFile {
-  const r = randomFor(seed, i);
-  if (i === 0) return { path: 'docs/index.mdx', source: ordinaryPage(r, 'Introduction') };
-  if (i === 1) return { path: 'docs/changelog.mdx', source: changelog(r) };
+/** The repository path of page `i`, drawn first from the page's stream `r`. */
+function pagePath(r: Random, i: number): string {
+  if (i === 0) return 'docs/index.mdx';
+  if (i === 1) return 'docs/changelog.mdx';
   const folders = [SECTIONS[i % SECTIONS.length], GROUPS[Math.floor(i / SECTIONS.length) % GROUPS.length]];
   if (r.chance(0.5)) folders.push(r.pick(TOPICS));
-  const slug = `${r.pick(SLUGS)}-${i}`;
-  return { path: `docs/${folders.join('/')}/${slug}.mdx`, source: ordinaryPage(r, `${r.pick(TITLE_WORDS)}: ${slug.replace(/-\d+$/, '')} ${i}`) };
+  return `docs/${folders.join('/')}/${r.pick(SLUGS)}-${i}.mdx`;
+}
+
+/** The URL of page `i` (its path drawn again from its own stream). */
+function pageUrl(i: number, seed: number): string {
+  return pagePath(randomFor(seed, i), i).replace(/^docs\//, '/').replace(/(^|\/)index\.mdx$/, '$1').replace(/\.mdx$/, '');
+}
+
+/**
+ * Page `i` of the corpus made with `seed`: its repository path and MDX. Its links go to earlier
+ * pages, which every corpus holding page `i` has, so a page is the same whatever the corpus size.
+ */
+export function corpusPage(i: number, seed = DEFAULT_SEED): CorpusFile {
+  const r = randomFor(seed, i);
+  r.linkTarget = () => (i === 0 ? '/' : pageUrl(r.int(0, i - 1), seed));
+  const path = pagePath(r, i);
+  if (i === 0) return { path, source: ordinaryPage(r, 'Introduction') };
+  if (i === 1) return { path, source: changelog(r) };
+  const slug = path.slice(path.lastIndexOf('/') + 1, -'.mdx'.length);
+  return { path, source: ordinaryPage(r, `${r.pick(TITLE_WORDS)}: ${slug.replace(/-\d+$/, '')} ${i}`) };
 }
 
 /** Every page of a corpus of `pages` pages. */

@@ -50,6 +50,15 @@ t.test('generate-corpus', async (t) => {
     t.same([...depths].sort(), [3, 4]);
   });
 
+  t.test('should link only to pages of the corpus, as authors do', async (t) => {
+    const urls = new Set(thousand.map((f) => f.path.replace(/^docs\//, '/').replace(/(^|\/)index\.mdx$/, '$1').replace(/\.mdx$/, '')));
+    // Code samples may show links (an MDX sample's Card): only the page's own markup counts.
+    const prose = (source: string) => source.replace(/^(```+|~~~+)[^\n]*\n[\s\S]*?^\1[ \t]*$/gm, '');
+    const links = thousand.flatMap((f) => [...prose(f.source).matchAll(/\]\((\/[^)]*)\)|href="(\/[^"]*)"/g)].map((m) => m[1] ?? m[2]));
+    t.ok(links.length > 1000, `${links.length} links`);
+    t.same(links.filter((l) => !urls.has(l)), []);
+  });
+
   t.test('should count fences the way Markdown reads them', async (t) => {
     t.same(fenceTags('```json title="a"\n{}\n```\n\n````md\n```js\nx\n```\n````\n\n~~~\nplain\n~~~\n'), ['json', 'md', '']);
   });
@@ -59,11 +68,12 @@ t.test('generate-corpus', async (t) => {
     t.equal(editedSource(editedSource('# A\n', 1), 2), `# A\n\n${editMarker(2)}\n`, 'in place of the previous edit');
   });
 
-  t.test('should build a 200-page corpus without failed pages', async (t) => {
+  t.test('should build a 200-page corpus without failed pages or broken links', async (t) => {
     const dir = temp();
     const written = generateCorpus(dir, 200);
     t.equal(written.pages, 200);
     const res = await build({ source: { kind: 'dir', dir }, store: createLocalDirStore(temp()), siteUrl: 'https://corpus.example' });
     t.same({ total: res.pagesTotal, failed: res.pagesFailed, errors: res.errors }, { total: 200, failed: 0, errors: [] });
+    t.same(res.warnings ?? [], []);
   });
 });

@@ -46,7 +46,7 @@ export function sentence(r: Random): string {
     () => `Each ${noun(r)} belongs to one ${noun(r)} and keeps its settings when you ${r.pick(VERBS)} it.`,
     () => `Changes apply within ${r.int(1, 60)} seconds, and the ${noun(r)} shows the new state at once.`,
     () => `Use \`${field(r)}\` to ${r.pick(VERBS)} ${aNoun(r)} without touching the others.`,
-    () => `See [${nouns(r)}](/${r.pick(['guides', 'reference', 'concepts'])}/${r.pick(VERBS)}) for the limits of each plan.`,
+    () => `See [${nouns(r)}](${r.linkTarget?.() ?? `/${r.pick(['guides', 'reference', 'concepts'])}/${r.pick(VERBS)}`}) for the limits of each plan.`,
     () => `The ${noun(r)} is **${r.pick(['required', 'optional', 'read-only'])}** and defaults to *${r.pick(['none', 'the first one', 'your organization'])}*.`,
   ])();
 }
@@ -76,7 +76,7 @@ export function component(name: MeasuredComponent, r: Random, fence: () => strin
     case 'ParamField':
       return Array.from({ length: r.int(2, 6) }, () => `<Accordion title="${field(r)}" description="${r.pick(TYPES)}${r.chance(0.4) ? ', required' : ''}">\n  ${sentence(r)}\n</Accordion>`).join('\n\n');
     case 'Card':
-      return `<Card title="${cap(noun(r))}" icon="${r.pick(ICONS)}" href="/${r.pick(['guides', 'reference'])}/${r.pick(VERBS)}">\n  ${sentence(r)}\n</Card>`;
+      return `<Card title="${cap(noun(r))}" icon="${r.pick(ICONS)}" href="${r.linkTarget?.() ?? `/${r.pick(['guides', 'reference'])}/${r.pick(VERBS)}`}">\n  ${sentence(r)}\n</Card>`;
     case 'Columns': {
       const cols = r.int(2, 3);
       return `<CardGroup cols={${cols}}>\n${Array.from({ length: cols * r.int(1, 2) }, () => `<Card title="${cap(noun(r))}" icon="${r.pick(ICONS)}">\n  ${sentence(r)}\n</Card>`).join('\n')}\n</CardGroup>`;

@@ -18,6 +18,11 @@ export interface Random {
   weighted<K extends string>(weights: Readonly<Record<K, number>>): K;
   /** Log-normal with the given median and 90th percentile. */
   logNormal(median: number, p90: number): number;
+  /**
+   * The URL of a page to link to, when the stream belongs to a page of a corpus: authors link to
+   * pages that exist, so a link the checker reports is one an author would have to fix.
+   */
+  linkTarget?(): string;
 }
 
 /** z of the 90th percentile of the standard normal distribution. */
