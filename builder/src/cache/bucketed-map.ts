@@ -20,16 +20,39 @@ import { decodeJson, gzipBytes, GZIP_JSON } from './gzip-json.ts';
 /** How a map is stored: the object key of each bucket, in bucket order (the count is a power of two). */
 export type StoredMap = string[];
 
-/** Entries per bucket before the bucket count doubles. */
-const PER_BUCKET = 512;
-/** At most this many buckets (a map of 500,000 entries still has 512-entry buckets). */
+/**
+ * JSON bytes a bucket aims at. An edit rewrites (serialises, compresses, hashes and parses again)
+ * each bucket holding a changed entry, so buckets are sized by bytes, not entries: a page's
+ * summary is ~2 KB of JSON and a manifest object entry ~100 bytes, and 512 summaries made a
+ * 1 MB bucket that cost a one-page edit ~100 ms of CPU.
+ */
+const BUCKET_BYTES = 64 * 1024;
+/** At most this many buckets (bigger buckets past that). */
 const MAX_BUCKETS = 1024;
+/** Entries serialised to estimate a map's size. */
+const SAMPLES = 64;
 
-/** Buckets for `size` entries: the smallest power of two keeping buckets at `PER_BUCKET` entries or fewer. */
-export function bucketCount(size: number): number {
+/** Buckets for `bytes` of JSON: the smallest power of two keeping buckets at `BUCKET_BYTES` or under. */
+export function bucketCount(bytes: number): number {
   let n = 1;
-  while (n < MAX_BUCKETS && size > n * PER_BUCKET) n *= 2;
+  while (n < MAX_BUCKETS && bytes > n * BUCKET_BYTES) n *= 2;
   return n;
+}
+
+/**
+ * The bucket count for `map`: from its estimated JSON size (entries sampled evenly), but the
+ * previous count as long as its buckets stay between a quarter of and twice `BUCKET_BYTES`, so a
+ * map whose size hovers at a threshold is not rewritten whole, one build in two.
+ */
+function countFor(map: Readonly<Record<string, unknown>>, keys: readonly string[], previous?: number): number {
+  if (keys.length === 0) return 1;
+  const step = Math.max(1, Math.floor(keys.length / SAMPLES));
+  let sampled = 0;
+  let bytes = 0;
+  for (let i = 0; i < keys.length; i += step, sampled++) bytes += keys[i].length + (JSON.stringify(map[keys[i]])?.length ?? 0) + 4;
+  const estimate = (bytes / sampled) * keys.length;
+  if (previous && Number.isInteger(Math.log2(previous)) && estimate <= previous * BUCKET_BYTES * 2 && (previous === 1 || estimate > (previous * BUCKET_BYTES) / 4)) return previous;
+  return bucketCount(estimate);
 }
 
 /** FNV-1a of the key's UTF-16 units: cheap, stable across processes, and well spread for paths and hashes. */
@@ -96,7 +119,7 @@ export async function readBucketedMap<V>(store: ObjectStore, stored: StoredMap):
  */
 export async function writeBucketedMap<V>(store: ObjectStore, prefix: string, map: Readonly<Record<string, V>>, previous?: StoredMap): Promise<StoredMap> {
   const keys = Object.keys(map);
-  const count = bucketCount(keys.length);
+  const count = countFor(map, keys, previous?.length);
   const groups: string[][] = Array.from({ length: count }, () => []);
   for (const key of keys) groups[bucketOf(key, count)].push(key);
   const listed = new Set(previous);

@@ -17,9 +17,24 @@ const manifest = (pages: number, edit?: number): BuildManifest => ({
 });
 
 t.test('bucketed builder state', async (t) => {
-  t.test('should spread a growing map over more buckets, 512 entries each at most', async (t) => {
-    t.same([0, 1, 512, 513, 2048, 2049, 10_000].map(bucketCount), [1, 1, 1, 2, 4, 8, 32]);
-    t.equal(bucketCount(10_000_000), 1024, 'bounded');
+  t.test('should spread a growing map over more buckets, 64 KB of JSON each at most', async (t) => {
+    const kb = 1024;
+    t.same([0, 1, 64 * kb, 64 * kb + 1, 256 * kb, 256 * kb + 1, 2000 * kb].map(bucketCount), [1, 1, 1, 2, 4, 8, 32]);
+    t.equal(bucketCount(1e12), 1024, 'bounded');
+  });
+
+  t.test('should size buckets by bytes, and keep the count of a map that hovers at a threshold', async (t) => {
+    const { store } = recordingStore(tempDir());
+    // Entries of about 1 KB of JSON each.
+    const sized = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`docs/p-${i}.mdx`, { text: 'x'.repeat(1000) }]));
+    t.equal((await writeBucketedMap(store, 'big/', sized(100))).length, 2, '100 KB: two buckets');
+    t.equal((await writeBucketedMap(store, 'big/', sized(140))).length, 4, '140 KB alone: four');
+    const two = await writeBucketedMap(store, 'big/', sized(120));
+    t.equal((await writeBucketedMap(store, 'big/', sized(140), two)).length, 2, '140 KB after two buckets: still two');
+    t.equal((await writeBucketedMap(store, 'big/', sized(40), two)).length, 2, '40 KB after two buckets: still two');
+    t.equal((await writeBucketedMap(store, 'big/', sized(300), two)).length, 8, 'past twice the bucket size: counted again');
+    t.equal((await writeBucketedMap(store, 'big/', sized(20), two)).length, 1, 'under a quarter: counted again');
+    t.equal((await writeBucketedMap(store, 'big/', {}, two)).length, 1, 'empty: one bucket');
   });
 
   t.test('should read back what it wrote, in one record', async (t) => {
