@@ -23,6 +23,14 @@ t.test('tailwind utilities', async (t) => {
     t.notMatch(await tailwindCss(['block']), '.grid');
   });
 
+  t.test('should make the sheet of the same classes once, in whatever order they come', async (t) => {
+    const first = tailwindCss(['p-2', 'flex', 'flex']);
+    t.equal(tailwindCss(['flex', 'p-2']), first, 'the sheet already made');
+    t.match(await first, '.flex {\n  display: flex !important;\n}');
+    for (let i = 0; i < 20; i++) await tailwindCss([`m-${i}`]);
+    t.not(tailwindCss(['flex', 'p-2']), first, 'made again once 16 others were made since');
+  });
+
   t.test('should produce nothing when no class is a utility', async (t) => {
     t.equal(await tailwindCss(['note', 'callout', 'card-group']), '');
     t.equal(await tailwindCss([]), '');
