@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
 import { isGitRepository, openDirSnapshot, openGitSnapshot } from '../../src/git/repo-snapshot.ts';
-import { makeRepo, tempDir, writeFiles } from '../helpers/git-repo.ts';
+import { commitFiles, gitIn, makeRepo, tempDir, writeFiles } from '../helpers/git-repo.ts';
 
 t.test('repo-snapshot', async (t) => {
   await t.test('should give a plain folder the blob ids Git gives the same files', async (t) => {
@@ -18,6 +18,26 @@ t.test('repo-snapshot', async (t) => {
     t.equal(Buffer.from(await fromDir.read('docs/b/c.md')).toString(), 'C\n');
     t.equal(isGitRepository(repo), true);
     t.equal(isGitRepository(plain), false);
+  });
+
+  await t.test('should follow new commits and count the Git folder again after new objects and a repack', async (t) => {
+    const repo = tempDir();
+    makeRepo(repo, { 'docs/a.mdx': '# A\n', 'docs/deep/b.mdx': 'B\n', 'docs/other/c.mdx': 'C\n' });
+    const du = (dir: string): number => fs.readdirSync(dir, { withFileTypes: true })
+      .reduce((sum, e) => sum + (e.isDirectory() ? du(path.join(dir, e.name)) : fs.statSync(path.join(dir, e.name)).size), 0);
+    const objects = path.join(repo, '.git/objects');
+    const first = await openGitSnapshot(repo);
+    t.equal(first.sizeBytes, du(objects));
+    commitFiles(repo, { 'docs/deep/b.mdx': 'B, edited\n', 'docs/deep/new.mdx': 'New\n' });
+    const second = await openGitSnapshot(repo);
+    t.equal(second.sizeBytes, du(objects), 'new loose objects counted');
+    t.same([...second.files.keys()].sort(), ['docs/a.mdx', 'docs/deep/b.mdx', 'docs/deep/new.mdx', 'docs/other/c.mdx']);
+    t.equal(Buffer.from(await second.read('docs/deep/b.mdx')).toString(), 'B, edited\n');
+    t.equal(second.files.get('docs/other/c.mdx'), first.files.get('docs/other/c.mdx'), 'an unchanged folder lists the same blobs');
+    gitIn(repo, 'gc', '-q', '--prune=now');
+    const packed = await openGitSnapshot(repo);
+    t.equal(packed.sizeBytes, du(objects), 'a repack counted');
+    t.same(packed.files, second.files);
   });
 
   await t.test('should read a link inside the repository as its target', async (t) => {
