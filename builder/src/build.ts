@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { sha256 } from './sha256.ts';
 import fs from 'node:fs';
 import path from 'node:path';
 import { TEMPLATE_VERSION } from '@folio/site-template';
@@ -121,7 +121,6 @@ const STEPS = ['clone', 'plan', 'compile', 'render', 'exports', 'index', 'publis
 
 /** Pages per compile batch: large enough to keep both cores busy, small enough to bound memory. */
 const BATCH = 200;
-const sha = (b: Uint8Array | string) => createHash('sha256').update(b).digest('hex');
 
 /**
  * Builds the site of one commit and publishes it incrementally: only pages whose source (or an
@@ -362,7 +361,7 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>)
   const utilitiesKey = utilities ? tailwindKey(utilities) : undefined;
   if (utilitiesKey && !publisher.keep(utilitiesKey)) await publisher.emit(utilitiesKey, utilities);
   const customKey = await publishCustomCss(snapshot, configBytes, config, previous, publisher, opts.customCss === true);
-  const configHash = loaded.files.size > 1 ? sha(JSON.stringify([...loaded.files])) : sha(configBytes);
+  const configHash = loaded.files.size > 1 ? sha256(JSON.stringify([...loaded.files])) : sha256(configBytes);
   const rendered = await renderSite(ordered, {
     config, configHash, nav, ...(dimensions ? { dimensions, fallbacks } : {}), searchBase: plannedSearchBase(searchPages, config.basePath, opts.searchPerShard), publisher,
     ...(utilitiesKey ? { utilities: `/${utilitiesKey}` } : {}),
@@ -374,13 +373,13 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>)
 
   // A page's own exports (Markdown, feed) are kept as published when neither the page nor what
   // they read of the configuration changed: an edit makes two of them, not two per page.
-  const exportsHash = sha(JSON.stringify([PAGE_EXPORTS_VERSION, configHash, config.siteUrl, config.basePath]));
+  const exportsHash = sha256(JSON.stringify([PAGE_EXPORTS_VERSION, configHash, config.siteUrl, config.basePath]));
   const exportInputs: Record<string, string> = {};
   const previousInputs = previous?.inputs ?? {};
   for (const record of ordered) {
     const { summary, cacheKey } = record;
     const keys = pageExportKeys(summary.urlPath);
-    const inputs = sha(JSON.stringify([exportsHash, cacheKey, summary.deps, summary.urlPath]));
+    const inputs = sha256(JSON.stringify([exportsHash, cacheKey, summary.deps, summary.urlPath]));
     for (const key of keys) exportInputs[key] = inputs;
     if (keys.every((key) => previousInputs[key] === inputs) && keys.every((key) => publisher.keep(key))) continue;
     for (const [key, text] of pageExports({ ...summary, markdown: (await load(record)).markdown }, config)) await publisher.emit(key, text);

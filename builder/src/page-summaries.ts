@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { FailureEntry } from './cache/page-cache.ts';
 import { depsHold } from './cache/page-deps.ts';
 import { urlPathFor } from './compile/index.ts';
@@ -9,6 +8,7 @@ import { decodeJson, gzipBytes, GZIP_JSON } from './cache/gzip-json.ts';
 import { CACHE_PREFIX, STATE_PREFIX } from './manifest.ts';
 import { deleteUnreferenced, readBucketedMap, writeBucketedMap, type StoredMap } from './cache/bucketed-map.ts';
 import type { CompiledPage } from './types.ts';
+import { sha256 } from './sha256.ts';
 
 /** Key of the page summaries in the site's store (builder state, never served). */
 export const SUMMARIES_KEY = `${STATE_PREFIX}summaries.json.gz`;
@@ -128,7 +128,7 @@ export async function writeSummaries(
   const file: SummariesFile = { version: 3, pages: stored };
   if (failures.size > 0) file.failures = Object.fromEntries([...failures.keys()].sort().map((p) => [p, failures.get(p)!]));
   const bytes = Buffer.from(JSON.stringify(file));
-  const hash = createHash('sha256').update(bytes).digest('hex');
+  const hash = sha256(bytes);
   if (hash !== previous?.hash) await store.put(SUMMARIES_KEY, await gzipBytes(bytes), { contentType: GZIP_JSON, cacheControl: 'no-store' });
   await deleteUnreferenced(store, [previous?.stored], [stored]);
   return hash;

@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
 import { checkOutput, type BuildLimits } from './limits/build-limits.ts';
 import { cacheControlFor, contentTypeFor } from './store/content-type.ts';
 import type { ObjectStore } from './store/object-store.ts';
+import { sha256 } from './sha256.ts';
 
 /** What the manifest remembers of one published object: its sha256 and size. */
 export interface PublishedObject { hash: string; size: number }
@@ -50,7 +50,7 @@ export function createPublisher(store: ObjectStore, previous: Record<string, Pub
   return {
     async emit(key, data) {
       const bytes = typeof data === 'string' ? Buffer.from(data) : data;
-      const hash = createHash('sha256').update(bytes).digest('hex');
+      const hash = sha256(bytes);
       record(key, { hash, size: bytes.byteLength });
       if (previous[key]?.hash === hash) return;
       uploaded++;

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -12,8 +11,8 @@ import { NOT_FOUND_KEY, notFoundShell, pageContext, pageShellInput, type ShellCo
 import { htmlKey } from './outputs/site-paths.ts';
 import type { PageRecord } from './page-bodies.ts';
 import type { Publisher } from './publish.ts';
+import { sha256 } from './sha256.ts';
 
-const sha = (s: string) => createHash('sha256').update(s).digest('hex');
 
 /** Shells whose bodies are loaded at once: bounds memory while keeping reads overlapped. */
 const SHELL_BATCH = 64;
@@ -65,8 +64,8 @@ export async function renderSite(records: readonly PageRecord[], ctx: RenderCont
   const neighbourMaps = new Map<NavItem[], Map<string, PrevNext>>();
   const neighboursOf = (nav: NavItem[]) => neighbourMaps.get(nav) ?? neighbourMaps.set(nav, prevNextByPath(nav)).get(nav)!;
   const navHashes = new Map<NavItem[], string>();
-  const navHash = (nav: NavItem[]) => navHashes.get(nav) ?? navHashes.set(nav, sha(JSON.stringify(nav))).get(nav)!;
-  const siteHash = sha(JSON.stringify([TEMPLATE_VERSION, ctx.configHash, ctx.config.siteUrl, ctx.config.basePath, assets, dims ? null : ctx.nav, ctx.searchBase, ctx.year]));
+  const navHash = (nav: NavItem[]) => navHashes.get(nav) ?? navHashes.set(nav, sha256(JSON.stringify(nav))).get(nav)!;
+  const siteHash = sha256(JSON.stringify([TEMPLATE_VERSION, ctx.configHash, ctx.config.siteUrl, ctx.config.basePath, assets, dims ? null : ctx.nav, ctx.searchBase, ctx.year]));
   const todo: { record: PageRecord; urlPath: string }[] = [];
   const shellOf = (urlPath: string): { shell: ShellContext; neighbours: PrevNext; extra: unknown } => {
     if (!dims) return { shell, neighbours: neighboursOf(ctx.nav).get(urlPath) ?? {}, extra: null };
@@ -78,7 +77,7 @@ export async function renderSite(records: readonly PageRecord[], ctx: RenderCont
     const { record, urlPath } = item;
     const { neighbours: { prev, next }, extra } = shellOf(urlPath);
     const key = htmlKey(urlPath);
-    inputs[key] = sha(JSON.stringify([siteHash, record.cacheKey, record.summary.deps, urlPath, prev, next, extra]));
+    inputs[key] = sha256(JSON.stringify([siteHash, record.cacheKey, record.summary.deps, urlPath, prev, next, extra]));
     if (!(ctx.previousInputs[key] === inputs[key] && publisher.keep(key))) todo.push(item);
   }
   for (let i = 0; i < todo.length; i += SHELL_BATCH) {

@@ -59,7 +59,8 @@ export function repoLayout(paths: Iterable<string>, contentRoot: string, ignoreT
     }
     if (!repoPath.startsWith(contentRoot)) continue;
     const rel = repoPath.slice(contentRoot.length);
-    if (hidden(rel) || ignored.ignores(repoPath)) continue;
+    // Without an ignore file nothing is asked: `ignores` costs ~9 µs a path, on every build.
+    if (hidden(rel) || (ignoreText && ignored.ignores(repoPath))) continue;
     if (/\.mdx?$/.test(rel)) {
       if (!rel.startsWith('snippets/') && !REPOSITORY_FILES.test(rel)) pages.push(repoPath);
       continue;

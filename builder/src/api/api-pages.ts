@@ -9,7 +9,6 @@
  * so while the document is unchanged a build reads that list and the summaries it already has,
  * and generates nothing.
  */
-import { createHash } from 'node:crypto';
 import { renderApiOperation, TEMPLATE_VERSION } from '@folio/site-template';
 import type { ApiOperationView } from '@folio/site-template/shared/api-types.ts';
 import { slugify } from '@folio/site-template/node/urls.ts';
@@ -23,6 +22,7 @@ import type { CompiledPage } from '../types.ts';
 import { apiMarkdown } from './api-markdown.ts';
 import { operationViews } from './api-view.ts';
 import { readSpec } from './read-spec.ts';
+import { sha256 } from '../sha256.ts';
 
 /** Part of the API pages' cache keys: bump whenever generated output changes for the same document. */
 export const API_PAGES_VERSION = 'api-1';
@@ -30,7 +30,6 @@ export const API_PAGES_VERSION = 'api-1';
 /** URL prefix of the generated pages. */
 export const API_BASE = '/api-reference';
 
-const sha = (s: string) => createHash('sha256').update(s).digest('hex');
 
 /** The document the pages come from. */
 export interface ApiSpecSource {
@@ -110,7 +109,7 @@ export async function generateApiPages(text: string, specName: string): Promise<
  * @throws BuilderError `invalid_openapi` when the document cannot be read.
  */
 export async function apiPages(opts: ApiPagesOptions): Promise<ApiPagesResult> {
-  const setKey = sha([opts.source.id, opts.source.name, API_PAGES_VERSION, TEMPLATE_VERSION].join('\n'));
+  const setKey = sha256([opts.source.id, opts.source.name, API_PAGES_VERSION, TEMPLATE_VERSION].join('\n'));
   const listKey = `api/${setKey}.json.gz`;
   const keep = (records: PageRecord[]) => records.filter((r) => !opts.taken.has(r.summary.urlPath));
   const list = await decodeJson<PageList>(await opts.state.get(listKey));
@@ -121,7 +120,7 @@ export async function apiPages(opts: ApiPagesOptions): Promise<ApiPagesResult> {
   const pages = await generateApiPages(await opts.source.read(), opts.source.name);
   const limit = limitConcurrency(16);
   const records = await Promise.all(pages.map((page) => limit(async (): Promise<PageRecord> => {
-    const cacheKey = sha(`${setKey}\n${page.sourcePath}`);
+    const cacheKey = sha256(`${setKey}\n${page.sourcePath}`);
     await opts.cache.put(cacheKey, { page, deps: {} });
     opts.bodies.remember(cacheKey, page, {});
     return { cacheKey, summary: summarize(page, {}) };

@@ -13,9 +13,9 @@
  * summaries), then deletes the buckets no longer listed (`unreferenced`), so a crash at any point
  * leaves a listing whose buckets all exist.
  */
-import { createHash } from 'node:crypto';
 import type { ObjectStore } from '../store/object-store.ts';
 import { decodeJson, gzipBytes, GZIP_JSON } from './gzip-json.ts';
+import { sha256 } from '../sha256.ts';
 
 /** How a map is stored: the object key of each bucket, in bucket order (the count is a power of two). */
 export type StoredMap = string[];
@@ -142,7 +142,7 @@ export async function writeBucketedMap<V>(store: ObjectStore, prefix: string, ma
 
 /** The key of a bucket of JSON bytes `json` under `prefix`. */
 function bucketKey(prefix: string, json: Uint8Array): string {
-  return `${prefix}${createHash('sha256').update(json).digest('hex').slice(0, 32)}.json.gz`;
+  return `${prefix}${sha256(json).slice(0, 32)}.json.gz`;
 }
 
 const prefixOf = (key: string) => key.slice(0, key.lastIndexOf('/') + 1);

@@ -1,9 +1,9 @@
-import { createHash } from 'node:crypto';
 import type { ObjectStore } from '../store/object-store.ts';
 import type { CompiledPage, PageFailure } from '../types.ts';
 import { depsHold } from './page-deps.ts';
 import { isLimitFailure } from '../compile/sandbox-pool.ts';
 import { decodeJson, encodeJson, GZIP_JSON } from './gzip-json.ts';
+import { sha256 } from '../sha256.ts';
 
 /**
  * A cached page: the compile result plus the blob ids of the repository files it imported
@@ -40,7 +40,7 @@ export function isCacheableFailure(failure: PageFailure): boolean {
  * the same bytes is a hit; the URL is re-derived from the new path by the caller.
  */
 export function pageCacheKey(blobOid: string, compilerVersion: string, templateVersion: string, contentRoot: string): string {
-  return createHash('sha256').update([blobOid, compilerVersion, templateVersion, contentRoot].join('\n')).digest('hex');
+  return sha256([blobOid, compilerVersion, templateVersion, contentRoot].join('\n'));
 }
 
 /**

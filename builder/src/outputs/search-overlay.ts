@@ -18,6 +18,7 @@
  */
 import { createHash } from 'node:crypto';
 import { shardCount, shardOf, scopeTags, type SearchFilters } from './search-shards.ts';
+import { sha256 } from '../sha256.ts';
 
 /** URLs the overlay covers at most by default (see the README, "Search shards", for why 32). */
 export const OVERLAY_LIMIT = 32;
@@ -49,7 +50,7 @@ export function overlayBase(fingerprint: string): string {
  * 16 hex digits. Equal stamps mean the home shard's copy of the page is current.
  */
 export function pageStamp(urlPath: string, searchHash: string, filters?: SearchFilters): string {
-  return createHash('sha256').update(searchHash).update('\0').update(scopeTags(urlPath, filters)).digest('hex').slice(0, 16);
+  return sha256(`${searchHash}\0${scopeTags(urlPath, filters)}`).slice(0, 16);
 }
 
 /** What the previous build left: its home shards' stamps, by shard name. */
