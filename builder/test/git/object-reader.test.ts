@@ -52,6 +52,19 @@ t.test('object-reader', async (t) => {
     t.same([...snap.files.keys()].sort(), gitIn(dir, 'ls-files').split('\n').sort());
   });
 
+  await t.test('should read the packs of each repack, whatever an earlier reader parsed', async (t) => {
+    const dir = repoWithHistory();
+    gitIn(dir, 'repack', '-adq');
+    const check = async () => {
+      const reader = createObjectReader(path.join(dir, '.git'));
+      for (const want of expected(dir)) t.ok((await reader.read(want.oid)).content.equals(want.content), `${want.type} ${want.oid}`);
+    };
+    await check();
+    commitFiles(dir, { 'docs/a.mdx': 'Rewritten.\n', 'docs/new.mdx': '# New\n' });
+    gitIn(dir, 'repack', '-adq');
+    await check();
+  });
+
   await t.test('should refuse a loose object whose bytes do not match its id', async (t) => {
     const dir = tempDir();
     makeRepo(dir, { 'a.md': 'A\n', 'b.md': 'B\n' });
