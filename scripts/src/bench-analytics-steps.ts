@@ -64,7 +64,20 @@ class TimedWriter implements BatchWriter {
 
 let gcMs = 0;
 let gcs = 0;
-new PerformanceObserver((list) => { for (const e of list.getEntries()) { gcMs += e.duration; gcs++; } }).observe({ entryTypes: ['gc'] });
+/** Pauses per kind of collection (scavenges of the young generation, full mark-compacts, ...). */
+const gcKinds = new Map<string, { n: number; ms: number }>();
+const GC_KINDS: Record<number, string> = { 1: 'scavenge', 2: 'minor mark-sweep', 4: 'mark-compact', 8: 'incremental marking', 16: 'weak callbacks' };
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) {
+    gcMs += e.duration;
+    gcs++;
+    const kind = GC_KINDS[(e as unknown as { detail?: { kind?: number } }).detail?.kind ?? 0] ?? 'other';
+    const k = gcKinds.get(kind) ?? { n: 0, ms: 0 };
+    k.n++;
+    k.ms += e.duration;
+    gcKinds.set(kind, k);
+  }
+}).observe({ entryTypes: ['gc'] });
 
 const writer = new TimedWriter(batchWriterFor(m));
 const salts = new SaltStore(m);
@@ -99,6 +112,7 @@ steps.set('rollups outside writes (deltas, bookkeeping)', steps.get('rollups out
 console.log(`${n.toLocaleString('en-US')} events, wall ${wall.toFixed(1)} s, CPU ${(total / 1e6).toFixed(1)} s; ${gcs} collections, ${(gcMs / 1000).toFixed(1)} s of pauses (inside the steps below), heap ${Math.round(process.memoryUsage().heapUsed / 1_048_576)} MB`);
 const ingest = total - (steps.get('make synthetic events (bench only)') ?? 0) - (steps.get('rollup deltas (measured apart, also inside write rollups)') ?? 0);
 console.log(`ingestion alone (without making events and the extra deltas pass): ${(ingest / 1e6).toFixed(1)} s CPU = ${Math.round(n / (ingest / 1e6)).toLocaleString('en-US')} events per CPU second; GC pauses ${(100 * gcMs * 1000 / ingest).toFixed(0)}% of it`);
+console.log(`collections: ${[...gcKinds].map(([k, v]) => `${k} ${v.n} (${(v.ms / 1000).toFixed(1)} s)`).join(', ')}`);
 for (const [name, us] of [...steps].sort((a, b) => b[1] - a[1])) {
   console.log(`${name.padEnd(58)} ${(us / 1e6).toFixed(2).padStart(7)} s  ${(100 * us / total).toFixed(1).padStart(5)}%  ${(us / n).toFixed(2).padStart(6)} µs/event`);
 }
