@@ -93,9 +93,11 @@ for (;;) {
     return out;
   });
   if (batch.length === 0) break;
-  const daySalts = new Map<string, string>();
-  for (const e of batch) { const d = utcDay(e.at!); if (!daySalts.has(d)) daySalts.set(d, await salts.salt(d)); }
-  const docs = await step('classify (agent, channel, geo, hash, document)', () => batch.map((e) => classify(e, e.at!, daySalts.get(utcDay(e.at!))!)));
+  // As the recorder does: one salt per UTC day of the batch, keyed by the day's number.
+  const dayOf = (e: EventInput) => Math.floor(e.at!.getTime() / 86_400_000);
+  const daySalts = new Map<number, string>();
+  for (const e of batch) { const d = dayOf(e); if (!daySalts.has(d)) daySalts.set(d, await salts.salt(utcDay(e.at!))); }
+  const docs = await step('classify (agent, channel, geo, hash, document)', () => batch.map((e) => classify(e, e.at!, daySalts.get(dayOf(e))!)));
   await writer.insert('events', docs);
   // writeRollups builds the deltas again inside; this pass only measures what building them costs.
   await step('rollup deltas (measured apart, also inside write rollups)', () => rollupDeltas(docs as AnalyticsEvent[]));
