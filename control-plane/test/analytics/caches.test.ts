@@ -4,6 +4,7 @@ import { BoundedCache } from '../../src/analytics/bounded-cache.ts';
 import { classify } from '../../src/analytics/classify.ts';
 import type { EventInput } from '../../src/analytics/event-input.ts';
 import { geoFromHeaders } from '../../src/analytics/geo.ts';
+import { encodeKey, mapPath } from '../../src/analytics/rollup-keys.ts';
 import { visitorHash } from '../../src/analytics/visitor-hash.ts';
 
 const CHROME = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
@@ -14,7 +15,7 @@ const stored = (input: EventInput, at: Date) => {
   return rest;
 };
 
-t.test('classification caches', async (t) => {
+t.test('analytics caches', async (t) => {
   t.test('should keep at most max entries and make a cleared value again', async (t) => {
     const cache = new BoundedCache<string>(2);
     let made = 0;
@@ -56,5 +57,15 @@ t.test('classification caches', async (t) => {
   t.test('should hash visitors as sha256 of salt, project, address and User-Agent', async (t) => {
     const digest = createHash('sha256').update(`s\np1\n1.2.3.4\n${CHROME}`).digest('base64url').slice(0, 22);
     t.equal(visitorHash('s', 'p1', '1.2.3.4', CHROME), digest);
+  });
+
+  t.test('should give the map paths escaping gives, before and after the cache starts again', async (t) => {
+    const values = ['/guides/v1.2', '$ref', '100%', 'plain', ...Array.from({ length: 20_010 }, (_, i) => `/p/${i}.md`)];
+    for (const round of [1, 2]) {
+      const wrong = values.filter((v) => mapPath('pv', v) !== `pv.${encodeKey(v)}`);
+      t.same(wrong, [], `round ${round}`);
+    }
+    t.same([mapPath('sq', undefined), mapPath('sq', null), mapPath('dims.country', 'DE')], ['sq.n', 'sq.n', 'dims.country.kDE']);
+    t.equal(mapPath('pv', '/a.b'), 'pv.k/a%2Eb');
   });
 });
