@@ -11,6 +11,7 @@
  */
 import { createRequire } from 'node:module';
 import { isIP } from 'node:net';
+import { BoundedCache } from './bounded-cache.ts';
 
 export interface Geo { country: string | null; region: string | null; city: string | null }
 
@@ -24,16 +25,21 @@ const SOURCES = [
 
 const UNKNOWN: Geo = { country: null, region: null, city: null };
 
-function header(headers: HeaderBag, name: string): string | null {
+/** A header's first value, if any. */
+function rawHeader(headers: HeaderBag, name: string): string | undefined {
   const raw = headers[name];
-  const v = (Array.isArray(raw) ? raw[0] : raw)?.trim();
+  return Array.isArray(raw) ? raw[0] : raw;
+}
+
+/** A header value trimmed, URL-decoded when encoded, and clipped; null when empty. */
+function clean(raw: string | undefined): string | null {
+  const v = raw?.trim();
   if (!v) return null;
   let decoded = v;
   try { decoded = decodeURIComponent(v); } catch { /* not encoded */ }
   return decoded.slice(0, 80);
 }
 
-/** A two-letter country code, upper-case; CDN placeholders (XX, T1 for Tor) are unknown. */
 function countryCode(v: string | null): string | null {
   if (!v || !/^[A-Za-z]{2}$/.test(v)) return null;
   const c = v.toUpperCase();
@@ -42,12 +48,29 @@ function countryCode(v: string | null): string | null {
 
 /** Geo from CDN headers, or undefined when no CDN sent a country. */
 export function geoFromHeaders(headers: HeaderBag): Geo | undefined {
-  for (const s of SOURCES) {
-    const country = countryCode(header(headers, s.country));
+  for (let i = 0; i < SOURCES.length; i++) {
+    const s = SOURCES[i];
+    const country = rawHeader(headers, s.country);
     if (!country) continue;
-    return { country, region: header(headers, s.region), city: header(headers, s.city) };
+    const region = rawHeader(headers, s.region) ?? '';
+    const city = rawHeader(headers, s.city) ?? '';
+    // Lengths make the key unambiguous whatever the values hold.
+    const geo = fromHeaders.get(`${i}:${country.length}:${country}${region.length}:${region}${city}`, () => sourceGeo(country, region, city));
+    if (geo) return geo;
   }
   return undefined;
+}
+
+/**
+ * Geo per CDN and header values, cached (ingestion classifies every event, and CDNs send a few
+ * thousand distinct places): null when the country is not a usable code. Frozen, since events
+ * share it.
+ */
+const fromHeaders = new BoundedCache<Geo | null>(10_000);
+
+function sourceGeo(country: string, region: string, city: string): Geo | null {
+  const code = countryCode(clean(country));
+  return code ? Object.freeze({ country: code, region: clean(region), city: clean(city) }) : null;
 }
 
 interface GeoipLite { lookup(ip: string): { country?: string; region?: string; city?: string } | null }

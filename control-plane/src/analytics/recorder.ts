@@ -51,6 +51,8 @@ export interface RecorderStats {
 
 interface Pending { input: EventInput; at: Date }
 
+const DAY_MS = 86_400_000;
+
 export class AnalyticsRecorder {
   private buffer: Pending[] = [];
   private readonly counters = { received: 0, inserted: 0, dropped: 0, failed: 0 };
@@ -130,13 +132,15 @@ export class AnalyticsRecorder {
       try {
         // One salt lookup per UTC day of the batch: a batch of CDN logs or history can span more
         // days than the salt cache holds, and asking per event would cost a round trip each.
-        const salts = new Map<string, string>();
+        // Keyed by the day's number: formatting each event's instant as a date string cost more
+        // than the lookup.
+        const salts = new Map<number, string>();
         for (const p of batch) {
-          const day = utcDay(p.at);
-          if (!salts.has(day)) salts.set(day, await this.salts.salt(day));
+          const day = Math.floor(p.at.getTime() / DAY_MS);
+          if (!salts.has(day)) salts.set(day, await this.salts.salt(utcDay(p.at)));
         }
         const docs: AnalyticsEvent[] = [];
-        for (const p of batch) docs.push(classify(p.input, p.at, salts.get(utcDay(p.at))!));
+        for (const p of batch) docs.push(classify(p.input, p.at, salts.get(Math.floor(p.at.getTime() / DAY_MS))!));
         // The writer takes the documents over; rollups below only read them.
         await this.writer.insert('events', docs);
         // The batch's hourly rollups, visitor-hours and day uniques (analytics/rollup-batch.ts).

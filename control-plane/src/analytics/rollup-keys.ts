@@ -6,11 +6,30 @@
  * the fields joined by U+0001, which sorts before every character a value holds, so ordering the
  * joined strings orders the rows field by field as the raw breakdown does.
  */
+import { BoundedCache } from './bounded-cache.ts';
 
 /** Key of a map entry for `value` (null or undefined: the missing value). */
 export function encodeKey(value: string | null | undefined): string {
   if (value === null || value === undefined) return 'n';
   return `k${value.replace(/[%.$]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`)}`;
+}
+
+/**
+ * Paths of map entries per map (`pv`, `dims.country`, ...), cached: every event adds to a few
+ * maps, and escaping and joining the same few thousand values again for each one was a large
+ * share of ingestion's CPU (and garbage). Bounded like the classification caches.
+ */
+const mapPaths = new Map<string, { cache: BoundedCache<string>; make: (value: string) => string }>();
+
+/** `<map>.<encodeKey(value)>`: the `$inc` path of `value`'s entry in the map at `map`. */
+export function mapPath(map: string, value: string | null | undefined): string {
+  if (value === null || value === undefined) return `${map}.n`;
+  let paths = mapPaths.get(map);
+  if (!paths) {
+    paths = { cache: new BoundedCache<string>(20_000), make: (v) => `${map}.${encodeKey(v)}` };
+    mapPaths.set(map, paths);
+  }
+  return paths.cache.get(value, paths.make);
 }
 
 /** The value a map key stands for. */

@@ -8,7 +8,7 @@
 import type { AnalyticsEvent } from '../db/models/analytics-event.ts';
 import type { BatchUpdate } from './batch-writer.ts';
 import { HUMANS, OTHER_BOTS, VISITOR_DIMENSIONS } from './dimension-fields.ts';
-import { dayKey, encodeKey, FIELD_SEPARATOR, hourOf, rollupId } from './rollup-keys.ts';
+import { dayKey, FIELD_SEPARATOR, hourOf, mapPath, rollupId } from './rollup-keys.ts';
 
 /** Field of the visitor-hour documents that lists the page paths a visitor viewed. */
 export const PAGES_FIELD = 'pages';
@@ -17,6 +17,10 @@ const VISITOR_FIELDS = Object.entries(VISITOR_DIMENSIONS).map(([dimension, field
 
 /** The value of a multi-field row, or undefined when a field is missing (such events are left out of that dimension, as in the raw query). */
 export function rowValue(e: Record<string, unknown>, fields: readonly string[]): string | undefined {
+  if (fields.length === 1) {
+    const v = e[fields[0]];
+    return v === null || v === undefined ? undefined : String(v);
+  }
   const parts: string[] = [];
   for (const f of fields) {
     const v = e[f];
@@ -28,49 +32,61 @@ export function rowValue(e: Record<string, unknown>, fields: readonly string[]):
 
 /** What a batch adds to one rollup: `$inc` paths and amounts. */
 export interface HourDelta { id: string; projectId: string; hour: number; bot: boolean; inc: Record<string, number> }
-/** What a batch adds to one visitor-hour: the values per field. */
-export interface VisitorDelta { id: string; projectId: string; hour: number; bot: boolean; visitor: string; sets: Map<string, Set<string>> }
+/**
+ * What a batch adds to one visitor-hour: the distinct values per field. Lists, not sets: a
+ * visitor-hour holds one or a few values per field, which a list checks as fast as a set, and a
+ * set per field per visitor was much of the garbage ingestion made.
+ */
+export interface VisitorDelta { id: string; projectId: string; hour: number; bot: boolean; visitor: string; sets: Map<string, string[]> }
 
 const add = (inc: Record<string, number>, field: string, n = 1) => { inc[field] = (inc[field] ?? 0) + n; };
+
+/** Adds `value` to the field's list of distinct values (nothing for a missing value). */
+export function putValue(sets: Map<string, string[]>, field: string, value: string | undefined): void {
+  if (value === undefined) return;
+  const list = sets.get(field);
+  if (!list) sets.set(field, [value]);
+  else if (!list.includes(value)) list.push(value);
+}
 
 /** What `events` add to the hourly rollups and the visitor-hours, in one pass. */
 export function rollupDeltas(events: AnalyticsEvent[]): { hours: HourDelta[]; visitors: VisitorDelta[] } {
   const hours = new Map<string, HourDelta>();
   const visitors = new Map<string, VisitorDelta>();
+  // The rollup of the previous event per bot class: events come in time order, so most events
+  // add to the same one, found without building its `_id`.
+  const last: (HourDelta | undefined)[] = [undefined, undefined];
   for (const e of events) {
     const hour = hourOf(e.ts);
-    const id = rollupId(e.project_id, hour, e.bot);
-    let h = hours.get(id);
-    if (!h) { h = { id, projectId: e.project_id, hour, bot: e.bot, inc: {} }; hours.set(id, h); }
+    let h = last[e.bot ? 1 : 0];
+    if (!h || h.hour !== hour || h.projectId !== e.project_id) {
+      const id = rollupId(e.project_id, hour, e.bot);
+      h = hours.get(id);
+      if (!h) { h = { id, projectId: e.project_id, hour, bot: e.bot, inc: {} }; hours.set(id, h); }
+      last[e.bot ? 1 : 0] = h;
+    }
     const inc = h.inc;
     const aiRead = e.ai_family !== undefined && (e.kind === 'page_view' || (e.kind === 'export' && e.export_kind === 'markdown'));
     if (aiRead) {
-      add(inc, `air.${encodeKey(e.ai_family)}`);
-      if (e.path !== undefined) add(inc, `aip.${encodeKey(e.path)}`);
+      add(inc, mapPath('air', e.ai_family));
+      if (e.path !== undefined) add(inc, mapPath('aip', e.path));
     }
     switch (e.kind) {
       case 'page_view': {
         add(inc, 'c.views');
-        add(inc, `fam.${encodeKey(e.ai_family ?? (e.bot ? OTHER_BOTS : HUMANS))}`);
+        add(inc, mapPath('fam', e.ai_family ?? (e.bot ? OTHER_BOTS : HUMANS)));
         if (e.channel === 'AI') add(inc, 'c.referrals');
-        if (e.path !== undefined) add(inc, `pv.${encodeKey(e.path)}`);
-        const vid = `${id}|${e.visitor}`;
+        if (e.path !== undefined) add(inc, mapPath('pv', e.path));
+        const vid = `${h.id}|${e.visitor}`;
         let v = visitors.get(vid);
         if (!v) { v = { id: vid, projectId: e.project_id, hour, bot: e.bot, visitor: e.visitor, sets: new Map() }; visitors.set(vid, v); }
         const row = e as unknown as Record<string, unknown>;
-        const sets = v.sets;
-        const put = (field: string, value: string | undefined) => {
-          if (value === undefined) return;
-          let s = sets.get(field);
-          if (!s) { s = new Set(); sets.set(field, s); }
-          s.add(value);
-        };
-        put(PAGES_FIELD, e.path);
-        for (const [dimension, fields] of VISITOR_FIELDS) put(dimension, rowValue(row, fields));
+        putValue(v.sets, PAGES_FIELD, e.path);
+        for (const [dimension, fields] of VISITOR_FIELDS) putValue(v.sets, dimension, rowValue(row, fields));
         break;
       }
       case 'search': {
-        const q = `sq.${encodeKey(e.query)}`;
+        const q = mapPath('sq', e.query);
         add(inc, 'c.searches');
         add(inc, `${q}.n`);
         if (typeof e.result_count === 'number') { add(inc, `${q}.s`, e.result_count); add(inc, `${q}.c`); }
@@ -99,13 +115,21 @@ export function rollupUpserts(hours: HourDelta[]): BatchUpdate[] {
   }));
 }
 
-/** The values of each field as arrays. */
-export const arraysOf = (sets: Map<string, Set<string>>): Record<string, string[]> => Object.fromEntries([...sets].map(([f, s]) => [f, [...s]]));
+/** Copies the values of each field, as arrays, into `doc`. */
+export function putArrays(doc: Record<string, unknown>, sets: Map<string, string[]>): void {
+  for (const [f, list] of sets) doc[f] = list.slice();
+}
 
 /** `$addToSet` of every value of each field. */
-export const addToSetOf = (sets: Map<string, Set<string>>): Record<string, { $each: string[] }> => Object.fromEntries([...sets].map(([f, s]) => [f, { $each: [...s] }]));
+export function addToSetOf(sets: Map<string, string[]>): Record<string, { $each: string[] }> {
+  const out: Record<string, { $each: string[] }> = {};
+  for (const [f, list] of sets) out[f] = { $each: list.slice() };
+  return out;
+}
 
 /** The visitor-hour document of a delta, as first inserted. */
 export function visitorHourDoc(v: VisitorDelta): { _id: string } {
-  return { _id: v.id, project_id: v.projectId, hour: new Date(v.hour), bot: v.bot, visitor: v.visitor, day_key: dayKey(v.projectId, dayOfHour(v.hour)), ...arraysOf(v.sets) } as { _id: string };
+  const doc: Record<string, unknown> = { _id: v.id, project_id: v.projectId, hour: new Date(v.hour), bot: v.bot, visitor: v.visitor, day_key: dayKey(v.projectId, dayOfHour(v.hour)) };
+  putArrays(doc, v.sets);
+  return doc as { _id: string };
 }
