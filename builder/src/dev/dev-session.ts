@@ -11,6 +11,7 @@ import type { ShellContext } from '../outputs/page-shells.ts';
 import { htmlKey } from '../outputs/site-paths.ts';
 import type { ObjectStore } from '../store/object-store.ts';
 import type { BuildResult } from '../types.ts';
+import { createEarlyAnswers, type EarlyAnswers } from './early-answers.ts';
 import type { WorkingTree } from './working-tree.ts';
 
 /** A problem shown in the browser's overlay: where, and what. */
@@ -50,6 +51,8 @@ export interface DevSession {
    * requests only after it, so a page that exists is never a 404 and never half built.
    */
   ready: Promise<void>;
+  /** What is answered before the first build is done (see early-answers.ts). */
+  early: Pick<EarlyAnswers, 'storeCurrent' | 'object'>;
   /** Tells the session these repository paths changed on disk. */
   changed(repoPaths: Iterable<string>): void;
   /** Current problems. */
@@ -103,8 +106,10 @@ export function createDevSession(opts: DevSessionOptions): DevSession {
   // Failures surface where they are awaited (the first build); not as an unhandled rejection meanwhile.
   modules.catch(() => undefined);
   compilerReady.catch(() => undefined);
+  const early = createEarlyAnswers({ tree, store: opts.store, siteUrl: opts.siteUrl, compiler: () => compilerReady });
   let markReady!: () => void;
-  const ready = new Promise<void>((resolve) => { markReady = resolve; });
+  let built = false;
+  const ready = new Promise<void>((resolve) => { markReady = resolve; }).then(() => { built = true; });
   // Kept for the session: an edit re-checks the edited page's links and the links to it.
   const linkChecker = new LinkChecker();
   let lastWarnings = '';
@@ -159,7 +164,8 @@ export function createDevSession(opts: DevSessionOptions): DevSession {
     try {
       const { build, pageMemory } = await modules;
       result = await build({
-        source: { kind: 'snapshot', snapshot: frozen(tree) }, store, siteUrl: opts.siteUrl, compiler: await compilerReady, pageMemory, linkChecker,
+        // The first build takes the pages compiled early (answered before it) instead of compiling them again.
+        source: { kind: 'snapshot', snapshot: frozen(tree) }, store, siteUrl: opts.siteUrl, compiler: built ? await compilerReady : early.sharing(await compilerReady), pageMemory, linkChecker,
         onShell: (ctx, config) => { shell = { ctx, config, neighbours: prevNextByPath(ctx.nav) }; },
       });
       configProblem = undefined;
@@ -181,7 +187,10 @@ export function createDevSession(opts: DevSessionOptions): DevSession {
       lastWarnings = warnings;
     }
     const keys = [...touched].filter((k) => !k.startsWith('_folio/cache/') && !k.startsWith('_folio/manifest') && !k.startsWith('_folio/summaries'));
-    if (keys.some((k) => k.startsWith('_folio/'))) emit({ type: 'reload' });
+    // Before the first build, every page a browser shows was answered by this preview from its
+    // stored site or early (early-answers.ts), with the template's assets of this version: the
+    // pages are updated in place rather than reloaded.
+    if (built && keys.some((k) => k.startsWith('_folio/'))) emit({ type: 'reload' });
     else if (keys.length > 0) emit({ type: 'update', keys });
     emitProblems();
     markReady();
@@ -247,6 +256,7 @@ export function createDevSession(opts: DevSessionOptions): DevSession {
   return {
     configRead,
     ready,
+    early,
     changed: queue,
     problems,
     subscribe(listener) { listeners.add(listener); return () => listeners.delete(listener); },
