@@ -106,7 +106,7 @@ export function createEarlyAnswers(opts: EarlyAnswersOptions): EarlyAnswers {
       reads.set(repoPath, t);
       return t;
     };
-    const result = opts.compiler().then((c) => c.compile([{ sourcePath: p, source, contentRoot }], { readFile })).then((r) => r[0]);
+    const result = opts.compiler().then((c) => c.compile([{ sourcePath: p, source, contentRoot }], { readFile, first: true })).then((r) => r[0]);
     compiled.set(p, { source, reads, result });
     return result;
   };
