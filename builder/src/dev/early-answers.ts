@@ -23,8 +23,8 @@
  * contents are swapped where they differ.
  */
 import { TEMPLATE_VERSION } from '@folio/site-template/node/template-version.ts';
-import { createPageCache, pageCacheKey } from '../cache/page-cache.ts';
-import { COMPILER_VERSION, isPageFailure, type Compiler, type CompileContext, type CompileInput } from '../compile/index.ts';
+import { isPageFailure, type Compiler, type CompileContext, type CompileInput } from '../compile/compiler.ts';
+import { COMPILER_VERSION } from '../compile/compiler-version.ts';
 import { urlPathFor } from '../compile/url-path.ts';
 import type { ResolvedConfig } from '../config/parse-config.ts';
 import { readRepoConfig } from '../config/read-repo-config.ts';
@@ -96,6 +96,8 @@ export function createEarlyAnswers(opts: EarlyAnswersOptions): EarlyAnswers {
   /** The page's compiled result: the page cache's when it holds for the tree, else compiled now. */
   const compiledPage = async (p: string, contentRoot: string): Promise<Result> => {
     const blob = tree.files.get(p)!;
+    // Loaded on use: it brings the compiler's pool, which the preview need not load before "Ready".
+    const { createPageCache, pageCacheKey } = await import('../cache/page-cache.ts');
     const cache = createPageCache(prefixStore(store, CACHE_PREFIX));
     const hit = await cache.get(pageCacheKey(blob, COMPILER_VERSION, TEMPLATE_VERSION, contentRoot), p, tree.files).catch(() => undefined);
     if (hit) return hit.page;
