@@ -11,10 +11,10 @@
  * "Ready" means: the server listens, the working tree is read and `docs.json` is checked (a
  * problem in it is printed at once and shown in the browser). The build (pages, navigation,
  * search, `.md` exports, `llms.txt`) then runs in the background, as `astro dev` and
- * `vitepress dev` start before they have compiled anything; a page opened meanwhile is answered
- * as soon as that build is done (see `startDevServer`). So a first start with an empty cache is
- * ready about as fast as a start with the cache kept, and the first build is paid while the
- * browser opens.
+ * `vitepress dev` start before they have compiled anything. A page opened meanwhile is answered
+ * before that build is done: from the stored site when nothing changed since the last run, else
+ * compiled ahead of the others (see `startDevServer` and early-answers.ts); what cannot be made
+ * early (search, exports, redirects) is answered once the build is done.
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';

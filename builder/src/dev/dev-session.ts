@@ -47,8 +47,9 @@ export interface DevSession {
   configRead: Promise<void>;
   /**
    * Settles when a build has finished for the first time (successfully or with problems shown);
-   * a build left because a file changed under it does not count. The server answers site
-   * requests only after it, so a page that exists is never a 404 and never half built.
+   * a build left because a file changed under it does not count. Before it the server answers
+   * only what `early` can make; everything else waits for it, so a page that exists is never a
+   * 404 and never half built.
    */
   ready: Promise<void>;
   /** What is answered before the first build is done (see early-answers.ts). */
