@@ -74,6 +74,9 @@ export function createEarlyAnswers(opts: EarlyAnswersOptions): EarlyAnswers {
   const { tree, store } = opts;
   let manifest: Promise<BuildManifest | undefined> | undefined;
   const previous = () => (manifest ??= readManifest(store).catch(() => undefined));
+  // Read now, while docs.json is checked: the first request then knows at once whether the
+  // stored site is this tree's, instead of reading it between the build's module loads.
+  void previous();
   /** Pages compiled early: their text, what their compile read, and the result. */
   const compiled = new Map<string, { source: string; reads: Map<string, string | undefined>; result: Promise<Result> }>();
   const made = new Map<string, Promise<EarlyObject | undefined>>();
