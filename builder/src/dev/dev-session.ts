@@ -91,7 +91,6 @@ const KEEP_SANDBOXES_MS = Number.POSITIVE_INFINITY;
 export function createDevSession(opts: DevSessionOptions): DevSession {
   const { tree, log = () => undefined } = opts;
   const ownCompiler = !opts.compiler;
-  const modules = loadBuildModules();
   // With an empty cache (no manifest: the first build compiles every page; only its existence is
   // asked, since reading it means reading every bucket it lists) the first sandbox
   // starts now, its ~1.5 s of CPU beside this process's module loading and the build's plan,
@@ -104,6 +103,10 @@ export function createDevSession(opts: DevSessionOptions): DevSession {
       if (!manifest) compiler.prepare();
       return compiler;
     });
+  // After the compiler: the loader transforms modules one after another, and the build's ~250
+  // queued first held the sandbox's start back by 1.4 s (load average 4-6); the compiler's own
+  // modules are few, and the sandbox is what the first page waits for.
+  const modules = compilerReady.then(loadBuildModules, loadBuildModules);
   // Failures surface where they are awaited (the first build); not as an unhandled rejection meanwhile.
   modules.catch(() => undefined);
   compilerReady.catch(() => undefined);
