@@ -5,12 +5,13 @@ import { BuilderError } from '../errors.ts';
 import { gitBlobId } from '../git/blob-id.ts';
 import type { RepoSnapshot } from '../git/repo-snapshot.ts';
 import { LinkChecker } from '../links/link-check.ts';
-import { MANIFEST_KEY, readManifest } from '../manifest.ts';
+import { readManifest } from '../manifest.ts';
 import { prevNextByPath, type PrevNext } from '../nav/prev-next.ts';
 import type { ShellContext } from '../outputs/page-shells.ts';
 import { htmlKey } from '../outputs/site-paths.ts';
 import type { ObjectStore } from '../store/object-store.ts';
 import type { BuildResult } from '../types.ts';
+import { startDevCompiler } from './dev-compiler.ts';
 import { createEarlyAnswers, type EarlyAnswers } from './early-answers.ts';
 import type { WorkingTree } from './working-tree.ts';
 
@@ -32,8 +33,11 @@ export interface DevSessionOptions {
   /** Where the site is built (and the page cache kept). */
   store: ObjectStore;
   siteUrl: string;
-  /** Default: a compiler whose sandboxes stay up while the session runs. */
-  compiler?: Compiler;
+  /**
+   * Default: one made by `startDevCompiler` (sandboxes kept up while the session runs), closed
+   * with the session; a compiler given (or promised) here is the caller's to close.
+   */
+  compiler?: Compiler | Promise<Compiler>;
   /** One line per build, for the terminal. */
   log?(line: string): void;
 }
@@ -77,9 +81,6 @@ async function loadBuildModules() {
   return { build, isPageFailure, renderPage, pageContext, pageShellInput, pageMemory: new PageMemory() };
 }
 
-/** Sandboxes are never stopped for idleness during a session: the next edit must not pay their start. */
-const KEEP_SANDBOXES_MS = Number.POSITIVE_INFINITY;
-
 /**
  * Builds the working tree, then follows changes. An edit of existing pages takes a fast path:
  * those pages are compiled and their shells rendered with the last build's navigation and sent
@@ -91,18 +92,8 @@ const KEEP_SANDBOXES_MS = Number.POSITIVE_INFINITY;
 export function createDevSession(opts: DevSessionOptions): DevSession {
   const { tree, log = () => undefined } = opts;
   const ownCompiler = !opts.compiler;
-  // With an empty cache (no manifest: the first build compiles every page; only its existence is
-  // asked, since reading it means reading every bucket it lists) the first sandbox
-  // starts now, its ~1.5 s of CPU beside this process's module loading and the build's plan,
-  // instead of after them. With the cache kept, a start may compile nothing, so the sandbox
-  // starts when a page first compiles. See the builder README's performance section.
-  const compilerReady: Promise<Compiler> = opts.compiler
-    ? Promise.resolve(opts.compiler)
-    : Promise.all([import('../compile/index.ts'), opts.store.head(MANIFEST_KEY).catch(() => undefined)]).then(async ([{ createCompiler }, manifest]) => {
-      const compiler = await createCompiler({ idleMs: KEEP_SANDBOXES_MS });
-      if (!manifest) compiler.prepare();
-      return compiler;
-    });
+  // The caller's (`startDev` starts it before loading this module), else one made now.
+  const compilerReady: Promise<Compiler> = opts.compiler ? Promise.resolve(opts.compiler) : startDevCompiler(opts.store);
   // After the compiler: the loader transforms modules one after another, and the build's ~250
   // queued first held the sandbox's start back by 1.4 s (load average 4-6); the compiler's own
   // modules are few, and the sandbox is what the first page waits for.
