@@ -96,8 +96,8 @@ async function main(): Promise<void> {
         warm.push(await timeStart(copy));
       }
       console.log(`start on the example site, ${runs} runs, median (range), npm run dev process from spawn [target ≤ 3,000 ms to "Ready"]:`);
-      for (const [name, series] of [['empty cache', cold], ['cache kept: ', warm]] as const) {
-        console.log(`  ${name}: "Ready" ${spread(series.map((r) => r.ready))}; home page requested then, answered ${spread(series.map((r) => r.firstPage))}; first build done ${spread(series.map((r) => r.built))}`);
+      for (const [name, series] of [['empty cache', cold], ['cache kept', warm]] as const) {
+        console.log(`  ${`${name}:`.padEnd(12)} "Ready" ${spread(series.map((r) => r.ready))}; home page requested then, answered ${spread(series.map((r) => r.firstPage))}; first build done ${spread(series.map((r) => r.built))}`);
       }
       console.log(`load average ${load()}`);
     }
