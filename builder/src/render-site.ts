@@ -100,7 +100,8 @@ export async function renderSite(records: readonly PageRecord[], ctx: RenderCont
 /** The template's client bundle: built once per template version (cached on disk), read once per process. */
 let bundle: Promise<{ assets: ClientAssets; files: Array<[key: string, bytes: Buffer]> }> | undefined;
 
-function clientBundle(): NonNullable<typeof bundle> {
+/** The template's client bundle (asset URLs and files by site key), shared by every build of the process. */
+export function clientBundle(): NonNullable<typeof bundle> {
   bundle ??= (async () => {
     const out = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-assets-'));
     try {

@@ -7,7 +7,8 @@
 import { createHash } from 'node:crypto';
 import { accessSync, constants, existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { TEMPLATE_VERSION } from '@folio/site-template';
+// The version alone: the template's renderer and components are not needed to start a sandbox.
+import { TEMPLATE_VERSION } from '@folio/site-template/node/template-version.ts';
 import { CODE_CACHE_ROOT } from '../sandbox/code-cache.ts';
 import { PLATFORM_ROOT } from '../sandbox/runtime.ts';
 import { startSandbox } from '../sandbox/sandbox-process.ts';

@@ -19,6 +19,11 @@ export interface CompileInput {
 export interface CompileContext {
   /** Reads another repository file for MDX imports (snippets); undefined when missing. Paths are repo-relative. */
   readFile(repoPath: string): Promise<string | undefined>;
+  /**
+   * Compile these ahead of the batches already waiting for a sandbox (the page a preview's
+   * visitor asked for before its first build is done); default: after them.
+   */
+  first?: boolean;
 }
 
 /** Compiles batches of pages. */

@@ -22,10 +22,11 @@ export type { SandboxCompiler, PageLimits } from './sandbox-pool.ts';
 export { DEFAULT_PAGE_LIMITS } from './sandbox-pool.ts';
 export { isPageFailure } from './compiler.ts';
 export { urlPathFor } from './url-path.ts';
-export { DEFAULT_THEMES, type CodeThemes } from './highlighter.ts';
+export { COMPILER_VERSION } from './compiler-version.ts';
+// Types only: the highlighter (shiki) runs in the sandboxes, and importing it here would load it
+// into every process that builds.
+export type { CodeThemes } from './highlighter.ts';
 
-/** Part of the per-page cache key: bump whenever compiled output changes for the same source. */
-export const COMPILER_VERSION = 'compile-4';
 
 /** Creates a compiler whose pages run in sandbox processes. Close it when done. */
 export async function createCompiler(opts: CompilerOptions = {}): Promise<SandboxCompiler> {

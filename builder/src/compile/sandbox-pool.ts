@@ -169,6 +169,8 @@ export function createSandboxCompiler(opts: SandboxCompilerOptions): SandboxComp
         for (let i = 0; i < inputs.length; i += size) {
           parts.push(new Promise<Result[]>((resolve, reject) => waiting.push({ inputs: inputs.slice(i, i + size), ctx, resolve, reject })));
         }
+        // Ahead of what waits, in their own order (a chunk already running is not interrupted).
+        if (ctx.first) waiting.unshift(...waiting.splice(waiting.length - parts.length, parts.length));
         pump();
         return (await Promise.all(parts)).flat();
       } finally {

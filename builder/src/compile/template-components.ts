@@ -2,7 +2,7 @@
  * Loads the site template's MDX components (`components` of `@folio/site-template`) through
  * Vite, so their TSX is compiled with Preact's JSX runtime whatever loader runs the builder.
  */
-import { runnerImport, type InlineConfig } from 'vite';
+import type { InlineConfig } from 'vite';
 import { fileURLToPath } from 'node:url';
 
 /** The builder package directory: Vite's root, from which `preact` and the template resolve. */
@@ -26,6 +26,8 @@ export const TEMPLATE_COMPONENTS = '@folio/site-template/components/index.ts';
 
 /** Imports the template's components once (for tools outside a compiler, e.g. the raw floor). */
 export async function loadTemplateComponents(): Promise<Record<string, unknown>> {
+  // Vite is loaded on use: the builder's process imports this file for `baseViteConfig` alone.
+  const { runnerImport } = await import('vite');
   const { module } = await runnerImport<{ components: Record<string, unknown> }>(TEMPLATE_COMPONENTS, baseViteConfig);
   return module.components;
 }

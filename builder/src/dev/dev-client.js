@@ -27,6 +27,12 @@ async function swap() {
   const fresh = next.querySelector('.layout');
   if (!layout || !fresh) { location.reload(); return; }
   document.title = next.title;
+  // Stylesheets the new version links that this one lacks (a page made before the first build
+  // links only its own utilities): added, never removed, so nothing unstyles meanwhile.
+  const linked = new Set([...document.querySelectorAll('link[rel="stylesheet"]')].map((l) => l.getAttribute('href')));
+  for (const link of next.querySelectorAll('head link[rel="stylesheet"]')) {
+    if (!linked.has(link.getAttribute('href'))) document.head.append(document.adoptNode(link));
+  }
   const now = [...layout.children];
   const then = [...fresh.children];
   if (now.length !== then.length) { layout.replaceWith(document.adoptNode(fresh)); }
@@ -72,7 +78,10 @@ function showProblems(problems) {
   }
 }
 
-const source = new EventSource(EVENTS);
+// A page the server made before its first build (`client.js?early`) asks to be told once the
+// built version exists, so it is swapped in even if that build finished before this connected.
+const early = new URL(import.meta.url).searchParams.has('early');
+const source = new EventSource(early ? `${EVENTS}?early=${encodeURIComponent(pageKey())}` : EVENTS);
 source.addEventListener('update', (e) => {
   const { keys } = JSON.parse(e.data);
   if (!keys.includes(pageKey())) return;

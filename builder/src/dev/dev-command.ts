@@ -11,10 +11,10 @@
  * "Ready" means: the server listens, the working tree is read and `docs.json` is checked (a
  * problem in it is printed at once and shown in the browser). The build (pages, navigation,
  * search, `.md` exports, `llms.txt`) then runs in the background, as `astro dev` and
- * `vitepress dev` start before they have compiled anything; a page opened meanwhile is answered
- * as soon as that build is done (see `startDevServer`). So a first start with an empty cache is
- * ready about as fast as a start with the cache kept, and the first build is paid while the
- * browser opens.
+ * `vitepress dev` start before they have compiled anything. A page opened meanwhile is answered
+ * before that build is done: from the stored site when nothing changed since the last run, else
+ * compiled ahead of the others (see `startDevServer` and early-answers.ts); what cannot be made
+ * early (search, exports, redirects) is answered once the build is done.
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
@@ -62,11 +62,17 @@ export async function startDev(opts: DevOptions): Promise<DevPreview> {
   const dir = path.resolve(opts.dir);
   if (!fs.existsSync(path.join(dir, 'docs.json'))) throw new Error(`${dir}: no docs.json here; give the folder of a docs repository (the one holding docs.json)`);
   const cacheDir = opts.cacheDir ?? devCacheDir(dir);
-  // Loaded here, so `dev --help` starts quickly; the compiler, template and search load later,
-  // in the session (see `loadBuildModules`), so they do not delay "Ready" either.
-  const [{ createLocalDirStore }, { createDevSession }, { startDevServer }, { isSkippedPath, openWorkingTree }] = await Promise.all([
-    import('../store/local-dir-store.ts'), import('./dev-session.ts'), import('./dev-server.ts'), import('./working-tree.ts'),
-  ]);
+  // First of all, the compiler (on an empty cache its sandbox starts now: the first page waits
+  // for it), then the rest; loaded here, so `dev --help` starts quickly. The compiler's build
+  // modules, template and search load later, in the session (see `loadBuildModules`).
+  const [{ createLocalDirStore }, { startDevCompiler }] = await Promise.all([import('../store/local-dir-store.ts'), import('./dev-compiler.ts')]);
+  const store = createLocalDirStore(cacheDir);
+  const compiler = startDevCompiler(store);
+  compiler.catch(() => undefined); // awaited by the first build, which reports a failure
+  const closeCompiler = async () => { await (await compiler.catch(() => undefined))?.close(); };
+  const [{ createDevSession }, { startDevServer }, { isSkippedPath, openWorkingTree }] = await Promise.all([
+    import('./dev-session.ts'), import('./dev-server.ts'), import('./working-tree.ts'),
+  ]).catch(async (err: unknown) => { await closeCompiler(); throw err; });
   // Watching starts before the tree is read, so a file saved while it is read is not missed;
   // what changes before the session exists is handed to it once it does.
   const early = new Set<string>();
@@ -84,9 +90,8 @@ export async function startDev(opts: DevOptions): Promise<DevPreview> {
     watcher.close();
     opts.log?.(`error: stopped watching ${dir} (${err.code ?? err.message}); the last build is still served, restart the preview to watch again`);
   });
-  const store = createLocalDirStore(cacheDir);
-  const tree = await openWorkingTree(dir).catch((err: unknown) => { watcher.close(); throw err; });
-  const listen = (port: number) => startDevServer({ store, host: opts.host, port, session: (siteUrl) => createDevSession({ tree, store, siteUrl, log: opts.log }) });
+  const tree = await openWorkingTree(dir).catch(async (err: unknown) => { watcher.close(); await closeCompiler(); throw err; });
+  const listen = (port: number) => startDevServer({ store, host: opts.host, port, session: (siteUrl) => createDevSession({ tree, store, siteUrl, compiler, log: opts.log }) });
   let server: DevServer;
   try {
     server = await listen(opts.port ?? DEV_PORT).catch((err: NodeJS.ErrnoException) => {
@@ -95,6 +100,7 @@ export async function startDev(opts: DevOptions): Promise<DevPreview> {
     });
   } catch (err) {
     watcher.close();
+    await closeCompiler();
     throw err;
   }
   made.session = server.session;
@@ -106,6 +112,7 @@ export async function startDev(opts: DevOptions): Promise<DevPreview> {
     async close() {
       watcher.close();
       await server.close();
+      await closeCompiler();
     },
   };
 }

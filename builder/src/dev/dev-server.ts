@@ -5,6 +5,7 @@ import { candidateKeys, matchRedirect, wantsMarkdown, type RedirectRule } from '
 import { contentTypeFor } from '../store/content-type.ts';
 import type { ObjectStore } from '../store/object-store.ts';
 import type { DevEvent, DevSession } from './dev-session.ts';
+import type { EarlyObject } from './early-answers.ts';
 
 /** Options of `startDevServer`. */
 export interface DevServerOptions {
@@ -25,6 +26,8 @@ const CLIENT_PATH = '/_folio/dev/client.js';
 const EVENTS_PATH = '/_folio/dev/events';
 const CLIENT_JS = fs.readFileSync(new URL('./dev-client.js', import.meta.url));
 const CLIENT_TAG = `<script type="module" src="${CLIENT_PATH}"></script>`;
+/** The client of a page made before the first build: it asks for the built page once there is one. */
+const EARLY_CLIENT_TAG = `<script type="module" src="${CLIENT_PATH}?early"></script>`;
 
 /**
  * Serves the site a dev session builds the way the site server serves a published one: clean
@@ -33,10 +36,15 @@ const CLIENT_TAG = `<script type="module" src="${CLIENT_PATH}"></script>`;
  * events) for updates, reloads and problems. Nothing is cached by the browser, and the
  * builder's own state (`_folio/manifest.json`, the page cache) is never served.
  *
- * The server listens before the first build has run, so the preview is ready at once; a site
- * request that comes before that build has finished waits for it (`session.ready`) and is then
- * answered from the finished site: never a 404 for a page that exists, never a page without
- * its navigation or search. The dev client's script and events are answered at once.
+ * The server listens before the first build has run, so the preview is ready at once. A site
+ * request that comes before that build has finished is answered from the stored site when that
+ * is the working tree's, else with what the session can make early (`session.early`: the page
+ * asked for, compiled first, and what it needs to show), else it waits for the build
+ * (`session.ready`) and is answered from the finished site: never a 404 for something that
+ * exists, never a half-built file. A page made early carries the client as
+ * `client.js?early`, which listens at `events?early=<key>` and so is told to fetch the page
+ * again once the first build is done, even if it connects after that build's update went out.
+ * The dev client's script and events are answered at once.
  */
 export async function startDevServer(opts: DevServerOptions): Promise<DevServer> {
   const { store } = opts;
@@ -44,14 +52,16 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
   // Made once the address is known; requests before that see no problems and wait for the site.
   const made: { session?: DevSession } = {};
   let sessionMade!: (session: DevSession) => void;
-  const firstBuild = new Promise<DevSession>((resolve) => { sessionMade = resolve; }).then((session) => session.ready);
+  const sessionReady = new Promise<DevSession>((resolve) => { sessionMade = resolve; });
+  let built = false;
+  const firstBuild = sessionReady.then((session) => session.ready).then(() => { built = true; });
 
-  const send = async (req: http.IncomingMessage, res: http.ServerResponse, key: string, status = 200): Promise<boolean> => {
-    const bytes = await store.get(key);
+  const send = async (req: http.IncomingMessage, res: http.ServerResponse, key: string, status = 200, early?: EarlyObject): Promise<boolean> => {
+    const bytes = early?.bytes ?? await store.get(key);
     if (bytes === undefined) return false;
     const type = contentTypeFor(key);
     let body = Buffer.from(bytes);
-    if (type.startsWith('text/html')) body = Buffer.from(body.toString('utf8').replace(/<\/body>/, `${CLIENT_TAG}</body>`));
+    if (type.startsWith('text/html')) body = Buffer.from(body.toString('utf8').replace(/<\/body>/, `${early?.page ? EARLY_CLIENT_TAG : CLIENT_TAG}</body>`));
     res.writeHead(status, { 'Content-Type': type, 'Content-Length': body.byteLength, 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' });
     res.end(req.method === 'HEAD' ? undefined : body);
     return true;
@@ -75,12 +85,27 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
         res.write(`retry: 500\nevent: problems\ndata: ${JSON.stringify({ type: 'problems', problems: made.session?.problems() ?? [] })}\n\n`);
         streams.add(res);
         req.on('close', () => streams.delete(res));
+        // A page answered before the first build asks for itself again once that build is done,
+        // even when it connects after the build's own update went out.
+        const page = url.searchParams.get('early');
+        if (page) void firstBuild.then(() => { if (streams.has(res)) res.write(`event: update\ndata: ${JSON.stringify({ type: 'update', keys: [page] })}\n\n`); });
         return;
       }
-      await firstBuild;
+      const keys = candidateKeys(url.pathname, wantsMarkdown(req.headers.accept));
+      if (!built) {
+        // Before the first build: the stored site when it is this tree's, else what can be made
+        // early (early-answers.ts); anything else waits for the build.
+        const session = await sessionReady;
+        if (!(await session.early.storeCurrent())) {
+          for (const key of keys ?? []) {
+            const early = built ? undefined : await session.early.object(key);
+            if (early && await send(req, res, key, 200, early)) return;
+          }
+          await firstBuild;
+        }
+      }
       const rule = matchRedirect(await redirects(), url.pathname);
       if (rule) { res.writeHead(rule.status, { Location: rule.destination + url.search }).end(); return; }
-      const keys = candidateKeys(url.pathname, wantsMarkdown(req.headers.accept));
       // The builder's state (manifest, page cache and summaries) is never served.
       for (const key of (keys ?? []).filter((k) => !k.startsWith('_folio/cache/') && !k.startsWith('_folio/manifest'))) {
         if (await send(req, res, key)) return;

@@ -5,12 +5,14 @@ import { BuilderError } from '../errors.ts';
 import { gitBlobId } from '../git/blob-id.ts';
 import type { RepoSnapshot } from '../git/repo-snapshot.ts';
 import { LinkChecker } from '../links/link-check.ts';
-import { MANIFEST_KEY, readManifest } from '../manifest.ts';
+import { readManifest } from '../manifest.ts';
 import { prevNextByPath, type PrevNext } from '../nav/prev-next.ts';
 import type { ShellContext } from '../outputs/page-shells.ts';
 import { htmlKey } from '../outputs/site-paths.ts';
 import type { ObjectStore } from '../store/object-store.ts';
 import type { BuildResult } from '../types.ts';
+import { startDevCompiler } from './dev-compiler.ts';
+import { createEarlyAnswers, type EarlyAnswers } from './early-answers.ts';
 import type { WorkingTree } from './working-tree.ts';
 
 /** A problem shown in the browser's overlay: where, and what. */
@@ -31,8 +33,11 @@ export interface DevSessionOptions {
   /** Where the site is built (and the page cache kept). */
   store: ObjectStore;
   siteUrl: string;
-  /** Default: a compiler whose sandboxes stay up while the session runs. */
-  compiler?: Compiler;
+  /**
+   * Default: one made by `startDevCompiler` (sandboxes kept up while the session runs), closed
+   * with the session; a compiler given (or promised) here is the caller's to close.
+   */
+  compiler?: Compiler | Promise<Compiler>;
   /** One line per build, for the terminal. */
   log?(line: string): void;
 }
@@ -46,10 +51,13 @@ export interface DevSession {
   configRead: Promise<void>;
   /**
    * Settles when a build has finished for the first time (successfully or with problems shown);
-   * a build left because a file changed under it does not count. The server answers site
-   * requests only after it, so a page that exists is never a 404 and never half built.
+   * a build left because a file changed under it does not count. Before it the server answers
+   * only what `early` can make; everything else waits for it, so a page that exists is never a
+   * 404 and never half built.
    */
   ready: Promise<void>;
+  /** What is answered before the first build is done (see early-answers.ts). */
+  early: Pick<EarlyAnswers, 'storeCurrent' | 'object'>;
   /** Tells the session these repository paths changed on disk. */
   changed(repoPaths: Iterable<string>): void;
   /** Current problems. */
@@ -73,9 +81,6 @@ async function loadBuildModules() {
   return { build, isPageFailure, renderPage, pageContext, pageShellInput, pageMemory: new PageMemory() };
 }
 
-/** Sandboxes are never stopped for idleness during a session: the next edit must not pay their start. */
-const KEEP_SANDBOXES_MS = Number.POSITIVE_INFINITY;
-
 /**
  * Builds the working tree, then follows changes. An edit of existing pages takes a fast path:
  * those pages are compiled and their shells rendered with the last build's navigation and sent
@@ -87,24 +92,19 @@ const KEEP_SANDBOXES_MS = Number.POSITIVE_INFINITY;
 export function createDevSession(opts: DevSessionOptions): DevSession {
   const { tree, log = () => undefined } = opts;
   const ownCompiler = !opts.compiler;
-  const modules = loadBuildModules();
-  // With an empty cache (no manifest: the first build compiles every page; only its existence is
-  // asked, since reading it means reading every bucket it lists) the first sandbox
-  // starts now, its ~1.5 s of CPU beside this process's module loading and the build's plan,
-  // instead of after them. With the cache kept, a start may compile nothing, so the sandbox
-  // starts when a page first compiles. See the builder README's performance section.
-  const compilerReady: Promise<Compiler> = opts.compiler
-    ? Promise.resolve(opts.compiler)
-    : Promise.all([import('../compile/index.ts'), opts.store.head(MANIFEST_KEY).catch(() => undefined)]).then(async ([{ createCompiler }, manifest]) => {
-      const compiler = await createCompiler({ idleMs: KEEP_SANDBOXES_MS });
-      if (!manifest) compiler.prepare();
-      return compiler;
-    });
+  // The caller's (`startDev` starts it before loading this module), else one made now.
+  const compilerReady: Promise<Compiler> = opts.compiler ? Promise.resolve(opts.compiler) : startDevCompiler(opts.store);
+  // After the compiler: the loader transforms modules one after another, and the build's ~250
+  // queued first held the sandbox's start back by 1.4 s (load average 4-6); the compiler's own
+  // modules are few, and the sandbox is what the first page waits for.
+  const modules = compilerReady.then(loadBuildModules, loadBuildModules);
   // Failures surface where they are awaited (the first build); not as an unhandled rejection meanwhile.
   modules.catch(() => undefined);
   compilerReady.catch(() => undefined);
+  const early = createEarlyAnswers({ tree, store: opts.store, siteUrl: opts.siteUrl, compiler: () => compilerReady });
   let markReady!: () => void;
-  const ready = new Promise<void>((resolve) => { markReady = resolve; });
+  let built = false;
+  const ready = new Promise<void>((resolve) => { markReady = resolve; }).then(() => { built = true; });
   // Kept for the session: an edit re-checks the edited page's links and the links to it.
   const linkChecker = new LinkChecker();
   let lastWarnings = '';
@@ -159,7 +159,8 @@ export function createDevSession(opts: DevSessionOptions): DevSession {
     try {
       const { build, pageMemory } = await modules;
       result = await build({
-        source: { kind: 'snapshot', snapshot: frozen(tree) }, store, siteUrl: opts.siteUrl, compiler: await compilerReady, pageMemory, linkChecker,
+        // The first build takes the pages compiled early (answered before it) instead of compiling them again.
+        source: { kind: 'snapshot', snapshot: frozen(tree) }, store, siteUrl: opts.siteUrl, compiler: built ? await compilerReady : early.sharing(await compilerReady), pageMemory, linkChecker,
         onShell: (ctx, config) => { shell = { ctx, config, neighbours: prevNextByPath(ctx.nav) }; },
       });
       configProblem = undefined;
@@ -181,7 +182,10 @@ export function createDevSession(opts: DevSessionOptions): DevSession {
       lastWarnings = warnings;
     }
     const keys = [...touched].filter((k) => !k.startsWith('_folio/cache/') && !k.startsWith('_folio/manifest') && !k.startsWith('_folio/summaries'));
-    if (keys.some((k) => k.startsWith('_folio/'))) emit({ type: 'reload' });
+    // Before the first build, every page a browser shows was answered by this preview from its
+    // stored site or early (early-answers.ts), with the template's assets of this version: the
+    // pages are updated in place rather than reloaded.
+    if (built && keys.some((k) => k.startsWith('_folio/'))) emit({ type: 'reload' });
     else if (keys.length > 0) emit({ type: 'update', keys });
     emitProblems();
     markReady();
@@ -247,6 +251,7 @@ export function createDevSession(opts: DevSessionOptions): DevSession {
   return {
     configRead,
     ready,
+    early,
     changed: queue,
     problems,
     subscribe(listener) { listeners.add(listener); return () => listeners.delete(listener); },

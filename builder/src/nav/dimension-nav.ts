@@ -32,6 +32,15 @@ export interface DimensionNav {
 
 
 /**
+ * The site's sidebars, as a build renders them: one per language and version combination when
+ * the navigation declares any (`dimensions`, whose first is the default `nav`), else `buildNav`'s.
+ */
+export function siteNav(pages: readonly NavPage[], config: NavConfig, options: NavOptions = {}): { nav: NavItem[]; dimensions?: DimensionNav } {
+  const dimensions = buildDimensionNav(pages, config, options);
+  return dimensions ? { nav: [...dimensions.navs.values()][0], dimensions } : { nav: buildNav(pages, config, options) };
+}
+
+/**
  * The navigation of every combination, or undefined when the navigation declares no language
  * or version (the site then has one sidebar, as `buildNav` makes it).
  *

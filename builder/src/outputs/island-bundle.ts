@@ -12,7 +12,7 @@
  * inlined.
  */
 import { createHash } from 'node:crypto';
-import { build, parseAst, type Plugin, type Rollup } from 'vite';
+import type { Plugin, Rollup } from 'vite';
 import { userError } from '../errors.ts';
 import { resolveRepoImport } from '../compile/imports.ts';
 import { HOOKS_MODULE, unboundHooks } from '../compile/page-globals.ts';
@@ -26,8 +26,11 @@ const REPO = '/@folio-repo/';
 const PACKAGES = new Set(['preact', 'preact/hooks', 'preact/compat', 'preact/jsx-runtime', 'preact/compat/jsx-runtime', 'react', 'react-dom', 'react/jsx-runtime']);
 const CLIENT_FILES = /\.(?:jsx?|mjs|json)$/;
 
+/** Vite's parser (oxc), passed in: Vite is loaded only when a page has islands to bundle. */
+type ParseAst = typeof import('vite').parseAst;
+
 /** Refuses what could make the bundler read files outside the repository (see the module comment). */
-function checkClientCode(code: string, file: string): void {
+function checkClientCode(parseAst: ParseAst, code: string, file: string): void {
   const program = parseAst(code, { lang: file.endsWith('.js') || file.endsWith('.mjs') ? 'js' : 'jsx' });
   eachEsNode(program, (n) => {
     if (n.type === 'MetaProperty' || n.type === 'ImportExpression') {
@@ -42,7 +45,7 @@ export function islandKey(source: string, deps: Record<string, string>): string 
   return `_folio/islands/${hash}.js`;
 }
 
-function repoPlugin(source: string, page: string, read: (repoPath: string) => Promise<string | undefined>): Plugin {
+function repoPlugin(parseAst: ParseAst, source: string, page: string, read: (repoPath: string) => Promise<string | undefined>): Plugin {
   return {
     name: 'folio:islands',
     enforce: 'pre',
@@ -62,14 +65,14 @@ function repoPlugin(source: string, page: string, read: (repoPath: string) => Pr
     },
     async load(id) {
       if (id === ENTRY) {
-        checkClientCode(source, page);
+        checkClientCode(parseAst, source, page);
         return source;
       }
       if (!id.startsWith(REPO)) return null;
       const text = await read(id.slice(REPO.length));
       if (text === undefined) throw userError('mdx_import', `Unexpected import of ${id.slice(REPO.length)}: it does not exist in the repository`);
       if (!/\.(?:jsx?|mjs)$/.test(id)) return text;
-      checkClientCode(text, id.slice(REPO.length));
+      checkClientCode(parseAst, text, id.slice(REPO.length));
       // Hooks without an import, as on the server (page-globals.ts).
       const hooks = unboundHooks(parseAst(text, { lang: id.endsWith('.jsx') ? 'jsx' : 'js' }));
       return hooks.length ? `${text}\nimport { ${hooks.join(', ')} } from '${HOOKS_MODULE}';\n` : text;
@@ -129,10 +132,13 @@ export async function bundleIslands(source: string, page: string, read: (repoPat
 }
 
 async function bundle(source: string, page: string, read: (repoPath: string) => Promise<string | undefined>): Promise<Rollup.RollupOutput | Rollup.RollupOutput[]> {
+  // Loaded here, not with the module: every build imports this file, few sites have islands, and
+  // Vite is the heaviest package a build process would load.
+  const { build, parseAst } = await import('vite');
   return await build({
     ...baseViteConfig,
     resolve: { alias: { react: 'preact/compat', 'react-dom': 'preact/compat' } },
-    plugins: [repoPlugin(source, page, read)],
+    plugins: [repoPlugin(parseAst, source, page, read)],
     build: {
       write: false, minify: true, target: 'es2020', modulePreload: false, copyPublicDir: false, reportCompressedSize: false, assetsInlineLimit: 0,
       rollupOptions: { input: ENTRY, output: { format: 'es' } },

@@ -107,4 +107,18 @@ t.test('createSandboxCompiler', async (t) => {
     await pool.close();
     t.equal(pool.running(), 0);
   });
+
+  t.test('should compile a batch marked first ahead of the chunks already waiting', async (t) => {
+    // One sandbox, one page per chunk: pages compile one after another, each reading its own snippet.
+    const pool = createSandboxCompiler({ workers: 1, threshold: 2, chunk: 1 });
+    t.teardown(() => pool.close());
+    const order: string[] = [];
+    const reading = (first?: boolean) => ({ ...(first ? { first } : {}), async readFile(p: string) { order.push(p); return 'Snippet.\n'; } });
+    const importing = (name: string) => page(name, `import S from '/snippets/${name}.mdx'\n\n<S />\n`);
+    const batch = pool.compile([importing('a'), importing('b'), importing('c')], reading());
+    const asked = pool.compile([importing('asked')], reading(true));
+    t.same(bodies(await asked), ['<p>Snippet.</p>']);
+    await batch;
+    t.same(order, ['snippets/a.mdx', 'snippets/asked.mdx', 'snippets/b.mdx', 'snippets/c.mdx'], 'after the chunk already running, before the others');
+  });
 });

@@ -3,7 +3,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { MERMAID_DIR } from '../shared/mermaid-dir.ts';
-import { build, type Rolldown } from 'vite';
+import type { Rolldown } from 'vite';
 import type { ClientAssets, ThemeName } from '../shared/types.ts';
 import { TemplateError } from './template-error.ts';
 import { PACKAGE_ROOT, TEMPLATE_VERSION } from './template-version.ts';
@@ -23,6 +23,10 @@ interface CachedBuild { assets: ClientAssets; files: string[] }
 const memory = new Map<string, Promise<CachedBuild>>();
 
 async function viteBuild(dir: string): Promise<CachedBuild> {
+  // Loaded only when the bundle is built (once per template version): importing Vite costs a
+  // process about as much as everything else the builder loads, and a build or a preview that
+  // finds the bundle in its cache folder never needs it.
+  const { build } = await import('vite');
   const input: Record<string, string> = { client: join(PACKAGE_ROOT, 'src/client/main.ts') };
   for (const theme of THEMES) input[`theme-${theme}`] = join(PACKAGE_ROOT, `src/styles/themes/${theme}.css`);
   const result = await build({
