@@ -5,11 +5,11 @@
  * fetcher asks the control plane, whose fetcher refuses private and loopback addresses, so a
  * document URL cannot reach the platform's own network.
  */
-import { createHash } from 'node:crypto';
 import { userError } from '../errors.ts';
 import type { RepoSnapshot } from '../git/repo-snapshot.ts';
 import { confinePath } from '../limits/confine-path.ts';
 import type { ApiSpecSource } from './api-pages.ts';
+import { sha256 } from '../sha256.ts';
 
 /** Downloads a document named by URL; rejects with a `BuilderError` when it cannot. */
 export type FetchUrl = (url: string) => Promise<Uint8Array>;
@@ -25,7 +25,7 @@ export async function specSource(openapi: string, snapshot: RepoSnapshot, fetchU
   if (/^https?:\/\//i.test(openapi)) {
     if (!fetchUrl) throw userError('invalid_openapi', `api.openapi: Unexpected URL "${openapi}": this build cannot fetch documents; expected the path of a file in the repository`);
     const bytes = await fetchUrl(openapi);
-    const id = createHash('sha256').update(bytes).digest('hex');
+    const id = sha256(bytes);
     return { name: openapi, id, read: async () => text(bytes) };
   }
   const repoPath = confinePath(openapi.replace(/^\.?\/+/, ''));

@@ -11,10 +11,10 @@
  * is a build warning naming the file. Decisions are made on CSS tokens (css-tokens.ts), so an
  * escaped `\75 rl(` is judged as the `url(` a browser sees.
  */
-import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { RepoSnapshot } from '../git/repo-snapshot.ts';
 import { tokenizeCss, type CssToken } from './css-tokens.ts';
+import { sha256 } from '../sha256.ts';
 
 /** The docs.json key listing extra stylesheets. */
 export const CSS_CONFIG_KEY = 'css';
@@ -121,5 +121,5 @@ export async function buildCustomCss(snapshot: RepoSnapshot, rawConfig: unknown,
 
 /** Object key of the custom stylesheet, named by its content. */
 export function customCssKey(css: string): string {
-  return `_folio/custom-${createHash('sha256').update(css).digest('hex').slice(0, 12)}.css`;
+  return `_folio/custom-${sha256(css).slice(0, 12)}.css`;
 }

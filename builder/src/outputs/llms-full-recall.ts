@@ -17,6 +17,7 @@ import type { PublishedMemory } from './published-memory.ts';
 import type { ObjectStore } from '../store/object-store.ts';
 import type { CompiledPage } from '../types.ts';
 import type { LlmsSegment } from './llms-txt.ts';
+import { sha256 } from '../sha256.ts';
 
 /** Object key of an `llms-full.txt` → `[content key, start, length]` (bytes) of each page's Markdown in it. */
 export type LlmsFullIndex = Record<string, Array<[contentKey: string, start: number, length: number]>>;
@@ -97,6 +98,6 @@ async function publishedBytes(store: ObjectStore, key: string, published: Publis
   if (!published) return undefined;
   const bytes = await store.get(key).catch(() => undefined);
   if (!bytes || bytes.byteLength !== published.size) return undefined;
-  if (createHash('sha256').update(bytes).digest('hex') !== published.hash) return undefined;
+  if (sha256(bytes) !== published.hash) return undefined;
   return bytes;
 }

@@ -10,10 +10,10 @@
  * own base styles); `dark:` follows the template's dark mode: `data-mode="dark"` on <html>, or
  * the system preference when no script has set it.
  */
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import { compile } from 'tailwindcss';
+import { sha256 } from '../sha256.ts';
 
 const INPUT = `@import "tailwindcss/theme.css";
 @import "tailwindcss/utilities.css" important;
@@ -64,7 +64,7 @@ const MADE_KEPT = 16;
 /** The CSS of the utilities among `candidates`; `''` when none is a utility. */
 export function tailwindCss(candidates: Iterable<string>): Promise<string> {
   const list = [...new Set(candidates)].sort();
-  const key = createHash('sha256').update(list.join('\n')).digest('hex');
+  const key = sha256(list.join('\n'));
   let css = made.get(key);
   if (css) made.delete(key); // most recently used last
   else css = utilitiesCss(list);
@@ -83,5 +83,5 @@ async function utilitiesCss(candidates: string[]): Promise<string> {
 
 /** Object key of the site's utilities stylesheet, named by its content. */
 export function tailwindKey(css: string): string {
-  return `_folio/utilities-${createHash('sha256').update(css).digest('hex').slice(0, 12)}.css`;
+  return `_folio/utilities-${sha256(css).slice(0, 12)}.css`;
 }
