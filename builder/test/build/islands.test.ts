@@ -2,8 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import t from 'tap';
-import { launchBrowser } from '../../../site-template/test/helpers/browser.ts';
-import { serveStatic } from '../../../site-template/test/helpers/static-server.ts';
+import { browseStatic } from '../../../site-template/test/helpers/browser.ts';
 import { build } from '../../src/build.ts';
 import { createCompiler } from '../../src/compile/index.ts';
 import { closePagefind } from '../../src/outputs/pagefind-shard.ts';
@@ -21,10 +20,7 @@ t.test('islands', async (t) => {
   const res = await build({ source: { kind: 'dir', dir: FIXTURE }, store: createLocalDirStore(out), siteUrl: 'https://acme.example', compiler, year: 2025 });
   t.equal(res.pagesFailed, 0);
   const html = (p: string) => fs.readFileSync(path.join(out, p), 'utf8');
-  const server = await serveStatic(out);
-  t.teardown(() => server.close());
-  const browser = await launchBrowser();
-  t.teardown(() => browser.close());
+  const { server, browser } = await browseStatic(t, out);
 
   t.test('should mark hook components as islands and ship one module for the page', async (t) => {
     const page = html('guides/interactive/index.html');

@@ -1,8 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
-import { launchBrowser } from '../../../site-template/test/helpers/browser.ts';
-import { serveStatic } from '../../../site-template/test/helpers/static-server.ts';
+import { browseStatic } from '../../../site-template/test/helpers/browser.ts';
 import { build, type BuildOptions } from '../../src/build.ts';
 import { createCompiler } from '../../src/compile/index.ts';
 import { closePagefind } from '../../src/outputs/pagefind-shard.ts';
@@ -50,12 +49,7 @@ t.test('search overlay in the browser', async (t) => {
   const again = await build(opts());
   t.same({ compiled: again.compiled, uploaded: again.uploaded, deleted: again.deleted }, { compiled: 0, uploaded: 0, deleted: 0 }, 'an unchanged rebuild writes nothing');
 
-  const server = await serveStatic(out);
-  const browser = await launchBrowser();
-  t.teardown(async () => {
-    await browser.close();
-    await server.close();
-  });
+  const { server, browser } = await browseStatic(t, out);
   const tab = await browser.newPage();
   await tab.goto(`${server.origin}/reference/item-0`);
   const search = async (query: string) => {

@@ -1,6 +1,5 @@
 import t from 'tap';
-import { launchBrowser } from '../../../site-template/test/helpers/browser.ts';
-import { serveStatic } from '../../../site-template/test/helpers/static-server.ts';
+import { browseStatic } from '../../../site-template/test/helpers/browser.ts';
 import { build } from '../../src/build.ts';
 import { closePagefind } from '../../src/outputs/pagefind-shard.ts';
 import { createLocalDirStore } from '../../src/store/local-dir-store.ts';
@@ -14,12 +13,7 @@ t.test('versions and languages in the browser', async (t) => {
   writeFiles(dir, VERSIONED_SITE);
   const out = tempDir();
   await build({ source: { kind: 'dir', dir }, store: createLocalDirStore(out), siteUrl: 'https://acme.example', year: 2026 });
-  const server = await serveStatic(out);
-  const browser = await launchBrowser();
-  t.teardown(async () => {
-    await browser.close();
-    await server.close();
-  });
+  const { server, browser } = await browseStatic(t, out);
   const page = await browser.newPage();
   const search = async (query: string) => {
     await page.click('.search-open');
