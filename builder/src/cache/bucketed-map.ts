@@ -83,6 +83,42 @@ function remember(key: string, entries: Record<string, unknown>, bytes: number):
   }
 }
 
+/**
+ * Whole maps this process read or wrote, by their listing, most recently used last; bounded by
+ * their entry count. A long-lived builder's next build reads the listing its last build wrote:
+ * it gets that map back without merging its buckets (at 10,000 pages the manifest's maps and the
+ * summaries hold ~90,000 entries), and writes the next one by comparing with it
+ * (`changedGroups`). A listing names its buckets by content, so the map it names is the one
+ * remembered. The maps are shared, so they are frozen (a map written is frozen too), and their
+ * values must be left unchanged: one build cannot change what the next reads.
+ */
+const maps = new Map<string, { map: Readonly<Record<string, unknown>>; entries: number }>();
+let mapEntries = 0;
+/** Entries of remembered maps at most (a 10,000-page site's state is about 100,000). */
+const MAP_ENTRIES = 400_000;
+
+function rememberMap(stored: StoredMap, map: Readonly<Record<string, unknown>>, entries: number): void {
+  const name = stored.join(' ');
+  const old = maps.get(name);
+  if (old) { maps.delete(name); mapEntries -= old.entries; }
+  maps.set(name, { map: Object.freeze(map), entries });
+  mapEntries += entries;
+  for (const [key, value] of maps) {
+    if (mapEntries <= MAP_ENTRIES) break;
+    maps.delete(key);
+    mapEntries -= value.entries;
+  }
+}
+
+function recallMap(stored: StoredMap): { map: Readonly<Record<string, unknown>>; entries: number } | undefined {
+  const name = stored.join(' ');
+  const hit = maps.get(name);
+  if (!hit) return undefined;
+  maps.delete(name); // most recently used last
+  maps.set(name, hit);
+  return hit;
+}
+
 function recall(key: string): Readonly<Record<string, unknown>> | undefined {
   const hit = remembered.get(key);
   if (!hit) return undefined;
@@ -94,9 +130,12 @@ function recall(key: string): Readonly<Record<string, unknown>> | undefined {
 /**
  * The map stored as `stored`, merged into one record whose values are shared with this process's
  * memory of the buckets and frozen (copy before changing one); `undefined` when a bucket is
- * missing or unreadable (the caller treats the state as lost).
+ * missing or unreadable (the caller treats the state as lost). The record is frozen too: it is
+ * shared with this process's other builds (see `rememberMap`).
  */
 export async function readBucketedMap<V>(store: ObjectStore, stored: StoredMap): Promise<Record<string, V> | undefined> {
+  const merged = recallMap(stored);
+  if (merged) return merged.map as Record<string, V>;
   const buckets = await Promise.all(stored.map(async (key) => {
     const known = recall(key);
     if (known) return known;
@@ -109,7 +148,10 @@ export async function readBucketedMap<V>(store: ObjectStore, stored: StoredMap):
     return entries;
   }));
   if (buckets.some((b) => b === undefined)) return undefined;
-  return Object.assign({}, ...buckets) as Record<string, V>;
+  const map = Object.assign({}, ...buckets) as Record<string, V>;
+  // Keys are spread over buckets: no key is in two.
+  rememberMap(stored, map, buckets.reduce((n, b) => n + Object.keys(b!).length, 0));
+  return map;
 }
 
 /**
@@ -120,11 +162,11 @@ export async function readBucketedMap<V>(store: ObjectStore, stored: StoredMap):
 export async function writeBucketedMap<V>(store: ObjectStore, prefix: string, map: Readonly<Record<string, V>>, previous?: StoredMap): Promise<StoredMap> {
   const keys = Object.keys(map);
   const count = countFor(map, keys, previous?.length);
-  const groups: string[][] = Array.from({ length: count }, () => []);
-  for (const key of keys) groups[bucketOf(key, count)].push(key);
+  const groups = (previous?.length === count && changedGroups(map, keys, previous)) || allGroups(keys, count);
   const listed = new Set(previous);
-  return Promise.all(groups.map(async (group, i) => {
+  const stored = await Promise.all(groups.map(async (group, i) => {
     const before = previous?.length === count ? previous[i] : undefined;
+    if (group === undefined) return before!;
     const known = before === undefined ? undefined : recall(before);
     if (known && sameEntries(known, group, map)) return before!;
     // Sorted, so equal maps give equal bytes (and keys) whatever their order.
@@ -138,6 +180,47 @@ export async function writeBucketedMap<V>(store: ObjectStore, prefix: string, ma
     if (!recall(key)) remember(key, JSON.parse(json.toString('utf8')) as Record<string, unknown>, json.byteLength);
     return key;
   }));
+  rememberMap(stored, map, keys.length);
+  return stored;
+}
+
+/** Every bucket's keys. */
+function allGroups(keys: readonly string[], count: number): string[][] {
+  const groups: string[][] = Array.from({ length: count }, () => []);
+  for (const key of keys) groups[bucketOf(key, count)].push(key);
+  return groups;
+}
+
+/**
+ * The keys of the buckets of `previous` whose entries differ in `map` (`undefined` for a bucket
+ * that stays as it is), found by comparing `map` with the map this process last read or wrote
+ * as `previous`, entry by entry, most often by identity: a long-lived builder's edit changes a
+ * few entries of 10,000s, and neither hashes every key to its bucket nor compares every bucket.
+ * `undefined` when that map or a changed bucket's entries are no longer in memory.
+ */
+function changedGroups<V>(map: Readonly<Record<string, V>>, keys: readonly string[], previous: StoredMap): Array<string[] | undefined> | undefined {
+  const known = recallMap(previous);
+  if (!known) return undefined;
+  const before = known.map;
+  const count = previous.length;
+  const changed = new Set<number>();
+  let kept = 0;
+  for (const key of keys) {
+    const had = Object.hasOwn(before, key);
+    if (had) kept++;
+    if (!had || !sameJson(before[key], map[key])) changed.add(bucketOf(key, count));
+  }
+  // Keys gone since: only looked for when some are.
+  if (kept < known.entries) for (const key in before) if (!Object.hasOwn(map, key)) changed.add(bucketOf(key, count));
+  const groups: Array<string[] | undefined> = Array.from({ length: count }, () => undefined);
+  for (const i of changed) {
+    const entries = recall(previous[i]);
+    if (!entries) return undefined;
+    groups[i] = Object.keys(entries).filter((key) => Object.hasOwn(map, key));
+  }
+  // Keys new since: each in a changed bucket.
+  if (kept < keys.length) for (const key of keys) if (!Object.hasOwn(before, key)) groups[bucketOf(key, count)]!.push(key);
+  return groups;
 }
 
 /** The key of a bucket of JSON bytes `json` under `prefix`. */

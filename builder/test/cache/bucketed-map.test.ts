@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import t from 'tap';
 import { bucketCount, readBucketedMap, sameJson, unreferenced, writeBucketedMap } from '../../src/cache/bucketed-map.ts';
@@ -59,6 +60,36 @@ t.test('bucketed builder state', async (t) => {
     t.equal(puts.length, 0, 'and nothing written');
   });
 
+  t.test('should follow a kept map through changes, additions and removals, as the store holds it', async (t) => {
+    const { store, puts, gets } = recordingStore(tempDir());
+    const stored = async (listing: string[]) => Object.assign({}, ...await Promise.all(listing.map(async (key) => JSON.parse(gunzipSync((await store.get(key))!).toString('utf8')))));
+    let map: Record<string, unknown> = entries(3000);
+    let listing = await writeBucketedMap(store, 'kept/', map);
+    const steps: Array<[string, (m: Record<string, unknown>) => void, number]> = [
+      ['one entry changed', (m) => { m['docs/section-5/page-5.mdx'] = { cacheKey: 'k5-edited' }; }, 1],
+      ['one entry added', (m) => { m['docs/new/page.mdx'] = { cacheKey: 'new' }; }, 1],
+      ['one entry removed', (m) => { delete m['docs/section-1/page-8.mdx']; }, 1],
+      ['added, removed and changed at once', (m) => { m['docs/a.mdx'] = 1; delete m['docs/new/page.mdx']; m['docs/section-2/page-9.mdx'] = [1, 2]; }, 3],
+      ['an equal copy of every entry', (m) => { for (const k of Object.keys(m)) m[k] = structuredClone(m[k]); }, 0],
+    ];
+    for (const [name, change, most] of steps) {
+      const next = { ...map };
+      change(next);
+      puts.length = 0;
+      gets.length = 0;
+      const after = await writeBucketedMap(store, 'kept/', next, listing);
+      t.ok(puts.length <= most, `${name}: ${puts.length} bucket(s) written`);
+      t.equal(after.filter((k, i) => k !== listing[i]).length, puts.length, `${name}: the other buckets listed as they were`);
+      t.same(await stored(after), next, `${name}: the store holds the map`);
+      gets.length = 0;
+      t.equal(await readBucketedMap(store, after), next, `${name}: read back as the map written, without the store`);
+      t.same(gets, []);
+      map = next;
+      listing = after;
+    }
+    t.ok(Object.isFrozen(map), 'a map written is frozen: the next build reads it');
+  });
+
   t.test('should write again a bucket that was deleted, when its entries come back', async (t) => {
     const { store } = recordingStore(tempDir());
     const a = await writeBucketedMap(store, 'back/', entries(100));
@@ -90,14 +121,19 @@ t.test('bucketed builder state', async (t) => {
     t.equal(await readBucketedMap(store, [foreign]), undefined, 'not the bytes its key names');
   });
 
-  t.test('should hand out frozen entries, so one build cannot change what the next reads', async (t) => {
+  t.test('should hand out frozen maps and entries, so one build cannot change what the next reads', async (t) => {
     const { store } = recordingStore(tempDir());
-    const stored = await writeBucketedMap(store, 'frozen/', entries(10));
-    const read = (await readBucketedMap<{ cacheKey: string }>(store, stored))!;
-    const first = Object.values(read)[0];
-    t.throws(() => { first.cacheKey = 'changed'; }, TypeError);
-    read['new/page.mdx'] = { cacheKey: 'x' };
-    t.notOk('new/page.mdx' in (await readBucketedMap(store, stored))!, 'the merged record is the caller\'s own');
+    // A bucket this process never wrote, read from the store.
+    const json = '{"docs/a.mdx":{"cacheKey":"x"}}';
+    const key = `frozen/${createHash('sha256').update(json).digest('hex').slice(0, 32)}.json.gz`;
+    await store.put(key, gzipSync(json));
+    const read = (await readBucketedMap<{ cacheKey: string }>(store, [key]))!;
+    t.same(read, { 'docs/a.mdx': { cacheKey: 'x' } });
+    t.throws(() => { read['docs/a.mdx'].cacheKey = 'changed'; }, TypeError, 'entries read are frozen');
+    t.throws(() => { read['new/page.mdx'] = { cacheKey: 'x' }; }, TypeError, 'the merged record is shared, and frozen');
+    const written = entries(10);
+    t.equal(await readBucketedMap(store, await writeBucketedMap(store, 'frozen/', written)), written, 'a map written is read back as it is');
+    t.throws(() => { written['new/page.mdx'] = { cacheKey: 'x', urlPath: '/x', outputs: [] }; }, TypeError, 'and frozen');
   });
 
   t.test('should compare JSON values deeply, as their serialisations would, key order aside', async (t) => {
