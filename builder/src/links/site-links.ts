@@ -7,6 +7,7 @@ import { urlPathFor } from '../compile/url-path.ts';
 import type { ResolvedConfig } from '../config/parse-config.ts';
 import { userError } from '../errors.ts';
 import type { PageRecord } from '../page-bodies.ts';
+import type { PageSummary } from '../page-summaries.ts';
 import { formatBrokenLink, type LinkChecker, type LinkSource } from './link-check.ts';
 
 /** Broken links listed in the error of a failed build; the rest are counted. */
@@ -52,10 +53,10 @@ export function checkSiteLinks(input: SiteLinkInput, checker: LinkChecker): Site
       continue;
     }
     const { summary, cacheKey } = record;
-    pages.set(summary.urlPath, new Set(summary.anchors ?? []));
+    pages.set(summary.urlPath, anchorsOf(summary));
     sources.push({ sourcePath: p, urlPath: summary.urlPath, key: cacheKey, links: summary.links });
   }
-  for (const { summary } of input.generated ?? []) pages.set(summary.urlPath, new Set(summary.anchors ?? []));
+  for (const { summary } of input.generated ?? []) pages.set(summary.urlPath, anchorsOf(summary));
   const files = new Set<string>(input.otherPaths);
   for (const key of input.fileKeys) files.add(`/${key}`);
   for (const r of config.redirects ?? []) files.add(r.source.length > 1 ? r.source.replace(/\/+$/, '') : r.source);
@@ -67,4 +68,15 @@ export function checkSiteLinks(input: SiteLinkInput, checker: LinkChecker): Site
     throw userError('broken_links', `${count}; docs.json sets brokenLinks to "error":\n${shown.join('\n')}`);
   }
   return { lines, checked: report.checked };
+}
+
+/**
+ * A page's ids as a set, made once per summary: a long-lived builder's next build has the same
+ * summary objects for unchanged pages, and the checker compares ids by set (link-check.ts).
+ */
+const anchorSets = new WeakMap<PageSummary, ReadonlySet<string>>();
+function anchorsOf(summary: PageSummary): ReadonlySet<string> {
+  let ids = anchorSets.get(summary);
+  if (!ids) anchorSets.set(summary, ids = new Set(summary.anchors ?? []));
+  return ids;
 }
