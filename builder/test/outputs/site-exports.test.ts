@@ -1,5 +1,8 @@
 import t from 'tap';
+import { llmsTxt } from '../../src/outputs/llms-txt.ts';
+import { siteFeed } from '../../src/outputs/rss-feeds.ts';
 import { pageExports, siteWideExports } from '../../src/outputs/site-exports.ts';
+import { sitemapXml } from '../../src/outputs/sitemap.ts';
 import { nav, pages, site } from './sample-site.ts';
 
 t.test('site exports', async (t) => {
@@ -18,5 +21,29 @@ t.test('site exports', async (t) => {
   t.test('should make the same llms-full.txt from trimmed Markdown bytes as from the text', async (t) => {
     const asBytes = pages.map((page) => ({ ...page, markdown: Buffer.from(page.markdown.trim()) }));
     t.same(siteWideExports(asBytes, site, { nav }).get('llms-full.txt'), siteWideExports(pages, site, { nav }).get('llms-full.txt'));
+  });
+
+  t.test('should make the feed, the sitemap and llms.txt again whenever a field they read changes, build after build', async (t) => {
+    const made = (list: typeof pages, config = site, order = nav) => {
+      const files = siteWideExports(list, config, { nav: order });
+      return { feed: files.get('rss.xml'), sitemap: files.get('sitemap.xml'), llms: files.get('llms.txt') };
+    };
+    const fresh = (list: typeof pages, config = site, order = nav) => ({ feed: siteFeed(list, config), sitemap: sitemapXml(list, config), llms: llmsTxt(list, config, order) });
+    const edit = (i: number, change: Partial<(typeof pages)[number]>) => pages.map((page, j) => (j === i ? { ...page, ...change } : page));
+    const changes: Array<[string, typeof pages, typeof site?, typeof nav?]> = [
+      ['the same pages', pages],
+      ['a body edited (read by none of them)', edit(0, { markdown: 'Changed.' })],
+      ['a title', edit(0, { title: 'Setting up' })],
+      ['a description', edit(1, { description: 'A new description' })],
+      ['an update', edit(2, { updates: [{ id: 'v9', label: 'v9', date: '2030-01-01', html: '<p>New</p>', description: 'New' }] })],
+      ['a page left out of the sitemap', edit(1, { seo: { indexing: 'noindex' } })],
+      ['a page moved', edit(0, { urlPath: '/guides/setup' })],
+      ['a page removed', pages.slice(1)],
+      ['the site renamed', pages, { ...site, name: 'Other' }],
+      ['the site moved', pages, { ...site, siteUrl: 'https://other.example' }],
+      ['the sidebar reordered', pages, site, [...nav].reverse()],
+      ['back to the start', pages],
+    ];
+    for (const [name, list, config, order] of changes) t.same(made(list, config, order), fresh(list, config, order), name);
   });
 });
