@@ -180,11 +180,16 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>)
   // version, or a lost summaries object) the entry itself is read. A page that failed with the
   // same source and imports fails the same way: it is reported again, not compiled. The
   // summaries list those failures; only when they are lost (after a publish) are failure entries read.
-  const lookUp = async (p: string, key: string): Promise<PageRecord | FailureSummary | undefined> => {
+  // Summaries answer at once ('compile' when the one found no longer holds): only pages without
+  // one wait for the page cache, not 10,000 promises queued through the concurrency limit.
+  const fromSummaries = (p: string, key: string): PageRecord | FailureSummary | 'compile' | undefined => {
     const listed = summaries.failures.get(p);
     if (listed && failureHolds(listed, key, p, snapshot.files)) return listed;
     const summary = summaries.pages.get(key);
-    if (summary) return summaryHolds(summary, p, snapshot.files) ? { cacheKey: key, summary: relocate(summary, p, contentRoot) } : undefined;
+    if (summary) return summaryHolds(summary, p, snapshot.files) ? { cacheKey: key, summary: relocate(summary, p, contentRoot) } : 'compile';
+    return undefined;
+  };
+  const fromCache = async (p: string, key: string): Promise<PageRecord | FailureSummary | undefined> => {
     const hit = await cache.get(key, p, snapshot.files);
     if (hit) {
       bodies.remember(key, hit.page, hit.deps);
@@ -194,12 +199,18 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>)
     const failure = await cache.getFailure(key, p, snapshot.files);
     return failure && { ...failure, cacheKey: key };
   };
-  await Promise.all(sources.map((p) => limit(async () => {
-    const found = await lookUp(p, keyOf(p));
+  const settle = (p: string, found: PageRecord | FailureSummary | undefined) => {
     if (!found) misses.push(p);
     else if ('summary' in found) records.set(p, found);
     else { failures.set(p, found); errors.set(p, found.failure); }
-  })));
+  };
+  const unknown: string[] = [];
+  for (const p of sources) {
+    const found = fromSummaries(p, keyOf(p));
+    if (found === undefined) unknown.push(p);
+    else settle(p, found === 'compile' ? undefined : found);
+  }
+  await Promise.all(unknown.map((p) => limit(async () => settle(p, await fromCache(p, keyOf(p))))));
   misses.sort();
   // API reference pages: generated from api.openapi (else the first openapi key of the
   // navigation, as Mintlify files name it) only when the document changed.

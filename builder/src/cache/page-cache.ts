@@ -40,8 +40,18 @@ export function isCacheableFailure(failure: PageFailure): boolean {
  * the same bytes is a hit; the URL is re-derived from the new path by the caller.
  */
 export function pageCacheKey(blobOid: string, compilerVersion: string, templateVersion: string, contentRoot: string): string {
-  return sha256([blobOid, compilerVersion, templateVersion, contentRoot].join('\n'));
+  const of = [blobOid, compilerVersion, templateVersion, contentRoot].join('\n');
+  let key = cacheKeys.get(of);
+  if (key === undefined) {
+    if (cacheKeys.size >= CACHE_KEYS_KEPT) cacheKeys.clear();
+    cacheKeys.set(of, key = sha256(of));
+  }
+  return key;
 }
+
+/** Keys made, by what they hash: every build keys every page, and a long-lived builder's next build the same ones. */
+const cacheKeys = new Map<string, string>();
+const CACHE_KEYS_KEPT = 100_000;
 
 /**
  * Per-page compile results in object storage (gzipped JSON, `<key>.json.gz` under the store it is given,
