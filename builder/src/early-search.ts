@@ -121,11 +121,14 @@ export function startChangedShards(opts: EarlySearchOptions): EarlyShards {
     : decideOverlay(current, opts.previous, { basePath: opts.basePath, perShard: opts.perShard, limit: opts.overlayLimit, count });
   const inOverlay = new Set(decision?.pages);
   // The index each page goes to: the overlay, or its shard when that shard is re-indexed.
-  const groupOf = (urlPath: string) => (inOverlay.has(urlPath) ? OVERLAY_NAME : decision?.reindex.has(shardName(urlPath)) ? shardName(urlPath) : undefined);
+  const groupOf = (urlPath: string) => (inOverlay.has(urlPath) ? OVERLAY_NAME : decision?.reindex.size && decision.reindex.has(shardName(urlPath)) ? shardName(urlPath) : undefined);
   const groups = new Map<string, string[]>();
   for (const urlPath of [...changedPaths, ...unchangedByPath.keys()]) {
     const name = groupOf(urlPath);
-    if (name !== undefined) groups.set(name, [...(groups.get(name) ?? []), urlPath]);
+    if (name === undefined) continue;
+    const group = groups.get(name);
+    if (group) group.push(urlPath);
+    else groups.set(name, [urlPath]);
   }
   // The overlay first, then shards in the order their first changed page comes.
   const names = [...new Set([...(inOverlay.size ? [OVERLAY_NAME] : []), ...changedPaths.map(groupOf).filter((n): n is string => n !== undefined), ...groups.keys()])];

@@ -109,7 +109,9 @@ export function decideOverlay(current: ReadonlyMap<string, string | undefined>, 
   const members = new Map<string, string[]>();
   for (const urlPath of current.keys()) {
     const name = `${count}-${shardOf(urlPath, count)}`;
-    members.set(name, [...(members.get(name) ?? []), urlPath]);
+    const list = members.get(name);
+    if (list) list.push(urlPath);
+    else members.set(name, [urlPath]);
   }
   const reindex = new Set<string>();
   // Per kept shard: the pages it holds stale or lacks, and the pages it holds that are gone.
