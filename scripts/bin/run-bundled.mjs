@@ -72,10 +72,27 @@ function installedPackages(externals) {
         const resolved = await build.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: 'installed-packages' });
         if (resolved.errors.length || resolved.external || !resolved.path.split(path.sep).includes('node_modules')) return undefined;
         externals.add(path.relative(root, resolved.path));
+        // Its package.json too: a changed "main" or "exports" resolves the import elsewhere.
+        const manifest = packageManifest(resolved.path);
+        if (manifest) externals.add(path.relative(root, manifest));
         return { path: resolved.path, external: true };
       });
     },
   };
+}
+
+/**
+ * The package.json of the package `file` belongs to, if any.
+ * @param {string} file
+ * @returns {string | undefined}
+ */
+function packageManifest(file) {
+  for (let dir = path.dirname(file); dir !== path.dirname(dir); dir = path.dirname(dir)) {
+    const manifest = path.join(dir, 'package.json');
+    if (fs.existsSync(manifest)) return manifest;
+    if (path.basename(dir) === 'node_modules') return undefined;
+  }
+  return undefined;
 }
 
 /**
