@@ -96,8 +96,8 @@ function packageManifest(file) {
 }
 
 /**
- * An esbuild plugin that keeps `import.meta.url` meaning the module's own source file. Bundled,
- * it would name the chunk in the cache instead; the builder locates files next to its modules
+ * An esbuild plugin that keeps `import.meta.url` (and `dirname`, `filename`) meaning the module's
+ * own source file. Bundled, it would name the chunk in the cache instead; the builder locates files next to its modules
  * (the site template's files, the compile sandbox's entry, packages resolved from there), so each
  * module that reads it gets its original file's URL written in. Done with esbuild's own `define`
  * on the parsed module, never a text replacement, so strings and comments are untouched.
@@ -113,11 +113,15 @@ function sourceLocations(esbuild) {
         const loader = loaders[path.extname(args.path)];
         if (!loader || args.path.split(path.sep).includes('node_modules')) return undefined;
         const source = await fs.promises.readFile(args.path, 'utf8');
-        if (!source.includes('import.meta.url')) return undefined;
+        if (!/import\.meta\.(url|dirname|filename)/.test(source)) return undefined;
         const { code } = await esbuild.transform(source, {
           loader,
           sourcefile: args.path,
-          define: { 'import.meta.url': JSON.stringify(pathToFileURL(args.path).href) },
+          define: {
+            'import.meta.url': JSON.stringify(pathToFileURL(args.path).href),
+            'import.meta.dirname': JSON.stringify(path.dirname(args.path)),
+            'import.meta.filename': JSON.stringify(args.path),
+          },
           tsconfigRaw: tsconfig(),
         });
         return { contents: code, loader: 'js', resolveDir: path.dirname(args.path) };

@@ -94,7 +94,12 @@ t.test('run-bundled', async (t) => {
     fs.writeFileSync(path.join(pkg, 'quiet.js'), 'export const shout = (s) => `${s}.`;\n');
     fs.mkdirSync(path.join(dir, 'lib'));
     fs.writeFileSync(path.join(dir, 'lib', 'note.txt'), 'next to its module\n');
-    fs.writeFileSync(path.join(dir, 'lib', 'note.ts'), 'import fs from "node:fs";\nexport const note: string = fs.readFileSync(new URL("./note.txt", import.meta.url), "utf8").trim();\n');
+    fs.writeFileSync(path.join(dir, 'lib', 'note.ts'), [
+      'import fs from "node:fs";',
+      'const byUrl = fs.readFileSync(new URL("./note.txt", import.meta.url), "utf8");',
+      'const byPath = fs.readFileSync(`${import.meta.dirname}/note.txt`, "utf8");',
+      'export const note: string = byUrl === byPath && import.meta.filename.endsWith("note.ts") ? byUrl.trim() : "elsewhere";',
+    ].join('\n'));
     fs.writeFileSync(path.join(dir, 'main.ts'), 'import { shout } from "shout";\nimport { note } from "./lib/note.ts";\nconsole.log(`${shout(note)} ${"import.meta.url"}`);\n');
     const run = (...options: string[]) => node([launcher, ...options, path.join(dir, 'main.ts')], { FOLIO_CLI_CACHE_DIR: cache });
     const mainOf = (bundle: string) => fs.readFileSync(path.join(cache, bundle, 'main.mjs'), 'utf8');
