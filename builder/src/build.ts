@@ -12,7 +12,6 @@ import type { ResolvedConfig } from './config/parse-config.ts';
 import { readRepoConfig } from './config/read-repo-config.ts';
 import { isGitRepository, openDirSnapshot, openGitSnapshot, type RepoSnapshot } from './git/repo-snapshot.ts';
 import { detectRenames } from './git/detect-renames.ts';
-import { syncRemote } from './git/sync-remote.ts';
 import { checkCpu, checkRepository, DEFAULT_LIMITS, startDeadline, type BuildLimits } from './limits/build-limits.ts';
 import { CACHE_PREFIX, readManifest, writeManifest, type BuildManifest, type ManifestPage } from './manifest.ts';
 import { LinkChecker } from './links/link-check.ts';
@@ -485,6 +484,8 @@ async function publishCustomCss(snapshot: RepoSnapshot, configBytes: Uint8Array,
 export async function openSource(source: BuildSource): Promise<RepoSnapshot> {
   if (source.kind === 'snapshot') return source.snapshot;
   if (source.kind === 'remote') {
+    // Git's HTTP client loads only for a remote: a local repository (the CLI, CI) never needs it.
+    const { syncRemote } = await import('./git/sync-remote.ts');
     const { commit } = await syncRemote({ url: source.url, dir: source.workDir, branch: source.branch, token: source.token });
     return openGitSnapshot(source.workDir, commit);
   }

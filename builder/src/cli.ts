@@ -18,6 +18,7 @@ import { parseArgs } from 'node:util';
 import type { BuildOptions } from './build.ts';
 import { BuilderError } from './errors.ts';
 import { scrubbedEnv } from './limits/scrubbed-env.ts';
+import { nodeEntryArgs } from './node-entry-args.ts';
 import type { BuildResult } from './types.ts';
 
 const USAGE = 'usage: build-site <git-url|dir> --out <dir> [--branch <b>] [--token <t>] [--site-url <u>]';
@@ -93,7 +94,7 @@ export function summary(r: BuildResult): string {
 /** Runs the build in a child process with a scrubbed environment and reads its reply. */
 function runChild(request: ChildRequest): Promise<ChildReply> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), '--child'], {
+    const child = spawn(process.execPath, [...nodeEntryArgs(fileURLToPath(import.meta.url)), '--child'], {
       env: scrubbedEnv(), stdio: ['pipe', 'pipe', 'inherit'],
     });
     let out = '';

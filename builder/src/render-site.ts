@@ -1,7 +1,6 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { buildClientAssets, renderPage, TEMPLATE_VERSION } from '@folio/site-template';
+import { cachedClientAssets, renderPage, TEMPLATE_VERSION } from '@folio/site-template';
 import type { ClientAssets, NavItem } from '@folio/site-template/shared/types.ts';
 import type { ResolvedConfig } from './config/parse-config.ts';
 import type { RepoSnapshot } from './git/repo-snapshot.ts';
@@ -97,21 +96,24 @@ export async function renderSite(records: readonly PageRecord[], ctx: RenderCont
   return { inputs, rendered: todo.length };
 }
 
-/** The template's client bundle: built once per template version (cached on disk), read once per process. */
-let bundle: Promise<{ assets: ClientAssets; files: Array<[key: string, bytes: Buffer]> }> | undefined;
+/** The template's client bundle: asset URLs, and the file of each key under `_folio/`. */
+export interface ClientBundle {
+  assets: ClientAssets;
+  /** Site key (`_folio/…`) → the file in the template's cache folder (immutable per version). */
+  files: Map<string, string>;
+}
 
-/** The template's client bundle (asset URLs and files by site key), shared by every build of the process. */
-export function clientBundle(): NonNullable<typeof bundle> {
-  bundle ??= (async () => {
-    const out = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-assets-'));
-    try {
-      const { assets, files } = await buildClientAssets(out);
-      const read = await Promise.all(files.map(async (file) => [`_folio/${file}`, await fs.promises.readFile(path.join(out, '_folio', file))] as [string, Buffer]));
-      return { assets, files: read };
-    } finally {
-      fs.rmSync(out, { recursive: true, force: true });
-    }
-  })();
+/** The template's client bundle: built once per template version (cached on disk), looked up once per process. */
+let bundle: Promise<ClientBundle> | undefined;
+
+/**
+ * The template's client bundle, shared by every build of the process. Its files are read only
+ * when published: a build whose previous deployment holds them (an edit) reads none.
+ */
+export function clientBundle(): Promise<ClientBundle> {
+  bundle ??= cachedClientAssets().then(({ assets, files, dir }) => ({
+    assets, files: new Map(files.map((file) => [`_folio/${file}`, path.join(dir, file)])),
+  }));
   bundle.catch(() => { bundle = undefined; });
   return bundle;
 }
@@ -119,8 +121,8 @@ export function clientBundle(): NonNullable<typeof bundle> {
 /** Publishes the template's client bundle; returns its asset URLs. */
 async function clientAssets(publisher: Publisher): Promise<ClientAssets> {
   const { assets, files } = await clientBundle();
-  for (const [key, bytes] of files) {
-    if (!publisher.keep(key)) await publisher.emit(key, bytes);
+  for (const [key, file] of files) {
+    if (!publisher.keep(key)) await publisher.emit(key, await fs.promises.readFile(file));
   }
   return assets;
 }

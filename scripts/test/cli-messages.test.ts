@@ -11,13 +11,19 @@ const script = (p: string) => path.join(root, p);
 
 interface Run { code: number | null; stdout: string; stderr: string }
 
-/** The commands whose npm scripts run them from a cached bundle (`scripts/bin/run-bundled.mjs`). */
-const bundled = new Set(['scripts/src/keys.ts', 'scripts/src/orgs.ts']);
+/** The commands whose npm scripts run them from a cached bundle (`scripts/bin/run-bundled.mjs`), with its options. */
+const bundled = new Map([
+  ['scripts/src/keys.ts', []],
+  ['scripts/src/orgs.ts', []],
+  ['builder/src/cli.ts', ['--packages=external']],
+  ['builder/src/ci/main.ts', ['--packages=external']],
+]);
 
 /** Runs a command's file as `npm run` does (from its bundle, or through tsx), with `env` added. */
 function run(file: string, args: string[], env: Record<string, string> = {}): Promise<Run> {
   return new Promise((resolve) => {
-    const node = bundled.has(file) ? [script('scripts/bin/run-bundled.mjs')] : ['--import', 'tsx'];
+    const options = bundled.get(file);
+    const node = options ? [script('scripts/bin/run-bundled.mjs'), ...options] : ['--import', 'tsx'];
     const child = spawn(process.execPath, [...node, script(file), ...args], { cwd: root, env: { ...process.env, ...env } });
     let stdout = '';
     let stderr = '';

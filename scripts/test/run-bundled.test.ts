@@ -83,6 +83,65 @@ t.test('run-bundled', async (t) => {
     t.equal(bundles(cache).length, 2, 'a new bundle for the new sources');
   });
 
+  await t.test('should leave installed packages out with --packages=external and keep each module\'s own import.meta.url', async (t) => {
+    const cache = tmp('folio-cli-cache-');
+    const dir = tmp('folio-cli-src-');
+    // An installed package, as a module of the project finds one.
+    const pkg = path.join(dir, 'node_modules', 'shout');
+    fs.mkdirSync(pkg, { recursive: true });
+    fs.writeFileSync(path.join(pkg, 'package.json'), '{ "name": "shout", "type": "module", "main": "loud.js" }\n');
+    fs.writeFileSync(path.join(pkg, 'loud.js'), 'export const shout = (s) => `${s.toUpperCase()}!`;\n');
+    fs.writeFileSync(path.join(pkg, 'quiet.js'), 'export const shout = (s) => `${s}.`;\n');
+    fs.mkdirSync(path.join(dir, 'lib'));
+    fs.writeFileSync(path.join(dir, 'lib', 'note.txt'), 'next to its module\n');
+    fs.writeFileSync(path.join(dir, 'lib', 'note.ts'), [
+      'import fs from "node:fs";',
+      'const byUrl = fs.readFileSync(new URL("./note.txt", import.meta.url), "utf8");',
+      'const byPath = fs.readFileSync(`${import.meta.dirname}/note.txt`, "utf8");',
+      'export const note: string = byUrl === byPath && import.meta.filename.endsWith("note.ts") ? byUrl.trim() : "elsewhere";',
+    ].join('\n'));
+    fs.writeFileSync(path.join(dir, 'main.ts'), 'import { shout } from "shout";\nimport { note } from "./lib/note.ts";\nconsole.log(`${shout(note)} ${"import.meta.url"}`);\n');
+    const run = (...options: string[]) => node([launcher, ...options, path.join(dir, 'main.ts')], { FOLIO_CLI_CACHE_DIR: cache });
+    const mainOf = (bundle: string) => fs.readFileSync(path.join(cache, bundle, 'main.mjs'), 'utf8');
+
+    t.same(await run('--packages=external'), { code: 0, stdout: 'NEXT TO ITS MODULE! import.meta.url\n', stderr: '' });
+    const [external] = bundles(cache);
+    t.ok(mainOf(external).includes(JSON.stringify(path.join(pkg, 'loud.js'))), 'the package is imported from its installed file');
+    t.notOk(mainOf(external).includes('toUpperCase'), 'the package\'s code is not in the bundle');
+    // A reinstall that resolves the package to another file makes a new bundle.
+    fs.writeFileSync(path.join(pkg, 'package.json'), '{ "name": "shout", "type": "module", "main": "quiet.js" }\n');
+    t.same(await run('--packages=external'), { code: 0, stdout: 'next to its module. import.meta.url\n', stderr: '' });
+    t.equal(bundles(cache).length, 2, 'rebuilt after the package changed');
+    t.same(await run(), { code: 0, stdout: 'next to its module. import.meta.url\n', stderr: '' });
+    const inside = bundles(cache).find((b) => !b.startsWith(external.split('/')[0]));
+    t.ok(inside && mainOf(inside).includes('${s}.'), 'without the option the package is bundled');
+    t.same(await node([launcher, '--packages=none', path.join(dir, 'main.ts')]), {
+      code: 2, stdout: '', stderr: 'usage: node scripts/bin/run-bundled.mjs [--packages=external] [--cache-dir=<dir>] <command.ts> [args…]\n',
+    });
+  });
+
+  await t.test('should start a child TypeScript entry the way the command was started, bundled or through tsx', async (t) => {
+    const dir = tmp('folio-cli-src-');
+    fs.writeFileSync(path.join(dir, 'package.json'), '{ "type": "module" }\n');
+    fs.writeFileSync(path.join(dir, 'word.ts'), 'export const word: string = "typed";\n');
+    fs.writeFileSync(path.join(dir, 'child.ts'), 'import { word } from "./word.ts";\nconsole.log(`child ${word} ${process.argv.slice(2).join(",")}`);\n');
+    const parent = (broken: boolean) => [
+      broken ? 'if (process.env.NEVER_SET_ANYWHERE) await import("./missing.ts");' : '',
+      'import { spawnSync } from "node:child_process";',
+      `import { nodeEntryArgs } from ${JSON.stringify(path.join(root, 'builder/src/node-entry-args.ts'))};`,
+      // A scrubbed environment, as the builder gives its children: the cache is passed in the arguments.
+      'const r = spawnSync(process.execPath, [...nodeEntryArgs(new URL("./child.ts", import.meta.url).pathname), "x"], { env: { PATH: process.env.PATH }, encoding: "utf8" });',
+      'process.stdout.write(r.stdout + r.stderr);',
+    ].join('\n');
+    for (const broken of [false, true]) {
+      const cache = tmp('folio-cli-cache-');
+      fs.writeFileSync(path.join(dir, 'main.ts'), parent(broken));
+      t.same(await node([launcher, '--packages=external', path.join(dir, 'main.ts')], { FOLIO_CLI_CACHE_DIR: cache }), { code: 0, stdout: 'child typed x\n', stderr: '' }, broken ? 'through tsx' : 'bundled');
+      // Bundled, the child ran from a bundle of its own in the parent's cache; through tsx, nothing was bundled.
+      t.same(fs.readdirSync(cache).map((d) => d.replace(/-[0-9a-f]{8}$/, '')).sort(), broken ? ['main'] : ['child', 'main']);
+    }
+  });
+
   await t.test('should run through tsx when esbuild cannot bundle the command', async (t) => {
     const cache = tmp('folio-cli-cache-');
     const dir = tmp('folio-cli-src-');

@@ -21,7 +21,6 @@ import type { ObjectStore } from '../store/object-store.ts';
 import type { CompiledPage } from '../types.ts';
 import { apiMarkdown } from './api-markdown.ts';
 import { operationViews } from './api-view.ts';
-import { readSpec } from './read-spec.ts';
 import { sha256 } from '../sha256.ts';
 
 /** Part of the API pages' cache keys: bump whenever generated output changes for the same document. */
@@ -91,6 +90,9 @@ export function apiPage(view: ApiOperationView, specName: string, urlPath: strin
 
 /** One page per operation of a parsed document, URL paths made unique in document order. */
 export async function generateApiPages(text: string, specName: string): Promise<CompiledPage[]> {
+  // The OpenAPI parser (with its YAML and JSON Schema packages: ~70 ms of a process's start) loads
+  // only when a document must be read: a build whose document is unchanged takes its pages from the cache.
+  const { readSpec } = await import('./read-spec.ts');
   const views = operationViews(await readSpec(text, specName));
   const used = new Set<string>();
   return views.map((view) => {

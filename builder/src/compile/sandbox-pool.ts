@@ -10,12 +10,19 @@
  */
 import { appError } from '../errors.ts';
 import type { CompiledPage, PageFailure } from '../types.ts';
-import { checkResults, failureOf } from '../sandbox/results.ts';
 import { SandboxEnded, startSandbox, type Sandbox, type SandboxEnd } from '../sandbox/sandbox-process.ts';
 import type { CompileContext, CompileInput, Compiler, CompilerOptions } from './compiler.ts';
 import { codeCacheTemplate, warmCodeCache } from './code-cache-warmup.ts';
 
 type Result = CompiledPage | PageFailure;
+
+/**
+ * The sandbox answers' checks, with their schemas (zod: ~50 ms of CPU to load), are loaded once
+ * the first sandbox is spawned, not before: in a fresh process the first page waits for that
+ * sandbox's start, and this lets it begin that much sooner.
+ */
+let resultsModule: Promise<typeof import('../sandbox/results.ts')> | undefined;
+const results = () => (resultsModule ??= import('../sandbox/results.ts'));
 
 /** Pages sent to a sandbox at a time: small enough that both sandboxes finish a batch together. */
 const CHUNK = 16;
@@ -102,6 +109,7 @@ export function createSandboxCompiler(opts: SandboxCompilerOptions): SandboxComp
   const start = () => {
     const entry = { box: startSandbox({ themes: opts.themes, limits: { heapMb: limits.heapMb }, osLayers: opts.osLayers, log: opts.log, codeCache }), busy: false };
     sandboxes.push(entry);
+    results().catch(() => undefined); // awaited, and any failure reported, where an answer is checked
     return entry;
   };
   const retire = (entry: { box: Sandbox }) => {
@@ -117,8 +125,11 @@ export function createSandboxCompiler(opts: SandboxCompilerOptions): SandboxComp
     const single = chunk.inputs.length === 1;
     const times = single ? 1 : 2;
     entry.box.compile(chunk.inputs, chunk.ctx, { cpuMs: times * limits.pageCpuMs, wallMs: times * limits.pageWallMs }).then(
-      (raw) => chunk.resolve(checkResults(chunk.inputs, raw)),
-      (err: unknown) => {
+      async (raw) => {
+        const { checkResults } = await results();
+        chunk.resolve(checkResults(chunk.inputs, raw));
+      },
+      async (err: unknown) => {
         if (entry.box.ended()) retire(entry);
         // A sandbox that never started ran no page: the platform failed, and the build is retried.
         if (err instanceof SandboxEnded && err.atStart) return chunk.reject(appError('sandbox_start', `Compile sandbox could not start (${err.message})`, err));
@@ -128,10 +139,11 @@ export function createSandboxCompiler(opts: SandboxCompilerOptions): SandboxComp
           const parts = chunk.inputs.map((input) => new Promise<Result[]>((resolve, reject) => waiting.unshift({ inputs: [input], ctx: chunk.ctx, resolve, reject })));
           Promise.all(parts).then((r) => chunk.resolve(r.flat()), chunk.reject);
         } else {
+          const { failureOf } = await results();
           chunk.resolve([failureOf(chunk.inputs[0], MESSAGES[reason](limits))]);
         }
       },
-    ).finally(() => {
+    ).catch((err: unknown) => chunk.reject(err)).finally(() => {
       entry.busy = false;
       if (entry.box.ended()) retire(entry);
       pump();

@@ -22,6 +22,7 @@
  * the first build lands (the dev client's `update`), and its content, sidebar and table of
  * contents are swapped where they differ.
  */
+import fs from 'node:fs';
 import { TEMPLATE_VERSION } from '@folio/site-template/node/template-version.ts';
 import { isPageFailure, type Compiler, type CompileContext, type CompileInput } from '../compile/compiler.ts';
 import { COMPILER_VERSION } from '../compile/compiler-version.ts';
@@ -177,8 +178,8 @@ export function createEarlyAnswers(opts: EarlyAnswersOptions): EarlyAnswers {
     const sheet = sheets.get(key);
     if (sheet !== undefined) return { bytes: Buffer.from(sheet) };
     if (key.startsWith('_folio/')) {
-      const file = (await s.clientBundle()).files.find(([k]) => k === key);
-      return file && { bytes: file[1] };
+      const file = (await s.clientBundle()).files.get(key);
+      return file === undefined ? undefined : { bytes: await fs.promises.readFile(file) };
     }
     if (!s.assets.has(key) || !EARLY_TYPES.test(contentTypeFor(key))) return undefined;
     // `public/` wins over a content file of the same key (repo-layout.ts), as when published.

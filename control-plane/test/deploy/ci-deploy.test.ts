@@ -9,12 +9,16 @@ import { runGit } from '../../src/git/git-cli.ts';
 import { startTestPlatform } from '../helpers/platform.ts';
 
 const CI_MAIN = fileURLToPath(new URL('../../../builder/src/ci/main.ts', import.meta.url));
+const LAUNCHER = fileURLToPath(new URL('../../../scripts/bin/run-bundled.mjs', import.meta.url));
 const page = (title: string, body: string) => `---\ntitle: ${title}\n---\n\n${body}\n`;
 
-/** Runs the CI entry as the builder image would, with only the variables a CI step sets. */
+/**
+ * Runs the CI entry as `npm run ci-deploy` does (from its cached bundle; ci-hostile.test.ts runs
+ * it through tsx, as the builder image does), with only the variables a CI step sets.
+ */
 function ciDeploy(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import=tsx', CI_MAIN, ...args], { env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [LAUNCHER, '--packages=external', CI_MAIN, ...args], { env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => { stdout += d; });

@@ -93,13 +93,23 @@ async function cachedBuild(cacheDir: string): Promise<CachedBuild> {
   }
 }
 
+/** The client bundle as kept in its cache folder. */
+export interface CachedClientAssets {
+  /** Site-relative URLs of the script and each theme's stylesheet. */
+  assets: ClientAssets;
+  /** The bundle's file names, relative to `_folio/` on the site and to `dir`. */
+  files: string[];
+  /** The cache folder of this template version that holds them; never changed once written. */
+  dir: string;
+}
+
 /**
- * Builds the client script and one stylesheet per theme with Vite, once per `TEMPLATE_VERSION`
- * (kept in memory and in `cacheDir`), and copies them under `<outDir>/_folio/` with
- * content-hashed names. Returns their site-relative URLs and the copied file names
- * (relative to `_folio/`). A second call in the same process only copies files.
+ * The client script and one stylesheet per theme, built with Vite once per `TEMPLATE_VERSION`
+ * (kept in memory and in `cacheDir`, default `<package>/node_modules/.cache/folio-client`), where
+ * they lie in the cache: a caller that needs only some of the files (a build whose previous
+ * deployment already holds them needs none) reads those, instead of a copy of all of them.
  */
-export async function buildClientAssets(outDir: string, options: BuildClientAssetsOptions = {}): Promise<{ assets: ClientAssets; files: string[] }> {
+export async function cachedClientAssets(options: BuildClientAssetsOptions = {}): Promise<CachedClientAssets> {
   const cacheDir = options.cacheDir ?? join(PACKAGE_ROOT, 'node_modules/.cache/folio-client');
   const key = `${cacheDir}\0${TEMPLATE_VERSION}`;
   let pending = memory.get(key);
@@ -109,9 +119,18 @@ export async function buildClientAssets(outDir: string, options: BuildClientAsse
     pending.catch(() => memory.delete(key));
   }
   const built = await pending;
+  return { assets: built.assets, files: built.files, dir: join(cacheDir, TEMPLATE_VERSION) };
+}
+
+/**
+ * Copies the client bundle (`cachedClientAssets`) under `<outDir>/_folio/` with content-hashed
+ * names. Returns their site-relative URLs and the copied file names (relative to `_folio/`).
+ * A second call in the same process only copies files.
+ */
+export async function buildClientAssets(outDir: string, options: BuildClientAssetsOptions = {}): Promise<{ assets: ClientAssets; files: string[] }> {
+  const { assets, files, dir } = await cachedClientAssets(options);
   const target = join(outDir, ASSET_DIR);
   await mkdir(target, { recursive: true });
-  const source = join(cacheDir, TEMPLATE_VERSION);
-  await Promise.all(built.files.map((f) => cp(join(source, f), join(target, f))));
-  return { assets: built.assets, files: built.files };
+  await Promise.all(files.map((f) => cp(join(dir, f), join(target, f))));
+  return { assets, files };
 }

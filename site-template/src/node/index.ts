@@ -3,7 +3,7 @@
  * "Markup contract" for the HTML the builder emits and the template styles).
  */
 export { renderPage, render404 } from './render-page.tsx';
-export { buildClientAssets, ASSET_DIR, type BuildClientAssetsOptions } from './build-client-assets.ts';
+export { buildClientAssets, cachedClientAssets, ASSET_DIR, type BuildClientAssetsOptions, type CachedClientAssets } from './build-client-assets.ts';
 export { TEMPLATE_VERSION } from './template-version.ts';
 export { TemplateError } from './template-error.ts';
 export { THEMES, THEME_TRAITS, TITLE_SEPARATOR } from './theme-traits.ts';
