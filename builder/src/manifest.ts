@@ -1,6 +1,7 @@
 import type { ObjectStore } from './store/object-store.ts';
 import type { PublishedObject } from './publish.ts';
 import type { LlmsFullIndex } from './outputs/llms-full-recall.ts';
+import type { UtilitiesState } from './outputs/tailwind-css.ts';
 import { decodeJson, encodeJson, GZIP_JSON } from './cache/gzip-json.ts';
 import { deleteUnreferenced, readBucketedMap, writeBucketedMap, type StoredMap } from './cache/bucketed-map.ts';
 
@@ -66,6 +67,8 @@ export interface BuildManifest {
   llmsBytes?: LlmsFullIndex;
   /** Key of the custom stylesheet linked by this build (css/custom-css.ts), kept after a downgrade. */
   customCss?: string;
+  /** The Tailwind utilities sheet of this build and what it was made from (outputs/tailwind-css.ts). */
+  utilities?: UtilitiesState;
   /** How the maps were stored, set by `readManifest`: the next write keeps unchanged buckets. */
   stored?: Record<Bucketed, StoredMap>;
 }

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import t from 'tap';
 import { build, type BuildOptions } from '../../src/build.ts';
 import { createCompiler } from '../../src/compile/index.ts';
+import { readManifest } from '../../src/manifest.ts';
 import { closePagefind } from '../../src/outputs/pagefind-shard.ts';
 import { recordingStore } from '../helpers/recording-store.ts';
 import { PageMemory } from '../../src/page-bodies.ts';
@@ -253,4 +254,44 @@ t.test('build', async (t) => {
     const err = await build(opts({ limits: { maxFiles: 2 } })).catch((e) => e);
     t.same({ code: err.code, message: err.message }, { code: 'too_many_files', message: 'repository has 5 files; the limit is 2' });
   });
+});
+
+t.test('the Tailwind utilities sheet is made again only when the classes change', async (t) => {
+  const compiler = await createCompiler();
+  t.teardown(() => compiler.close());
+  const dir = tempDir();
+  const page = (text: string, classes: string) => `---\ntitle: Home\n---\n\n<img src="/a.png" alt="A" className="${classes}" />\n\n${text}\n`;
+  makeRepo(dir, { 'docs.json': JSON.stringify({ name: 'Sheet' }), 'docs/index.mdx': page('One.', 'block p-4'), 'docs/a.mdx': '# A\n' });
+  const out = tempDir();
+  const rec = recordingStore(out);
+  const run = () => build({ source: { kind: 'dir', dir }, store: rec.store, siteUrl: 'https://sheet.example', compiler });
+  const linked = () => /<link rel="stylesheet" href="\/(_folio\/utilities-[0-9a-f]{12}\.css)"\/>/.exec(fs.readFileSync(path.join(out, 'index.html'), 'utf8'))?.[1];
+  const state = async () => (await readManifest(rec.store))!.utilities;
+
+  await run();
+  const first = linked();
+  t.ok(first, 'linked');
+  t.same(await state(), { from: (await state())!.from, key: first }, 'recorded with what it was made from');
+  t.match(fs.readFileSync(path.join(out, first!), 'utf8'), '.p-4 {');
+
+  commitFiles(dir, { 'docs/index.mdx': page('Two.', 'p-4 block') });
+  rec.clear();
+  await run();
+  t.equal(linked(), first, 'the same classes: the same sheet');
+  t.notOk(rec.puts.some((k) => k.includes('utilities-')), 'not written again');
+  const kept = await state();
+
+  commitFiles(dir, { 'docs/index.mdx': page('Three.', 'block p-4 flex') });
+  rec.clear();
+  await run();
+  const second = linked();
+  t.not(second, first, 'a class more: another sheet');
+  t.match(fs.readFileSync(path.join(out, second!), 'utf8'), '.flex {');
+  t.not((await state())!.from, kept!.from);
+  t.ok(rec.deletes.includes(first!), 'the old sheet deleted');
+
+  commitFiles(dir, { 'docs/index.mdx': page('Four.', 'note') });
+  await run();
+  t.equal(linked(), undefined, 'no utility: no sheet');
+  t.same(Object.keys((await state())!), ['from']);
 });

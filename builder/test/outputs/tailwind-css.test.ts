@@ -1,5 +1,5 @@
 import t from 'tap';
-import { classCandidates, tailwindCss, tailwindKey } from '../../src/outputs/tailwind-css.ts';
+import { classCandidates, tailwindCss, tailwindKey, utilitiesSheet } from '../../src/outputs/tailwind-css.ts';
 
 t.test('tailwind utilities', async (t) => {
   t.test('should collect the distinct tokens of every class attribute', async (t) => {
@@ -34,6 +34,24 @@ t.test('tailwind utilities', async (t) => {
   t.test('should produce nothing when no class is a utility', async (t) => {
     t.equal(await tailwindCss(['note', 'callout', 'card-group']), '');
     t.equal(await tailwindCss([]), '');
+  });
+
+  t.test('should keep the last build\'s sheet when the classes are the same and its object is still there', async (t) => {
+    const kept = new Set<string>();
+    const keep = (key: string) => kept.has(key);
+    const first = await utilitiesSheet(['p-4', 'block', 'note'], undefined, keep);
+    t.ok(first.state.key && first.css, 'made, and to be published');
+    t.equal(first.state.key, tailwindKey(first.css!));
+    t.same(await utilitiesSheet(['block', 'p-4', 'note', 'block'], first.state, keep), { state: first.state, css: first.css }, 'its object gone: published again');
+    kept.add(first.state.key!);
+    t.same(await utilitiesSheet(['block', 'note', 'p-4'], first.state, keep), { state: first.state }, 'the same classes in another order: kept as it is');
+    const other = await utilitiesSheet(['block', 'p-4', 'flex'], first.state, keep);
+    t.not(other.state.from, first.state.from);
+    t.match(other.css, '.flex {', 'a class more: made again');
+    t.same(await utilitiesSheet(['flex', 'block', 'p-4'], { from: first.state.from, key: other.state.key }, keep), other, 'a state that does not hold for these classes is not trusted');
+    const none = await utilitiesSheet(['note'], other.state, keep);
+    t.same(none, { state: { from: none.state.from } }, 'no utility: no sheet');
+    t.same(await utilitiesSheet(['note'], none.state, () => false), none, 'and kept as none');
   });
 
   t.test('should name the stylesheet by its content', async (t) => {
