@@ -29,7 +29,7 @@ import { branchHead } from '../git/managed-repos.ts';
 import type { Deps } from '../http/route.ts';
 import { routesWithAllow } from '../http/method-guard.ts';
 import { assertPlainJson, validate } from '../http/validate.ts';
-import { claimJob } from './claim-job.ts';
+import { claimJob, type ClaimProject } from './claim-job.ts';
 import { claimWaitersOf, MAX_CLAIM_WAIT_MS, msUntilLeaseEnds } from './claim-waiters.ts';
 import { completeJob, heartbeat, releaseJob, verifyBuildToken, verifyLease, type LeaseProof } from './queue.ts';
 import { buildPrefixesOf } from '../sites/bucket-prefixes.ts';
@@ -95,10 +95,11 @@ export function sourceOf(deps: Deps, project: { _id: string; slug: string; githu
 
 /**
  * The head of a managed repository's synced branch, or of a preview's branch; undefined for own
- * repositories (GitHub is not asked at claim time).
+ * repositories (GitHub is not asked at claim time). `project` is the one the claim read (see
+ * claim-job.ts); looked up only when a caller has none.
  */
-async function managedHead(deps: Deps, projectId: string, previewBranch: string | null): Promise<string | undefined> {
-  const project = await deps.m.Project.findById(projectId, { github_repo: 1, github_branch: 1 }).lean();
+async function managedHead(deps: Deps, projectId: string, previewBranch: string | null, known?: Pick<ClaimProject, 'github_repo' | 'github_branch'>): Promise<string | undefined> {
+  const project = known ?? await deps.m.Project.findById(projectId, { github_repo: 1, github_branch: 1 }).lean();
   if (!project || project.github_repo) return undefined;
   return branchHead(deps, projectId, previewBranch ?? project.github_branch ?? 'main');
 }
@@ -132,7 +133,7 @@ export function internalApi(deps: Deps, workerSecret: string | undefined): Koa.M
     for (;;) {
       // Taken before the attempt: a job queued during it ends the wait below at once.
       const generation = waiters.generation;
-      job = await claimJob(deps.m, worker_id, deps.now(), deps.env.BUILD_LEASE_MS, { headOf: (id, branch) => managedHead(deps, id, branch) });
+      job = await claimJob(deps.m, worker_id, deps.now(), deps.env.BUILD_LEASE_MS, { headOf: (id, branch, project) => managedHead(deps, id, branch, project) });
       const left = deadline - Date.now();
       if (job || gone.signal.aborted || left <= 0) break;
       // Also woken when the earliest lease runs out: nothing else signals a dead builder's job.
@@ -153,7 +154,8 @@ export function internalApi(deps: Deps, workerSecret: string | undefined): Koa.M
       if (waited) ctx.set(CLAIM_WAITED_HEADER, String(wait_ms));
       return;
     }
-    const project = await deps.m.Project.findById(job.deployment.project_id).lean();
+    // The project as the claim read it (the fields the answer names): no second lookup.
+    const { project } = job;
     if (!project) throw new AppError(404, 'not_found', 'project not found');
     const preview = Boolean(job.deployment.preview_label);
     ctx.body = {
