@@ -8,7 +8,8 @@
  */
 import type Koa from 'koa';
 import { recordAudit } from '../audit/record.ts';
-import { authenticate } from '../auth/api-keys.ts';
+import { authenticate, type AuthenticatedKey } from '../auth/api-keys.ts';
+import type { Deployment } from '../db/models/index.ts';
 import { hasScope } from '../auth/scopes.ts';
 import { outcomeText } from '../deploy/deployment-outcome.ts';
 import { siteUrlOf } from '../deploy/internal-api.ts';
@@ -58,32 +59,43 @@ function basicPassword(header: string | undefined): string | undefined {
   return i >= 0 ? decoded.slice(i + 1) : undefined;
 }
 
+type Credential =
+  | { kind: 'token'; deployment: Deployment | undefined }
+  | { kind: 'key'; key: AuthenticatedKey }
+  | { kind: 'invalid' };
+
+/** What a Git request's password is: a build token (`bt_…`) and its deployment, a valid API key, or neither. */
+async function credentialOf(deps: Deps, password: string): Promise<Credential> {
+  if (password.startsWith('bt_')) return { kind: 'token', deployment: await deploymentForToken(deps.m, password, deps.now()) };
+  try {
+    return { kind: 'key', key: await authenticate(deps.m, `Bearer ${password}`, deps.now()) };
+  } catch {
+    return { kind: 'invalid' };
+  }
+}
+
 export function gitHttpMiddleware(deps: Deps): Koa.Middleware {
   return async (ctx, next) => {
     const match = PATH.exec(ctx.path);
     if (!match) return next();
     const [, slug, rest] = match;
     checkService(ctx.method, rest);
-    const project = await deps.m.Project.findOne({ slug }).lean();
     const push = ctx.query.service === 'git-receive-pack' || rest === '/git-receive-pack';
     const password = basicPassword(ctx.get('authorization'));
     if (!password) return challenge(ctx, 401, 'Git access needs credentials: any user name and an API key as the password');
+    // The project and the credential are looked up together: each Git request of a push and of a
+    // build's fetch pays one round trip to the database for both, not one after the other.
+    const [project, credential] = await Promise.all([deps.m.Project.findOne({ slug }).lean(), credentialOf(deps, password)]);
     let allowed = false;
     let keyId: string | undefined;
-    if (password.startsWith('bt_')) {
-      const d = await deploymentForToken(deps.m, password, deps.now());
-      allowed = !push && Boolean(project) && d?.project_id === project!._id;
-    } else {
-      try {
-        const key = await authenticate(deps.m, `Bearer ${password}`, deps.now());
-        if (project && key.orgId === project.org_id) {
-          if (!hasScope(key.scopes, push ? 'projects:write' : 'projects:read')) return challenge(ctx, 403, `This API key lacks the scope ${push ? 'projects:write' : 'projects:read'}`);
-          allowed = true;
-          keyId = key.id;
-        }
-      } catch {
-        return challenge(ctx, 401, 'Invalid credentials');
-      }
+    if (credential.kind === 'token') {
+      allowed = !push && Boolean(project) && credential.deployment?.project_id === project!._id;
+    } else if (credential.kind === 'invalid') {
+      return challenge(ctx, 401, 'Invalid credentials');
+    } else if (project && credential.key.orgId === project.org_id) {
+      if (!hasScope(credential.key.scopes, push ? 'projects:write' : 'projects:read')) return challenge(ctx, 403, `This API key lacks the scope ${push ? 'projects:write' : 'projects:read'}`);
+      allowed = true;
+      keyId = credential.key.id;
     }
     // Another organization's repository answers exactly like a missing one.
     if (!project || project.github_repo || !allowed) return challenge(ctx, project && !allowed && password.startsWith('bt_') ? 401 : 404, 'repository not found');
@@ -102,7 +114,7 @@ export function gitHttpMiddleware(deps: Deps): Koa.Middleware {
       }));
       const after = afterAll.get(branch);
       if (!after || after === before) return;
-      const queued = await enqueueDeployment(deps.m, project._id, { commitSha: after, trigger: 'push' }, deps.now());
+      const queued = await enqueueDeployment(deps.m, project._id, { commitSha: after, trigger: 'push', branch }, deps.now());
       await recordAudit(deps, {
         orgId: project.org_id, actorUserId: null, actorLabel: `api key ${keyId}`, action: 'deployment.triggered',
         target: { type: 'deployment', id: queued._id, name: project.slug }, details: { via: 'git push', commit_sha: after }, ip: ctx.ip,
