@@ -6,6 +6,8 @@
  * branch queues a deployment, and the client is told where to follow it and how it ended; a push
  * to another branch queues its preview (pro and up, previews/previews.ts).
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import type Koa from 'koa';
 import { recordAudit } from '../audit/record.ts';
 import { authenticate, type AuthenticatedKey } from '../auth/api-keys.ts';
@@ -18,8 +20,10 @@ import { watchDeployment } from '../deploy/queue-events.ts';
 import { AppError } from '../errors.ts';
 import { methodNotAllowed } from '../http/method-guard.ts';
 import type { Deps } from '../http/route.ts';
+import { serveAdvertisement, serveExchange, smartRequest } from './git-service.ts';
 import { runBackend, type Progress } from './http-backend.ts';
-import { branchHeads } from './managed-repos.ts';
+import { branchHeads, repoPath } from './managed-repos.ts';
+import { refreshAdvertisements } from './ref-advertisement.ts';
 import { deletePreview, previewsAllowed, queuePreview, type PreviewProject } from '../previews/previews.ts';
 
 const PATH = /^\/git\/([a-z0-9-]+)\.git(\/.*)$/;
@@ -101,20 +105,28 @@ export function gitHttpMiddleware(deps: Deps): Koa.Middleware {
     if (!project || project.github_repo || !allowed) return challenge(ctx, project && !allowed && password.startsWith('bt_') ? 401 : 404, 'repository not found');
 
     const branch = project.github_branch ?? 'main';
-    if (!(push && ctx.method === 'POST')) return runBackend(ctx, deps, project._id, rest);
+    const gitdir = repoPath(deps, project._id);
+    const smart = smartRequest(ctx.method, rest, ctx.query);
+    // A project whose repository is missing is answered by the backend, as before (not found).
+    if (!smart || !fs.existsSync(path.join(gitdir, 'HEAD'))) return runBackend(ctx, deps, project._id, rest);
+    if (smart.advertise) return serveAdvertisement(ctx, gitdir, smart.service);
+    if (!push) return serveExchange(ctx, gitdir, smart.service);
     const beforeAll = await branchHeads(deps, project._id);
     const before = beforeAll.get(branch);
-    // The deployment is queued before the push's response ends (see runBackend), so a client that
-    // lists deployments right after `git push` returns sees it.
-    await runBackend(ctx, deps, project._id, rest, async (progress) => {
+    // The deployment is queued before the push's response ends (see answerWithTrailer), so a
+    // client that lists deployments right after `git push` returns sees it.
+    await serveExchange(ctx, gitdir, smart.service, async (progress) => {
       const afterAll = await branchHeads(deps, project._id);
       await otherBranches(deps, project, branch, beforeAll, afterAll, progress, (deploymentId, commit) => recordAudit(deps, {
         orgId: project.org_id, actorUserId: null, actorLabel: `api key ${keyId}`, action: 'deployment.triggered',
         target: { type: 'deployment', id: deploymentId, name: project.slug }, details: { via: 'git push', commit_sha: commit }, ip: ctx.ip,
       }));
       const after = afterAll.get(branch);
-      if (!after || after === before) return;
+      // The refs moved: their advertisements are made again now, beside the queueing and the
+      // claim, for the build's fetch and the next push (ref-advertisement.ts).
+      if (!after || after === before) { refreshAdvertisements(gitdir); return; }
       const queued = await enqueueDeployment(deps.m, project._id, { commitSha: after, trigger: 'push', branch }, deps.now());
+      refreshAdvertisements(gitdir);
       await recordAudit(deps, {
         orgId: project.org_id, actorUserId: null, actorLabel: `api key ${keyId}`, action: 'deployment.triggered',
         target: { type: 'deployment', id: queued._id, name: project.slug }, details: { via: 'git push', commit_sha: after }, ip: ctx.ip,

@@ -61,3 +61,37 @@ export function readBranchHeads(gitdir: string): Map<string, string> | undefined
   for (const [name, id] of loose) heads.set(name, id);
   return heads;
 }
+
+/** Every loose ref below `dir` as `<name> <contents>` lines (symbolic refs included). */
+function looseRefLines(dir: string, prefix: string, into: string[]): void {
+  let entries: fs.Dirent[];
+  try {
+    entries = fs.readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return;
+  }
+  for (const e of entries) {
+    if (e.isDirectory()) { looseRefLines(path.join(dir, e.name), `${prefix}${e.name}/`, into); continue; }
+    if (!e.isFile() || e.name.endsWith('.lock')) continue;
+    try {
+      into.push(`${prefix}${e.name} ${fs.readFileSync(path.join(dir, e.name), 'utf8').trim()}`);
+    } catch { /* renamed away meanwhile (packed): packed-refs holds it */ }
+  }
+}
+
+const readOr = (file: string, fallback: string) => { try { return fs.readFileSync(file, 'utf8'); } catch { return fallback; } };
+
+/**
+ * Everything a ref advertisement of `gitdir` is made of that can change while the control plane
+ * runs, as one string: `HEAD`, the configuration, `shallow`, `packed-refs` and every loose ref
+ * (tags and any other namespace too, not only branches). Two equal states advertise the same
+ * refs (ref-advertisement.ts); undefined for a ref format other than files.
+ */
+export function readRefsState(gitdir: string): string | undefined {
+  if (fs.existsSync(path.join(gitdir, 'reftable'))) return undefined;
+  const lines: string[] = [];
+  looseRefLines(path.join(gitdir, 'refs'), 'refs/', lines);
+  lines.sort();
+  return [readOr(path.join(gitdir, 'HEAD'), ''), readOr(path.join(gitdir, 'config'), ''), readOr(path.join(gitdir, 'shallow'), ''),
+    readOr(path.join(gitdir, 'packed-refs'), ''), ...lines].join('\0');
+}
