@@ -25,7 +25,8 @@ import { z } from 'zod';
 import { CLAIM_WAITED_HEADER, MAX_WARNING_LENGTH, MAX_WARNINGS } from '@folio/builder/worker/control-plane-client.ts';
 import { AppError, unauthorized } from '../errors.ts';
 import { hasFeature } from '../entitlements/resolver.ts';
-import { branchHead } from '../git/managed-repos.ts';
+import { branchHead, repoPath } from '../git/managed-repos.ts';
+import { refreshAdvertisements } from '../git/ref-advertisement.ts';
 import type { Deps } from '../http/route.ts';
 import { routesWithAllow } from '../http/method-guard.ts';
 import { assertPlainJson, validate } from '../http/validate.ts';
@@ -158,6 +159,9 @@ export function internalApi(deps: Deps, workerSecret: string | undefined): Koa.M
     const { project } = job;
     if (!project) throw new AppError(404, 'not_found', 'project not found');
     const preview = Boolean(job.deployment.preview_label);
+    // The worker fetches the repository next: its ref advertisement is made while this answer
+    // travels (git/ref-advertisement.ts), not when the fetch asks for it.
+    if (!project.github_repo) refreshAdvertisements(repoPath(deps, project._id), 'git-upload-pack');
     ctx.body = {
       deployment_id: job.deployment._id, fencing: job.deployment.fencing, token: job.token, lease_ms: deps.env.BUILD_LEASE_MS,
       commit_sha: job.deployment.commit_sha ?? null,

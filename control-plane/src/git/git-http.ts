@@ -23,7 +23,6 @@ import type { Deps } from '../http/route.ts';
 import { serveAdvertisement, serveExchange, smartRequest } from './git-service.ts';
 import { runBackend, type Progress } from './http-backend.ts';
 import { branchHeads, repoPath } from './managed-repos.ts';
-import { refreshAdvertisements } from './ref-advertisement.ts';
 import { deletePreview, previewsAllowed, queuePreview, type PreviewProject } from '../previews/previews.ts';
 
 const PATH = /^\/git\/([a-z0-9-]+)\.git(\/.*)$/;
@@ -122,11 +121,8 @@ export function gitHttpMiddleware(deps: Deps): Koa.Middleware {
         target: { type: 'deployment', id: deploymentId, name: project.slug }, details: { via: 'git push', commit_sha: commit }, ip: ctx.ip,
       }));
       const after = afterAll.get(branch);
-      // The refs moved: their advertisements are made again now, beside the queueing and the
-      // claim, for the build's fetch and the next push (ref-advertisement.ts).
-      if (!after || after === before) { refreshAdvertisements(gitdir); return; }
+      if (!after || after === before) return;
       const queued = await enqueueDeployment(deps.m, project._id, { commitSha: after, trigger: 'push', branch }, deps.now());
-      refreshAdvertisements(gitdir);
       await recordAudit(deps, {
         orgId: project.org_id, actorUserId: null, actorLabel: `api key ${keyId}`, action: 'deployment.triggered',
         target: { type: 'deployment', id: queued._id, name: project.slug }, details: { via: 'git push', commit_sha: after }, ip: ctx.ip,

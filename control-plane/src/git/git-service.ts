@@ -16,7 +16,7 @@ import type Koa from 'koa';
 import { runGit } from './git-cli.ts';
 import { answerWithTrailer, sendError, type Trailer } from './http-backend.ts';
 import { startProcess } from './process-starter.ts';
-import { refAdvertisement, type GitService } from './ref-advertisement.ts';
+import { refAdvertisement, refreshAdvertisements, type GitService } from './ref-advertisement.ts';
 
 /** The headers `git http-backend` sends so that no proxy keeps a Git answer. */
 const NO_CACHE: Record<string, string> = {
@@ -124,7 +124,10 @@ export function serveExchange(ctx: Koa.Context, gitdir: string, service: GitServ
       begin();
       void finish().then(() => {
         resolve();
-        if (receive) runGit(['gc', '--auto', '--quiet'], { cwd: gitdir, allowFail: true }).catch(() => undefined);
+        if (!receive) return;
+        runGit(['gc', '--auto', '--quiet'], { cwd: gitdir, allowFail: true }).catch(() => undefined);
+        // The refs moved: the next push's advertisement is made now, off any push's path.
+        refreshAdvertisements(gitdir, 'git-receive-pack');
       });
     };
     child.on('close', end);

@@ -6,9 +6,10 @@
  * print them; on a busy machine that process is tens of milliseconds on the path of every push
  * and every build's fetch. The refs only change by a push (or an upload's commit), so the answer
  * is kept under the repository's refs state (read-refs.ts: HEAD, the configuration and every ref,
- * read from the files) and served again for as long as that state is unchanged. After a push the
- * advertisements asked of the repository before are made again at once (`refreshAdvertisements`),
- * beside the queueing and the claim, so the build's fetch that follows finds its answer ready.
+ * read from the files) and served again for as long as that state is unchanged. A push changes
+ * them: the fetch advertisement is made again when the push's job is handed to a worker, and the
+ * push advertisement once the push is answered (`refreshAdvertisements`), each off the path of the
+ * request that will ask for it, so that request finds its answer ready.
  *
  * An answer is kept only when the refs state read after the process ended is the one read before
  * it started: an advertisement made while a push moved a ref is served to its own request and
@@ -87,12 +88,13 @@ export function refAdvertisement(gitdir: string, service: GitService, protocol: 
 }
 
 /**
- * Makes again, in the background, every advertisement of `gitdir` its clients asked for: called
- * after a push changed its refs, so that the next request (the build's fetch, the next push)
- * finds the answer made or being made.
+ * Makes again, in the background, the advertisements of `service` its clients asked of `gitdir`
+ * before, so that the next request finds the answer made or being made: the build's fetch, when
+ * its job is handed out (the worker's request follows within milliseconds, and the control plane
+ * has nothing else to do for the push meanwhile); the next push's, once a push has been answered.
  */
-export function refreshAdvertisements(gitdir: string): void {
+export function refreshAdvertisements(gitdir: string, service: GitService): void {
   for (const asked of askedOf.get(gitdir)?.values() ?? []) {
-    refAdvertisement(gitdir, asked.service, asked.protocol).catch(() => undefined);
+    if (asked.service === service) refAdvertisement(gitdir, asked.service, asked.protocol).catch(() => undefined);
   }
 }
