@@ -23,6 +23,9 @@ export type GitService = 'git-upload-pack' | 'git-receive-pack';
 /** What one advertisement depends on besides the refs: the service and the protocol the client asked for. */
 interface Asked { service: GitService; protocol: string }
 
+/** The `Git-Protocol` headers whose advertisements are kept: none, or a protocol version. */
+const KEPT_PROTOCOL = /^(?:version=[012])?$/;
+
 /** Repositories and askings kept at most (oldest dropped first). */
 const MAX_KEPT = 512;
 
@@ -70,6 +73,9 @@ function remember(gitdir: string, asked: Asked): void {
  */
 export function refAdvertisement(gitdir: string, service: GitService, protocol: string): Promise<Buffer> {
   const asked = { service, protocol };
+  // Only the protocols Git clients ask for are kept and made again: the header is the client's,
+  // and any other value would make one more entry and one more process per push.
+  if (!KEPT_PROTOCOL.test(protocol)) return advertise(gitdir, asked);
   remember(gitdir, asked);
   const state = readRefsState(gitdir);
   if (state === undefined) return advertise(gitdir, asked);

@@ -46,6 +46,10 @@ t.test('git service', async (t) => {
   await t.test('should keep an advertisement while the refs are unchanged, and make it again when any ref moves', async (t) => {
     const first = await refAdvertisement(gitdir, 'git-upload-pack', '');
     t.equal(await refAdvertisement(gitdir, 'git-upload-pack', ''), first, 'the same answer, from memory');
+    // A protocol header no Git client sends is answered, never kept (each would be one more entry).
+    const odd = await refAdvertisement(gitdir, 'git-upload-pack', 'version=0:x=1');
+    t.not(await refAdvertisement(gitdir, 'git-upload-pack', 'version=0:x=1'), odd, 'made again for each request');
+    t.equal(odd.toString('latin1'), first.toString('latin1'));
     await wc.write({ 'docs/index.mdx': '# Home, edited\n' });
     head = await wc.push();
     const pushed = await refAdvertisement(gitdir, 'git-upload-pack', '');
