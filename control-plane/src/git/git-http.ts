@@ -1,6 +1,7 @@
 /**
- * Git smart HTTP for managed repositories at `/git/<slug>.git`, served by `git http-backend`
- * (CGI). Credentials are per project: HTTP Basic with any user name and, as the password, an
+ * Git smart HTTP for managed repositories at `/git/<slug>.git`, served by the Git services
+ * themselves (git-service.ts), and the dumb protocol's files by `git http-backend` (CGI,
+ * http-backend.ts). Credentials are per project: HTTP Basic with any user name and, as the password, an
  * API key of the project's organization (`projects:read` to fetch, `projects:write` to push) or
  * the build token of a deployment of that project (fetch only). A push that moves the synced
  * branch queues a deployment, and the client is told where to follow it and how it ended; a push

@@ -1,8 +1,10 @@
 /**
  * Runs `git http-backend` (CGI) for one request of a managed repository and streams its answer
- * back. Successful answers pass through untouched (Git clients read them); the backend's own
- * error answers (plain text, e.g. a 415 for a wrong Content-Type) are replaced by the API's
- * `{ error, message }` body with the same status, so every error the server sends has one shape.
+ * back: the dumb protocol's files (the smart protocol's requests are served by git-service.ts,
+ * which shares the answer's trailer and the error shapes defined here). Successful answers pass
+ * through untouched (Git clients read them); the backend's own error answers (plain text, e.g. a
+ * 415 for a wrong Content-Type) are replaced by the API's `{ error, message }` body with the same
+ * status, so every error the server sends has one shape.
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
