@@ -35,6 +35,17 @@ t.test('syncRemote', async (t) => {
     t.equal(res.commit, first);
   });
 
+  await t.test('should send the token with the first request: no unauthenticated request to be refused first', async (t) => {
+    const dir = tempDir();
+    const own = path.join(root, 'first-request');
+    makeRepo(own, { 'docs/index.mdx': '# Home\n' });
+    await syncRemote({ url: `${locked.url}/first-request`, dir, token: 's3cret', branch: 'main' });
+    const second = commitFiles(own, { 'docs/index.mdx': '# Home, edited\n' });
+    const before = locked.requests.length;
+    t.same(await syncRemote({ url: `${locked.url}/first-request`, dir, token: 's3cret', branch: 'main' }), { commit: second, cloned: false });
+    t.same(locked.requests.slice(before), ['GET /first-request/info/refs?service=git-upload-pack', 'POST /first-request/git-upload-pack'], 'the ref advertisement and the pack, each let in at once');
+  });
+
   await t.test('should report a refused token as a user error', async (t) => {
     const err = await syncRemote({ url: `${locked.url}/acme`, dir: tempDir(), token: 'wrong' }).catch((e) => e);
     t.same({ kind: err.kind, code: err.code, message: err.message }, {

@@ -6,6 +6,7 @@
  */
 import type { Passage, SitePage } from './sections.ts';
 import { tokenize } from './tokenize.ts';
+import { timeSlicer } from './time-slice.ts';
 
 const K1 = 1.2;
 const B = 0.75;
@@ -25,21 +26,19 @@ export interface Bm25Index {
   search(query: QueryTerm[], limit: number, perPage?: number): Hit[];
 }
 
-/** Passages indexed between two yields to the event loop. */
-const YIELD_EVERY = 256;
-
 /**
  * Builds the index of `passages` (of `pages`). It runs on the site server's event loop, which
  * serves every site: a large site's first question must not stall the others, so the work
- * yields every {@link YIELD_EVERY} passages and requests are answered in between.
+ * yields every few milliseconds (time-slice.ts) and requests are answered in between.
  */
 export async function buildIndex(pages: SitePage[], passages: Passage[]): Promise<Bm25Index> {
   const termIds = new Map<string, number>();
   const lists: number[][] = [];
   const lengths = new Float64Array(passages.length);
   const titleTerms = pages.map((p) => tokenize(p.title));
+  const slice = timeSlicer();
   for (let id = 0; id < passages.length; id++) {
-    if (id > 0 && id % YIELD_EVERY === 0) await new Promise((resolve) => setImmediate(resolve));
+    await slice();
     const passage = passages[id];
     const tf = new Map<number, number>();
     const add = (terms: string[], weight: number) => {

@@ -15,6 +15,7 @@ import { sitePrefix } from '../sites/bucket-prefixes.ts';
 import { buildIndex, type Bm25Index } from './bm25-index.ts';
 import { anchorOf, htmlHeadings } from './page-anchors.ts';
 import { pagePassages, parseLlmsFull, type Passage } from './sections.ts';
+import { timeSlicer } from './time-slice.ts';
 
 /** How long a site's ETag is trusted before the store is asked again. */
 export const HEAD_TTL_MS = 2_000;
@@ -76,9 +77,10 @@ export function siteIndex(opts: SiteIndexOptions): SiteIndex {
     const text = Buffer.from(bytes).toString('utf8');
     const pages = parseLlmsFull(text);
     const passages: Passage[] = [];
+    // Splitting pages is work of the same size as indexing them: it yields too (time-slice.ts).
+    const slice = timeSlicer();
     for (let i = 0; i < pages.length; i++) {
-      // Splitting pages is work of the same size as indexing them: yield between batches too.
-      if (i > 0 && i % 64 === 0) await new Promise((resolve) => setImmediate(resolve));
+      await slice();
       passages.push(...pagePassages(pages[i], i));
     }
     const index = await buildIndex(pages, passages);

@@ -13,7 +13,7 @@
  *   failed with a clear message instead of taking down one builder after another.
  */
 import { randomBytes } from 'node:crypto';
-import type { Deployment, Models } from '../db/models/index.ts';
+import type { Deployment, Models, Project } from '../db/models/index.ts';
 import type { PlanId } from '../db/models/organization.ts';
 import { FairShare, PLAN_WEIGHTS } from './fair-share.ts';
 import { queueEvents } from './queue-events.ts';
@@ -22,12 +22,24 @@ import { finish, hashToken, LEASE_MS, MAX_ATTEMPTS, poisonMessage, TOKEN_TTL_MS,
 export interface ClaimOptions {
   /**
    * The newest commit of the branch a deployment builds (the synced branch, or a preview's), when
-   * the control plane can tell (managed repositories).
+   * the control plane can tell (managed repositories). `project` is the deployment's project as
+   * the claim read it, so the answer needs no lookup of its own.
    */
-  headOf?(projectId: string, branch: string | null): Promise<string | undefined>;
+  headOf?(projectId: string, branch: string | null, project?: ClaimProject): Promise<string | undefined>;
   /** Fair-share state; default one per set of models (one control plane). */
   fairShare?: FairShare;
 }
+
+/**
+ * The fields of a candidate's project a claim reads once for all its uses: the organization (fair
+ * share), the repository and branch (`headOf`), and what the job handed to the worker names (its
+ * site's address, where its source is fetched from).
+ */
+const PROJECT_FIELDS = { org_id: 1, slug: 1, custom_domain: 1, github_repo: 1, github_branch: 1 } as const;
+export type ClaimProject = Pick<Project, '_id' | 'org_id' | 'slug' | 'custom_domain' | 'github_repo' | 'github_branch'>;
+
+/** A claimed job with the project it builds (read by the claim: see {@link ClaimProject}). */
+export interface ClaimedProjectJob extends ClaimedJob { project: ClaimProject | undefined }
 
 const shares = new WeakMap<Models, FairShare>();
 /** The fair-share state of the control plane that owns `m`. */
@@ -37,34 +49,39 @@ export function fairShareOf(m: Models): FairShare {
   return f;
 }
 
-type Candidate = Deployment & { org: string };
+type Candidate = Deployment & { org: string; project: ClaimProject | undefined };
 
-/** Runnable deployments in the order a claim tries them: organizations by fair share, oldest first within each. */
-async function candidates(m: Models, now: Date, fair: FairShare): Promise<{ list: Candidate[]; weights: Map<string, number> }> {
-  const runnable = await m.Deployment.find({
-    $or: [
-      { status: 'queued', next_attempt_at: { $lte: now } },
-      { status: 'building', lease_expires_at: { $lt: now } },
-    ],
-  }).sort({ started_at: 1, _id: 1 }).lean() as Deployment[];
-  if (!runnable.length) return { list: [], weights: new Map() };
-  const busy = new Set(await m.Deployment.distinct('project_id', { status: 'building', lease_expires_at: { $gte: now } }) as string[]);
-  const projectIds = [...new Set(runnable.map((d) => d.project_id))];
-  const projects = await m.Project.find({ _id: { $in: projectIds } }, { org_id: 1 }).lean();
-  const orgOf = new Map(projects.map((p) => [p._id as string, p.org_id]));
-  const orgs = await m.Organization.find({ _id: { $in: [...new Set(orgOf.values())] } }, { plan: 1 }).lean();
-  const weights = new Map(orgs.map((o) => [o._id as string, PLAN_WEIGHTS[o.plan as PlanId] ?? 1]));
+/**
+ * Runnable deployments in the order a claim tries them: organizations by fair share, oldest first
+ * within each. Two round trips to the database: the runnable deployments and the projects that
+ * hold a lease (read together), then the projects of those that may run now.
+ */
+async function candidates(m: Models, now: Date, fair: FairShare): Promise<Candidate[]> {
+  const [runnable, busyIds] = await Promise.all([
+    m.Deployment.find({
+      $or: [
+        { status: 'queued', next_attempt_at: { $lte: now } },
+        { status: 'building', lease_expires_at: { $lt: now } },
+      ],
+    }).sort({ started_at: 1, _id: 1 }).lean() as Promise<Deployment[]>,
+    m.Deployment.distinct('project_id', { status: 'building', lease_expires_at: { $gte: now } }) as Promise<string[]>,
+  ]);
+  // Another build of the project holds a lease: its deployments wait (an expired one is runnable itself).
+  const busy = new Set(busyIds);
+  const ready = runnable.filter((d) => !busy.has(d.project_id));
+  if (!ready.length) return [];
+  const projects = await m.Project.find({ _id: { $in: [...new Set(ready.map((d) => d.project_id))] } }, PROJECT_FIELDS).lean() as ClaimProject[];
+  const projectOf = new Map(projects.map((p) => [p._id, p]));
   const byOrg = new Map<string, Candidate[]>();
-  for (const d of runnable) {
-    // Another build of this project holds a lease: this one waits (an expired one is runnable itself).
-    if (busy.has(d.project_id)) continue;
-    const org = orgOf.get(d.project_id) ?? '';
+  for (const d of ready) {
+    const project = projectOf.get(d.project_id);
+    const org = project?.org_id ?? '';
     let list = byOrg.get(org);
     if (!list) byOrg.set(org, list = []);
-    list.push({ ...d, org });
+    list.push({ ...d, org, project });
   }
   const groups = [...byOrg].map(([org, list]) => ({ org, list, oldest: new Date(list[0].started_at).getTime() }));
-  return { list: fair.order(groups).flatMap((g) => g.list), weights };
+  return fair.order(groups).flatMap((g) => g.list);
 }
 
 /** Ends a queued sync whose target commit is already live, without a build; true when it did. */
@@ -84,9 +101,9 @@ async function skipIfLive(m: Models, c: Deployment, target: string, now: Date): 
 }
 
 /** Claims the next runnable job for `workerId` (see the module comment), or returns undefined when none is runnable. */
-export async function claimJob(m: Models, workerId: string, now: Date, leaseMs = LEASE_MS, opts: ClaimOptions = {}): Promise<ClaimedJob | undefined> {
+export async function claimJob(m: Models, workerId: string, now: Date, leaseMs = LEASE_MS, opts: ClaimOptions = {}): Promise<ClaimedProjectJob | undefined> {
   const fair = opts.fairShare ?? fairShareOf(m);
-  const { list, weights } = await candidates(m, now, fair);
+  const list = await candidates(m, now, fair);
   const events = queueEvents(m);
   for (const c of list) {
     const takeover = c.status === 'building';
@@ -101,28 +118,33 @@ export async function claimJob(m: Models, workerId: string, now: Date, leaseMs =
       continue;
     }
     let target = c.commit_sha ?? null;
-    if (!takeover) target = (await opts.headOf?.(c.project_id, c.preview_label ? c.branch ?? null : null)) ?? target;
+    if (!takeover) target = (await opts.headOf?.(c.project_id, c.preview_label ? c.branch ?? null : null, c.project)) ?? target;
     if (!takeover && c.fencing === 0 && !c.force && target && await skipIfLive(m, c, target, now)) continue;
     const token = `bt_${randomBytes(24).toString('base64url')}`;
-    const claimed = await m.Deployment.findOneAndUpdate(
-      { _id: c._id, status: c.status, fencing: c.fencing },
-      {
-        $set: {
-          status: 'building', lease_owner: workerId, lease_expires_at: new Date(now.getTime() + leaseMs), claimed_at: now,
-          token_hash: hashToken(token), token_expires_at: new Date(now.getTime() + TOKEN_TTL_MS),
-          ...(target ? { commit_sha: target } : {}),
+    // The organization's plan weighs the claim in the fair share: read beside the claim itself
+    // rather than for every candidate before it.
+    const [claimed, org] = await Promise.all([
+      m.Deployment.findOneAndUpdate(
+        { _id: c._id, status: c.status, fencing: c.fencing },
+        {
+          $set: {
+            status: 'building', lease_owner: workerId, lease_expires_at: new Date(now.getTime() + leaseMs), claimed_at: now,
+            token_hash: hashToken(token), token_expires_at: new Date(now.getTime() + TOKEN_TTL_MS),
+            ...(target ? { commit_sha: target } : {}),
+          },
+          $inc: { fencing: 1, attempts: 1 },
         },
-        $inc: { fencing: 1, attempts: 1 },
-      },
-      { returnDocument: 'after' },
-    ).lean();
+        { returnDocument: 'after' },
+      ).lean(),
+      c.org ? m.Organization.findById(c.org, { plan: 1 }).lean() : null,
+    ]);
     if (!claimed) continue;
-    fair.charge(c.org, weights.get(c.org) ?? 1);
+    fair.charge(c.org, PLAN_WEIGHTS[org?.plan as PlanId] ?? 1);
     if (!claimed.preview_label) await m.Project.updateOne({ _id: claimed.project_id }, { $set: { status: 'building' } });
     const since = takeover ? new Date(c.lease_expires_at!) : c.fencing === 0 ? new Date(c.started_at) : new Date(c.next_attempt_at ?? c.started_at);
     events.emit('claimed', { deploymentId: claimed._id, workerId, waitMs: Math.max(0, now.getTime() - since.getTime()), takeover });
     events.emit('polled', { workerId, got: true });
-    return { deployment: claimed as Deployment, token };
+    return { deployment: claimed as Deployment, token, project: c.project };
   }
   events.emit('polled', { workerId, got: false });
   return undefined;

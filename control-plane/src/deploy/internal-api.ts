@@ -25,11 +25,12 @@ import { z } from 'zod';
 import { CLAIM_WAITED_HEADER, MAX_WARNING_LENGTH, MAX_WARNINGS } from '@folio/builder/worker/control-plane-client.ts';
 import { AppError, unauthorized } from '../errors.ts';
 import { hasFeature } from '../entitlements/resolver.ts';
-import { branchHead } from '../git/managed-repos.ts';
+import { branchHead, repoPath } from '../git/managed-repos.ts';
+import { refreshAdvertisements } from '../git/ref-advertisement.ts';
 import type { Deps } from '../http/route.ts';
 import { routesWithAllow } from '../http/method-guard.ts';
 import { assertPlainJson, validate } from '../http/validate.ts';
-import { claimJob } from './claim-job.ts';
+import { claimJob, type ClaimProject } from './claim-job.ts';
 import { claimWaitersOf, MAX_CLAIM_WAIT_MS, msUntilLeaseEnds } from './claim-waiters.ts';
 import { completeJob, heartbeat, releaseJob, verifyBuildToken, verifyLease, type LeaseProof } from './queue.ts';
 import { buildPrefixesOf } from '../sites/bucket-prefixes.ts';
@@ -95,10 +96,11 @@ export function sourceOf(deps: Deps, project: { _id: string; slug: string; githu
 
 /**
  * The head of a managed repository's synced branch, or of a preview's branch; undefined for own
- * repositories (GitHub is not asked at claim time).
+ * repositories (GitHub is not asked at claim time). `project` is the one the claim read (see
+ * claim-job.ts); looked up only when a caller has none.
  */
-async function managedHead(deps: Deps, projectId: string, previewBranch: string | null): Promise<string | undefined> {
-  const project = await deps.m.Project.findById(projectId, { github_repo: 1, github_branch: 1 }).lean();
+async function managedHead(deps: Deps, projectId: string, previewBranch: string | null, known?: Pick<ClaimProject, 'github_repo' | 'github_branch'>): Promise<string | undefined> {
+  const project = known ?? await deps.m.Project.findById(projectId, { github_repo: 1, github_branch: 1 }).lean();
   if (!project || project.github_repo) return undefined;
   return branchHead(deps, projectId, previewBranch ?? project.github_branch ?? 'main');
 }
@@ -132,7 +134,7 @@ export function internalApi(deps: Deps, workerSecret: string | undefined): Koa.M
     for (;;) {
       // Taken before the attempt: a job queued during it ends the wait below at once.
       const generation = waiters.generation;
-      job = await claimJob(deps.m, worker_id, deps.now(), deps.env.BUILD_LEASE_MS, { headOf: (id, branch) => managedHead(deps, id, branch) });
+      job = await claimJob(deps.m, worker_id, deps.now(), deps.env.BUILD_LEASE_MS, { headOf: (id, branch, project) => managedHead(deps, id, branch, project) });
       const left = deadline - Date.now();
       if (job || gone.signal.aborted || left <= 0) break;
       // Also woken when the earliest lease runs out: nothing else signals a dead builder's job.
@@ -153,9 +155,13 @@ export function internalApi(deps: Deps, workerSecret: string | undefined): Koa.M
       if (waited) ctx.set(CLAIM_WAITED_HEADER, String(wait_ms));
       return;
     }
-    const project = await deps.m.Project.findById(job.deployment.project_id).lean();
+    // The project as the claim read it (the fields the answer names): no second lookup.
+    const { project } = job;
     if (!project) throw new AppError(404, 'not_found', 'project not found');
     const preview = Boolean(job.deployment.preview_label);
+    // The worker fetches the repository next: its ref advertisement is made while this answer
+    // travels (git/ref-advertisement.ts), not when the fetch asks for it.
+    if (!project.github_repo) refreshAdvertisements(repoPath(deps, project._id), 'git-upload-pack');
     ctx.body = {
       deployment_id: job.deployment._id, fencing: job.deployment.fencing, token: job.token, lease_ms: deps.env.BUILD_LEASE_MS,
       commit_sha: job.deployment.commit_sha ?? null,

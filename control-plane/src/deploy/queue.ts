@@ -56,8 +56,9 @@ const ENQUEUE_ATTEMPTS = 5;
  * triggers insert; the losers, when the database reports the race as a duplicate key, retry
  * and join the winner's deployment.
  */
-export async function enqueueDeployment(m: Models, projectId: string, opts: { commitSha?: string; trigger: Trigger; preview?: PreviewTarget }, now: Date): Promise<Deployment> {
-  const branch = opts.preview?.branch ?? (await m.Project.findById(projectId, { github_branch: 1 }).lean())?.github_branch ?? 'main';
+export async function enqueueDeployment(m: Models, projectId: string, opts: { commitSha?: string; trigger: Trigger; preview?: PreviewTarget; branch?: string }, now: Date): Promise<Deployment> {
+  // A caller that read the project already (a push) names its synced branch: one lookup fewer.
+  const branch = opts.preview?.branch ?? opts.branch ?? (await m.Project.findById(projectId, { github_branch: 1 }).lean())?.github_branch ?? 'main';
   for (let attempt = 1; ; attempt++) {
     try {
       const d = await m.Deployment.findOneAndUpdate(

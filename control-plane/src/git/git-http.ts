@@ -1,14 +1,18 @@
 /**
- * Git smart HTTP for managed repositories at `/git/<slug>.git`, served by `git http-backend`
- * (CGI). Credentials are per project: HTTP Basic with any user name and, as the password, an
+ * Git smart HTTP for managed repositories at `/git/<slug>.git`, served by the Git services
+ * themselves (git-service.ts), and the dumb protocol's files by `git http-backend` (CGI,
+ * http-backend.ts). Credentials are per project: HTTP Basic with any user name and, as the password, an
  * API key of the project's organization (`projects:read` to fetch, `projects:write` to push) or
  * the build token of a deployment of that project (fetch only). A push that moves the synced
  * branch queues a deployment, and the client is told where to follow it and how it ended; a push
  * to another branch queues its preview (pro and up, previews/previews.ts).
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import type Koa from 'koa';
 import { recordAudit } from '../audit/record.ts';
-import { authenticate } from '../auth/api-keys.ts';
+import { authenticate, type AuthenticatedKey } from '../auth/api-keys.ts';
+import type { Deployment } from '../db/models/index.ts';
 import { hasScope } from '../auth/scopes.ts';
 import { outcomeText } from '../deploy/deployment-outcome.ts';
 import { siteUrlOf } from '../deploy/internal-api.ts';
@@ -17,8 +21,9 @@ import { watchDeployment } from '../deploy/queue-events.ts';
 import { AppError } from '../errors.ts';
 import { methodNotAllowed } from '../http/method-guard.ts';
 import type { Deps } from '../http/route.ts';
+import { serveAdvertisement, serveExchange, smartRequest } from './git-service.ts';
 import { runBackend, type Progress } from './http-backend.ts';
-import { branchHeads } from './managed-repos.ts';
+import { branchHeads, repoPath } from './managed-repos.ts';
 import { deletePreview, previewsAllowed, queuePreview, type PreviewProject } from '../previews/previews.ts';
 
 const PATH = /^\/git\/([a-z0-9-]+)\.git(\/.*)$/;
@@ -58,43 +63,59 @@ function basicPassword(header: string | undefined): string | undefined {
   return i >= 0 ? decoded.slice(i + 1) : undefined;
 }
 
+type Credential =
+  | { kind: 'token'; deployment: Deployment | undefined }
+  | { kind: 'key'; key: AuthenticatedKey }
+  | { kind: 'invalid' };
+
+/** What a Git request's password is: a build token (`bt_…`) and its deployment, a valid API key, or neither. */
+async function credentialOf(deps: Deps, password: string): Promise<Credential> {
+  if (password.startsWith('bt_')) return { kind: 'token', deployment: await deploymentForToken(deps.m, password, deps.now()) };
+  try {
+    return { kind: 'key', key: await authenticate(deps.m, `Bearer ${password}`, deps.now()) };
+  } catch {
+    return { kind: 'invalid' };
+  }
+}
+
 export function gitHttpMiddleware(deps: Deps): Koa.Middleware {
   return async (ctx, next) => {
     const match = PATH.exec(ctx.path);
     if (!match) return next();
     const [, slug, rest] = match;
     checkService(ctx.method, rest);
-    const project = await deps.m.Project.findOne({ slug }).lean();
     const push = ctx.query.service === 'git-receive-pack' || rest === '/git-receive-pack';
     const password = basicPassword(ctx.get('authorization'));
     if (!password) return challenge(ctx, 401, 'Git access needs credentials: any user name and an API key as the password');
+    // The project and the credential are looked up together: each Git request of a push and of a
+    // build's fetch pays one round trip to the database for both, not one after the other.
+    const [project, credential] = await Promise.all([deps.m.Project.findOne({ slug }).lean(), credentialOf(deps, password)]);
     let allowed = false;
     let keyId: string | undefined;
-    if (password.startsWith('bt_')) {
-      const d = await deploymentForToken(deps.m, password, deps.now());
-      allowed = !push && Boolean(project) && d?.project_id === project!._id;
-    } else {
-      try {
-        const key = await authenticate(deps.m, `Bearer ${password}`, deps.now());
-        if (project && key.orgId === project.org_id) {
-          if (!hasScope(key.scopes, push ? 'projects:write' : 'projects:read')) return challenge(ctx, 403, `This API key lacks the scope ${push ? 'projects:write' : 'projects:read'}`);
-          allowed = true;
-          keyId = key.id;
-        }
-      } catch {
-        return challenge(ctx, 401, 'Invalid credentials');
-      }
+    if (credential.kind === 'token') {
+      allowed = !push && Boolean(project) && credential.deployment?.project_id === project!._id;
+    } else if (credential.kind === 'invalid') {
+      return challenge(ctx, 401, 'Invalid credentials');
+    } else if (project && credential.key.orgId === project.org_id) {
+      if (!hasScope(credential.key.scopes, push ? 'projects:write' : 'projects:read')) return challenge(ctx, 403, `This API key lacks the scope ${push ? 'projects:write' : 'projects:read'}`);
+      allowed = true;
+      keyId = credential.key.id;
     }
     // Another organization's repository answers exactly like a missing one.
     if (!project || project.github_repo || !allowed) return challenge(ctx, project && !allowed && password.startsWith('bt_') ? 401 : 404, 'repository not found');
 
     const branch = project.github_branch ?? 'main';
-    if (!(push && ctx.method === 'POST')) return runBackend(ctx, deps, project._id, rest);
+    const gitdir = repoPath(deps, project._id);
+    const smart = smartRequest(ctx.method, rest, ctx.query);
+    // A project whose repository is missing is answered by the backend, as before (not found).
+    if (!smart || !fs.existsSync(path.join(gitdir, 'HEAD'))) return runBackend(ctx, deps, project._id, rest);
+    if (smart.advertise) return serveAdvertisement(ctx, gitdir, smart.service);
+    if (!push) return serveExchange(ctx, gitdir, smart.service);
     const beforeAll = await branchHeads(deps, project._id);
     const before = beforeAll.get(branch);
-    // The deployment is queued before the push's response ends (see runBackend), so a client that
-    // lists deployments right after `git push` returns sees it.
-    await runBackend(ctx, deps, project._id, rest, async (progress) => {
+    // The deployment is queued before the push's response ends (see answerWithTrailer), so a
+    // client that lists deployments right after `git push` returns sees it.
+    await serveExchange(ctx, gitdir, smart.service, async (progress) => {
       const afterAll = await branchHeads(deps, project._id);
       await otherBranches(deps, project, branch, beforeAll, afterAll, progress, (deploymentId, commit) => recordAudit(deps, {
         orgId: project.org_id, actorUserId: null, actorLabel: `api key ${keyId}`, action: 'deployment.triggered',
@@ -102,7 +123,7 @@ export function gitHttpMiddleware(deps: Deps): Koa.Middleware {
       }));
       const after = afterAll.get(branch);
       if (!after || after === before) return;
-      const queued = await enqueueDeployment(deps.m, project._id, { commitSha: after, trigger: 'push' }, deps.now());
+      const queued = await enqueueDeployment(deps.m, project._id, { commitSha: after, trigger: 'push', branch }, deps.now());
       await recordAudit(deps, {
         orgId: project.org_id, actorUserId: null, actorLabel: `api key ${keyId}`, action: 'deployment.triggered',
         target: { type: 'deployment', id: queued._id, name: project.slug }, details: { via: 'git push', commit_sha: after }, ip: ctx.ip,

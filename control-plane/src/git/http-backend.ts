@@ -1,8 +1,10 @@
 /**
  * Runs `git http-backend` (CGI) for one request of a managed repository and streams its answer
- * back. Successful answers pass through untouched (Git clients read them); the backend's own
- * error answers (plain text, e.g. a 415 for a wrong Content-Type) are replaced by the API's
- * `{ error, message }` body with the same status, so every error the server sends has one shape.
+ * back: the dumb protocol's files (the smart protocol's requests are served by git-service.ts,
+ * which shares the answer's trailer and the error shapes defined here). Successful answers pass
+ * through untouched (Git clients read them); the backend's own error answers (plain text, e.g. a
+ * 415 for a wrong Content-Type) are replaced by the API's `{ error, message }` body with the same
+ * status, so every error the server sends has one shape.
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -27,7 +29,7 @@ export function backendError(status: number): { status: number; body: { error: s
   return { status, body: ERRORS[status] ?? { error: 'invalid_request', message: 'Malformed Git request; expected a Git smart HTTP request' } };
 }
 
-function sendError(res: ServerResponse, backendStatus: number): void {
+export function sendError(res: ServerResponse, backendStatus: number): void {
   const { status, body } = backendError(backendStatus);
   const text = JSON.stringify(body);
   res.statusCode = status;
@@ -74,13 +76,12 @@ function backend(): [string, string[]] {
 }
 
 /**
- * Pipes the request through `git http-backend` for `rest` (the path below `<project id>.git`),
- * then runs `trailer`. To let the trailer talk to the client, the last four bytes of the answer
- * are held back: a `receive-pack` answer with side-band ends with a flush packet, and progress
- * packets written before it reach the client's terminal.
+ * The answer's body as a Git service writes it, then `trailer`. To let the trailer talk to the
+ * client, the last four bytes of the answer are held back: a `receive-pack` answer with side-band
+ * ends with a flush packet, and progress packets written before it reach the client's terminal.
+ * Made before the request's body is read (it looks at the first chunk for side-band).
  */
-export function runBackend(ctx: Koa.Context, deps: Deps, projectId: string, rest: string, trailer?: Trailer): Promise<void> {
-  ctx.respond = false;
+export function answerWithTrailer(ctx: Koa.Context, trailer?: Trailer): { write(chunk: Buffer): void; finish(): Promise<void> } {
   const res = ctx.res;
   // The client asks for side-band in the capabilities of its first command line (plain, not gzip).
   let sideband = false;
@@ -88,23 +89,36 @@ export function runBackend(ctx: Koa.Context, deps: Deps, projectId: string, rest
     ctx.req.once('data', (chunk: Buffer) => { sideband = /\0[^\n]*\bside-band(-64k)?\b/.test(chunk.subarray(0, 1024).toString('latin1')); });
   }
   let held = Buffer.alloc(0);
-  const write = (chunk: Buffer) => {
-    if (!trailer) { res.write(chunk); return; }
-    const all = Buffer.concat([held, chunk]);
-    res.write(all.subarray(0, Math.max(0, all.length - 4)));
-    held = all.subarray(Math.max(0, all.length - 4));
+  return {
+    write(chunk) {
+      if (!trailer) { res.write(chunk); return; }
+      const all = Buffer.concat([held, chunk]);
+      res.write(all.subarray(0, Math.max(0, all.length - 4)));
+      held = all.subarray(Math.max(0, all.length - 4));
+    },
+    async finish() {
+      if (trailer && sideband && held.equals(FLUSH)) {
+        await trailer((line) => res.write(progressPacket(line))).catch(() => undefined);
+        res.end(FLUSH);
+        return;
+      }
+      // Without side-band the trailer only queues the deployment: still before the answer ends,
+      // since Git waits for the end of the answer before `git push` returns.
+      await trailer?.(undefined).catch(() => undefined);
+      res.end(held);
+    },
   };
-  const finish = async () => {
-    if (trailer && sideband && held.equals(FLUSH)) {
-      await trailer((line) => res.write(progressPacket(line))).catch(() => undefined);
-      res.end(FLUSH);
-      return;
-    }
-    // Without side-band the trailer only queues the deployment: still before the answer ends,
-    // since Git waits for the end of the answer before `git push` returns.
-    await trailer?.(undefined).catch(() => undefined);
-    res.end(held);
-  };
+}
+
+/**
+ * Pipes the request through `git http-backend` for `rest` (the path below `<project id>.git`).
+ * The smart protocol's own requests (every push and fetch) are served without it
+ * (git-service.ts); this serves the rest: the dumb protocol's files.
+ */
+export function runBackend(ctx: Koa.Context, deps: Deps, projectId: string, rest: string): Promise<void> {
+  ctx.respond = false;
+  const res = ctx.res;
+  const { write, finish } = answerWithTrailer(ctx);
   return new Promise((resolve) => {
     const [command, args] = backend();
     const child = startProcess(command, args, {

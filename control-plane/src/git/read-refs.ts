@@ -4,7 +4,8 @@
  * claim of a managed project's job once, and starting a process costs far more than reading a few
  * small files (tens to hundreds of milliseconds on a busy machine). Git writes a ref to a `.lock`
  * file and renames it into place, so a read sees the old value or the new one. A repository in
- * another ref format (reftable) answers undefined: the caller asks `git` then.
+ * another ref format (reftable) answers undefined: the caller asks `git` then. The state of all
+ * the refs (`readRefsState`) tells when a kept ref advertisement is still the repository's.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -28,7 +29,8 @@ function packedHeads(gitdir: string, into: Map<string, string>): void {
   }
 }
 
-function looseHeads(dir: string, prefix: string, into: Map<string, string>): void {
+/** Calls `visit` with every loose ref file below `dir` (its name, `prefix` first) and its contents, trimmed. */
+function walkLooseRefs(dir: string, prefix: string, visit: (name: string, contents: string) => void): void {
   let entries: fs.Dirent[];
   try {
     entries = fs.readdirSync(dir, { withFileTypes: true });
@@ -36,16 +38,15 @@ function looseHeads(dir: string, prefix: string, into: Map<string, string>): voi
     return;
   }
   for (const e of entries) {
-    if (e.isDirectory()) { looseHeads(path.join(dir, e.name), `${prefix}${e.name}/`, into); continue; }
+    if (e.isDirectory()) { walkLooseRefs(path.join(dir, e.name), `${prefix}${e.name}/`, visit); continue; }
     if (!e.isFile() || e.name.endsWith('.lock')) continue;
-    let id: string;
+    let contents: string;
     try {
-      id = fs.readFileSync(path.join(dir, e.name), 'utf8').trim();
+      contents = fs.readFileSync(path.join(dir, e.name), 'utf8').trim();
     } catch {
       continue; // renamed away between the listing and the read (packed meanwhile)
     }
-    // A symbolic ref (`ref: …`) is no branch of its own.
-    if (SHA.test(id)) into.set(`${prefix}${e.name}`, id);
+    visit(`${prefix}${e.name}`, contents);
   }
 }
 
@@ -55,9 +56,28 @@ export function readBranchHeads(gitdir: string): Map<string, string> | undefined
   // Loose refs first, packed-refs after: `git pack-refs` writes packed-refs before it deletes the
   // loose files, so a ref being packed meanwhile is seen in one or the other, never in neither.
   const loose = new Map<string, string>();
-  looseHeads(path.join(gitdir, 'refs', 'heads'), '', loose);
+  // A symbolic ref (`ref: …`) is no branch of its own.
+  walkLooseRefs(path.join(gitdir, 'refs', 'heads'), '', (name, id) => { if (SHA.test(id)) loose.set(name, id); });
   const heads = new Map<string, string>();
   packedHeads(gitdir, heads);
   for (const [name, id] of loose) heads.set(name, id);
   return heads;
+}
+
+const readOr = (file: string, fallback: string) => { try { return fs.readFileSync(file, 'utf8'); } catch { return fallback; } };
+
+/**
+ * Everything a ref advertisement of `gitdir` is made of that can change while the control plane
+ * runs, as one string: `HEAD`, the configuration, `shallow`, the alternates (whose refs a push's
+ * advertisement names too), `packed-refs` and every loose ref (tags and any other namespace too,
+ * not only branches). Two equal states advertise the same refs (ref-advertisement.ts); undefined
+ * for a ref format other than files.
+ */
+export function readRefsState(gitdir: string): string | undefined {
+  if (fs.existsSync(path.join(gitdir, 'reftable'))) return undefined;
+  const lines: string[] = [];
+  walkLooseRefs(path.join(gitdir, 'refs'), 'refs/', (name, contents) => lines.push(`${name} ${contents}`));
+  lines.sort();
+  const files = ['HEAD', 'config', 'shallow', 'objects/info/alternates', 'packed-refs'].map((f) => readOr(path.join(gitdir, f), ''));
+  return [...files, ...lines].join('\0');
 }
