@@ -126,7 +126,13 @@ async function child(): Promise<void> {
   const progress = createProgress(process.stderr);
   const opts: BuildOptions = {
     source: { kind: 'dir', dir: req.dir, ref: req.ref }, store: createLocalDirStore(req.out), siteUrl: req.siteUrl, compiler,
-    onStep: (step) => progress.step(step), onCompiled: (done, total) => progress.compiled(done, total),
+    onStep: (step) => {
+      progress.step(step);
+      // Nothing compiles after this step: the sandboxes' memory (hundreds of MB each after a
+      // large compile) goes back before shells render and outputs are published.
+      if (step === 'compile') void compiler.close();
+    },
+    onCompiled: (done, total) => progress.compiled(done, total),
   };
   let reply: ChildReply;
   try {

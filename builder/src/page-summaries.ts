@@ -3,6 +3,7 @@ import { depsHold } from './cache/page-deps.ts';
 import { urlPathFor } from './compile/index.ts';
 import { searchHash } from './outputs/search-shards.ts';
 import { classCandidates } from './outputs/tailwind-css.ts';
+import { detachedStrings } from './detached-strings.ts';
 import type { ObjectStore } from './store/object-store.ts';
 import { decodeJson, gzipBytes, GZIP_JSON } from './cache/gzip-json.ts';
 import { CACHE_PREFIX, STATE_PREFIX } from './manifest.ts';
@@ -66,8 +67,9 @@ export interface StoredSummaries {
 /** The summary of a compiled page. */
 export function summarize(page: CompiledPage, deps: Record<string, string>): PageSummary {
   const { bodyHtml: _body, toc: _toc, searchText: _text, frontmatter: _fm, markdown: _markdown, ...rest } = page;
-  const classes = classCandidates(page.bodyHtml);
-  const anchors = elementIds(page.bodyHtml);
+  // Copied: as slices of the body, they would keep it in memory for as long as the summary.
+  const classes = detachedStrings(classCandidates(page.bodyHtml));
+  const anchors = detachedStrings(elementIds(page.bodyHtml));
   return { ...rest, searchHash: searchHash(page), deps, ...(classes.length ? { classes } : {}), ...(anchors.length ? { anchors } : {}) };
 }
 

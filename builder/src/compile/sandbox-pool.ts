@@ -1,7 +1,8 @@
 /**
  * The compiler the builder uses: pages are compiled and run only in sandbox processes
  * (sandbox/sandbox-process.ts), never in the builder's own process. Big batches are cut into
- * chunks that idle sandboxes take in turn; small batches (an edit) use one sandbox.
+ * chunks that idle sandboxes take in turn; small batches (an edit) use one sandbox, and after a
+ * big batch the others end (`SHRINK_MS`).
  *
  * Limits: a chunk that takes more than its CPU time, runs out of memory or ends its process is
  * compiled again one page per chunk, so one bad page fails alone and its siblings build; a
@@ -28,6 +29,12 @@ const results = () => (resultsModule ??= import('../sandbox/results.ts'));
 const CHUNK = 16;
 /** Sandboxes idle this long are ended. */
 const IDLE_MS = 30_000;
+/**
+ * After a batch that used several sandboxes, all but one end once the pool has been idle this
+ * long: a kept compiler's next edits need one, and each of the others holds hundreds of MB
+ * after a large compile. Long enough to bridge the gap between a build's compile batches.
+ */
+const SHRINK_MS = 2_000;
 
 /** Limits of the pages a pool compiles. */
 export interface PageLimits {
@@ -102,6 +109,7 @@ export function createSandboxCompiler(opts: SandboxCompilerOptions): SandboxComp
   let endedCpu = 0;
   let active = 0;
   let idleTimer: NodeJS.Timeout | undefined;
+  let shrinkTimer: NodeJS.Timeout | undefined;
 
   // Sandboxes start from the platform's code cache once there is one (see code-cache-warmup.ts).
   const warmup = opts.codeCache === false ? undefined : warmCodeCache({ osLayers: opts.osLayers, heapMb: limits.heapMb });
@@ -159,9 +167,14 @@ export function createSandboxCompiler(opts: SandboxCompilerOptions): SandboxComp
     }
   }
 
-  const stopAll = async () => {
-    const all = sandboxes.splice(0);
-    await Promise.all(all.map(async (s) => { await s.box.close(); endedCpu += s.box.cpuMs(); }));
+  const stop = async (ending: typeof sandboxes) => {
+    await Promise.all(ending.map(async (s) => { await s.box.close(); endedCpu += s.box.cpuMs(); }));
+  };
+  const stopAll = () => stop(sandboxes.splice(0));
+  // Runs only while no batch is compiling (a compile call cancels it): every sandbox is idle.
+  const shrink = () => {
+    wanted = 1;
+    return stop(sandboxes.splice(1));
   };
 
   return {
@@ -172,6 +185,7 @@ export function createSandboxCompiler(opts: SandboxCompilerOptions): SandboxComp
     running: () => sandboxes.filter((s) => !s.box.ended()).length,
     async compile(inputs, ctx) {
       clearTimeout(idleTimer);
+      clearTimeout(shrinkTimer);
       active++;
       try {
         if (inputs.length >= opts.threshold) wanted = Math.max(1, opts.workers);
@@ -188,10 +202,12 @@ export function createSandboxCompiler(opts: SandboxCompilerOptions): SandboxComp
       } finally {
         const idleMs = opts.idleMs ?? IDLE_MS;
         if (--active === 0 && Number.isFinite(idleMs)) idleTimer = setTimeout(() => void stopAll(), idleMs).unref();
+        if (active === 0 && sandboxes.length > 1) shrinkTimer = setTimeout(() => void shrink(), SHRINK_MS).unref();
       }
     },
     async close() {
       clearTimeout(idleTimer);
+      clearTimeout(shrinkTimer);
       await Promise.all([stopAll(), warmup]);
     },
   };

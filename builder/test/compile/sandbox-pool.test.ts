@@ -108,6 +108,20 @@ t.test('createSandboxCompiler', async (t) => {
     t.equal(pool.running(), 0);
   });
 
+  t.test('should end all sandboxes but one once a big batch is done, and start them again for the next', async (t) => {
+    const pool = createSandboxCompiler({ workers: 2, threshold: 2, chunk: 1, idleMs: Number.POSITIVE_INFINITY });
+    t.teardown(() => pool.close());
+    const batch = ['a', 'b', 'c', 'd'].map((name) => page(name, `${name.toUpperCase()}\n`));
+    const first = await pool.compile(batch, ctx);
+    t.equal(pool.running(), 2, 'both sandboxes compiled the batch');
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    t.equal(pool.running(), 1, 'one is kept for the next edit');
+    t.same(bodies(await pool.compile([page('e', 'E\n')], ctx)), ['<p>E</p>']);
+    t.equal(pool.running(), 1, 'an edit needs no second sandbox');
+    t.same(bodies(await pool.compile(batch, ctx)), bodies(first));
+    t.equal(pool.running(), 2, 'the next big batch started the second again');
+  });
+
   t.test('should compile a batch marked first ahead of the chunks already waiting', async (t) => {
     // One sandbox, one page per chunk: pages compile one after another, each reading its own snippet.
     const pool = createSandboxCompiler({ workers: 1, threshold: 2, chunk: 1 });
