@@ -67,9 +67,10 @@ export function renderCodeBlock(shared: SharedHighlighter, source: string, tag: 
   const lines = meta.highlight.size > 0 || meta.focus.size > 0 || diff ? [lineClasses(meta, diff?.changes ?? [])] : [];
   // One tokenization for both themes when they line up; `ansi` takes each theme's own palette.
   const pair = lang === 'ansi' ? undefined : shared.pair;
+  const highlighter = shared.highlighterOf(lang);
   const pre = pair
-    ? shared.highlighter.codeToHtml(code, { lang, theme: pair.theme, mergeWhitespaces: false, transformers: [pair.transformer, ...lines], ...HIGHLIGHT_OPTIONS })
-    : shared.highlighter.codeToHtml(code, { lang, themes: { light: shared.themes.light, dark: shared.themes.dark }, defaultColor: false, transformers: lines, ...HIGHLIGHT_OPTIONS });
+    ? highlighter.codeToHtml(code, { lang, theme: pair.theme, mergeWhitespaces: false, transformers: [pair.transformer, ...lines], ...HIGHLIGHT_OPTIONS })
+    : highlighter.codeToHtml(code, { lang, themes: { light: shared.themes.light, dark: shared.themes.dark }, defaultColor: false, transformers: lines, ...HIGHLIGHT_OPTIONS });
   let open = `<figure class="code-block" data-lang="${shown}"`;
   if (meta.lineNumbers) open += ' data-line-numbers';
   if (meta.wrap) open += ' data-wrap';

@@ -33,13 +33,37 @@ export interface SharedHighlighter {
    * with: the tag itself, or `text` for unknown tags (plain text, the badge still shows the tag).
    */
   ensureLanguage(tag: string): Promise<string>;
+  /** The highlighter to highlight `lang` with, once `ensureLanguage` returned it: `highlighter`, or the grammar's own (see below). */
+  highlighterOf(lang: string): Highlighter;
 }
+
+type BundledLanguage = keyof typeof bundledLanguages;
 
 /** Creates the shared highlighter with the given themes (default {@link DEFAULT_THEMES}). */
 export async function createSharedHighlighter(themes: CodeThemes = DEFAULT_THEMES): Promise<SharedHighlighter> {
   const highlighter = await createHighlighter({ themes: [themes.light, themes.dark], langs: [] });
   const pending = new Map<string, Promise<void>>();
   const pair = await loadThemePair(highlighter, themes.light, themes.dark);
+  // Grammars that embed others lazily (Markdown, MDX…) colour code inside them (a YAML front
+  // matter, a fenced block) only with the embedded grammar already loaded: in a shared highlighter
+  // they took whichever grammars earlier pages of the sandbox happened to load, and the same fence
+  // came out coloured in one build and plain in another, as pages were shared differently between
+  // sandboxes. Each gets a highlighter of its own (~10 ms), holding it and what it always embeds,
+  // so its output depends on the code alone. (Loading every grammar they may embed instead, 117
+  // for MDX, cost 2 s of CPU per sandbox.)
+  const own = new Map<string, Highlighter>();
+  const load = async (lang: BundledLanguage): Promise<Highlighter> => {
+    const grammars = (await bundledLanguages[lang]()).default;
+    if (!grammars.some((g) => g.embeddedLangsLazy?.length)) {
+      await highlighter.loadLanguage(lang);
+      return highlighter;
+    }
+    const alone = await createHighlighter({ themes: [themes.light, themes.dark], langs: [lang] });
+    // The same synthetic theme as the shared highlighter's (its name and colours follow from the two themes).
+    if (pair) await loadThemePair(alone, themes.light, themes.dark);
+    own.set(lang, alone);
+    return alone;
+  };
   return {
     highlighter,
     themes,
@@ -48,19 +72,19 @@ export async function createSharedHighlighter(themes: CodeThemes = DEFAULT_THEME
       const lang = tag.toLowerCase();
       if (lang === '' || lang === 'text' || lang === 'plaintext' || lang === 'txt') return 'text';
       if (!Object.hasOwn(bundledLanguages, lang)) return 'text';
-      if (highlighter.getLoadedLanguages().includes(lang)) return lang;
       let loading = pending.get(lang);
       if (!loading) {
-        loading = highlighter.loadLanguage(lang as keyof typeof bundledLanguages).then(() => {
+        loading = load(lang as BundledLanguage).then((target) => {
           // Measured with shiki 4.6: now and then the very first highlight after a grammar loads
           // gave the light theme's tokens the default colour (most likely the time limit that
           // HIGHLIGHT_OPTIONS now turns off). A throwaway highlight also warms the grammar.
-          highlighter.codeToHtml('x', { lang, themes: { light: themes.light, dark: themes.dark }, defaultColor: false, ...HIGHLIGHT_OPTIONS });
+          target.codeToHtml('x', { lang, themes: { light: themes.light, dark: themes.dark }, defaultColor: false, ...HIGHLIGHT_OPTIONS });
         });
         pending.set(lang, loading);
       }
       await loading;
       return lang;
     },
+    highlighterOf: (lang) => own.get(lang) ?? highlighter,
   };
 }

@@ -19,6 +19,23 @@ t.test('renderCodeBlock', async (t) => {
       + '</code></pre><template class="code-raw">let a = 1</template></figure>');
   });
 
+  t.test('should highlight a Markdown or MDX fence the same whatever grammars earlier pages loaded', async (t) => {
+    // Each highlighter as a fresh sandbox would have it: one meets the Markdown fence first,
+    // the other after pages with YAML and TypeScript fences.
+    const fresh = await createSharedHighlighter();
+    const warmed = await createSharedHighlighter();
+    t.teardown(() => { fresh.highlighter.dispose(); warmed.highlighter.dispose(); });
+    await warmed.ensureLanguage('yaml');
+    await warmed.ensureLanguage('ts');
+    const fence = '---\ntitle: "Install"\n---\n\n```ts\nconst a = 1;\n```\n';
+    for (const tag of ['markdown', 'mdx']) {
+      const first = renderCodeBlock(fresh, fence, tag, await fresh.ensureLanguage(tag), parseCodeMeta(''));
+      const later = renderCodeBlock(warmed, fence, tag, await warmed.ensureLanguage(tag), parseCodeMeta(''));
+      t.equal(first, later, `${tag}: the same HTML`);
+      t.notMatch(first, '#85E89D', `${tag}: nothing coloured as the YAML grammar would`);
+    }
+  });
+
   t.test('should render an unknown language as plain text and still badge its tag', async (t) => {
     t.equal(await render(three, 'klingon', ''), `<figure class="code-block" data-lang="klingon"><div class="code-badge">klingon</div>${COPY}${body()}</figure>`);
   });
