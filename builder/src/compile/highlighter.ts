@@ -39,31 +39,47 @@ export interface SharedHighlighter {
 
 type BundledLanguage = keyof typeof bundledLanguages;
 
+/**
+ * Markdown and MDX fences highlight with these grammars loaded beside them, always the same ones:
+ * front matter (YAML, TOML), MDX's JSX and ESM, and the languages docs show most.
+ */
+const EMBEDDED: BundledLanguage[] = ['markdown', 'mdx', 'yaml', 'toml', 'tsx', 'jsx', 'typescript', 'javascript', 'json', 'shellscript', 'html', 'css'];
+
 /** Creates the shared highlighter with the given themes (default {@link DEFAULT_THEMES}). */
 export async function createSharedHighlighter(themes: CodeThemes = DEFAULT_THEMES): Promise<SharedHighlighter> {
   const highlighter = await createHighlighter({ themes: [themes.light, themes.dark], langs: [] });
   const pending = new Map<string, Promise<void>>();
   const pair = await loadThemePair(highlighter, themes.light, themes.dark);
   // Grammars that embed others lazily (Markdown, MDX…) colour code inside them (a YAML front
-  // matter, a fenced block) only with the embedded grammar already loaded: in a shared highlighter
-  // they took whichever grammars earlier pages of the sandbox happened to load, and the same fence
-  // came out coloured in one build and plain in another, as pages were shared differently between
-  // sandboxes. Each gets a highlighter of its own (~10 ms), holding it and what it always embeds,
-  // so its output depends on the code alone. (Loading every grammar they may embed instead, 117
-  // for MDX, cost 2 s of CPU per sandbox.)
-  const own = new Map<string, Highlighter>();
+  // matter, JSX, a fenced block) only with the embedded grammar already loaded: in one shared
+  // highlighter they took whichever grammars earlier pages of the sandbox happened to load, and the
+  // same fence came out coloured in one build and plain in another, as pages were shared
+  // differently between sandboxes. So they highlight apart, with a fixed set of grammars: Markdown
+  // and MDX together with the languages docs embed most (`EMBEDDED`), loaded at once; any other
+  // such grammar alone. Their output then depends on the code alone. (Every grammar they may
+  // embed, 117 for MDX, would cost 2 s of CPU per sandbox to load.)
+  const apart = new Map<string, Promise<Highlighter>>();
+  const alone = (langs: BundledLanguage[]) => createHighlighter({ themes: [themes.light, themes.dark], langs }).then(async (h) => {
+    // The same synthetic theme as the shared highlighter's (its name and colours follow from the two themes).
+    if (pair) await loadThemePair(h, themes.light, themes.dark);
+    return h;
+  });
   const load = async (lang: BundledLanguage): Promise<Highlighter> => {
     const grammars = (await bundledLanguages[lang]()).default;
     if (!grammars.some((g) => g.embeddedLangsLazy?.length)) {
       await highlighter.loadLanguage(lang);
       return highlighter;
     }
-    const alone = await createHighlighter({ themes: [themes.light, themes.dark], langs: [lang] });
-    // The same synthetic theme as the shared highlighter's (its name and colours follow from the two themes).
-    if (pair) await loadThemePair(alone, themes.light, themes.dark);
-    own.set(lang, alone);
-    return alone;
+    // A module lists the grammars it embeds first and its own last; a tag may be an alias (`md`).
+    const own = grammars[grammars.length - 1].name as BundledLanguage;
+    const set = EMBEDDED.includes(own) ? EMBEDDED : [own];
+    let h = apart.get(set.join(' '));
+    if (!h) apart.set(set.join(' '), h = alone(set));
+    const target = await h;
+    byLanguage.set(lang, target);
+    return target;
   };
+  const byLanguage = new Map<string, Highlighter>();
   return {
     highlighter,
     themes,
@@ -85,6 +101,6 @@ export async function createSharedHighlighter(themes: CodeThemes = DEFAULT_THEME
       await loading;
       return lang;
     },
-    highlighterOf: (lang) => own.get(lang) ?? highlighter,
+    highlighterOf: (lang) => byLanguage.get(lang) ?? highlighter,
   };
 }
