@@ -89,5 +89,8 @@ function runBackend(root: string, req: http.IncomingMessage, url: URL, body: Buf
     res.writeHead(status, headers);
     res.end(all.subarray(split + sepLen));
   });
+  // git http-backend may answer and exit without reading its input (an advertisement): the
+  // broken pipe that leaves is no error of the request.
+  child.stdin.on('error', () => {});
   child.stdin.end(body);
 }

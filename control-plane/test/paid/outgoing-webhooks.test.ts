@@ -104,6 +104,7 @@ t.test('outgoing webhooks', async (t) => {
     t.same([queued!.status, queued!.attempts.length], ['pending', 0], 'kept queued, no attempt spent');
     await m.Organization.updateOne({ _id: tp.orgId }, { $set: { plan: 'pro' } });
     t.ok(await deliverDue({ m, now: new Date(), allowHosts: [good.host, bad.host] }) >= 1);
-    t.equal(JSON.parse(good.got.at(-1)!.body).id, `${trigger.body.id}.deployment.queued`, 'resumed with the queued event');
+    // The deployment may have ended meanwhile: its later events are delivered in the same round.
+    t.ok(good.got.slice(before).some((r) => JSON.parse(r.body).id === `${trigger.body.id}.deployment.queued`), 'resumed with the queued event');
   });
 });
