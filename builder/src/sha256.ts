@@ -8,3 +8,21 @@ import { hash } from 'node:crypto';
 export function sha256(data: string | Uint8Array): string {
   return hash('sha256', data, 'hex');
 }
+
+/** Hashes kept by `sha256Again`, at most (then it starts again empty). */
+const KEPT = 100_000;
+const hashes = new Map<string, string>();
+
+/**
+ * `sha256(text)` for text hashed again and again: every build hashes every page's cache key and
+ * search stamp, and a long-lived builder's next build the same ones, so they are looked up
+ * rather than hashed once more.
+ */
+export function sha256Again(text: string): string {
+  let digest = hashes.get(text);
+  if (digest === undefined) {
+    if (hashes.size >= KEPT) hashes.clear();
+    hashes.set(text, digest = sha256(text));
+  }
+  return digest;
+}

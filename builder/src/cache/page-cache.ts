@@ -3,7 +3,7 @@ import type { CompiledPage, PageFailure } from '../types.ts';
 import { depsHold } from './page-deps.ts';
 import { isLimitFailure } from '../compile/sandbox-pool.ts';
 import { decodeJson, encodeJson, GZIP_JSON } from './gzip-json.ts';
-import { sha256 } from '../sha256.ts';
+import { sha256Again } from '../sha256.ts';
 
 /**
  * A cached page: the compile result plus the blob ids of the repository files it imported
@@ -40,18 +40,8 @@ export function isCacheableFailure(failure: PageFailure): boolean {
  * the same bytes is a hit; the URL is re-derived from the new path by the caller.
  */
 export function pageCacheKey(blobOid: string, compilerVersion: string, templateVersion: string, contentRoot: string): string {
-  const of = [blobOid, compilerVersion, templateVersion, contentRoot].join('\n');
-  let key = cacheKeys.get(of);
-  if (key === undefined) {
-    if (cacheKeys.size >= CACHE_KEYS_KEPT) cacheKeys.clear();
-    cacheKeys.set(of, key = sha256(of));
-  }
-  return key;
+  return sha256Again([blobOid, compilerVersion, templateVersion, contentRoot].join('\n'));
 }
-
-/** Keys made, by what they hash: every build keys every page, and a long-lived builder's next build the same ones. */
-const cacheKeys = new Map<string, string>();
-const CACHE_KEYS_KEPT = 100_000;
 
 /**
  * Per-page compile results in object storage (gzipped JSON, `<key>.json.gz` under the store it is given,

@@ -59,6 +59,7 @@ export async function createSharedHighlighter(themes: CodeThemes = DEFAULT_THEME
   // such grammar alone. Their output then depends on the code alone. (Every grammar they may
   // embed, 117 for MDX, would cost 2 s of CPU per sandbox to load.)
   const apart = new Map<string, Promise<Highlighter>>();
+  const byLanguage = new Map<string, Highlighter>();
   const alone = (langs: BundledLanguage[]) => createHighlighter({ themes: [themes.light, themes.dark], langs }).then(async (h) => {
     // The same synthetic theme as the shared highlighter's (its name and colours follow from the two themes).
     if (pair) await loadThemePair(h, themes.light, themes.dark);
@@ -73,13 +74,13 @@ export async function createSharedHighlighter(themes: CodeThemes = DEFAULT_THEME
     // A module lists the grammars it embeds first and its own last; a tag may be an alias (`md`).
     const own = grammars[grammars.length - 1].name as BundledLanguage;
     const set = EMBEDDED.includes(own) ? EMBEDDED : [own];
-    let h = apart.get(set.join(' '));
-    if (!h) apart.set(set.join(' '), h = alone(set));
+    const name = set.join(' ');
+    let h = apart.get(name);
+    if (!h) apart.set(name, h = alone(set));
     const target = await h;
     byLanguage.set(lang, target);
     return target;
   };
-  const byLanguage = new Map<string, Highlighter>();
   return {
     highlighter,
     themes,

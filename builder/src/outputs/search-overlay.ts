@@ -18,7 +18,7 @@
  */
 import { createHash } from 'node:crypto';
 import { shardCount, shardOf, scopeTags, type SearchFilters } from './search-shards.ts';
-import { sha256 } from '../sha256.ts';
+import { sha256Again } from '../sha256.ts';
 
 /** URLs the overlay covers at most by default (see the README, "Search shards", for why 32). */
 export const OVERLAY_LIMIT = 32;
@@ -50,22 +50,9 @@ export function overlayBase(fingerprint: string): string {
  * 16 hex digits. Equal stamps mean the home shard's copy of the page is current.
  */
 export function pageStamp(urlPath: string, searchHash: string, filters?: SearchFilters): string {
-  const indexed = `${searchHash}\0${scopeTags(urlPath, filters)}`;
-  let stamp = stamps.get(indexed);
-  if (stamp === undefined) {
-    if (stamps.size >= STAMPS_KEPT) stamps.clear();
-    stamp = sha256(indexed).slice(0, 16);
-    stamps.set(indexed, stamp);
-  }
-  return stamp;
+  // Every build stamps every page twice (planning the overlay, then writing it).
+  return sha256Again(`${searchHash}\0${scopeTags(urlPath, filters)}`).slice(0, 16);
 }
-
-/**
- * Stamps made, by what they hash: every build stamps every page twice (planning the overlay,
- * then writing it), and a long-lived builder's next build stamps the same pages again.
- */
-const stamps = new Map<string, string>();
-const STAMPS_KEPT = 100_000;
 
 /** What the previous build left: its home shards' stamps, by shard name. */
 export interface HomeShards {

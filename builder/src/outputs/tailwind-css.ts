@@ -65,10 +65,18 @@ const MADE_KEPT = 16;
 
 /** The CSS of the utilities among `candidates`; `''` when none is a utility. */
 export function tailwindCss(candidates: Iterable<string>): Promise<string> {
-  const list = [...new Set(candidates)].sort();
-  return cssOf(list, sha256(list.join('\n')));
+  const list = sortedCandidates(candidates);
+  return cssOf(list, sheetInputs(list));
 }
 
+const sortedCandidates = (candidates: Iterable<string>) => [...new Set(candidates)].sort();
+
+/** sha256 of what a sheet is made from: Tailwind's version, the input above and the sorted candidates. */
+function sheetInputs(list: readonly string[]): string {
+  return sha256([tailwindVersion(), INPUT, ...list].join('\n'));
+}
+
+/** The sheet of `list`, made once for the sheets made lately (`key`: `sheetInputs(list)`). */
 function cssOf(list: string[], key: string): Promise<string> {
   let css = made.get(key);
   if (css) made.delete(key); // most recently used last
@@ -93,7 +101,7 @@ export function tailwindKey(css: string): string {
 
 /** What a build remembers of its utilities sheet (in the manifest): what it was made from, and its key. */
 export interface UtilitiesState {
-  /** sha256 of Tailwind's version, the input above and the sorted candidates. */
+  /** What it was made from (`sheetInputs`). */
   from: string;
   /** Object key of the sheet; absent when no candidate was a utility. */
   key?: string;
@@ -106,10 +114,10 @@ export interface UtilitiesState {
  * makes the sheet (40-70 ms of CPU) for an edit that changes no class.
  */
 export async function utilitiesSheet(candidates: Iterable<string>, last: UtilitiesState | undefined, keep: (key: string) => boolean): Promise<{ state: UtilitiesState; css?: string }> {
-  const list = [...new Set(candidates)].sort();
-  const from = sha256([tailwindVersion(), INPUT, ...list].join('\n'));
+  const list = sortedCandidates(candidates);
+  const from = sheetInputs(list);
   if (last?.from === from && (last.key === undefined || keep(last.key))) return { state: last };
-  const css = await cssOf(list, sha256(list.join('\n')));
+  const css = await cssOf(list, from);
   if (!css) return { state: { from } };
   const key = tailwindKey(css);
   return { state: { from, key }, ...(keep(key) ? {} : { css }) };
