@@ -35,6 +35,7 @@ import { createPublisher } from './publish.ts';
 import { IGNORE_FILE, repoLayout } from './repo-layout.ts';
 import { publishPublicFiles, renderSite } from './render-site.ts';
 import { limitConcurrency } from './store/limit-concurrency.ts';
+import { Spool } from './spool.ts';
 import { prefixStore, type ObjectStore } from './store/object-store.ts';
 import type { BuildResult, CompiledPage, PageFailure, StepTimings } from './types.ts';
 
@@ -135,14 +136,18 @@ const BATCH = 200;
  */
 export async function build(opts: BuildOptions): Promise<BuildResult> {
   const started = new Map<string, StartedShard>();
+  // On disk until wanted (see spool.ts): compiled pages' Markdown, early search bundles.
+  const spools = { markdown: new Spool(), search: new Spool() };
   try {
-    return await buildSite(opts, started);
+    return await buildSite(opts, started, spools);
   } finally {
+    spools.markdown.close();
+    spools.search.close();
     await discardStarted(started); // a no-op for shards written; frees Pagefind's memory after a failure
   }
 }
 
-async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>): Promise<BuildResult> {
+async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>, spools: Record<'markdown' | 'search', Spool>): Promise<BuildResult> {
   const limits: BuildLimits = { ...DEFAULT_LIMITS, ...opts.limits };
   const deadline = startDeadline(limits);
   const timings: StepTimings = {};
@@ -236,7 +241,7 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>)
   const filters = searchFiltersOf(config.navigation, sources.map((p) => ({ sourcePath: p, urlPath: urlPathFor(p, contentRoot) })), contentRoot);
   const early = startChangedShards({
     changed: misses, unchanged: [...records.values(), ...apiRecords], pageCount: sources.length + apiRecords.length, contentRoot,
-    basePath: config.basePath, perShard: opts.searchPerShard, load, filters, previous: previousSearch, overlayLimit: opts.searchOverlay,
+    basePath: config.basePath, perShard: opts.searchPerShard, load, filters, previous: previousSearch, overlayLimit: opts.searchOverlay, spool: spools.search,
   });
   for (const [name, shard] of early.started) started.set(name, shard);
   // Shard after shard (each in path order): a shard's search bundle is written as soon as its
@@ -257,7 +262,6 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>)
     return { batch, texts, results };
   };
   let compiledSoFar = 0;
-  const compiledMarkdown = new Map<string, string>();
   const compileAll = async (list: string[]) => {
     // The next batch is queued before this one's results are stored, so the compile workers
     // never wait for the main thread's cache writes.
@@ -285,8 +289,9 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>)
         bodies.remember(key, res, entry.deps);
         const record = { cacheKey: key, summary: summarize(res, entry.deps) };
         records.set(p, record);
-        // Kept for llms-full.txt: a page memory smaller than the site would otherwise read it back.
-        compiledMarkdown.set(contentKey(record), res.markdown.trim());
+        // Kept for llms-full.txt (a page memory smaller than the site would otherwise read it
+        // back), on disk: held in memory, every page's Markdown would add to the compile step's peak.
+        spools.markdown.add(contentKey(record), res.markdown.trim());
       })));
       compiledSoFar += batch.length;
       opts.onCompiled?.(compiledSoFar, misses.length);
@@ -336,7 +341,7 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>)
   const byUrl = new Map(ordered.map((r) => [r.summary.urlPath, r]));
   // llms-full.txt holds every page's Markdown: unchanged pages' is sliced from the published file.
   const memory = opts.pageMemory?.files;
-  const markdown = await recallMarkdown({ records: ordered, known: compiledMarkdown, index: previous?.llmsBytes, objects: previous?.objects ?? {}, store, load, memory });
+  const markdown = await recallMarkdown({ records: ordered, known: spools.markdown.count ? spools.markdown.readAll() : undefined, index: previous?.llmsBytes, objects: previous?.objects ?? {}, store, load, memory });
   const exportPages = ordered.map((r) => ({ ...r.summary, markdown: markdown.get(contentKey(r))! }));
   const llmsSegments = new Map<string, LlmsSegment[]>();
   const siteWide = siteWideExports(exportPages, config, {

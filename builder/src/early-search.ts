@@ -4,6 +4,7 @@ import type { SearchManifest, StartedShard } from './outputs/search-index.ts';
 import { decideOverlay, OVERLAY_NAME, pageStamp } from './outputs/search-overlay.ts';
 import { shardCount, shardOf, type SearchFilters } from './outputs/search-shards.ts';
 import type { PageRecord } from './page-bodies.ts';
+import type { Spool } from './spool.ts';
 import type { CompiledPage } from './types.ts';
 
 /** What {@link startChangedShards} needs. */
@@ -25,6 +26,8 @@ export interface EarlySearchOptions {
   /** As `buildSearchIndex`'s `overlayLimit`. */
   overlayLimit?: number;
   load(record: PageRecord): Promise<CompiledPage>;
+  /** Where the bundles written early wait for the publish (default: memory). */
+  spool?: Spool;
 }
 
 /** Search shards opened before the pages they need are all compiled. */
@@ -40,10 +43,11 @@ export interface EarlyShards {
   rank(sourcePath: string): number;
 }
 
-interface OpenShard { shard: Promise<PagefindShard>; urlPaths: Set<string>; files?: Promise<Map<string, Buffer>> }
+interface OpenShard { shard: Promise<PagefindShard>; urlPaths: Set<string>; files?: StartedShard['files'] }
 
 /** A shard's pages in the order Pagefind must receive them, and how far they have been sent. */
 interface ShardQueue {
+  name: string;
   entry: OpenShard;
   /** Every page the shard will hold, by URL path: unchanged ones with their record. */
   order: Array<{ urlPath: string; record?: PageRecord }>;
@@ -107,7 +111,7 @@ export function startChangedShards(opts: EarlySearchOptions): EarlyShards {
     // Every page of the shard sent: its bundle is written now, while other shards' pages compile,
     // instead of after the last page of the site (buildSearchIndex takes it if the plan agrees).
     if (complete) {
-      queue.entry.files = queue.entry.shard.then((s) => s.files());
+      queue.entry.files = queue.entry.shard.then(async (s) => spooled(`${queue.name} `, await s.files(), opts.spool));
       queue.entry.files.catch(() => undefined);
     }
   };
@@ -138,7 +142,7 @@ export function startChangedShards(opts: EarlySearchOptions): EarlyShards {
     const entry: OpenShard = { shard: openPagefindShard(opts.basePath, opts.filters), urlPaths: new Set() };
     entry.shard.catch(() => undefined);
     started.set(name, entry);
-    const queue: ShardQueue = { entry, order, next: 0, ready: new Map() };
+    const queue: ShardQueue = { name, entry, order, next: 0, ready: new Map() };
     queues.set(name, queue);
     advance(queue);
   }
@@ -157,4 +161,15 @@ export function startChangedShards(opts: EarlySearchOptions): EarlyShards {
       for (const queue of touched) advance(queue);
     },
   };
+}
+
+/**
+ * A bundle read back when published: from `spool` (under `prefix` and each file's key), so
+ * bundles written while the rest of the site compiles do not stay in memory meanwhile.
+ */
+function spooled(prefix: string, files: Map<string, Buffer>, spool: Spool | undefined): () => Map<string, Buffer> {
+  if (!spool) return () => files;
+  for (const [key, bytes] of files) spool.add(prefix + key, bytes);
+  const keys = [...files.keys()];
+  return () => new Map(keys.map((key) => [key, spool.get(prefix + key)!]));
 }

@@ -5,6 +5,7 @@ import { buildSearchIndex } from '../src/outputs/search-index.ts';
 import { shardOf } from '../src/outputs/search-shards.ts';
 import type { PageRecord } from '../src/page-bodies.ts';
 import { summarize } from '../src/page-summaries.ts';
+import { Spool } from '../src/spool.ts';
 import type { CompiledPage } from '../src/types.ts';
 
 const page = (i: number, text = `Widget number ${i} spins.`): CompiledPage => ({
@@ -45,6 +46,19 @@ t.test('startChangedShards', async (t) => {
     for (const [key, bytes] of fresh.files) t.same(early.files.get(key), bytes, key);
   });
 
+  t.test('should keep a bundle written early in the spool, and publish the same bytes from it', async (t) => {
+    const spool = new Spool();
+    t.teardown(() => spool.close());
+    const early = startChangedShards({ changed: [edited.sourcePath], unchanged, pageCount: 6, contentRoot: 'docs/', basePath: '', perShard: 2, previous: first.manifest, overlayLimit: 0, load, spool });
+    early.add([edited]);
+    const name = `4-${shardOf(edited.urlPath, 4)}`;
+    await early.started.get(name)!.files;
+    t.ok(spool.count > 0, 'the bundle went to the spool');
+    const result = await buildSearchIndex([...entries(after.filter((p) => p !== edited)), edited], { perShard: 2, previous: first.manifest, overlayLimit: 0, started: early.started, load: loadPaths });
+    t.same([...result.files.keys()].sort(), [...fresh.files.keys()].sort());
+    for (const [key, bytes] of fresh.files) t.same(Buffer.from(result.files.get(key)!), Buffer.from(bytes), key);
+  });
+
   t.test('should write a shard\'s bundle once its last page arrives, and order the compile shard by shard', async (t) => {
     const [one, two] = [pages[0], pages.find((p) => shardOf(p.urlPath, 4) !== shardOf(pages[0].urlPath, 4))!];
     const early = startChangedShards({ changed: [two.sourcePath, one.sourcePath], unchanged: pages.filter((p) => p !== one && p !== two).map(record), pageCount: 6, contentRoot: 'docs/', basePath: '', perShard: 2, previous: coldManifest, overlayLimit: 0, load });
@@ -53,7 +67,7 @@ t.test('startChangedShards', async (t) => {
     early.add([one]);
     t.ok(early.started.get(first)!.files, 'the complete shard is being written');
     t.equal(early.started.get(second)!.files, undefined);
-    t.ok((await early.started.get(first)!.files!).size > 0);
+    t.ok((await early.started.get(first)!.files!)().size > 0);
     early.add([two]);
     t.ok(early.started.get(second)!.files);
     t.same(new Set([early.rank(one.sourcePath), early.rank(two.sourcePath)]), new Set([0, 1]), 'each changed shard has its rank');

@@ -189,6 +189,10 @@ async function buildBundle(entry, dir, externalPackages) {
   } catch (err) {
     fs.rmSync(tmp, { recursive: true, force: true });
     throw err;
+  } finally {
+    // esbuild's service process would otherwise live as long as the command (~100 MB resident
+    // beside a build and its compile sandboxes).
+    await esbuild.stop();
   }
   const inputs = [...Object.keys(result.metafile.inputs).filter((input) => !input.includes(':')), ...externals].sort();
   const key = fingerprint(inputs, esbuild.version);

@@ -7,8 +7,8 @@
  * Pagefind's process), and the pipeline's per-page cost against the raw floor (plain
  * @mdx-js/mdx + shiki + Preact, compile/raw-floor.ts, over 100 pages at evenly spaced quantiles of page size)
  * measured here, both in wall time (the pipeline on both cores, the floor on one) and in CPU time
- * (all threads). Each build runs in its own process, as the CLI runs it, so peak RSS is the
- * build's own. The edit is also measured with a compiler kept across builds, as the deployment
+ * (all threads). Each build runs in its own process, started as the CLI starts it (from the
+ * command's bundle), so peak RSS is the build's own. The edit is also measured with a compiler kept across builds, as the deployment
  * worker runs it. With `--versions N` the generated corpus has N versions (corpus/versioned-corpus.ts:
  * older versions' folders hold copies of a third of the pages, a tenth of them rewritten), and
  * after the edit a version is added (the newest pages frozen into a folder): the build compiles
@@ -62,10 +62,25 @@ function treeRssMb(pid: number): number {
   }
 }
 
+/**
+ * Build processes start as `npm run build-site` starts one: from the command's cached bundle
+ * (scripts/bin/run-bundled.mjs), not through tsx, whose loader and esbuild process would count in
+ * the process tree's memory and the start-up time. `bundleReady` makes the bundle first, so no
+ * measured run pays for it.
+ */
+const RUN_BUNDLED = fileURLToPath(new URL('../bin/run-bundled.mjs', import.meta.url));
+const childArgs = (...args: string[]) => [RUN_BUNDLED, '--packages=external', fileURLToPath(import.meta.url), ...args];
+
+function bundleReady(): Promise<void> {
+  return new Promise((resolve, reject) => {
+    spawn(process.execPath, childArgs('--child-ready'), { stdio: 'inherit' }).on('close', (code) => (code === 0 ? resolve() : reject(new Error(`bundling the build process failed (${code})`))));
+  });
+}
+
 function runBuild(dir: string, out: string, mode = '--child', ...extra: string[]): Promise<Run> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const child = spawn(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), mode, dir, out, ...extra], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, childArgs(mode, dir, out, ...extra), { stdio: ['ignore', 'pipe', 'inherit'] });
     let tree = 0;
     const sampler = setInterval(() => { tree = Math.max(tree, treeRssMb(child.pid!)); }, 250);
     let text = '';
@@ -215,7 +230,8 @@ async function bench(label: string, makeCorpus: (dir: string) => BenchCorpus, ad
 }
 
 const args = process.argv.slice(2);
-if (args[0] === '--child') await child(args[1], args[2]);
+if (args[0] === '--child-ready') process.exit(0);
+else if (args[0] === '--child') await child(args[1], args[2]);
 else if (args[0] === '--child-warm') await warmChild(args[1], args[2], args[3], Number(args[4]));
 else {
   const { values } = parseArgs({ args, options: { pages: { type: 'string' }, corpus: { type: 'string' }, versions: { type: 'string' } } });
@@ -223,6 +239,7 @@ else {
   const sizes = values.pages ? [Number(values.pages)] : [1000, 10000];
   const load = () => os.loadavg().map((l) => l.toFixed(2)).join(' ');
   console.log(`machine: ${os.cpus().length} cores, node ${process.version}; load average ${load()}`);
+  await bundleReady();
   if (values.corpus) await bench(values.corpus, (dir) => externalCorpus(values.corpus!, dir));
   else if (versions > 1) {
     for (const n of sizes) {

@@ -41,8 +41,8 @@ const contentKeys = new WeakMap<PageRecord, string>();
 export interface RecallOptions {
   /** Every page of this build. */
   records: readonly PageRecord[];
-  /** Content key → trimmed Markdown of the pages this build compiled (taken first). */
-  known?: ReadonlyMap<string, string>;
+  /** Content key → trimmed Markdown of the pages this build compiled (taken first; text or its UTF-8 bytes). */
+  known?: ReadonlyMap<string, string | Uint8Array>;
   /** The previous manifest's index, and its published objects (to check the file's bytes). */
   index?: LlmsFullIndex;
   objects: Readonly<Record<string, PublishedObject>>;

@@ -65,8 +65,11 @@ export interface SearchIndexResult {
 export interface StartedShard {
   shard: Promise<PagefindShard>;
   urlPaths: ReadonlySet<string>;
-  /** The bundle, when every page the shard was opened for was sent: written while other pages still compile. */
-  files?: Promise<Map<string, Buffer>>;
+  /**
+   * The bundle, when every page the shard was opened for was sent: written while other pages
+   * still compile, and read when published (it may wait on disk meanwhile).
+   */
+  files?: Promise<() => Map<string, Buffer>>;
 }
 
 /** Options of {@link buildSearchIndex}. */
@@ -144,7 +147,7 @@ async function withBodies(pages: readonly (SearchPage | SearchEntry)[], load: Se
  */
 async function bundleOf(pages: readonly (SearchPage | SearchEntry)[], early: StartedShard | undefined, options: SearchIndexOptions, basePath: string): Promise<Map<string, Buffer>> {
   const paths = new Set(pages.map((page) => page.urlPath));
-  if (early?.files && early.urlPaths.size === paths.size && [...paths].every((urlPath) => early.urlPaths.has(urlPath))) return early.files;
+  if (early?.files && early.urlPaths.size === paths.size && [...paths].every((urlPath) => early.urlPaths.has(urlPath))) return (await early.files)();
   if (early && !early.files && [...early.urlPaths].every((urlPath) => paths.has(urlPath))) {
     const shard = await early.shard;
     await shard.add(await withBodies(pages.filter((page) => !early.urlPaths.has(page.urlPath)), options.load));

@@ -121,7 +121,10 @@ export function osWrapper(opts: { uid?: number; netns?: boolean; env?: Record<st
   return wrap;
 }
 
-/** Node's own flags for a sandbox: the permission model and the heap limit. */
+/** A sandbox's young-generation semi-space, in MB. */
+const SEMI_SPACE_MB = 8;
+
+/** Node's own flags for a sandbox: the permission model and the heap's limits. */
 export function sandboxNodeArgs(opts: Pick<SandboxCommandOptions, 'scratch' | 'heapMb'>): string[] {
   return [
     '--permission',
@@ -133,6 +136,9 @@ export function sandboxNodeArgs(opts: Pick<SandboxCommandOptions, 'scratch' | 'h
     `--allow-fs-read=${opts.scratch}`,
     `--allow-fs-write=${opts.scratch}`,
     `--max-old-space-size=${opts.heapMb}`,
+    // V8's young generation grows to 3 x 16 MB by default; at 8 MB semi-spaces a sandbox stays
+    // ~45 MB smaller for ~1% more CPU (at 4 MB, ~55 MB for ~5%: builder README, "Memory").
+    `--max-semi-space-size=${SEMI_SPACE_MB}`,
     '--disable-warning=SecurityWarning',
     '--disable-warning=ExperimentalWarning',
   ];

@@ -98,6 +98,17 @@ function scratchFolder(uid: number | undefined): string {
   return dir;
 }
 
+/**
+ * How a sandbox's native allocators hand memory back. Two sandboxes run beside the build process,
+ * so what each keeps but no longer uses counts twice against a build's memory:
+ * - glibc gives each thread that allocates its own arena (V8's compiler and GC threads, libuv's
+ *   pool), and freed memory in one is not reused by the others: two arenas at most.
+ * - Vite's parser and transforms (rolldown, a native addon) allocate with mimalloc, which keeps
+ *   freed pages for a while before returning them; returned at once here (`PURGE_DELAY=0`).
+ * Together ~20 MB less resident per sandbox, at no measurable CPU cost (builder README, "Memory").
+ */
+const ALLOCATOR_ENV = { MALLOC_ARENA_MAX: '2', MIMALLOC_PURGE_DELAY: '0' };
+
 /** Starts a sandbox process; it compiles chunks one at a time. */
 export function startSandbox(opts: SandboxOptions): Sandbox {
   const layers = opts.osLayers !== false ? osIsolation() : {};
@@ -107,7 +118,7 @@ export function startSandbox(opts: SandboxOptions): Sandbox {
   const runAs = uid ?? process.getuid?.() ?? 0;
   const cache = opts.codeCache;
   const cacheEnv = !cache ? {} : cache.record ? recordCodeCache(scratch, runAs) : seedCodeCache(cache.template, scratch, runAs);
-  const env = { TMPDIR: scratch, NODE_CHANNEL_FD: '3', NODE_CHANNEL_SERIALIZATION_MODE: 'advanced', ...cacheEnv };
+  const env = { TMPDIR: scratch, NODE_CHANNEL_FD: '3', NODE_CHANNEL_SERIALIZATION_MODE: 'advanced', ...ALLOCATOR_ENV, ...cacheEnv };
   const { file, args } = sandboxCommand({ scratch, entry: ENTRY, heapMb: opts.limits.heapMb, uid, netns: Boolean(layers.unshare), env });
   const child: ChildProcess = spawn(file, args, { cwd: scratch, env, stdio: ['ignore', 'pipe', 'pipe', 'ipc'], serialization: 'advanced' });
   let stderr = '';
