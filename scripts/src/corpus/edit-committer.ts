@@ -10,7 +10,8 @@
  * process fetches with isomorphic-git and starts nothing per job, so a benchmark of it must not
  * either. The helper is forked first, while the builder's heap is still small.
  */
-import { fork, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { nodeEntryArgs } from '@folio/builder/node-entry-args.ts';
 import { fileURLToPath } from 'node:url';
 import type { CorpusFile } from './corpus-stats.ts';
 import { commitEdit } from './bench-corpus.ts';
@@ -23,9 +24,9 @@ export interface EditCommitter {
   close(): void;
 }
 
-/** Forks the helper (this module, run as a script). */
+/** Starts the helper (this module, run as a script, the way this process was started: through tsx or from a bundle). */
 export function startEditCommitter(): EditCommitter {
-  const child: ChildProcess = fork(fileURLToPath(import.meta.url), ['--serve'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child: ChildProcess = spawn(process.execPath, [...nodeEntryArgs(fileURLToPath(import.meta.url)), '--serve'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   let queue: Promise<void> = Promise.resolve();
   return {
     commit(dir, page, variant) {
