@@ -32,6 +32,7 @@ import { htmlKey } from './outputs/site-paths.ts';
 import { createPageBodies, type PageMemory, type PageRecord } from './page-bodies.ts';
 import { failureHolds, readSummaries, relocate, summarize, summaryHolds, writeSummaries, type FailureSummary, type PageSummary } from './page-summaries.ts';
 import { createPublisher } from './publish.ts';
+import { sameJson } from './cache/bucketed-map.ts';
 import { IGNORE_FILE, repoLayout } from './repo-layout.ts';
 import { publishPublicFiles, renderSite } from './render-site.ts';
 import { limitConcurrency } from './store/limit-concurrency.ts';
@@ -385,12 +386,16 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>)
   // The shells' inputs and the exports' in one map (copying 30,000 entries into another costs more than the loop).
   const allInputs = rendered.inputs;
   const previousInputs = previous?.inputs ?? {};
+  // Keys whose inputs differ from the previous build's: the manifest's write compares only these.
+  const inputsChanged = rendered.changed;
   for (const record of ordered) {
     const { summary, cacheKey } = record;
-    const keys = pageExportKeys(summary.urlPath);
-    const inputs = exportInputsOf(summary, cacheKey, exportsHash);
-    for (const key of keys) allInputs[key] = inputs;
-    if (keys.every((key) => previousInputs[key] === inputs) && keys.every((key) => publisher.keep(key))) continue;
+    const { keys: [markdownKey, feedKey], inputs } = exportInputsOf(summary, cacheKey, exportsHash);
+    allInputs[markdownKey] = inputs;
+    allInputs[feedKey] = inputs;
+    if (previousInputs[markdownKey] !== inputs) inputsChanged.push(markdownKey);
+    if (previousInputs[feedKey] !== inputs) inputsChanged.push(feedKey);
+    if (previousInputs[markdownKey] === inputs && previousInputs[feedKey] === inputs && publisher.keep(markdownKey) && publisher.keep(feedKey)) continue;
     for (const [key, text] of pageExports({ ...summary, markdown: (await load(record)).markdown }, config)) await publisher.emit(key, text);
   }
   for (const [key, text] of siteWide) await publisher.emit(key, text);
@@ -405,11 +410,12 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>)
   // Without languages or versions every page is the default version's: `latest`.
   const versionOf = (urlPath: string) => (dimensions ? versionLabel(urlPath, dimensions.dims) : 'latest');
   const nextSummaries = new Map<string, PageSummary>();
+  const pagesChanged: string[] = [];
   for (const { summary, cacheKey } of ordered) {
     const p = summary.sourcePath;
     const isFailed = failed.has(p);
     const version = versionOf(summary.urlPath);
-    manifestPages[p] = {
+    const entry: ManifestPage = {
       // An API reference page's source is the OpenAPI document.
       blob: isFailed ? previous!.pages[p].blob : snapshot.files.get(p) ?? api!.sourceId,
       cacheKey, urlPath: summary.urlPath, ...(version !== 'latest' ? { version } : {}),
@@ -417,6 +423,10 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>)
       ...(Object.keys(summary.deps).length ? { deps: summary.deps } : {}),
       ...(isFailed ? { failed: true } : {}),
     };
+    // The previous entry itself when it says the same: the manifest's write compares only the others.
+    const before = previous && Object.hasOwn(previous.pages, p) ? previous.pages[p] : undefined;
+    if (before && sameJson(before, entry)) manifestPages[p] = before;
+    else { manifestPages[p] = entry; pagesChanged.push(p); }
     nextSummaries.set(cacheKey, summary);
   }
 
@@ -434,7 +444,7 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>)
     utilities: utilities.state,
   };
   await writeMoves(store, moves, previousMoves);
-  await writeManifest(store, manifest, previous);
+  await writeManifest(store, manifest, previous, { pages: pagesChanged, inputs: inputsChanged, objects: stats.changed });
   lap('publish');
   timings.total = Math.round(performance.now() - start);
 
@@ -544,13 +554,13 @@ function sameDeps(a: Record<string, string> | undefined, b: Record<string, strin
  * the same summary objects for unchanged pages (frozen, from its memory of the summaries), so an
  * edit hashes its page's inputs instead of every page's (10,000 hashes of JSON at 10,000 pages).
  */
-const exportInputsMemo = new WeakMap<PageSummary, { of: string; inputs: string }>();
+const exportInputsMemo = new WeakMap<PageSummary, { exportsHash: string; cacheKey: string; keys: [string, string]; inputs: string }>();
 
-function exportInputsOf(summary: PageSummary, cacheKey: string, exportsHash: string): string {
-  const of = `${exportsHash} ${cacheKey}`;
+function exportInputsOf(summary: PageSummary, cacheKey: string, exportsHash: string): { keys: [string, string]; inputs: string } {
   const known = exportInputsMemo.get(summary);
-  if (known?.of === of) return known.inputs;
+  if (known?.exportsHash === exportsHash && known.cacheKey === cacheKey) return known;
   const inputs = sha256(JSON.stringify([exportsHash, cacheKey, summary.deps, summary.urlPath]));
-  exportInputsMemo.set(summary, { of, inputs });
-  return inputs;
+  const made = { exportsHash, cacheKey, keys: pageExportKeys(summary.urlPath), inputs };
+  exportInputsMemo.set(summary, made);
+  return made;
 }

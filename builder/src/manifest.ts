@@ -93,13 +93,16 @@ export async function readManifest(store: ObjectStore): Promise<BuildManifest | 
   return { ...parsed, version: 1, files, pages, inputs, objects, stored };
 }
 
+/** Per map, the keys at which it may differ from `previous`'s (see `writeBucketedMap`); a map left out is compared whole. */
+export type ManifestChanges = Partial<Record<Bucketed, Iterable<string>>>;
+
 /**
  * Writes the manifest, the last write of a publish: the buckets that changed since `previous`,
  * then the manifest, then the deletion of the buckets it no longer lists.
  */
-export async function writeManifest(store: ObjectStore, manifest: BuildManifest, previous?: BuildManifest): Promise<void> {
+export async function writeManifest(store: ObjectStore, manifest: BuildManifest, previous?: BuildManifest, changed: ManifestChanges = {}): Promise<void> {
   const { stored: _stored, version: _version, ...rest } = manifest;
-  const write = (name: Bucketed) => writeBucketedMap<unknown>(store, BUCKETS_PREFIX, manifest[name], previous?.stored?.[name]);
+  const write = (name: Bucketed) => writeBucketedMap<unknown>(store, BUCKETS_PREFIX, manifest[name], previous?.stored?.[name], changed[name]);
   const lists = await Promise.all(BUCKETED.map(write));
   const [files, pages, inputs, objects] = lists;
   const root: StoredManifest = { ...rest, version: 2, files, pages, inputs, objects };

@@ -7,7 +7,13 @@ import { sha256 } from './sha256.ts';
 export interface PublishedObject { hash: string; size: number }
 
 /** Counts of one publish. */
-export interface PublishStats { uploaded: number; deleted: number; objects: Record<string, PublishedObject> }
+export interface PublishStats {
+  uploaded: number;
+  deleted: number;
+  objects: Record<string, PublishedObject>;
+  /** Keys whose entry in `objects` is not the previous manifest's (new bytes, new keys, deleted keys): the manifest compares only these. */
+  changed: string[];
+}
 
 /**
  * Publishes a site into a store, uploading only objects whose bytes changed since the last
@@ -42,6 +48,7 @@ export function createPublisher(store: ObjectStore, previous: Record<string, Pub
   let failure: { error: unknown } | undefined;
   let uploaded = 0;
   let total = 0;
+  const changed: string[] = [];
   const record = (key: string, obj: PublishedObject) => {
     total += obj.size - (objects[key]?.size ?? 0);
     objects[key] = obj;
@@ -58,6 +65,7 @@ export function createPublisher(store: ObjectStore, previous: Record<string, Pub
         return;
       }
       record(key, { hash, size: bytes.byteLength });
+      changed.push(key);
       uploaded++;
       while (pending.size >= MAX_PENDING) await new Promise<void>((resolve) => waiting.push(resolve));
       if (failure) throw failure.error;
@@ -81,7 +89,7 @@ export function createPublisher(store: ObjectStore, previous: Record<string, Pub
       if (failure) throw failure.error;
       const removed = Object.keys(previous).filter((k) => objects[k] === undefined);
       if (removed.length > 0) await store.delete(removed);
-      return { uploaded, deleted: removed.length, objects };
+      return { uploaded, deleted: removed.length, objects, changed: [...changed, ...removed] };
     },
   };
 }
