@@ -13,7 +13,7 @@ import { readRepoConfig } from './config/read-repo-config.ts';
 import { isGitRepository, openDirSnapshot, openGitSnapshot, type RepoSnapshot } from './git/repo-snapshot.ts';
 import { detectRenames } from './git/detect-renames.ts';
 import { checkCpu, checkRepository, DEFAULT_LIMITS, startDeadline, type BuildLimits } from './limits/build-limits.ts';
-import { CACHE_PREFIX, readManifest, writeManifest, type BuildManifest, type ManifestPage } from './manifest.ts';
+import { CACHE_PREFIX, manifestPage, readManifest, writeManifest, type BuildManifest, type ManifestPage } from './manifest.ts';
 import { LinkChecker } from './links/link-check.ts';
 import { checkSiteLinks } from './links/site-links.ts';
 import { publishIslands } from './outputs/island-bundle.ts';
@@ -32,7 +32,6 @@ import { htmlKey } from './outputs/site-paths.ts';
 import { createPageBodies, type PageMemory, type PageRecord } from './page-bodies.ts';
 import { failureHolds, readSummaries, relocate, summarize, summaryHolds, writeSummaries, type FailureSummary, type PageSummary } from './page-summaries.ts';
 import { createPublisher } from './publish.ts';
-import { sameJson } from './cache/bucketed-map.ts';
 import { IGNORE_FILE, repoLayout } from './repo-layout.ts';
 import { publishPublicFiles, renderSite } from './render-site.ts';
 import { limitConcurrency } from './store/limit-concurrency.ts';
@@ -415,18 +414,17 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>)
     const p = summary.sourcePath;
     const isFailed = failed.has(p);
     const version = versionOf(summary.urlPath);
-    const entry: ManifestPage = {
+    const before = previous && Object.hasOwn(previous.pages, p) ? previous.pages[p] : undefined;
+    const entry = manifestPage(before, {
       // An API reference page's source is the OpenAPI document.
       blob: isFailed ? previous!.pages[p].blob : snapshot.files.get(p) ?? api!.sourceId,
-      cacheKey, urlPath: summary.urlPath, ...(version !== 'latest' ? { version } : {}),
-      outputs: [htmlKey(summary.urlPath), ...pageExportKeys(summary.urlPath)],
-      ...(Object.keys(summary.deps).length ? { deps: summary.deps } : {}),
-      ...(isFailed ? { failed: true } : {}),
-    };
-    // The previous entry itself when it says the same: the manifest's write compares only the others.
-    const before = previous && Object.hasOwn(previous.pages, p) ? previous.pages[p] : undefined;
-    if (before && sameJson(before, entry)) manifestPages[p] = before;
-    else { manifestPages[p] = entry; pagesChanged.push(p); }
+      cacheKey, urlPath: summary.urlPath, version: version !== 'latest' ? version : undefined,
+      deps: Object.keys(summary.deps).length ? summary.deps : undefined,
+      failed: isFailed ? true : undefined,
+    }, () => [htmlKey(summary.urlPath), ...pageExportKeys(summary.urlPath)]);
+    manifestPages[p] = entry;
+    // Unchanged entries are the previous ones: the manifest's write compares only the others.
+    if (entry !== before) pagesChanged.push(p);
     nextSummaries.set(cacheKey, summary);
   }
 

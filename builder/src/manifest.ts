@@ -3,7 +3,7 @@ import type { PublishedObject } from './publish.ts';
 import type { LlmsFullIndex } from './outputs/llms-full-recall.ts';
 import type { UtilitiesState } from './outputs/tailwind-css.ts';
 import { decodeJson, encodeJson, GZIP_JSON } from './cache/gzip-json.ts';
-import { deleteUnreferenced, readBucketedMap, writeBucketedMap, type StoredMap } from './cache/bucketed-map.ts';
+import { deleteUnreferenced, readBucketedMap, sameJson, writeBucketedMap, type StoredMap } from './cache/bucketed-map.ts';
 
 /**
  * Prefix of the builder's own state (manifest, page summaries, page cache) in a site's store.
@@ -39,6 +39,20 @@ export interface ManifestPage {
   failed?: boolean;
   /** Keys of the objects this page produced (HTML, Markdown export, feed). */
   outputs: string[];
+}
+
+/**
+ * The entry of a page whose fields are these: `before` (the previous manifest's entry) itself when
+ * it records the same, so the manifest's write passes it by identity and a kept builder's edit
+ * allocates no entry for its unchanged pages; else a new one. `outputs` is called only then, or
+ * to check `before`'s.
+ */
+export function manifestPage(before: ManifestPage | undefined, page: Omit<ManifestPage, 'outputs'>, outputs: () => string[]): ManifestPage {
+  const { blob, cacheKey, urlPath, version, deps, failed } = page;
+  if (before && before.blob === blob && before.cacheKey === cacheKey && before.urlPath === urlPath && before.version === version
+    && before.failed === failed && (before.deps === deps || sameJson(before.deps, deps)) && sameJson(before.outputs, outputs())
+    && Object.keys(before).length === 4 + Number(version !== undefined) + Number(deps !== undefined) + Number(failed !== undefined)) return before;
+  return { blob, cacheKey, urlPath, ...(version !== undefined ? { version } : {}), outputs: outputs(), ...(deps !== undefined ? { deps } : {}), ...(failed !== undefined ? { failed } : {}) };
 }
 
 /**
