@@ -13,7 +13,7 @@ import { readRepoConfig } from './config/read-repo-config.ts';
 import { isGitRepository, openDirSnapshot, openGitSnapshot, type RepoSnapshot } from './git/repo-snapshot.ts';
 import { detectRenames } from './git/detect-renames.ts';
 import { checkCpu, checkRepository, DEFAULT_LIMITS, startDeadline, type BuildLimits } from './limits/build-limits.ts';
-import { CACHE_PREFIX, manifestPage, readManifest, writeManifest, type BuildManifest, type ManifestPage } from './manifest.ts';
+import { CACHE_PREFIX, manifestFiles, manifestPage, readManifest, writeManifest, type BuildManifest, type ManifestPage } from './manifest.ts';
 import { LinkChecker } from './links/link-check.ts';
 import { checkSiteLinks } from './links/site-links.ts';
 import { publishIslands } from './outputs/island-bundle.ts';
@@ -22,7 +22,7 @@ import { searchFiltersOf, versionLabel } from './nav/dimensions.ts';
 import { startChangedShards } from './early-search.ts';
 import { buildSearchIndex, discardStarted, parseSearchManifest, plannedSearchBase, SEARCH_MANIFEST_KEY, type StartedShard } from './outputs/search-index.ts';
 import { nextMoves, readMoves, writeMoves } from './outputs/page-moves.ts';
-import { pageExportKeys, pageExports, PAGE_EXPORTS_VERSION, siteWideExports } from './outputs/site-exports.ts';
+import { pageExportKeys, pageExports, PAGE_EXPORTS_VERSION, siteWideExports, type SiteWidePage } from './outputs/site-exports.ts';
 import { contentKey, llmsFullIndex, recallMarkdown } from './outputs/llms-full-recall.ts';
 import type { LlmsSegment } from './outputs/llms-txt.ts';
 import { utilitiesSheet } from './outputs/tailwind-css.ts';
@@ -337,7 +337,11 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>)
   // llms-full.txt holds every page's Markdown: unchanged pages' is sliced from the published file.
   const memory = opts.pageMemory?.files;
   const markdown = await recallMarkdown({ records: ordered, known: compiledMarkdown, index: previous?.llmsBytes, objects: previous?.objects ?? {}, store, load, memory });
-  const exportPages = ordered.map((r) => ({ ...r.summary, markdown: markdown.get(contentKey(r))! }));
+  // The fields the site-wide files read, not a copy of each summary (10,000 of ~20 fields each).
+  const exportPages: SiteWidePage[] = ordered.map((r) => {
+    const { urlPath, title, description, updates, seo } = r.summary;
+    return { urlPath, title, description, updates, seo, markdown: markdown.get(contentKey(r))! };
+  });
   const llmsSegments = new Map<string, LlmsSegment[]>();
   const siteWide = siteWideExports(exportPages, config, {
     nav, moved: moves, ...(dimensions ? { dimensions } : {}), ...(memory ? { alloc: (size: number) => memory.scratch(size) } : {}),
@@ -433,16 +437,17 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>)
   const stats = await publisher.finish();
   // Uploaded: a long-lived builder keeps this build's llms-full.txt files for the next to slice.
   memory?.remember(new Map([...llmsSegments.keys()].map((key) => [stats.objects[key].hash, siteWide.get(key) as Buffer])));
+  const files = manifestFiles(snapshot.files, previous?.files);
   const summariesHash = await writeSummaries(store, nextSummaries, failures, { stored: summaries.stored, hash: previous?.summariesHash });
   const manifest: BuildManifest = {
     version: 1, commit: snapshot.commit, configHash, compilerVersion: COMPILER_VERSION, templateVersion: TEMPLATE_VERSION,
-    files: Object.fromEntries(snapshot.files), pages: manifestPages, inputs: allInputs, objects: stats.objects, summariesHash,
+    files: files.files, pages: manifestPages, inputs: allInputs, objects: stats.objects, summariesHash,
     llmsBytes: llmsFullIndex(llmsSegments, byUrl),
     ...(customKey ? { customCss: customKey } : {}),
     utilities: utilities.state,
   };
   await writeMoves(store, moves, previousMoves);
-  await writeManifest(store, manifest, previous, { pages: pagesChanged, inputs: inputsChanged, objects: stats.changed });
+  await writeManifest(store, manifest, previous, { files: files.changed, pages: pagesChanged, inputs: inputsChanged, objects: stats.changed });
   lap('publish');
   timings.total = Math.round(performance.now() - start);
 

@@ -56,6 +56,24 @@ export function manifestPage(before: ManifestPage | undefined, page: Omit<Manife
 }
 
 /**
+ * The manifest's `files` for this commit's blobs by repository path, and the paths whose blob is
+ * not the one `previous` records (added, changed, removed): the manifest's write compares only
+ * those. `previous` itself when no blob changed (a rebuild of the same commit).
+ */
+export function manifestFiles(blobs: ReadonlyMap<string, string>, previous: Readonly<Record<string, string>> | undefined): { files: Record<string, string>; changed: string[] } {
+  const changed: string[] = [];
+  if (!previous) return { files: Object.fromEntries(blobs), changed };
+  let kept = 0;
+  for (const [repoPath, blob] of blobs) {
+    if (!Object.hasOwn(previous, repoPath)) changed.push(repoPath);
+    else if (kept++, previous[repoPath] !== blob) changed.push(repoPath);
+  }
+  const before = Object.keys(previous);
+  if (kept < before.length) for (const repoPath of before) if (!blobs.has(repoPath)) changed.push(repoPath);
+  return { files: changed.length === 0 ? previous : Object.fromEntries(blobs), changed };
+}
+
+/**
  * The state of a published site (`MANIFEST_KEY`), written last by every publish. It drives
  * the next build: which pages are cached, which objects exist with which hash, which shells were
  * rendered from which inputs.

@@ -195,7 +195,7 @@ t.test('bucketed builder state', async (t) => {
   });
 
   t.test('should keep a page\'s previous manifest entry when it records the same, and make a new one otherwise', async (t) => {
-    const before = Object.freeze({ blob: 'b', cacheKey: 'k', urlPath: '/a', outputs: Object.freeze(['a/index.html', 'a.md', 'a.xml']), deps: Object.freeze({ 'snippets/s.mdx': 'd' }) });
+    const before = Object.freeze<ManifestPage>({ blob: 'b', cacheKey: 'k', urlPath: '/a', outputs: ['a/index.html', 'a.md', 'a.xml'], deps: { 'snippets/s.mdx': 'd' } });
     const outputs = () => ['a/index.html', 'a.md', 'a.xml'];
     const facts = { blob: 'b', cacheKey: 'k', urlPath: '/a', deps: { 'snippets/s.mdx': 'd' } };
     t.equal(manifestPage(before, facts, outputs), before, 'the same: the previous entry itself');
@@ -212,7 +212,7 @@ t.test('bucketed builder state', async (t) => {
       t.not(entry, before, `${name}: a new entry`);
       t.same(entry, JSON.parse(JSON.stringify({ ...page, outputs: made() })), `${name}: holding what it was given`);
     }
-    t.not(manifestPage({ ...before, extra: 1 } as ManifestPage, facts, outputs), before, 'a field the build no longer writes: a new entry');
+    t.not(manifestPage({ ...before, extra: 1 } as unknown as ManifestPage, facts, outputs), before, 'a field the build no longer writes: a new entry');
     t.same(Object.keys(manifestPage(undefined, { ...facts, failed: true, version: 'v2' }, outputs)), ['blob', 'cacheKey', 'urlPath', 'version', 'outputs', 'deps', 'failed'], 'fields in the order they are stored');
   });
 
