@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import t from 'tap';
 import { bucketCount, readBucketedMap, sameJson, unreferenced, writeBucketedMap } from '../../src/cache/bucketed-map.ts';
-import { manifestPage, MANIFEST_KEY, readManifest, writeManifest, type BuildManifest, type ManifestPage } from '../../src/manifest.ts';
+import { manifestFiles, manifestPage, MANIFEST_KEY, readManifest, writeManifest, type BuildManifest, type ManifestPage } from '../../src/manifest.ts';
 import { tempDir } from '../helpers/git-repo.ts';
 import { recordingStore } from '../helpers/recording-store.ts';
 
@@ -214,6 +214,18 @@ t.test('bucketed builder state', async (t) => {
     }
     t.not(manifestPage({ ...before, extra: 1 } as unknown as ManifestPage, facts, outputs), before, 'a field the build no longer writes: a new entry');
     t.same(Object.keys(manifestPage(undefined, { ...facts, failed: true, version: 'v2' }, outputs)), ['blob', 'cacheKey', 'urlPath', 'version', 'outputs', 'deps', 'failed'], 'fields in the order they are stored');
+  });
+
+  t.test('should report the repository paths whose blob changed, and keep the previous files when none did', async (t) => {
+    const previous = Object.freeze({ 'docs/a.mdx': '1', 'docs/b.mdx': '2', 'docs/constructor.mdx': '3' });
+    const same = manifestFiles(new Map(Object.entries(previous)), previous);
+    t.equal(same.files, previous, 'the same blobs: the previous record itself');
+    t.same(same.changed, []);
+    const next = manifestFiles(new Map([['docs/a.mdx', '1'], ['docs/b.mdx', '9'], ['__proto__', '4'], ['docs/new.mdx', '5']]), previous);
+    t.same(next.changed.sort(), ['__proto__', 'docs/b.mdx', 'docs/constructor.mdx', 'docs/new.mdx'], 'changed, added (any name) and removed');
+    t.ok(Object.hasOwn(next.files, '__proto__') && !Object.hasOwn(next.files, 'docs/constructor.mdx'));
+    t.same(previous, { 'docs/a.mdx': '1', 'docs/b.mdx': '2', 'docs/constructor.mdx': '3' }, 'the previous record unchanged');
+    t.same(manifestFiles(new Map([['a', '1']]), undefined), { files: { a: '1' }, changed: [] }, 'a first build compares nothing');
   });
 
   t.test('should still read a manifest with its maps inline, and none whose bucket is lost', async (t) => {
