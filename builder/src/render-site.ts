@@ -105,31 +105,29 @@ export async function renderSite(records: readonly PageRecord[], ctx: RenderCont
 }
 
 /** What one shell's input hash was made from, and the hash (see `shellInputsOf`). */
-interface ShellInputs { siteHash: string; cacheKey: string; prev?: NavLink; next?: NavLink; extra: unknown; inputs: string }
+interface ShellInputs { siteHash: string; cacheKey: string; urlPath: string; prev?: NavLink; next?: NavLink; extra: unknown; inputs: string }
 
 /**
- * Shell input hashes by page summary, then URL path (a fallback shows its source's summary at
- * its own URL): a long-lived builder's next build gets the same frozen summary objects for
- * unchanged pages, so an edit compares a few strings per page instead of serialising and hashing
- * each page's inputs (~50 ms at 10,000 pages).
+ * Shell input hashes by page summary: a long-lived builder's next build gets the same frozen
+ * summary objects for unchanged pages, so an edit compares a few strings per page instead of
+ * serialising and hashing each page's inputs (~50 ms at 10,000 pages). A fallback (a summary
+ * shown at another URL too) is hashed again when its URL is not the one remembered.
  */
-const shellInputsMemo = new WeakMap<PageSummary, Map<string, ShellInputs>>();
+const shellInputsMemo = new WeakMap<PageSummary, ShellInputs>();
 
 /** The hash of everything the shell of `record` at `urlPath` reads besides its body. */
 function shellInputsOf(record: PageRecord, urlPath: string, siteHash: string, prev: NavLink | undefined, next: NavLink | undefined, extra: unknown): string {
   const { summary, cacheKey } = record;
-  let byUrl = shellInputsMemo.get(summary);
-  const known = byUrl?.get(urlPath);
-  if (known && known.siteHash === siteHash && known.cacheKey === cacheKey && sameLink(known.prev, prev) && sameLink(known.next, next) && sameJson(known.extra, extra)) return known.inputs;
+  const known = shellInputsMemo.get(summary);
+  if (known && known.urlPath === urlPath && known.siteHash === siteHash && known.cacheKey === cacheKey && sameLink(known.prev, prev) && sameLink(known.next, next) && sameJson(known.extra, extra)) return known.inputs;
   const inputs = sha256(JSON.stringify([siteHash, cacheKey, summary.deps, urlPath, prev, next, extra]));
-  if (!byUrl) shellInputsMemo.set(summary, byUrl = new Map());
-  byUrl.set(urlPath, { siteHash, cacheKey, prev, next, extra, inputs });
+  shellInputsMemo.set(summary, { siteHash, cacheKey, urlPath, prev, next, extra, inputs });
   return inputs;
 }
 
-/** Whether two neighbour links serialise alike (both absent, or the same title and path). */
+/** Whether two neighbour links serialise alike: both absent, or the same title and path (a link's only fields, see `readingOrder`). */
 function sameLink(a: NavLink | undefined, b: NavLink | undefined): boolean {
-  return a === b || (a !== undefined && b !== undefined && a.title === b.title && a.path === b.path && sameJson(a, b));
+  return a === b || (a !== undefined && b !== undefined && a.title === b.title && a.path === b.path);
 }
 
 /** The template's client bundle: asset URLs, and the file of each key under `_folio/`. */
