@@ -512,11 +512,13 @@ export async function openSource(source: BuildSource): Promise<RepoSnapshot> {
  */
 async function pageRenames(previous: BuildManifest | undefined, sources: readonly string[], snapshot: RepoSnapshot, contentRoot: string): Promise<Array<{ from: string; to: string }>> {
   if (!previous) return [];
+  const added = new Map(sources.filter((p) => !previous.pages[p]).map((p) => [p, snapshot.files.get(p)!]));
+  // No new page (most edits): nothing moved, and the previous pages need not be listed.
+  if (!added.size) return [];
   const now = new Set(sources);
   // API reference pages ("spec#GET /x") have no file of their own: they never move by rename.
   const deleted = new Map(Object.entries(previous.pages).filter(([p]) => !now.has(p) && !p.includes('#')).map(([p, page]) => [p, page.blob]));
-  const added = new Map(sources.filter((p) => !previous.pages[p]).map((p) => [p, snapshot.files.get(p)!]));
-  if (!deleted.size || !added.size) return [];
+  if (!deleted.size) return [];
   const renames = await detectRenames(deleted, added, snapshot.readBlob?.bind(snapshot));
   return renames.map((r) => ({ from: previous.pages[r.from].urlPath, to: urlPathFor(r.to, contentRoot) }));
 }
