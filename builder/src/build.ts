@@ -401,7 +401,8 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>)
     if (previousInputs[markdownKey] === inputs && previousInputs[feedKey] === inputs && publisher.keep(markdownKey) && publisher.keep(feedKey)) continue;
     for (const [key, text] of pageExports({ ...summary, markdown: (await load(record)).markdown }, config)) await publisher.emit(key, text);
   }
-  for (const [key, text] of siteWide) await publisher.emit(key, text);
+  // llms-full.txt (55 MB at 10,000 pages): hashed from where it differs from the one remembered.
+  for (const [key, text] of siteWide) await publisher.emit(key, text, memory && llmsSegments.has(key) ? memory.sha256(key, text as Buffer) : undefined);
   await publishPublicFiles(snapshot, publisher, previous?.files ?? {}, layout.assets);
   lap('exports');
   await indexing;

@@ -23,8 +23,8 @@ export interface PublishStats {
  * site whose objects all still exist.
  */
 export interface Publisher {
-  /** Publishes `bytes` at `key` unless the previous publish had the same bytes there. */
-  emit(key: string, bytes: Uint8Array | string): Promise<void>;
+  /** Publishes `bytes` at `key` unless the previous publish had the same bytes there; `hash`: their sha256 (hex), when the caller has it. */
+  emit(key: string, bytes: Uint8Array | string, hash?: string): Promise<void>;
   /** Keeps the previous object at `key` as it is (not re-rendered this build). */
   keep(key: string): boolean;
   /** Whether `key` was already emitted or kept by this build. */
@@ -55,9 +55,9 @@ export function createPublisher(store: ObjectStore, previous: Record<string, Pub
     checkOutput(total, limits);
   };
   return {
-    async emit(key, data) {
+    async emit(key, data, known) {
       const bytes = typeof data === 'string' ? Buffer.from(data) : data;
-      const hash = sha256(bytes);
+      const hash = known ?? sha256(bytes);
       const prev = previous[key];
       // The previous entry itself when the bytes are the same: the next manifest compares it by identity.
       if (prev?.hash === hash && prev.size === bytes.byteLength) {
