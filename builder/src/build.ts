@@ -13,7 +13,7 @@ import { readRepoConfig } from './config/read-repo-config.ts';
 import { isGitRepository, openDirSnapshot, openGitSnapshot, type RepoSnapshot } from './git/repo-snapshot.ts';
 import { detectRenames } from './git/detect-renames.ts';
 import { checkCpu, checkRepository, DEFAULT_LIMITS, startDeadline, type BuildLimits } from './limits/build-limits.ts';
-import { CACHE_PREFIX, readManifest, writeManifest, type BuildManifest, type ManifestPage } from './manifest.ts';
+import { CACHE_PREFIX, manifestFiles, manifestPage, readManifest, writeManifest, type BuildManifest, type ManifestPage } from './manifest.ts';
 import { LinkChecker } from './links/link-check.ts';
 import { checkSiteLinks } from './links/site-links.ts';
 import { publishIslands } from './outputs/island-bundle.ts';
@@ -22,7 +22,7 @@ import { searchFiltersOf, versionLabel } from './nav/dimensions.ts';
 import { startChangedShards } from './early-search.ts';
 import { buildSearchIndex, discardStarted, parseSearchManifest, plannedSearchBase, SEARCH_MANIFEST_KEY, type StartedShard } from './outputs/search-index.ts';
 import { nextMoves, readMoves, writeMoves } from './outputs/page-moves.ts';
-import { pageExportKeys, pageExports, PAGE_EXPORTS_VERSION, siteWideExports } from './outputs/site-exports.ts';
+import { pageExportKeys, pageExports, PAGE_EXPORTS_VERSION, siteWideExports, type SiteWidePage } from './outputs/site-exports.ts';
 import { contentKey, llmsFullIndex, recallMarkdown } from './outputs/llms-full-recall.ts';
 import type { LlmsSegment } from './outputs/llms-txt.ts';
 import { utilitiesSheet } from './outputs/tailwind-css.ts';
@@ -342,7 +342,11 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>,
   // llms-full.txt holds every page's Markdown: unchanged pages' is sliced from the published file.
   const memory = opts.pageMemory?.files;
   const markdown = await recallMarkdown({ records: ordered, known: spools.markdown.count ? spools.markdown.readAll() : undefined, index: previous?.llmsBytes, objects: previous?.objects ?? {}, store, load, memory });
-  const exportPages = ordered.map((r) => ({ ...r.summary, markdown: markdown.get(contentKey(r))! }));
+  // The fields the site-wide files read, not a copy of each summary (10,000 of ~20 fields each).
+  const exportPages: SiteWidePage[] = ordered.map((r) => {
+    const { urlPath, title, description, updates, seo } = r.summary;
+    return { urlPath, title, description, updates, seo, markdown: markdown.get(contentKey(r))! };
+  });
   const llmsSegments = new Map<string, LlmsSegment[]>();
   const siteWide = siteWideExports(exportPages, config, {
     nav, moved: moves, ...(dimensions ? { dimensions } : {}), ...(memory ? { alloc: (size: number) => memory.scratch(size) } : {}),
@@ -390,15 +394,20 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>,
   // The shells' inputs and the exports' in one map (copying 30,000 entries into another costs more than the loop).
   const allInputs = rendered.inputs;
   const previousInputs = previous?.inputs ?? {};
+  // Keys whose inputs differ from the previous build's: the manifest's write compares only these.
+  const inputsChanged = rendered.changed;
   for (const record of ordered) {
     const { summary, cacheKey } = record;
-    const keys = pageExportKeys(summary.urlPath);
-    const inputs = exportInputsOf(summary, cacheKey, exportsHash);
-    for (const key of keys) allInputs[key] = inputs;
-    if (keys.every((key) => previousInputs[key] === inputs) && keys.every((key) => publisher.keep(key))) continue;
+    const { keys: [markdownKey, feedKey], inputs } = exportInputsOf(summary, cacheKey, exportsHash);
+    allInputs[markdownKey] = inputs;
+    allInputs[feedKey] = inputs;
+    if (previousInputs[markdownKey] !== inputs) inputsChanged.push(markdownKey);
+    if (previousInputs[feedKey] !== inputs) inputsChanged.push(feedKey);
+    if (previousInputs[markdownKey] === inputs && previousInputs[feedKey] === inputs && publisher.keep(markdownKey) && publisher.keep(feedKey)) continue;
     for (const [key, text] of pageExports({ ...summary, markdown: (await load(record)).markdown }, config)) await publisher.emit(key, text);
   }
-  for (const [key, text] of siteWide) await publisher.emit(key, text);
+  // llms-full.txt (55 MB at 10,000 pages): hashed from where it differs from the one remembered.
+  for (const [key, text] of siteWide) await publisher.emit(key, text, memory && llmsSegments.has(key) ? memory.sha256(key, text as Buffer) : undefined);
   await publishPublicFiles(snapshot, publisher, previous?.files ?? {}, layout.assets);
   lap('exports');
   await indexing;
@@ -410,18 +419,22 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>,
   // Without languages or versions every page is the default version's: `latest`.
   const versionOf = (urlPath: string) => (dimensions ? versionLabel(urlPath, dimensions.dims) : 'latest');
   const nextSummaries = new Map<string, PageSummary>();
+  const pagesChanged: string[] = [];
   for (const { summary, cacheKey } of ordered) {
     const p = summary.sourcePath;
     const isFailed = failed.has(p);
     const version = versionOf(summary.urlPath);
-    manifestPages[p] = {
+    const before = previous && Object.hasOwn(previous.pages, p) ? previous.pages[p] : undefined;
+    const entry = manifestPage(before, {
       // An API reference page's source is the OpenAPI document.
       blob: isFailed ? previous!.pages[p].blob : snapshot.files.get(p) ?? api!.sourceId,
-      cacheKey, urlPath: summary.urlPath, ...(version !== 'latest' ? { version } : {}),
-      outputs: [htmlKey(summary.urlPath), ...pageExportKeys(summary.urlPath)],
-      ...(Object.keys(summary.deps).length ? { deps: summary.deps } : {}),
-      ...(isFailed ? { failed: true } : {}),
-    };
+      cacheKey, urlPath: summary.urlPath, version: version !== 'latest' ? version : undefined,
+      deps: Object.keys(summary.deps).length ? summary.deps : undefined,
+      failed: isFailed ? true : undefined,
+    }, () => [htmlKey(summary.urlPath), ...pageExportKeys(summary.urlPath)]);
+    manifestPages[p] = entry;
+    // Unchanged entries are the previous ones: the manifest's write compares only the others.
+    if (entry !== before) pagesChanged.push(p);
     nextSummaries.set(cacheKey, summary);
   }
 
@@ -430,16 +443,17 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>,
   const stats = await publisher.finish();
   // Uploaded: a long-lived builder keeps this build's llms-full.txt files for the next to slice.
   memory?.remember(new Map([...llmsSegments.keys()].map((key) => [stats.objects[key].hash, siteWide.get(key) as Buffer])));
+  const files = manifestFiles(snapshot.files, previous?.files);
   const summariesHash = await writeSummaries(store, nextSummaries, failures, { stored: summaries.stored, hash: previous?.summariesHash });
   const manifest: BuildManifest = {
     version: 1, commit: snapshot.commit, configHash, compilerVersion: COMPILER_VERSION, templateVersion: TEMPLATE_VERSION,
-    files: Object.fromEntries(snapshot.files), pages: manifestPages, inputs: allInputs, objects: stats.objects, summariesHash,
+    files: files.files, pages: manifestPages, inputs: allInputs, objects: stats.objects, summariesHash,
     llmsBytes: llmsFullIndex(llmsSegments, byUrl),
     ...(customKey ? { customCss: customKey } : {}),
     utilities: utilities.state,
   };
   await writeMoves(store, moves, previousMoves);
-  await writeManifest(store, manifest, previous);
+  await writeManifest(store, manifest, previous, { files: files.changed, pages: pagesChanged, inputs: inputsChanged, objects: stats.changed });
   lap('publish');
   timings.total = Math.round(performance.now() - start);
 
@@ -504,11 +518,13 @@ export async function openSource(source: BuildSource): Promise<RepoSnapshot> {
  */
 async function pageRenames(previous: BuildManifest | undefined, sources: readonly string[], snapshot: RepoSnapshot, contentRoot: string): Promise<Array<{ from: string; to: string }>> {
   if (!previous) return [];
+  const added = new Map(sources.filter((p) => !previous.pages[p]).map((p) => [p, snapshot.files.get(p)!]));
+  // No new page (most edits): nothing moved, and the previous pages need not be listed.
+  if (!added.size) return [];
   const now = new Set(sources);
   // API reference pages ("spec#GET /x") have no file of their own: they never move by rename.
   const deleted = new Map(Object.entries(previous.pages).filter(([p]) => !now.has(p) && !p.includes('#')).map(([p, page]) => [p, page.blob]));
-  const added = new Map(sources.filter((p) => !previous.pages[p]).map((p) => [p, snapshot.files.get(p)!]));
-  if (!deleted.size || !added.size) return [];
+  if (!deleted.size) return [];
   const renames = await detectRenames(deleted, added, snapshot.readBlob?.bind(snapshot));
   return renames.map((r) => ({ from: previous.pages[r.from].urlPath, to: urlPathFor(r.to, contentRoot) }));
 }
@@ -549,13 +565,13 @@ function sameDeps(a: Record<string, string> | undefined, b: Record<string, strin
  * the same summary objects for unchanged pages (frozen, from its memory of the summaries), so an
  * edit hashes its page's inputs instead of every page's (10,000 hashes of JSON at 10,000 pages).
  */
-const exportInputsMemo = new WeakMap<PageSummary, { of: string; inputs: string }>();
+const exportInputsMemo = new WeakMap<PageSummary, { exportsHash: string; cacheKey: string; keys: [string, string]; inputs: string }>();
 
-function exportInputsOf(summary: PageSummary, cacheKey: string, exportsHash: string): string {
-  const of = `${exportsHash} ${cacheKey}`;
+function exportInputsOf(summary: PageSummary, cacheKey: string, exportsHash: string): { keys: [string, string]; inputs: string } {
   const known = exportInputsMemo.get(summary);
-  if (known?.of === of) return known.inputs;
+  if (known?.exportsHash === exportsHash && known.cacheKey === cacheKey) return known;
   const inputs = sha256(JSON.stringify([exportsHash, cacheKey, summary.deps, summary.urlPath]));
-  exportInputsMemo.set(summary, { of, inputs });
-  return inputs;
+  const made = { exportsHash, cacheKey, keys: pageExportKeys(summary.urlPath), inputs };
+  exportInputsMemo.set(summary, made);
+  return made;
 }

@@ -3,7 +3,7 @@ import type { PublishedObject } from './publish.ts';
 import type { LlmsFullIndex } from './outputs/llms-full-recall.ts';
 import type { UtilitiesState } from './outputs/tailwind-css.ts';
 import { decodeJson, encodeJson, GZIP_JSON } from './cache/gzip-json.ts';
-import { deleteUnreferenced, readBucketedMap, writeBucketedMap, type StoredMap } from './cache/bucketed-map.ts';
+import { deleteUnreferenced, readBucketedMap, sameJson, writeBucketedMap, type StoredMap } from './cache/bucketed-map.ts';
 
 /**
  * Prefix of the builder's own state (manifest, page summaries, page cache) in a site's store.
@@ -39,6 +39,38 @@ export interface ManifestPage {
   failed?: boolean;
   /** Keys of the objects this page produced (HTML, Markdown export, feed). */
   outputs: string[];
+}
+
+/**
+ * The entry of a page whose fields are these: `before` (the previous manifest's entry) itself when
+ * it records the same, so the manifest's write passes it by identity and a kept builder's edit
+ * allocates no entry for its unchanged pages; else a new one. `outputs` is called only then, or
+ * to check `before`'s.
+ */
+export function manifestPage(before: ManifestPage | undefined, page: Omit<ManifestPage, 'outputs'>, outputs: () => string[]): ManifestPage {
+  const { blob, cacheKey, urlPath, version, deps, failed } = page;
+  if (before && before.blob === blob && before.cacheKey === cacheKey && before.urlPath === urlPath && before.version === version
+    && before.failed === failed && (before.deps === deps || sameJson(before.deps, deps)) && sameJson(before.outputs, outputs())
+    && Object.keys(before).length === 4 + Number(version !== undefined) + Number(deps !== undefined) + Number(failed !== undefined)) return before;
+  return { blob, cacheKey, urlPath, ...(version !== undefined ? { version } : {}), outputs: outputs(), ...(deps !== undefined ? { deps } : {}), ...(failed !== undefined ? { failed } : {}) };
+}
+
+/**
+ * The manifest's `files` for this commit's blobs by repository path, and the paths whose blob is
+ * not the one `previous` records (added, changed, removed): the manifest's write compares only
+ * those. `previous` itself when no blob changed (a rebuild of the same commit).
+ */
+export function manifestFiles(blobs: ReadonlyMap<string, string>, previous: Readonly<Record<string, string>> | undefined): { files: Record<string, string>; changed: string[] } {
+  const changed: string[] = [];
+  if (!previous) return { files: Object.fromEntries(blobs), changed };
+  let kept = 0;
+  for (const [repoPath, blob] of blobs) {
+    if (!Object.hasOwn(previous, repoPath)) changed.push(repoPath);
+    else if (kept++, previous[repoPath] !== blob) changed.push(repoPath);
+  }
+  const before = Object.keys(previous);
+  if (kept < before.length) for (const repoPath of before) if (!blobs.has(repoPath)) changed.push(repoPath);
+  return { files: changed.length === 0 ? previous : Object.fromEntries(blobs), changed };
 }
 
 /**
@@ -93,13 +125,16 @@ export async function readManifest(store: ObjectStore): Promise<BuildManifest | 
   return { ...parsed, version: 1, files, pages, inputs, objects, stored };
 }
 
+/** Per map, the keys at which it may differ from `previous`'s (see `writeBucketedMap`); a map left out is compared whole. */
+export type ManifestChanges = Partial<Record<Bucketed, Iterable<string>>>;
+
 /**
  * Writes the manifest, the last write of a publish: the buckets that changed since `previous`,
  * then the manifest, then the deletion of the buckets it no longer lists.
  */
-export async function writeManifest(store: ObjectStore, manifest: BuildManifest, previous?: BuildManifest): Promise<void> {
+export async function writeManifest(store: ObjectStore, manifest: BuildManifest, previous?: BuildManifest, changed: ManifestChanges = {}): Promise<void> {
   const { stored: _stored, version: _version, ...rest } = manifest;
-  const write = (name: Bucketed) => writeBucketedMap<unknown>(store, BUCKETS_PREFIX, manifest[name], previous?.stored?.[name]);
+  const write = (name: Bucketed) => writeBucketedMap<unknown>(store, BUCKETS_PREFIX, manifest[name], previous?.stored?.[name], changed[name]);
   const lists = await Promise.all(BUCKETED.map(write));
   const [files, pages, inputs, objects] = lists;
   const root: StoredManifest = { ...rest, version: 2, files, pages, inputs, objects };

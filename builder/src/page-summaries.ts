@@ -54,8 +54,8 @@ const SUMMARY_BUCKETS = `${CACHE_PREFIX}summaries/`;
 
 /** What `readSummaries` found. */
 export interface StoredSummaries {
-  /** Page cache key → summary (frozen: shared with the process's memory of the buckets). */
-  pages: Map<string, PageSummary>;
+  /** Page cache key → summary (frozen: shared with the process's memory of the buckets, and the map with the next builds). */
+  pages: ReadonlyMap<string, PageSummary>;
   /** Source path → the failure the last publish reported for it. */
   failures: Map<string, FailureSummary>;
   /** False when the object is missing or unreadable (the page cache must answer instead). */
@@ -114,8 +114,15 @@ export async function readSummaries(store: ObjectStore): Promise<StoredSummaries
   if (file?.version !== 3 || !Array.isArray(file.pages)) return none;
   const pages = await readBucketedMap<PageSummary>(store, file.pages);
   if (!pages) return none;
-  return { pages: new Map(Object.entries(pages)), failures: new Map(Object.entries(file.failures ?? {})), found: true, stored: file.pages };
+  return { pages: writtenAs.get(pages) ?? new Map(Object.entries(pages)), failures: new Map(Object.entries(file.failures ?? {})), found: true, stored: file.pages };
 }
+
+/**
+ * The map each summaries record was written from, by that record: a long-lived builder reads back
+ * the record its last build wrote (bucketed-map.ts remembers it), and takes that build's map
+ * instead of making one of 10,000 entries again. Shared between builds: read only.
+ */
+const writtenAs = new WeakMap<object, ReadonlyMap<string, PageSummary>>();
 
 /**
  * Writes the summaries: the buckets that changed since `previous`, then (when it changed) the
@@ -126,7 +133,9 @@ export async function writeSummaries(
   store: ObjectStore, pages: ReadonlyMap<string, PageSummary>, failures: ReadonlyMap<string, FailureSummary>,
   previous?: { stored?: StoredMap; hash?: string },
 ): Promise<string> {
-  const stored = await writeBucketedMap(store, SUMMARY_BUCKETS, Object.fromEntries(pages), previous?.stored);
+  const record = Object.fromEntries(pages);
+  const stored = await writeBucketedMap(store, SUMMARY_BUCKETS, record, previous?.stored);
+  writtenAs.set(record, pages);
   const file: SummariesFile = { version: 3, pages: stored };
   if (failures.size > 0) file.failures = Object.fromEntries([...failures.keys()].sort().map((p) => [p, failures.get(p)!]));
   const bytes = Buffer.from(JSON.stringify(file));

@@ -7,7 +7,13 @@ import { sha256 } from './sha256.ts';
 export interface PublishedObject { hash: string; size: number }
 
 /** Counts of one publish. */
-export interface PublishStats { uploaded: number; deleted: number; objects: Record<string, PublishedObject> }
+export interface PublishStats {
+  uploaded: number;
+  deleted: number;
+  objects: Record<string, PublishedObject>;
+  /** Keys whose entry in `objects` is not the previous manifest's (new bytes, new keys, deleted keys): the manifest compares only these. */
+  changed: string[];
+}
 
 /**
  * Publishes a site into a store, uploading only objects whose bytes changed since the last
@@ -17,8 +23,8 @@ export interface PublishStats { uploaded: number; deleted: number; objects: Reco
  * site whose objects all still exist.
  */
 export interface Publisher {
-  /** Publishes `bytes` at `key` unless the previous publish had the same bytes there. */
-  emit(key: string, bytes: Uint8Array | string): Promise<void>;
+  /** Publishes `bytes` at `key` unless the previous publish had the same bytes there; `hash`: their sha256 (hex), when the caller has it. */
+  emit(key: string, bytes: Uint8Array | string, hash?: string): Promise<void>;
   /** Keeps the previous object at `key` as it is (not re-rendered this build). */
   keep(key: string): boolean;
   /** Whether `key` was already emitted or kept by this build. */
@@ -42,15 +48,16 @@ export function createPublisher(store: ObjectStore, previous: Record<string, Pub
   let failure: { error: unknown } | undefined;
   let uploaded = 0;
   let total = 0;
+  const changed: string[] = [];
   const record = (key: string, obj: PublishedObject) => {
     total += obj.size - (objects[key]?.size ?? 0);
     objects[key] = obj;
     checkOutput(total, limits);
   };
   return {
-    async emit(key, data) {
+    async emit(key, data, known) {
       const bytes = typeof data === 'string' ? Buffer.from(data) : data;
-      const hash = sha256(bytes);
+      const hash = known ?? sha256(bytes);
       const prev = previous[key];
       // The previous entry itself when the bytes are the same: the next manifest compares it by identity.
       if (prev?.hash === hash && prev.size === bytes.byteLength) {
@@ -58,6 +65,7 @@ export function createPublisher(store: ObjectStore, previous: Record<string, Pub
         return;
       }
       record(key, { hash, size: bytes.byteLength });
+      changed.push(key);
       uploaded++;
       while (pending.size >= MAX_PENDING) await new Promise<void>((resolve) => waiting.push(resolve));
       if (failure) throw failure.error;
@@ -81,7 +89,7 @@ export function createPublisher(store: ObjectStore, previous: Record<string, Pub
       if (failure) throw failure.error;
       const removed = Object.keys(previous).filter((k) => objects[k] === undefined);
       if (removed.length > 0) await store.delete(removed);
-      return { uploaded, deleted: removed.length, objects };
+      return { uploaded, deleted: removed.length, objects, changed: [...changed, ...removed] };
     },
   };
 }

@@ -46,6 +46,7 @@ t.test('page summaries', async (t) => {
     t.same(Object.keys(JSON.parse(bytes.toString())), ['version', 'pages'], 'no failures key without failures');
     const read = await readSummaries(store);
     t.same({ ...read, stored: undefined }, { pages: map, failures: new Map(), found: true, stored: undefined });
+    t.equal(read.pages, map, 'read back in the process that wrote it: the map written, not one made again');
     t.equal(await writeSummaries(store, new Map([...map].reverse()), new Map(), { stored: read.stored, hash }), hash, 'equal summaries give equal bytes, in any order');
     await store.put(SUMMARIES_KEY, Buffer.from('{"version":1,'));
     t.same(await readSummaries(store), { pages: new Map(), failures: new Map(), found: false });

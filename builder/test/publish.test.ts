@@ -53,4 +53,24 @@ t.test('createPublisher', async (t) => {
     await t.rejects(publisher.finish(), { message: 'disk full writing b.html' });
     t.equal(fs.readFileSync(path.join(root, 'old.html'), 'utf8'), 'old', 'the removed object stays until a publish succeeds');
   });
+
+  t.test('should report as changed exactly the keys whose entry is not the previous one, and keep the previous entries', async (t) => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-publish-'));
+    t.teardown(() => fs.rmSync(root, { recursive: true, force: true }));
+    const { store } = countingStore(root);
+    const same = await (async () => {
+      const first = createPublisher(store, {}, DEFAULT_LIMITS);
+      for (const key of ['kept.html', 'same.html', 'edited.html', 'gone.html']) await first.emit(key, key);
+      return Object.freeze((await first.finish()).objects);
+    })();
+    const publisher = createPublisher(store, same, DEFAULT_LIMITS);
+    t.ok(publisher.keep('kept.html'));
+    await publisher.emit('same.html', 'same.html');
+    await publisher.emit('edited.html', 'new bytes');
+    await publisher.emit('new.html', 'new');
+    const stats = await publisher.finish();
+    t.same(stats.changed.sort(), ['edited.html', 'gone.html', 'new.html']);
+    t.equal(stats.objects['kept.html'], same['kept.html'], 'a kept entry is the previous one');
+    t.equal(stats.objects['same.html'], same['same.html'], 'so is one emitted with the same bytes');
+  });
 });

@@ -158,11 +158,16 @@ export async function readBucketedMap<V>(store: ObjectStore, stored: StoredMap):
  * Stores `map` under `prefix` (ending with `/`) and returns its listing. A bucket whose entries are those of the
  * previous listing's bucket at the same position (known to this process) keeps that object
  * without serialising it; any other is written under the hash of its bytes.
+ *
+ * `changed`, when the caller knows it: the keys at which `map` may differ from the map stored as
+ * `previous` (added, changed or removed); every other key holds the same value. Only those are
+ * compared, so an edit's write is proportional to the edit, not to the site. A key count that
+ * does not add up (an addition or removal not reported) falls back to comparing every entry.
  */
-export async function writeBucketedMap<V>(store: ObjectStore, prefix: string, map: Readonly<Record<string, V>>, previous?: StoredMap): Promise<StoredMap> {
+export async function writeBucketedMap<V>(store: ObjectStore, prefix: string, map: Readonly<Record<string, V>>, previous?: StoredMap, changed?: Iterable<string>): Promise<StoredMap> {
   const keys = Object.keys(map);
   const count = countFor(map, keys, previous?.length);
-  const groups = (previous?.length === count && changedGroups(map, keys, previous)) || allGroups(keys, count);
+  const groups = (previous?.length === count && ((changed && reportedGroups(map, keys.length, previous, changed)) || changedGroups(map, keys, previous))) || allGroups(keys, count);
   const listed = new Set(previous);
   const stored = await Promise.all(groups.map(async (group, i) => {
     const before = previous?.length === count ? previous[i] : undefined;
@@ -220,6 +225,40 @@ function changedGroups<V>(map: Readonly<Record<string, V>>, keys: readonly strin
   }
   // Keys new since: each in a changed bucket.
   if (kept < keys.length) for (const key of keys) if (!Object.hasOwn(before, key)) groups[bucketOf(key, count)]!.push(key);
+  return groups;
+}
+
+/**
+ * As `changedGroups`, but comparing only the keys the caller reports as possibly changed;
+ * `undefined` (compare everything) when the map this process last read or wrote as `previous`,
+ * or a changed bucket's entries, are no longer in memory, or when the keys of `map` are not those
+ * of that map plus the reported additions, minus the reported removals.
+ */
+function reportedGroups<V>(map: Readonly<Record<string, V>>, size: number, previous: StoredMap, changed: Iterable<string>): Array<string[] | undefined> | undefined {
+  const known = recallMap(previous);
+  if (!known) return undefined;
+  const before = known.map;
+  const count = previous.length;
+  const buckets = new Set<number>();
+  const added: string[] = [];
+  let removed = 0;
+  for (const key of new Set(changed)) {
+    const had = Object.hasOwn(before, key);
+    const has = Object.hasOwn(map, key);
+    if (had && has && sameJson(before[key], map[key])) continue;
+    if (!had && !has) continue;
+    buckets.add(bucketOf(key, count));
+    if (!had) added.push(key);
+    else if (!has) removed++;
+  }
+  if (known.entries + added.length - removed !== size) return undefined;
+  const groups: Array<string[] | undefined> = Array.from({ length: count }, () => undefined);
+  for (const i of buckets) {
+    const entries = recall(previous[i]);
+    if (!entries) return undefined;
+    groups[i] = Object.keys(entries).filter((key) => Object.hasOwn(map, key));
+  }
+  for (const key of added) groups[bucketOf(key, count)]!.push(key);
   return groups;
 }
 

@@ -12,6 +12,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { PageRecord } from '../page-bodies.ts';
+import type { PageSummary } from '../page-summaries.ts';
 import type { PublishedObject } from '../publish.ts';
 import type { PublishedMemory } from './published-memory.ts';
 import type { ObjectStore } from '../store/object-store.ts';
@@ -27,15 +28,20 @@ export type LlmsFullIndex = Record<string, Array<[contentKey: string, start: num
  * blobs of the files it imported. 96 bits of a hash, so the index stays small at 10,000 pages.
  */
 export function contentKey(record: PageRecord): string {
-  const known = contentKeys.get(record);
-  if (known) return known;
+  const known = contentKeys.get(record.summary);
+  if (known?.cacheKey === record.cacheKey) return known.key;
   const deps = Object.entries(record.summary.deps).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   const key = createHash('sha256').update(record.cacheKey).update(JSON.stringify(deps)).digest('base64url').slice(0, 16);
-  contentKeys.set(record, key);
+  contentKeys.set(record.summary, { cacheKey: record.cacheKey, key });
   return key;
 }
 
-const contentKeys = new WeakMap<PageRecord, string>();
+/**
+ * By summary (with the cache key it was made for), not by record: a long-lived builder's next
+ * build makes new records but gets the same frozen summaries for unchanged pages, so an edit
+ * hashes its own page's content key, not 10,000 of them.
+ */
+const contentKeys = new WeakMap<PageSummary, { cacheKey: string; key: string }>();
 
 /** What {@link recallMarkdown} needs. */
 export interface RecallOptions {

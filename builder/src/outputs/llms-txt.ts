@@ -59,11 +59,13 @@ export function llmsFullBytes(
   // Sized first and written in place: one buffer, nothing allocated per page (at 10,000 pages a
   // cold build's Markdown is 55 MB of strings: encoding each first doubled the peak).
   const head = header(config);
+  // `absoluteUrl` of each page is this plus its path: made once, not 10,000 times (two regular expressions each).
+  const origin = absoluteUrl(config, '');
   const leads: string[] = [];
   const bodies: Array<string | Uint8Array> = [];
   let size = Buffer.byteLength(head);
   for (const [i, page] of inReadingOrder(pages, nav).entries()) {
-    const lead = `${i > 0 ? '\n' : ''}---\n\nSource: ${absoluteUrl(config, page.linkPath ?? page.urlPath)}\n\n`;
+    const lead = `${i > 0 ? '\n' : ''}---\n\nSource: ${origin}${page.linkPath ?? page.urlPath}\n\n`;
     const markdown = typeof page.markdown === 'string' ? page.markdown.trim() : page.markdown;
     const length = typeof markdown === 'string' ? Buffer.byteLength(markdown) : markdown.length;
     const at = size + Buffer.byteLength(lead);

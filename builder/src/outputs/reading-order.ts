@@ -8,10 +8,13 @@ import { readingOrder } from '../nav/prev-next.ts';
 /** `pages` sorted by reading order of `nav`, pages outside it last by `urlPath`. */
 export function inReadingOrder<T extends { urlPath: string }>(pages: readonly T[], nav: readonly NavItem[] = []): T[] {
   const rank = new Map(readingOrder(nav).map((link, i) => [link.path, i]));
-  return [...pages].sort((a, b) => {
-    const ra = rank.get(a.urlPath) ?? Number.POSITIVE_INFINITY;
-    const rb = rank.get(b.urlPath) ?? Number.POSITIVE_INFINITY;
-    if (ra !== rb) return ra < rb ? -1 : 1;
-    return a.urlPath < b.urlPath ? -1 : a.urlPath > b.urlPath ? 1 : 0;
+  // Each page's rank looked up once, not twice per comparison (~280,000 lookups at 10,000 pages).
+  const ranks = pages.map((page) => rank.get(page.urlPath) ?? Number.POSITIVE_INFINITY);
+  const order = pages.map((_, i) => i).sort((i, j) => {
+    if (ranks[i] !== ranks[j]) return ranks[i] < ranks[j] ? -1 : 1;
+    const a = pages[i].urlPath;
+    const b = pages[j].urlPath;
+    return a < b ? -1 : a > b ? 1 : 0;
   });
+  return order.map((i) => pages[i]);
 }

@@ -6,7 +6,7 @@
  * so the pipeline leaves their objects in place.
  */
 import type { SearchEntry, SearchFilters, SearchPage } from './search-shards.ts';
-import { planShards, searchHash, shardBase } from './search-shards.ts';
+import { planShards, searchHash, shardBase, shardCount, shardOf } from './search-shards.ts';
 import { buildPagefindShard, type PagefindShard } from './pagefind-shard.ts';
 import { decideOverlay, OVERLAY_LIST_KEY, OVERLAY_NAME, overlayBase, overlayFingerprint, overlayList, pageStamp, servedWhenMerged } from './search-overlay.ts';
 
@@ -112,8 +112,14 @@ export function searchBaseOf(manifest: SearchManifest): string {
  * The `searchBase` a build of `pages` publishes, known before indexing (shells are rendered
  * while Pagefind runs): the bases of the non-empty shards and the overlay's list.
  */
-export function plannedSearchBase(pages: readonly (SearchPage | SearchEntry)[], basePath = '', perShard?: number): string {
-  return [...planShards(pages, basePath, perShard).filter((plan) => plan.pages.length > 0).map((plan) => shardBase(plan.name)), `/${OVERLAY_LIST_KEY}`].join(',');
+export function plannedSearchBase(pages: readonly (SearchPage | SearchEntry)[], _basePath = '', perShard?: number): string {
+  // The shards `planShards` would make, by name only: neither sorted nor fingerprinted (a
+  // sha256 over every page, of which an edit needs none here); `basePath` is in fingerprints only.
+  const count = shardCount(pages.length, perShard);
+  const used = new Set<number>();
+  for (const page of pages) used.add(shardOf(page.urlPath, count));
+  const names = Array.from({ length: count }, (_, index) => index).filter((index) => used.has(index)).map((index) => shardBase(`${count}-${index}`));
+  return [...names, `/${OVERLAY_LIST_KEY}`].join(',');
 }
 
 /** Reads a manifest published by an earlier build; undefined when missing or not one. */

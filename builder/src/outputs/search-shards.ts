@@ -122,12 +122,15 @@ export function planShards<T extends SearchPage | SearchEntry>(pages: readonly T
   for (const page of pages) buckets[shardOf(page.urlPath, count)].push(page);
   return buckets.map((bucket, index) => {
     bucket.sort((a, b) => (a.urlPath < b.urlPath ? -1 : a.urlPath > b.urlPath ? 1 : 0));
-    const hash = createHash('sha256').update(basePath).update('\0');
+    // Hashed in one call: the same bytes as one update per field, without 60,000 calls into the
+    // hash at 10,000 pages (every build plans twice).
+    const fields: string[] = [basePath];
     for (const page of bucket) {
-      hash.update(page.urlPath).update('\0').update('searchHash' in page ? page.searchHash : searchHash(page)).update('\0');
+      fields.push(page.urlPath, 'searchHash' in page ? page.searchHash : searchHash(page));
       // A page moved to another version or language by a docs.json change is indexed again.
-      if (filters) hash.update(scopeTags(page.urlPath, filters)).update('\0');
+      if (filters) fields.push(scopeTags(page.urlPath, filters));
     }
-    return { name: `${count}-${index}`, pages: bucket, fingerprint: hash.digest('hex') };
+    fields.push('');
+    return { name: `${count}-${index}`, pages: bucket, fingerprint: createHash('sha256').update(fields.join('\0')).digest('hex') };
   });
 }

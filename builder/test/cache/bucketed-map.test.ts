@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import t from 'tap';
 import { bucketCount, readBucketedMap, sameJson, unreferenced, writeBucketedMap } from '../../src/cache/bucketed-map.ts';
-import { MANIFEST_KEY, readManifest, writeManifest, type BuildManifest } from '../../src/manifest.ts';
+import { manifestFiles, manifestPage, MANIFEST_KEY, readManifest, writeManifest, type BuildManifest, type ManifestPage } from '../../src/manifest.ts';
 import { tempDir } from '../helpers/git-repo.ts';
 import { recordingStore } from '../helpers/recording-store.ts';
 
@@ -90,6 +90,37 @@ t.test('bucketed builder state', async (t) => {
     t.ok(Object.isFrozen(map), 'a map written is frozen: the next build reads it');
   });
 
+  t.test('should write with the changed keys reported the buckets a full comparison writes, leaving the previous map as it was', async (t) => {
+    const reported = recordingStore(tempDir());
+    const compared = recordingStore(tempDir());
+    let map: Readonly<Record<string, unknown>> = entries(3000);
+    let listing = await writeBucketedMap(reported.store, 'same/', map);
+    t.same(await writeBucketedMap(compared.store, 'same/', map), listing);
+    // Each step: the change, and the keys reported (a removal or addition left out must be found all the same).
+    const steps: Array<[string, (m: Record<string, unknown>) => void, string[]]> = [
+      ['one entry changed', (m) => { m['docs/section-5/page-5.mdx'] = { cacheKey: 'k5-edited' }; }, ['docs/section-5/page-5.mdx']],
+      ['a key reported, its entry equal', (m) => { m['docs/section-6/page-6.mdx'] = structuredClone(m['docs/section-6/page-6.mdx']); }, ['docs/section-6/page-6.mdx']],
+      ['added and removed, reported', (m) => { m['docs/new/page.mdx'] = { cacheKey: 'new' }; delete m['docs/section-1/page-8.mdx']; }, ['docs/new/page.mdx', 'docs/section-1/page-8.mdx']],
+      ['an addition not reported', (m) => { m['docs/other.mdx'] = 1; m['docs/section-2/page-9.mdx'] = [1, 2]; }, ['docs/section-2/page-9.mdx']],
+      ['a removal not reported', (m) => { delete m['docs/section-3/page-10.mdx']; }, []],
+      ['a removed key reported twice, absent before and after', (m) => { delete m['docs/other.mdx']; }, ['docs/other.mdx', 'docs/other.mdx', 'docs/never.mdx']],
+    ];
+    for (const [name, change, keys] of steps) {
+      const next = { ...map };
+      change(next);
+      const copy = structuredClone(map);
+      reported.puts.length = 0;
+      compared.puts.length = 0;
+      const after = await writeBucketedMap(reported.store, 'same/', next, listing, keys);
+      t.same(after, await writeBucketedMap(compared.store, 'same/', next, listing), `${name}: the same listing`);
+      t.same([...reported.puts].sort(), [...compared.puts].sort(), `${name}: the same buckets written`);
+      t.same(await readBucketedMap(reported.store, after), next, `${name}: the map written`);
+      t.same(map, copy, `${name}: the previous map unchanged`);
+      map = next;
+      listing = after;
+    }
+  });
+
   t.test('should write again a bucket that was deleted, when its entries come back', async (t) => {
     const { store } = recordingStore(tempDir());
     const a = await writeBucketedMap(store, 'back/', entries(100));
@@ -161,6 +192,40 @@ t.test('bucketed builder state', async (t) => {
     const second = (await readManifest(store))!;
     t.same(gets, [MANIFEST_KEY], 'buckets this process wrote are not read back');
     t.same({ ...second, stored: undefined }, { ...manifest(1200, 17), stored: undefined });
+  });
+
+  t.test('should keep a page\'s previous manifest entry when it records the same, and make a new one otherwise', async (t) => {
+    const before = Object.freeze<ManifestPage>({ blob: 'b', cacheKey: 'k', urlPath: '/a', outputs: ['a/index.html', 'a.md', 'a.xml'], deps: { 'snippets/s.mdx': 'd' } });
+    const outputs = () => ['a/index.html', 'a.md', 'a.xml'];
+    const facts = { blob: 'b', cacheKey: 'k', urlPath: '/a', deps: { 'snippets/s.mdx': 'd' } };
+    t.equal(manifestPage(before, facts, outputs), before, 'the same: the previous entry itself');
+    const changes: Array<[string, Omit<ManifestPage, 'outputs'>, () => string[]]> = [
+      ['blob', { ...facts, blob: 'c' }, outputs],
+      ['import', { ...facts, deps: { 'snippets/s.mdx': 'e' } }, outputs],
+      ['no imports', { ...facts, deps: undefined }, outputs],
+      ['version', { ...facts, version: 'v2' }, outputs],
+      ['failed', { ...facts, failed: true }, outputs],
+      ['outputs', facts, () => ['a/index.html', 'a.md']],
+    ];
+    for (const [name, page, made] of changes) {
+      const entry = manifestPage(before, page, made);
+      t.not(entry, before, `${name}: a new entry`);
+      t.same(entry, JSON.parse(JSON.stringify({ ...page, outputs: made() })), `${name}: holding what it was given`);
+    }
+    t.not(manifestPage({ ...before, extra: 1 } as unknown as ManifestPage, facts, outputs), before, 'a field the build no longer writes: a new entry');
+    t.same(Object.keys(manifestPage(undefined, { ...facts, failed: true, version: 'v2' }, outputs)), ['blob', 'cacheKey', 'urlPath', 'version', 'outputs', 'deps', 'failed'], 'fields in the order they are stored');
+  });
+
+  t.test('should report the repository paths whose blob changed, and keep the previous files when none did', async (t) => {
+    const previous = Object.freeze({ 'docs/a.mdx': '1', 'docs/b.mdx': '2', 'docs/constructor.mdx': '3' });
+    const same = manifestFiles(new Map(Object.entries(previous)), previous);
+    t.equal(same.files, previous, 'the same blobs: the previous record itself');
+    t.same(same.changed, []);
+    const next = manifestFiles(new Map([['docs/a.mdx', '1'], ['docs/b.mdx', '9'], ['__proto__', '4'], ['docs/new.mdx', '5']]), previous);
+    t.same(next.changed.sort(), ['__proto__', 'docs/b.mdx', 'docs/constructor.mdx', 'docs/new.mdx'], 'changed, added (any name) and removed');
+    t.ok(Object.hasOwn(next.files, '__proto__') && !Object.hasOwn(next.files, 'docs/constructor.mdx'));
+    t.same(previous, { 'docs/a.mdx': '1', 'docs/b.mdx': '2', 'docs/constructor.mdx': '3' }, 'the previous record unchanged');
+    t.same(manifestFiles(new Map([['a', '1']]), undefined), { files: { a: '1' }, changed: [] }, 'a first build compares nothing');
   });
 
   t.test('should still read a manifest with its maps inline, and none whose bucket is lost', async (t) => {

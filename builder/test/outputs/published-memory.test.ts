@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import t from 'tap';
 import { PublishedMemory } from '../../src/outputs/published-memory.ts';
 
@@ -33,5 +34,39 @@ t.test('published files memory', async (t) => {
     memory.remember(new Map([['h1', pooled]]));
     memory.remember(new Map([['h2', memory.scratch(8)]]));
     t.not(memory.scratch(8).buffer, pooled.buffer);
+  });
+  t.test('should hash a file as sha256 does, resuming from where it first differs from the one remembered at its key', async (t) => {
+    const memory = new PublishedMemory();
+    const mb = 1 << 20;
+    const full = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+    const publish = (bytes: Buffer, name: string) => {
+      const file = memory.scratch(bytes.length);
+      bytes.copy(file);
+      const hash = memory.sha256('llms-full.txt', file);
+      t.equal(hash, full(file), `${name}: the file's sha256`);
+      memory.remember(new Map([[hash, file]]));
+      return file;
+    };
+    const base = Buffer.alloc(5 * mb + 123, 'a');
+    publish(base, 'first');
+    const edited = Buffer.from(base);
+    edited[3 * mb + 7] = 0x62;
+    publish(edited, 'a byte changed after three megabytes');
+    publish(edited, 'the same bytes again');
+    const first = Buffer.from(edited);
+    first[0] = 0x63;
+    publish(first, 'the first byte changed');
+    publish(Buffer.concat([first.subarray(0, 2 * mb), Buffer.from('inserted'), first.subarray(2 * mb)]), 'bytes inserted: the rest shifted');
+    publish(first.subarray(0, mb), 'shorter: one whole megabyte');
+    publish(first.subarray(0, mb - 1), 'shorter still');
+    publish(Buffer.alloc(3 * mb, 'z'), 'another file of whole megabytes');
+    const unremembered = Buffer.alloc(3 * mb, 'z');
+    unremembered[2 * mb] = 0x79;
+    t.equal(memory.sha256('llms-full.txt', unremembered), full(unremembered), 'a file hashed but not remembered since');
+    const other = Buffer.alloc(3 * mb, 'z');
+    other[2 * mb + 1] = 0x79;
+    t.equal(memory.sha256('llms-full.txt', other), full(other), 'after a file not remembered: hashed whole');
+    const same = memory.get(full(Buffer.alloc(3 * mb, 'z')))!;
+    t.equal(memory.sha256('fr/llms-full.txt', same), full(same), 'another key: hashed whole');
   });
 });

@@ -2,8 +2,8 @@ import t from 'tap';
 import { gunzipSync } from 'node:zlib';
 import { createCompiler, isPageFailure } from '../../src/compile/index.ts';
 import { closePagefind } from '../../src/outputs/pagefind-shard.ts';
-import { buildSearchIndex, parseSearchManifest, SEARCH_MANIFEST_KEY, searchBaseOf } from '../../src/outputs/search-index.ts';
-import { shardOf } from '../../src/outputs/search-shards.ts';
+import { buildSearchIndex, parseSearchManifest, plannedSearchBase, SEARCH_MANIFEST_KEY, searchBaseOf } from '../../src/outputs/search-index.ts';
+import { planShards, shardOf } from '../../src/outputs/search-shards.ts';
 
 const pages = Array.from({ length: 6 }, (_, i) => ({
   urlPath: `/guides/page-${i}`,
@@ -61,6 +61,14 @@ t.test('buildSearchIndex', async (t) => {
     const [fragment] = fragments(result.files).map((f) => JSON.parse(f.slice(f.indexOf('{'))) as { content: string; meta: { title: string } });
     t.equal(fragment.meta.title, 'Glossary');
     t.equal(fragment.content, 'Glossary. Terms used in these docs. Method Path Purpose GET. /pages. List pages.');
+  });
+
+  t.test('should plan the search base of the non-empty shards, as the shard plan names them', async (t) => {
+    for (const [count, perShard] of [[0, undefined], [1, undefined], [3, 1], [5, 2], [900, undefined], [40, 3]] as const) {
+      const pages = Array.from({ length: count }, (_, i) => ({ urlPath: `/guide/page-${i}`, searchHash: `h${i}` }));
+      const expected = [...planShards(pages, '/docs', perShard).filter((plan) => plan.pages.length > 0).map((plan) => `/_pagefind/${plan.name}/`), '/_pagefind/overlay.json'].join(',');
+      t.equal(plannedSearchBase(pages, '/docs', perShard), expected, `${count} pages, ${perShard ?? 'default'} per shard`);
+    }
   });
 
   t.test('should ignore a previous manifest that is missing or unreadable', async (t) => {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import t from 'tap';
 import { createSharedHighlighter as createTestHighlighter } from '../../src/compile/highlighter.ts';
 import { renderCodeBlock } from '../../src/compile/code-block.ts';
@@ -35,6 +36,12 @@ t.test('search shards', async (t) => {
     const changed = after.filter((plan, i) => plan.fingerprint !== before[i].fingerprint).map((plan) => plan.name);
     t.same(changed, [`4-${shardOf(pages[123].urlPath, 4)}`]);
     t.same(planShards([...pages].reverse()).map((p) => p.fingerprint), before.map((p) => p.fingerprint), 'input order does not matter');
+  });
+
+  t.test('should fingerprint a shard as the sha256 of its base path and its pages\' fields, each ended by a NUL', async (t) => {
+    const shardPages = [{ urlPath: '/b/é', searchHash: 'h2' }, { urlPath: '/a/\u{1F600}', searchHash: 'h1' }];
+    const [plan] = planShards(shardPages, '/docs');
+    t.equal(plan.fingerprint, createHash('sha256').update('/docs\0/a/\u{1F600}\0h1\0/b/é\0h2\0').digest('hex'), 'pages in URL order');
   });
 
   t.test('should index a minimal document: escaped title as h1 and meta, then the body', async (t) => {
