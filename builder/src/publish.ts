@@ -37,6 +37,9 @@ export interface Publisher {
 const MAX_PENDING = 32;
 
 /** A publisher over `store` given the previous manifest's objects. */
+/** `map[key]` when `map` holds it itself: a key such as `constructor` (a file at the site's root) is not Object's. */
+const own = <V>(map: Record<string, V>, key: string): V | undefined => (Object.hasOwn(map, key) ? map[key] : undefined);
+
 export function createPublisher(store: ObjectStore, previous: Record<string, PublishedObject>, limits: BuildLimits): Publisher {
   const objects: Record<string, PublishedObject> = {};
   const pending = new Set<Promise<void>>();
@@ -50,7 +53,7 @@ export function createPublisher(store: ObjectStore, previous: Record<string, Pub
   let total = 0;
   const changed: string[] = [];
   const record = (key: string, obj: PublishedObject) => {
-    total += obj.size - (objects[key]?.size ?? 0);
+    total += obj.size - (own(objects, key)?.size ?? 0);
     objects[key] = obj;
     checkOutput(total, limits);
   };
@@ -58,7 +61,7 @@ export function createPublisher(store: ObjectStore, previous: Record<string, Pub
     async emit(key, data, known) {
       const bytes = typeof data === 'string' ? Buffer.from(data) : data;
       const hash = known ?? sha256(bytes);
-      const prev = previous[key];
+      const prev = own(previous, key);
       // The previous entry itself when the bytes are the same: the next manifest compares it by identity.
       if (prev?.hash === hash && prev.size === bytes.byteLength) {
         record(key, prev);
@@ -78,16 +81,16 @@ export function createPublisher(store: ObjectStore, previous: Record<string, Pub
       pending.add(p);
     },
     keep(key) {
-      const prev = previous[key];
+      const prev = own(previous, key);
       if (prev === undefined) return false;
       record(key, prev);
       return true;
     },
-    has: (key) => objects[key] !== undefined,
+    has: (key) => Object.hasOwn(objects, key),
     async finish() {
       await Promise.all(pending);
       if (failure) throw failure.error;
-      const removed = Object.keys(previous).filter((k) => objects[k] === undefined);
+      const removed = Object.keys(previous).filter((k) => !Object.hasOwn(objects, k));
       if (removed.length > 0) await store.delete(removed);
       return { uploaded, deleted: removed.length, objects, changed: [...changed, ...removed] };
     },

@@ -73,4 +73,25 @@ t.test('createPublisher', async (t) => {
     t.equal(stats.objects['kept.html'], same['kept.html'], 'a kept entry is the previous one');
     t.equal(stats.objects['same.html'], same['same.html'], 'so is one emitted with the same bytes');
   });
+
+  t.test('should treat keys named like Object\'s own properties as any other file', async (t) => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-publish-'));
+    t.teardown(() => fs.rmSync(root, { recursive: true, force: true }));
+    const { store } = countingStore(root);
+    const publisher = createPublisher(store, {}, DEFAULT_LIMITS);
+    for (const key of ['constructor', 'toString', 'hasOwnProperty']) {
+      t.notOk(publisher.has(key), `${key}: not published yet`);
+      t.notOk(publisher.keep(key), `${key}: nothing to keep before a first publish`);
+      await publisher.emit(key, `file ${key}`);
+      t.ok(publisher.has(key));
+    }
+    const stats = await publisher.finish();
+    t.equal(stats.uploaded, 3);
+    t.same(stats.changed.sort(), ['constructor', 'hasOwnProperty', 'toString']);
+    t.equal(fs.readFileSync(path.join(root, 'constructor'), 'utf8'), 'file constructor');
+    const next = createPublisher(store, stats.objects, DEFAULT_LIMITS);
+    t.ok(next.keep('constructor'));
+    const after = await next.finish();
+    t.same(after.changed.sort(), ['hasOwnProperty', 'toString'], 'the files not kept are deleted');
+  });
 });
