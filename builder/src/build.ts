@@ -25,7 +25,7 @@ import { nextMoves, readMoves, writeMoves } from './outputs/page-moves.ts';
 import { pageExportKeys, pageExports, PAGE_EXPORTS_VERSION, siteWideExports, type SiteWidePage } from './outputs/site-exports.ts';
 import { contentKey, llmsFullIndex, recallMarkdown } from './outputs/llms-full-recall.ts';
 import type { LlmsSegment } from './outputs/llms-txt.ts';
-import { utilitiesSheet } from './outputs/tailwind-css.ts';
+import { classesOfPages, utilitiesSheet } from './outputs/tailwind-css.ts';
 import { buildCustomCss, customCssFiles, customCssKey } from './css/custom-css.ts';
 import type { ShellContext } from './outputs/page-shells.ts';
 import { htmlKey } from './outputs/site-paths.ts';
@@ -374,7 +374,7 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>,
   indexing.catch(() => undefined); // awaited below; a failure while shells render is reported there
 
   // Files included with $ref count as docs.json: a change to one re-renders every shell.
-  const utilities = await utilitiesSheet(pageSummaries.flatMap((s) => s.classes ?? []), previous?.utilities, (key) => publisher.keep(key));
+  const utilities = await utilitiesSheet(classesOfPages(pageSummaries.map((s) => s.classes)), previous?.utilities, (key) => publisher.keep(key));
   const utilitiesKey = utilities.state.key;
   if (utilitiesKey && utilities.css !== undefined) await publisher.emit(utilitiesKey, utilities.css);
   const customKey = await publishCustomCss(snapshot, configBytes, config, previous, publisher, opts.customCss === true);

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -93,5 +94,27 @@ t.test('createPublisher', async (t) => {
     t.ok(next.keep('constructor'));
     const after = await next.finish();
     t.same(after.changed.sort(), ['hasOwnProperty', 'toString'], 'the files not kept are deleted');
+  });
+
+  t.test('should compare large texts by their bytes, whether the same string or a copy, and upload a changed one', async (t) => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-publish-'));
+    t.teardown(() => fs.rmSync(root, { recursive: true, force: true }));
+    const { store } = countingStore(root);
+    const text = `${'é'.repeat(40_000)}\n${'line of a site-wide file\n'.repeat(4_000)}`;
+    const first = createPublisher(store, {}, DEFAULT_LIMITS);
+    await first.emit('llms.txt', text);
+    const published = (await first.finish()).objects;
+    t.same(published['llms.txt'], { hash: createHash('sha256').update(Buffer.from(text)).digest('hex'), size: Buffer.byteLength(text) }, 'the hash and size of its UTF-8 bytes');
+    for (const [label, again] of [['the same string', text], ['a copy', (' ' + text).slice(1)]] as const) {
+      const next = createPublisher(store, published, DEFAULT_LIMITS);
+      await next.emit('llms.txt', again);
+      const stats = await next.finish();
+      t.equal(stats.uploaded, 0, `${label}: not uploaded`);
+      t.equal(stats.objects['llms.txt'], published['llms.txt'], `${label}: the previous entry`);
+    }
+    const edited = createPublisher(store, published, DEFAULT_LIMITS);
+    await edited.emit('llms.txt', `${text}one more line\n`);
+    t.equal((await edited.finish()).uploaded, 1);
+    t.equal(fs.readFileSync(path.join(root, 'llms.txt'), 'utf8'), `${text}one more line\n`);
   });
 });

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { classCandidates, tailwindCss, tailwindKey, utilitiesSheet } from '../../src/outputs/tailwind-css.ts';
+import { classCandidates, classesOfPages, tailwindCss, tailwindKey, utilitiesSheet } from '../../src/outputs/tailwind-css.ts';
 
 t.test('tailwind utilities', async (t) => {
   t.test('should collect the distinct tokens of every class attribute', async (t) => {
@@ -57,5 +57,23 @@ t.test('tailwind utilities', async (t) => {
   t.test('should name the stylesheet by its content', async (t) => {
     t.match(tailwindKey('a'), /^_folio\/utilities-[0-9a-f]{12}\.css$/);
     t.not(tailwindKey('a'), tailwindKey('b'));
+  });
+
+  t.test('should give the same array back while every page keeps its class names, and a new one when one changes', async (t) => {
+    const a = Object.freeze(['block', 'p-4']);
+    const b = Object.freeze(['flex']);
+    const first = classesOfPages([a, undefined, b]);
+    t.same(first, ['block', 'p-4', 'flex']);
+    t.equal(classesOfPages([a, undefined, b]), first, 'the same lists');
+    t.equal(classesOfPages([a, undefined, ['flex']]), first, 'another list with the same names');
+    const edited = classesOfPages([a, ['grid'], ['flex']]);
+    t.not(edited, first);
+    t.same(edited, ['block', 'p-4', 'grid', 'flex']);
+    t.same(classesOfPages([a, ['grid']]), ['block', 'p-4', 'grid'], 'a page removed');
+    t.same(classesOfPages([a, ['grid'], b, b]), ['block', 'p-4', 'grid', 'flex', 'flex'], 'a page added');
+    const keep = () => true;
+    const sheet = await utilitiesSheet(classesOfPages([a, b]), undefined, keep);
+    t.same(await utilitiesSheet(classesOfPages([a, b]), sheet.state, keep), { state: sheet.state }, 'the array given back makes the same sheet inputs');
+    t.same((await utilitiesSheet(['block', 'p-4', 'flex'], undefined, keep)).state, sheet.state, 'as the same names in a new array');
   });
 });
