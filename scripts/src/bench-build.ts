@@ -28,6 +28,7 @@ import { createLocalDirStore } from '@folio/builder/store/local-dir-store.ts';
 import { readManifest, STATE_PREFIX } from '@folio/builder/manifest.ts';
 import { LinkChecker } from '@folio/builder/links/link-check.ts';
 import { PageMemory } from '@folio/builder/page-bodies.ts';
+import { collectBetweenBuilds } from '@folio/builder/worker/collect-between-builds.ts';
 import { startEditCommitter } from './corpus/edit-committer.ts';
 import { commitEdit, externalCorpus, generatedCorpus, pageToEdit, readPages, type BenchCorpus } from './corpus/bench-corpus.ts';
 import { addVersions } from './corpus/versioned-corpus.ts';
@@ -107,6 +108,8 @@ async function warmChild(dir: string, out: string, editPath: string, variant: nu
   const page = { path: editPath, source: fs.readFileSync(path.join(dir, editPath), 'utf8') };
   await committer.commit(dir, page, variant);
   await build(opts);
+  // As the worker's build process does between jobs (worker/collect-between-builds.ts).
+  collectBetweenBuilds();
   await committer.commit(dir, page, variant + 1);
   committer.close();
   const t0 = performance.now();

@@ -13,6 +13,7 @@ import { outputSize, outputTooLarge } from './page-output.ts';
 import type { CompileInput } from '../compile/compiler.ts';
 import type { CodeThemes } from '../compile/highlighter.ts';
 import { StartPhases } from './start-phases.ts';
+import { ALLOCATOR_ENV } from './allocator-env.ts';
 
 // Where a sandbox's start goes (reported with `ready` and the first `done`; see the builder
 // README's performance section): Node's own start, module loading, the compiler, the first page.
@@ -24,6 +25,8 @@ fsCompat();
 delete process.env.NODE_COMPILE_CACHE;
 // Imported after fsCompat(): Vite probes the file system while its modules load.
 const { createLocalCompiler } = await import('../compile/local-compiler.ts');
+// Read by the allocators as they started (Vite's addon is loaded now): pages need not see them.
+for (const name of Object.keys(ALLOCATOR_ENV)) delete process.env[name];
 phases.mark('modules');
 
 type Inbound =

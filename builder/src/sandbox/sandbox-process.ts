@@ -16,6 +16,7 @@ import { readProcStats } from './proc-stats.ts';
 import { osIsolation, sandboxCommand, sandboxUid } from './runtime.ts';
 import { recordCodeCache, saveCodeCache, seedCodeCache } from './code-cache.ts';
 import { phaseDurations, type StartPhase } from './start-phases.ts';
+import { ALLOCATOR_ENV } from './allocator-env.ts';
 
 /** Why a sandbox was ended while it worked. */
 export type SandboxEnd = 'timeout' | 'memory' | 'crashed';
@@ -97,17 +98,6 @@ function scratchFolder(uid: number | undefined): string {
   chmodSync(dir, 0o700);
   return dir;
 }
-
-/**
- * How a sandbox's native allocators hand memory back. Two sandboxes run beside the build process,
- * so what each keeps but no longer uses counts twice against a build's memory:
- * - glibc gives each thread that allocates its own arena (V8's compiler and GC threads, libuv's
- *   pool), and freed memory in one is not reused by the others: two arenas at most.
- * - Vite's parser and transforms (rolldown, a native addon) allocate with mimalloc, which keeps
- *   freed pages for a while before returning them; returned at once here (`PURGE_DELAY=0`).
- * Together ~20 MB less resident per sandbox, at no measurable CPU cost (builder README, "Memory").
- */
-const ALLOCATOR_ENV = { MALLOC_ARENA_MAX: '2', MIMALLOC_PURGE_DELAY: '0' };
 
 /** Starts a sandbox process; it compiles chunks one at a time. */
 export function startSandbox(opts: SandboxOptions): Sandbox {

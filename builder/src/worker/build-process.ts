@@ -14,6 +14,7 @@ import { createHttpStore } from '../ci/http-store.ts';
 import { createCompiler, type SandboxCompiler } from '../compile/index.ts';
 import { LinkChecker } from '../links/link-check.ts';
 import { PageMemory } from '../page-bodies.ts';
+import { collectBetweenBuilds } from './collect-between-builds.ts';
 import { ControlPlaneClient, type Job } from './control-plane-client.ts';
 import { runJob } from './run-job.ts';
 
@@ -52,6 +53,8 @@ async function runOne(msg: BuildRequest): Promise<void> {
     return 'error' as const;
   });
   await send({ type: 'outcome', outcome });
+  // Reported: the garbage of this build is collected now, not in the middle of the next one.
+  collectBetweenBuilds();
 }
 
 let running: Promise<void> = Promise.resolve();

@@ -16,4 +16,7 @@ t.test('a compile sandbox as it runs', { skip: !fs.existsSync('/proc/self/enviro
   const cmdline = fs.readFileSync(`/proc/${box.pid}/cmdline`, 'latin1').split('\0');
   t.ok(cmdline.includes('--max-semi-space-size=8'), 'a smaller young generation');
   t.ok(cmdline.includes('--max-old-space-size=512'), 'the page memory limit is unchanged');
+  const [env] = await box.compile([{ sourcePath: 'docs/env.mdx', source: "Environment: {Object.keys(process.env).sort().join(', ')}.", contentRoot: 'docs/' }], { readFile: async () => undefined }, { cpuMs: 60_000, wallMs: 120_000 }) as Array<{ bodyHtml?: string }>;
+  t.match(env.bodyHtml, /Environment: [^.]*\./);
+  t.notMatch(env.bodyHtml, /MALLOC|MIMALLOC/, 'pages do not see the allocators\' settings');
 });
