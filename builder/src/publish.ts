@@ -1,7 +1,10 @@
 import { checkOutput, type BuildLimits } from './limits/build-limits.ts';
 import { cacheControlFor, contentTypeFor } from './store/content-type.ts';
 import type { ObjectStore } from './store/object-store.ts';
-import { sha256 } from './sha256.ts';
+import { sha256, sha256OfRecentText } from './sha256.ts';
+
+/** Texts this long or longer are hashed through `sha256OfRecentText`. */
+const LARGE_TEXT = 64 * 1024;
 
 /** What the manifest remembers of one published object: its sha256 and size. */
 export interface PublishedObject { hash: string; size: number }
@@ -37,26 +40,6 @@ export interface Publisher {
 const MAX_PENDING = 32;
 
 /** A publisher over `store` given the previous manifest's objects. */
-/** Texts this long or longer have their hash remembered (`textHash`). */
-const LARGE_TEXT = 64 * 1024;
-/** Large texts' hashes, by the text: a few, the last ones emitted. */
-const textHashes = new Map<string, string>();
-const TEXTS_KEPT = 8;
-
-/**
- * The SHA-256 of a large text emitted again: a kept builder's site-wide files (`llms.txt`, the
- * feed, the sitemap, 1-2 MB each at 10,000 pages) are the same string objects when what they
- * read did not change (outputs/site-exports.ts), found here by identity instead of hashed again.
- */
-function textHash(text: string): string {
-  let digest = textHashes.get(text);
-  if (digest === undefined) digest = sha256(text);
-  else textHashes.delete(text); // most recently used last
-  textHashes.set(text, digest);
-  for (const old of textHashes.keys()) if (textHashes.size > TEXTS_KEPT) textHashes.delete(old);
-  return digest;
-}
-
 /** `map[key]` when `map` holds it itself: a key such as `constructor` (a file at the site's root) is not Object's. */
 const own = <V>(map: Record<string, V>, key: string): V | undefined => (Object.hasOwn(map, key) ? map[key] : undefined);
 
@@ -80,7 +63,7 @@ export function createPublisher(store: ObjectStore, previous: Record<string, Pub
   return {
     async emit(key, data, known) {
       const size = typeof data === 'string' ? Buffer.byteLength(data) : data.byteLength;
-      const hash = known ?? (typeof data === 'string' && data.length >= LARGE_TEXT ? textHash(data) : sha256(data));
+      const hash = known ?? (typeof data === 'string' && data.length >= LARGE_TEXT ? sha256OfRecentText(data) : sha256(data));
       const prev = own(previous, key);
       // The previous entry itself when the bytes are the same: the next manifest compares it by identity.
       if (prev?.hash === hash && prev.size === size) {

@@ -26,3 +26,23 @@ export function sha256Again(text: string): string {
   }
   return digest;
 }
+
+/** Texts `sha256OfRecentText` remembers: the last few. */
+const RECENT_KEPT = 8;
+const recent = new Map<string, string>();
+
+/**
+ * `sha256(text)` for a large text that may be the very string hashed in a recent build: a kept
+ * builder's site-wide files (`llms.txt`, the feed, the sitemap, 1-2 MB each at 10,000 pages) are
+ * the same string objects when what they read did not change (outputs/site-exports.ts), found
+ * here by identity instead of hashed again. Unlike `sha256Again`, only the last few are kept:
+ * each can be megabytes.
+ */
+export function sha256OfRecentText(text: string): string {
+  let digest = recent.get(text);
+  if (digest === undefined) digest = sha256(text);
+  else recent.delete(text); // most recently used last
+  recent.set(text, digest);
+  for (const old of recent.keys()) if (recent.size > RECENT_KEPT) recent.delete(old);
+  return digest;
+}

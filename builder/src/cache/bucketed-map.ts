@@ -217,15 +217,9 @@ function changedGroups<V>(map: Readonly<Record<string, V>>, keys: readonly strin
   }
   // Keys gone since: only looked for when some are.
   if (kept < known.entries) for (const key in before) if (!Object.hasOwn(map, key)) changed.add(bucketOf(key, count));
-  const groups: Array<string[] | undefined> = Array.from({ length: count }, () => undefined);
-  for (const i of changed) {
-    const entries = recall(previous[i]);
-    if (!entries) return undefined;
-    groups[i] = Object.keys(entries).filter((key) => Object.hasOwn(map, key));
-  }
   // Keys new since: each in a changed bucket.
-  if (kept < keys.length) for (const key of keys) if (!Object.hasOwn(before, key)) groups[bucketOf(key, count)]!.push(key);
-  return groups;
+  const added = kept < keys.length ? keys.filter((key) => !Object.hasOwn(before, key)) : [];
+  return groupsOf(map, previous, changed, added);
 }
 
 /**
@@ -252,13 +246,22 @@ function reportedGroups<V>(map: Readonly<Record<string, V>>, size: number, previ
     else if (!has) removed++;
   }
   if (known.entries + added.length - removed !== size) return undefined;
-  const groups: Array<string[] | undefined> = Array.from({ length: count }, () => undefined);
-  for (const i of buckets) {
+  return groupsOf(map, previous, buckets, added);
+}
+
+/**
+ * The keys of `map` in each of `changed` buckets of `previous` (the bucket's remembered keys still
+ * in `map`, and the `added` keys that fall in it), `undefined` for the others; `undefined` when a
+ * changed bucket's entries are no longer in memory.
+ */
+function groupsOf<V>(map: Readonly<Record<string, V>>, previous: StoredMap, changed: ReadonlySet<number>, added: readonly string[]): Array<string[] | undefined> | undefined {
+  const groups: Array<string[] | undefined> = Array.from({ length: previous.length }, () => undefined);
+  for (const i of changed) {
     const entries = recall(previous[i]);
     if (!entries) return undefined;
     groups[i] = Object.keys(entries).filter((key) => Object.hasOwn(map, key));
   }
-  for (const key of added) groups[bucketOf(key, count)]!.push(key);
+  for (const key of added) groups[bucketOf(key, previous.length)]!.push(key);
   return groups;
 }
 
