@@ -140,6 +140,8 @@ export function runBackend(ctx: Koa.Context, deps: Deps, projectId: string, rest
     // The backend may exit before reading a (garbage) body; the broken pipe is not an error of ours.
     child.stdin.on('error', () => {});
     ctx.req.pipe(child.stdin);
+    // Its messages are not shown to the client; unread, they would hold the backend (and 'close') back.
+    child.stderr.resume();
     let head = Buffer.alloc(0);
     let headersDone = false;
     let replaced = false;

@@ -16,6 +16,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { EventEmitter } from 'node:events';
 import { PassThrough, Writable } from 'node:stream';
+import { finished } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
 
 /** From the control plane to the helper. */
@@ -31,7 +32,11 @@ export type FromHelper =
   | { t: 'close'; id: number; code: number | null }
   | { t: 'error'; id: number; message: string; code?: string };
 
-/** What the callers use of a started process: its three streams, `error` and `close (code)`. */
+/**
+ * What the callers use of a started process: its three streams, `error` and `close (code)`.
+ * `close` comes once stdout and stderr have both been read to their end, so a caller reads or
+ * `resume()`s both, as it would drain a child process's pipes.
+ */
 export interface StartedProcess extends EventEmitter {
   stdin: Writable;
   stdout: PassThrough;
@@ -85,8 +90,9 @@ function helperProcess(): ChildProcess {
       if (running.size === 0) hold(child, false);
       proc.stdout.end();
       proc.stderr.end();
-      // After the output written before it has reached the readers ('data' comes on a later tick).
-      setImmediate(() => proc.emit('close', msg.code));
+      // As a child process's 'close' does, it waits until both outputs have been read to their end:
+      // the helper may have taken all of a process's output before the caller began to read it.
+      void Promise.allSettled([finished(proc.stdout), finished(proc.stderr)]).then(() => proc.emit('close', msg.code));
     }
   });
   const lost = () => {

@@ -60,4 +60,12 @@ t.test('process starter', async (t) => {
     t.equal(code, 0);
     t.equal(stdout.length, 4_000_000);
   });
+
+  await t.test('should close only after output the process printed before it ended has been read', async (t) => {
+    const proc = startProcess('sh', ['-c', 'printf done; printf warned >&2'], { env });
+    proc.stdin.end();
+    // The process has long ended (and the helper said so) before anything is read or listened to.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    t.same(await outcome(proc), { stdout: Buffer.from('done'), stderr: 'warned', code: 0 });
+  });
 });
