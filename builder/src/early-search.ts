@@ -170,6 +170,13 @@ export function startChangedShards(opts: EarlySearchOptions): EarlyShards {
 function spooled(prefix: string, files: Map<string, Buffer>, spool: Spool | undefined): () => Map<string, Buffer> {
   if (!spool) return () => files;
   for (const [key, bytes] of files) spool.add(prefix + key, bytes);
-  const keys = [...files.keys()];
+  return readBack(prefix, [...files.keys()], spool);
+}
+
+/**
+ * The reader of a spooled bundle, made apart from `spooled`: closures made in one call share its
+ * scope, so a reader made there would keep `files` (the bundle's bytes) alive after all.
+ */
+function readBack(prefix: string, keys: string[], spool: Spool): () => Map<string, Buffer> {
   return () => new Map(keys.map((key) => [key, spool.get(prefix + key)!]));
 }
