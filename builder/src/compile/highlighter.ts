@@ -3,7 +3,9 @@
  * every grammar it loads stays loaded, so it is created once per compiler (per worker) and
  * grammars are loaded on first use.
  */
-import { bundledLanguages, createHighlighter, type Highlighter } from 'shiki';
+import { bundledLanguages, createHighlighter, type Highlighter, type RegexEngine } from 'shiki';
+import { createJavaScriptRegexEngine } from 'shiki/engine/javascript';
+import { createOnigurumaEngine } from 'shiki/engine/oniguruma';
 import { loadThemePair, type ThemePair } from './theme-pair.ts';
 
 /** Light and dark theme names; the HTML carries both as CSS variables (`defaultColor: false`). */
@@ -45,9 +47,23 @@ type BundledLanguage = keyof typeof bundledLanguages;
  */
 const EMBEDDED: BundledLanguage[] = ['markdown', 'mdx', 'yaml', 'toml', 'tsx', 'jsx', 'typescript', 'javascript', 'json', 'shellscript', 'html', 'css'];
 
+/**
+ * Grammars match with JavaScript's own regular expressions (shiki's JavaScript engine: Oniguruma
+ * patterns translated by oniguruma-to-es), not with Oniguruma compiled to WebAssembly. The
+ * WebAssembly memory grows with every expression a grammar compiles and is never given back: 42 MB
+ * of a sandbox's heap midway through a 10,000-page build, against ~20 MB more of V8 heap for the
+ * same expressions as RegExps. Same CPU, same HTML: a 1,000-page build came out byte for byte the
+ * same, and `test/compile/regex-engines.test.ts` compares both engines on the languages docs use
+ * most and checks that every bundled grammar translates, but those in {@link ONIGURUMA_ONLY}.
+ */
+const JAVASCRIPT_ENGINE = createJavaScriptRegexEngine({ forgiving: true });
+
+/** Grammars with a pattern the JavaScript engine cannot translate: a language using one highlights with Oniguruma. */
+export const ONIGURUMA_ONLY = ['ahk2'];
+
 /** Creates the shared highlighter with the given themes (default {@link DEFAULT_THEMES}). */
 export async function createSharedHighlighter(themes: CodeThemes = DEFAULT_THEMES): Promise<SharedHighlighter> {
-  const highlighter = await createHighlighter({ themes: [themes.light, themes.dark], langs: [] });
+  const highlighter = await createHighlighter({ themes: [themes.light, themes.dark], langs: [], engine: JAVASCRIPT_ENGINE });
   const pending = new Map<string, Promise<void>>();
   const pair = await loadThemePair(highlighter, themes.light, themes.dark);
   // Grammars that embed others lazily (Markdown, MDX…) colour code inside them (a YAML front
@@ -60,13 +76,18 @@ export async function createSharedHighlighter(themes: CodeThemes = DEFAULT_THEME
   // embed, 117 for MDX, would cost 2 s of CPU per sandbox to load.)
   const apart = new Map<string, Promise<Highlighter>>();
   const byLanguage = new Map<string, Highlighter>();
-  const alone = (langs: BundledLanguage[]) => createHighlighter({ themes: [themes.light, themes.dark], langs }).then(async (h) => {
+  const alone = (langs: BundledLanguage[], engine: RegexEngine | Promise<RegexEngine> = JAVASCRIPT_ENGINE) => createHighlighter({ themes: [themes.light, themes.dark], langs, engine }).then(async (h) => {
     // The same synthetic theme as the shared highlighter's (its name and colours follow from the two themes).
     if (pair) await loadThemePair(h, themes.light, themes.dark);
     return h;
   });
   const load = async (lang: BundledLanguage): Promise<Highlighter> => {
     const grammars = (await bundledLanguages[lang]()).default;
+    if (grammars.some((g) => ONIGURUMA_ONLY.includes(g.name))) {
+      const own = alone([lang], createOnigurumaEngine(import('shiki/wasm')));
+      byLanguage.set(lang, await own);
+      return own;
+    }
     if (!grammars.some((g) => g.embeddedLangsLazy?.length)) {
       await highlighter.loadLanguage(lang);
       return highlighter;
