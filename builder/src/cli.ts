@@ -18,7 +18,7 @@ import { parseArgs } from 'node:util';
 import type { BuildOptions } from './build.ts';
 import { BuilderError } from './errors.ts';
 import { scrubbedEnv } from './limits/scrubbed-env.ts';
-import { nodeEntryArgs } from './node-entry-args.ts';
+import { buildProcessArgs, buildProcessEnv } from './build-process-launch.ts';
 import type { BuildResult } from './types.ts';
 
 const USAGE = 'usage: build-site <git-url|dir> --out <dir> [--branch <b>] [--token <t>] [--site-url <u>]';
@@ -94,8 +94,8 @@ export function summary(r: BuildResult): string {
 /** Runs the build in a child process with a scrubbed environment and reads its reply. */
 function runChild(request: ChildRequest): Promise<ChildReply> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...nodeEntryArgs(fileURLToPath(import.meta.url)), '--child'], {
-      env: scrubbedEnv(), stdio: ['pipe', 'pipe', 'inherit'],
+    const child = spawn(process.execPath, [...buildProcessArgs(fileURLToPath(import.meta.url)), '--child'], {
+      env: buildProcessEnv(scrubbedEnv()), stdio: ['pipe', 'pipe', 'inherit'],
     });
     let out = '';
     child.stdout.on('data', (c: Buffer) => { out += c.toString(); });

@@ -21,6 +21,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { TEMPLATE_VERSION } from '@folio/site-template';
+import { ALLOCATOR_ENV, SEMI_SPACE_FLAG } from '@folio/builder/allocator-env.ts';
 import { build } from '@folio/builder/build.ts';
 import { createCompiler } from '@folio/builder/compile/index.ts';
 import { createRawFloor } from '@folio/builder/compile/raw-floor.ts';
@@ -68,11 +69,12 @@ function treeRssMb(pid: number): number {
 /**
  * Build processes start as `npm run build-site` starts one: from the command's cached bundle
  * (scripts/bin/run-bundled.mjs), not through tsx, whose loader and esbuild process would count in
- * the process tree's memory and the start-up time. `bundleReady` makes the bundle first, so no
+ * the process tree's memory and the start-up time, and with the Node flag and allocator settings
+ * every build process gets (build-process-launch.ts). `bundleReady` makes the bundle first, so no
  * measured run pays for it.
  */
 const RUN_BUNDLED = fileURLToPath(new URL('../bin/run-bundled.mjs', import.meta.url));
-const childArgs = (...args: string[]) => [RUN_BUNDLED, '--packages=external', fileURLToPath(import.meta.url), ...args];
+const childArgs = (...args: string[]) => [SEMI_SPACE_FLAG, RUN_BUNDLED, '--packages=external', fileURLToPath(import.meta.url), ...args];
 
 function bundleReady(): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -83,7 +85,7 @@ function bundleReady(): Promise<void> {
 function runBuild(dir: string, out: string, mode = '--child', ...extra: string[]): Promise<Run> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const child = spawn(process.execPath, childArgs(mode, dir, out, ...extra), { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, childArgs(mode, dir, out, ...extra), { env: { ...process.env, ...ALLOCATOR_ENV }, stdio: ['ignore', 'pipe', 'inherit'] });
     let tree = 0;
     const sampler = setInterval(() => { tree = Math.max(tree, treeRssMb(child.pid!)); }, 250);
     let text = '';

@@ -13,7 +13,7 @@ import { outputSize, outputTooLarge } from './page-output.ts';
 import type { CompileInput } from '../compile/compiler.ts';
 import type { CodeThemes } from '../compile/highlighter.ts';
 import { StartPhases } from './start-phases.ts';
-import { ALLOCATOR_ENV } from './allocator-env.ts';
+import { ALLOCATOR_ENV } from '../allocator-env.ts';
 
 // Where a sandbox's start goes (reported with `ready` and the first `done`; see the builder
 // README's performance section): Node's own start, module loading, the compiler, the first page.

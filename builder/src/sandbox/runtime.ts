@@ -10,6 +10,7 @@
 import { accessSync, constants, existsSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { SEMI_SPACE_FLAG } from '../allocator-env.ts';
 import { appError } from '../errors.ts';
 
 /** The repository root of the platform: `builder/`, `site-template/`, `node_modules/` live here. */
@@ -121,9 +122,6 @@ export function osWrapper(opts: { uid?: number; netns?: boolean; env?: Record<st
   return wrap;
 }
 
-/** A sandbox's young-generation semi-space, in MB. */
-const SEMI_SPACE_MB = 8;
-
 /** Node's own flags for a sandbox: the permission model and the heap's limits. */
 export function sandboxNodeArgs(opts: Pick<SandboxCommandOptions, 'scratch' | 'heapMb'>): string[] {
   return [
@@ -136,9 +134,7 @@ export function sandboxNodeArgs(opts: Pick<SandboxCommandOptions, 'scratch' | 'h
     `--allow-fs-read=${opts.scratch}`,
     `--allow-fs-write=${opts.scratch}`,
     `--max-old-space-size=${opts.heapMb}`,
-    // V8's young generation grows to 3 x 16 MB by default; at 8 MB semi-spaces a sandbox stays
-    // ~45 MB smaller for ~1% more CPU (at 4 MB, ~55 MB for ~5%: builder README, "Memory").
-    `--max-semi-space-size=${SEMI_SPACE_MB}`,
+    SEMI_SPACE_FLAG,
     '--disable-warning=SecurityWarning',
     '--disable-warning=ExperimentalWarning',
   ];

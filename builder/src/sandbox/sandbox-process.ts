@@ -16,7 +16,7 @@ import { readProcStats } from './proc-stats.ts';
 import { osIsolation, sandboxCommand, sandboxUid } from './runtime.ts';
 import { recordCodeCache, saveCodeCache, seedCodeCache } from './code-cache.ts';
 import { phaseDurations, type StartPhase } from './start-phases.ts';
-import { ALLOCATOR_ENV } from './allocator-env.ts';
+import { ALLOCATOR_ENV } from '../allocator-env.ts';
 
 /** Why a sandbox was ended while it worked. */
 export type SandboxEnd = 'timeout' | 'memory' | 'crashed';

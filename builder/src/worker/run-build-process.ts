@@ -13,7 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { scrubbedEnv } from '../limits/scrubbed-env.ts';
-import { nodeEntryArgs } from '../node-entry-args.ts';
+import { buildProcessArgs, buildProcessEnv } from '../build-process-launch.ts';
 import type { ControlPlaneClient, Job } from './control-plane-client.ts';
 import type { BuildRequest } from './build-process.ts';
 
@@ -58,8 +58,8 @@ export function buildProcesses(opts: BuildProcessOptions): BuildProcesses {
     const tmp = mkdtempSync(path.join(os.tmpdir(), 'folio-build-'));
     chmodSync(tmp, 0o711);
     // A process group of its own (detached), so that killGroup() reaches the sandboxes.
-    const child = spawn(process.execPath, nodeEntryArgs(BUILD_PROCESS), {
-      env: { ...scrubbedEnv(), TMPDIR: tmp }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'], serialization: 'advanced', detached: true,
+    const child = spawn(process.execPath, buildProcessArgs(BUILD_PROCESS), {
+      env: buildProcessEnv({ ...scrubbedEnv(), TMPDIR: tmp }), stdio: ['ignore', 'inherit', 'inherit', 'ipc'], serialization: 'advanced', detached: true,
     });
     const entry: Warm = { projectId, child, tmp };
     child.on('exit', () => {
