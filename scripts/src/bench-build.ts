@@ -21,7 +21,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { TEMPLATE_VERSION } from '@folio/site-template';
-import { ALLOCATOR_ENV, SEMI_SPACE_FLAG } from '@folio/builder/allocator-env.ts';
+import { SEMI_SPACE_FLAG } from '@folio/builder/allocator-env.ts';
+import { buildProcessEnv } from '@folio/builder/build-process-launch.ts';
 import { build } from '@folio/builder/build.ts';
 import { createCompiler } from '@folio/builder/compile/index.ts';
 import { createRawFloor } from '@folio/builder/compile/raw-floor.ts';
@@ -85,7 +86,7 @@ function bundleReady(): Promise<void> {
 function runBuild(dir: string, out: string, mode = '--child', ...extra: string[]): Promise<Run> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const child = spawn(process.execPath, childArgs(mode, dir, out, ...extra), { env: { ...process.env, ...ALLOCATOR_ENV }, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, childArgs(mode, dir, out, ...extra), { env: buildProcessEnv(process.env), stdio: ['ignore', 'pipe', 'inherit'] });
     let tree = 0;
     const sampler = setInterval(() => { tree = Math.max(tree, treeRssMb(child.pid!)); }, 250);
     let text = '';
