@@ -9,8 +9,10 @@
 # Build from the repository root:
 #   docker build -f docker/builder.Dockerfile -t folio/builder .
 #
-# The app runs its TypeScript through tsx, as it does in development (no build step). The builder
-# clones with isomorphic-git, so the image has no git CLI.
+# The worker and `ci-deploy` run from bundles of their TypeScript (scripts/bin/run-bundled.mjs,
+# made when the image is built), as `npm start` and `build-site` do; a build process starts from a
+# bundle too, so it carries no tsx loader. The builder clones with isomorphic-git, so the image
+# has no git CLI.
 ARG NODE_IMAGE=node:20-bookworm-slim
 
 # ---- deps: production dependencies, exactly as the lock file pins them ----
@@ -51,10 +53,11 @@ COPY builder/schema builder/schema
 COPY site-template/package.json site-template/
 COPY site-template/src site-template/src
 COPY docker/builder-healthcheck.mjs docker/builder-entrypoint.sh docker/
+COPY scripts/bin/run-bundled.mjs scripts/bin/
 # The client bundle is built once per template version; building it here makes every container
 # (and every CI run) start warm instead of running Vite on its first job.
-RUN mkdir -p site-template/node_modules/.cache node_modules/.cache/folio-sandbox-code /app/data \
- && chown -R folio:folio site-template/node_modules node_modules/.cache/folio-sandbox-code /app/data \
+RUN mkdir -p site-template/node_modules/.cache node_modules/.cache/folio-sandbox-code node_modules/.cache/folio-cli /app/data \
+ && chown -R folio:folio site-template/node_modules node_modules/.cache/folio-sandbox-code node_modules/.cache/folio-cli /app/data \
  && chmod 0755 docker/builder-entrypoint.sh
 USER folio
 RUN node --import tsx --input-type=module -e "const t = await import('@folio/site-template'); const os = await import('node:os'); await t.buildClientAssets(os.tmpdir() + '/warm')" \
@@ -62,6 +65,10 @@ RUN node --import tsx --input-type=module -e "const t = await import('@folio/sit
 # The compile sandboxes' code cache (builder/src/sandbox/code-cache.ts), recorded from the
 # platform's own page: every sandbox starts with a copy instead of compiling its modules.
 RUN node --import tsx --input-type=module -e "const w = await import('./builder/src/compile/code-cache-warmup.ts'); await w.warmCodeCache({ osLayers: false, heapMb: 1024 })"
+# The commands' bundles (the worker, a job's build process, ci-deploy): no container bundles on start.
+RUN for entry in builder/src/worker/main.ts builder/src/worker/build-process.ts builder/src/ci/main.ts; do \
+      node scripts/bin/run-bundled.mjs --prepare --packages=external "$entry" || exit 1; \
+    done
 # Liveness: the worker rewrites HEALTH_FILE every few seconds while its event loop runs.
 HEALTHCHECK --interval=15s --timeout=5s --start-period=20s --retries=3 \
   CMD ["node", "docker/builder-healthcheck.mjs"]

@@ -4,7 +4,9 @@
  * TypeScript command from a bundle instead of through tsx, so it starts in a fraction of the time.
  * With `--packages=external` only the project's own modules are bundled and installed packages
  * load from `node_modules` as usual (the builder's commands: Vite cannot be bundled);
- * `--cache-dir` overrides `FOLIO_CLI_CACHE_DIR`.
+ * `--cache-dir` overrides `FOLIO_CLI_CACHE_DIR`. With `--prepare` the bundle is made (or found current) and
+ * the command is not run: an image makes its commands' bundles when it is built (exit 1 when
+ * bundling failed).
  *
  * Why: through tsx, every module a command loads (mongoose, the MongoDB driver, zod: about a
  * thousand files) passes through tsx's resolve and load hooks, and the tsx CLI starts a second
@@ -225,14 +227,15 @@ function pruneOldBundles(dir, keep) {
   for (const { name } of old.slice(2)) fs.rmSync(path.join(dir, name), { recursive: true, force: true });
 }
 
-const usage = 'usage: node scripts/bin/run-bundled.mjs [--packages=external] [--cache-dir=<dir>] <command.ts> [args…]';
+const usage = 'usage: node scripts/bin/run-bundled.mjs [--packages=external] [--cache-dir=<dir>] [--prepare] <command.ts> [args…]';
 const options = [];
 let rest = process.argv.slice(2);
 while (rest[0]?.startsWith('--')) options.push(rest.shift());
 const externalPackages = options.includes('--packages=external');
+const prepareOnly = options.includes('--prepare');
 const cacheOption = options.find((o) => o.startsWith('--cache-dir='))?.slice('--cache-dir='.length);
 const [entryArg, ...args] = rest;
-if (!entryArg || options.some((o) => o !== '--packages=external' && !o.startsWith('--cache-dir='))) {
+if (!entryArg || options.some((o) => o !== '--packages=external' && o !== '--prepare' && !o.startsWith('--cache-dir='))) {
   console.error(usage);
   process.exit(2);
 }
@@ -249,11 +252,16 @@ if (!main) {
     fs.mkdirSync(dir, { recursive: true });
     main = await buildBundle(entry, dir, externalPackages);
   } catch (err) {
+    if (prepareOnly) {
+      console.error(`run-bundled: could not bundle ${entryArg}: ${err instanceof Error ? err.message : err}`);
+      process.exit(1);
+    }
     if (process.env.FOLIO_CLI_DEBUG) console.error(`run-bundled: ${err instanceof Error ? err.message : err}; running through tsx`);
     const { register } = await import('tsx/esm/api');
     register();
   }
 }
+if (prepareOnly) process.exit(0);
 // How the command starts another TypeScript entry of the platform in a child process (the
 // builder's `node-entry-args.ts` reads it): through this launcher again, with the same cache
 // (children get a scrubbed environment), or through tsx's loader when this run fell back to

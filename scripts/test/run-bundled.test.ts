@@ -83,6 +83,21 @@ t.test('run-bundled', async (t) => {
     t.equal(bundles(cache).length, 2, 'a new bundle for the new sources');
   });
 
+  await t.test('should only make the bundle with --prepare, and run the command from it afterwards', async (t) => {
+    const cache = tmp('folio-cli-cache-');
+    const dir = tmp('folio-cli-src-');
+    fs.writeFileSync(path.join(dir, 'main.ts'), 'const n: number = 2;\nconsole.log(`ran ${n}`);\n');
+    t.same(await node([launcher, '--prepare', path.join(dir, 'main.ts')], { FOLIO_CLI_CACHE_DIR: cache }), { code: 0, stdout: '', stderr: '' }, 'bundled, not run');
+    const [built] = bundles(cache);
+    t.ok(built, 'a bundle was made');
+    t.same(await node([launcher, path.join(dir, 'main.ts')], { FOLIO_CLI_CACHE_DIR: cache }), { code: 0, stdout: 'ran 2\n', stderr: '' });
+    t.same(bundles(cache), [built], 'the prepared bundle ran');
+    fs.writeFileSync(path.join(dir, 'broken.ts'), 'export const = ;\n');
+    const failed = await node([launcher, '--prepare', path.join(dir, 'broken.ts')], { FOLIO_CLI_CACHE_DIR: cache });
+    t.equal(failed.code, 1, 'a command that cannot be bundled fails the preparation');
+    t.match(failed.stderr, /could not bundle/);
+  });
+
   await t.test('should leave installed packages out with --packages=external and keep each module\'s own import.meta.url', async (t) => {
     const cache = tmp('folio-cli-cache-');
     const dir = tmp('folio-cli-src-');
@@ -116,7 +131,7 @@ t.test('run-bundled', async (t) => {
     const inside = bundles(cache).find((b) => !b.startsWith(external.split('/')[0]));
     t.ok(inside && mainOf(inside).includes('${s}.'), 'without the option the package is bundled');
     t.same(await node([launcher, '--packages=none', path.join(dir, 'main.ts')]), {
-      code: 2, stdout: '', stderr: 'usage: node scripts/bin/run-bundled.mjs [--packages=external] [--cache-dir=<dir>] <command.ts> [args…]\n',
+      code: 2, stdout: '', stderr: 'usage: node scripts/bin/run-bundled.mjs [--packages=external] [--cache-dir=<dir>] [--prepare] <command.ts> [args…]\n',
     });
   });
 
