@@ -17,7 +17,7 @@ import { CACHE_PREFIX, manifestFiles, manifestPage, readManifest, writeManifest,
 import { LinkChecker } from './links/link-check.ts';
 import { checkSiteLinks } from './links/site-links.ts';
 import { publishIslands } from './outputs/island-bundle.ts';
-import { siteNav } from './nav/dimension-nav.ts';
+import { rememberedSiteNav } from './nav/remembered-nav.ts';
 import { searchFiltersOf, versionLabel } from './nav/dimensions.ts';
 import { startChangedShards } from './early-search.ts';
 import { buildSearchIndex, discardStarted, parseSearchManifest, plannedSearchBase, SEARCH_MANIFEST_KEY, type StartedShard } from './outputs/search-index.ts';
@@ -332,7 +332,7 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>,
   const ordered = [...sources.filter((p) => records.has(p)).map((p) => records.get(p)!), ...apiRecords];
   const pageSummaries = ordered.map((r) => r.summary);
   // Languages and versions: a sidebar per combination; the default one is the site's `nav`.
-  const { nav, dimensions } = siteNav(pageSummaries, config, { sources: new Set(sources) });
+  const { nav, dimensions } = rememberedSiteNav(pageSummaries, config, sources);
   const fallbacks = [...dimensions?.fallbacks.values() ?? []].flatMap((f) => (records.has(f.from) ? [{ record: records.get(f.from)!, urlPath: f.urlPath }] : []));
   // Pages renamed since the last publish redirect from their old URLs (kept across syncs).
   const renamed = await pageRenames(previous, sources, snapshot, contentRoot);

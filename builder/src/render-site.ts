@@ -15,6 +15,17 @@ import type { Publisher } from './publish.ts';
 import { sha256 } from './sha256.ts';
 
 
+/**
+ * Each sidebar's hash, by sidebar: a kept builder gets the same (frozen) sidebar back while no
+ * page moves in it (nav/remembered-nav.ts), and hashing 10,000 entries' JSON per edit is not free.
+ */
+const navHashes = new WeakMap<readonly NavItem[], string>();
+function navHash(nav: readonly NavItem[]): string {
+  let hash = navHashes.get(nav);
+  if (hash === undefined) navHashes.set(nav, hash = sha256(JSON.stringify(nav)));
+  return hash;
+}
+
 /** Shells whose bodies are loaded at once: bounds memory while keeping reads overlapped. */
 const SHELL_BATCH = 64;
 
@@ -63,12 +74,9 @@ export async function renderSite(records: readonly PageRecord[], ctx: RenderCont
   const shell: ShellContext = { site: ctx.config, nav: ctx.nav, assets, searchBase: ctx.searchBase, year: ctx.year, ...(ctx.dimensions ? { dimensions: ctx.dimensions } : {}) };
   ctx.onShell?.(shell, ctx.config);
   const dims = ctx.dimensions;
-  // One sidebar per language and version: previous/next links follow the page's own.
-  const neighbourMaps = new Map<NavItem[], Map<string, PrevNext>>();
-  const neighboursOf = (nav: NavItem[]) => neighbourMaps.get(nav) ?? neighbourMaps.set(nav, prevNextByPath(nav)).get(nav)!;
-  const navHashes = new Map<NavItem[], string>();
-  const navHash = (nav: NavItem[]) => navHashes.get(nav) ?? navHashes.set(nav, sha256(JSON.stringify(nav))).get(nav)!;
-  const siteHash = sha256(JSON.stringify([TEMPLATE_VERSION, ctx.configHash, ctx.config.siteUrl, ctx.config.basePath, assets, dims ? null : ctx.nav, ctx.searchBase, ctx.year]));
+  // One sidebar per language and version: previous/next links follow the page's own (made once per sidebar: prev-next.ts).
+  const neighboursOf = prevNextByPath;
+  const siteHash = sha256(JSON.stringify([TEMPLATE_VERSION, ctx.configHash, ctx.config.siteUrl, ctx.config.basePath, assets, dims ? null : navHash(ctx.nav), ctx.searchBase, ctx.year]));
   const todo: { record: PageRecord; urlPath: string }[] = [];
   const shellOf = (urlPath: string): { shell: ShellContext; neighbours: PrevNext; extra: unknown } => {
     if (!dims) return { shell, neighbours: neighboursOf(ctx.nav).get(urlPath) ?? {}, extra: null };

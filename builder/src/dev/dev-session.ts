@@ -111,7 +111,7 @@ export function createDevSession(opts: DevSessionOptions): DevSession {
   const listeners = new Set<(event: DevEvent) => void>();
   const pageProblems = new Map<string, DevProblem>();
   let configProblem: DevProblem | undefined;
-  let shell: { ctx: ShellContext; config: ResolvedConfig; neighbours: Map<string, PrevNext> } | undefined;
+  let shell: { ctx: ShellContext; config: ResolvedConfig; neighbours: ReadonlyMap<string, PrevNext> } | undefined;
   /** Source path → URL path of every page of the last build. */
   let pages = new Map<string, string>();
   const pending = new Set<string>();

@@ -59,8 +59,13 @@ function sequences(nav: readonly NavItem[]): NavItem[][] {
   return out;
 }
 
+/** Made by {@link prevNextByPath}, by sidebar: a kept builder gets the same sidebar back while it holds (nav/remembered-nav.ts). */
+const byNav = new WeakMap<readonly NavItem[], ReadonlyMap<string, PrevNext>>();
+
 /** {@link prevNext} for every page of the sidebar at once (one walk, for whole-site renders). */
-export function prevNextByPath(nav: readonly NavItem[]): Map<string, PrevNext> {
+export function prevNextByPath(nav: readonly NavItem[]): ReadonlyMap<string, PrevNext> {
+  const known = byNav.get(nav);
+  if (known) return known;
   const out = new Map<string, PrevNext>();
   for (const part of sequences(nav)) {
     const order = readingOrder(part).filter((link) => !out.has(link.path));
@@ -71,5 +76,6 @@ export function prevNextByPath(nav: readonly NavItem[]): Map<string, PrevNext> {
       out.set(link.path, entry);
     });
   }
+  byNav.set(nav, out);
   return out;
 }
