@@ -24,7 +24,7 @@ t.test('a kept builder gets the same sidebar back while nothing it is made from 
     ['a sidebar title', [pages[0], page('install', { sidebarTitle: 'Setup' }), pages[2]], config, sources],
     ['an icon', [pages[0], page('install', { icon: 'rocket' }), pages[2]], config, sources],
     ['an order', [pages[0], pages[1], page('extra', { order: 1 })], config, sources],
-    ['an API method', [pages[0], pages[1], page('extra', { api: { method: 'GET' } } as Partial<NavPage>)], config, sources],
+    ['an API operation', [pages[0], pages[1], page('extra', { api: { operation: 'listPages', tag: 'Pages' } })], config, sources],
     ['a page added', [...pages, page('more')], config, [...sources, 'docs/more.mdx']],
     ['a page gone', pages.slice(0, 2), config, sources.slice(0, 2)],
     ['a source that failed', pages.slice(0, 2), config, sources],
