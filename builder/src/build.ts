@@ -18,6 +18,7 @@ import { LinkChecker } from './links/link-check.ts';
 import { checkSiteLinks } from './links/site-links.ts';
 import { publishIslands } from './outputs/island-bundle.ts';
 import { rememberedSiteNav } from './nav/remembered-nav.ts';
+import { collectGarbage } from './collect-garbage.ts';
 import { searchFiltersOf, versionLabel } from './nav/dimensions.ts';
 import { startChangedShards } from './early-search.ts';
 import { buildSearchIndex, discardStarted, parseSearchManifest, plannedSearchBase, SEARCH_MANIFEST_KEY, type StartedShard } from './outputs/search-index.ts';
@@ -102,6 +103,8 @@ export interface BuildOptions {
   onStep?(step: keyof StepTimings): void;
   /** Called after each compile batch with the pages compiled so far and the number to compile. */
   onCompiled?(done: number, total: number): void;
+  /** Pages compiled between two full garbage collections of this process (default {@link COLLECT_EVERY_PAGES}). */
+  collectEveryPages?: number;
   /**
    * Called with what every page shell of this build shares (configuration, navigation, assets,
    * search bases), so the dev server can render an edited page's shell before the next build.
@@ -120,6 +123,8 @@ const STEPS = ['clone', 'plan', 'compile', 'render', 'exports', 'index', 'publis
 
 /** Pages per compile batch: large enough to keep both cores busy, small enough to bound memory. */
 const BATCH = 200;
+/** Pages compiled between two full garbage collections of the build's process (see where it is used). */
+export const COLLECT_EVERY_PAGES = 500;
 
 /**
  * Builds the site of one commit and publishes it incrementally: only pages whose source (or an
@@ -262,6 +267,8 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>,
     return { batch, texts, results };
   };
   let compiledSoFar = 0;
+  let collectedAt = 0;
+  const COLLECT_EVERY = opts.collectEveryPages ?? COLLECT_EVERY_PAGES;
   const compileAll = async (list: string[]) => {
     // The next batch is queued before this one's results are stored, so the compile workers
     // never wait for the main thread's cache writes.
@@ -294,6 +301,15 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>,
         spools.markdown.add(contentKey(record), res.markdown.trim());
       })));
       compiledSoFar += batch.length;
+      // While the sandboxes compile, this process mostly waits on them, and its heap grows with
+      // what they send (V8 grows its limit well past what stays alive): a full collection every
+      // COLLECT_EVERY pages keeps it near what it holds. A 10,000-page build: this process 269 MB
+      // at the compile step's end instead of 334-377, the whole tree's peak 992 MB instead of
+      // 1,021-1,081, for ~0.8 s of this process's CPU in all (builder README, "Memory").
+      if (compiledSoFar - collectedAt >= COLLECT_EVERY) {
+        collectedAt = compiledSoFar;
+        collectGarbage();
+      }
       opts.onCompiled?.(compiledSoFar, misses.length);
       deadline.check();
       checkCpu((compiler?.cpuMs?.() ?? 0) - cpuAtStart, limits);
