@@ -1,7 +1,7 @@
 /**
  * `siteNav` for a builder that lives for many builds of one site (the deployment worker's build
  * process): an edit that changes no page's place in the sidebar (its paths, title, sidebar
- * title, order, icon, API method) and no navigation setting gets the previous build's
+ * title, order, icon, API operation) and no navigation setting gets the previous build's
  * navigation back, the same objects. Remaking it walked all the site's pages (~15 ms per edit at
  * 10,000 pages), and what is derived from it by identity (reading order, previous/next links)
  * is then kept too.
