@@ -268,7 +268,7 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>,
   };
   let compiledSoFar = 0;
   let collectedAt = 0;
-  const COLLECT_EVERY = opts.collectEveryPages ?? COLLECT_EVERY_PAGES;
+  const collectEvery = opts.collectEveryPages ?? COLLECT_EVERY_PAGES;
   const compileAll = async (list: string[]) => {
     // The next batch is queued before this one's results are stored, so the compile workers
     // never wait for the main thread's cache writes.
@@ -303,10 +303,10 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>,
       compiledSoFar += batch.length;
       // While the sandboxes compile, this process mostly waits on them, and its heap grows with
       // what they send (V8 grows its limit well past what stays alive): a full collection every
-      // COLLECT_EVERY pages keeps it near what it holds. A 10,000-page build: this process 269 MB
+      // `collectEvery` pages keeps it near what it holds. A 10,000-page build: this process 269 MB
       // at the compile step's end instead of 334-377, the whole tree's peak 992 MB instead of
       // 1,021-1,081, for ~0.8 s of this process's CPU in all (builder README, "Memory").
-      if (compiledSoFar - collectedAt >= COLLECT_EVERY) {
+      if (compiledSoFar - collectedAt >= collectEvery) {
         collectedAt = compiledSoFar;
         collectGarbage();
       }

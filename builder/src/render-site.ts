@@ -74,14 +74,13 @@ export async function renderSite(records: readonly PageRecord[], ctx: RenderCont
   const shell: ShellContext = { site: ctx.config, nav: ctx.nav, assets, searchBase: ctx.searchBase, year: ctx.year, ...(ctx.dimensions ? { dimensions: ctx.dimensions } : {}) };
   ctx.onShell?.(shell, ctx.config);
   const dims = ctx.dimensions;
-  // One sidebar per language and version: previous/next links follow the page's own (made once per sidebar: prev-next.ts).
-  const neighboursOf = prevNextByPath;
   const siteHash = sha256(JSON.stringify([TEMPLATE_VERSION, ctx.configHash, ctx.config.siteUrl, ctx.config.basePath, assets, dims ? null : navHash(ctx.nav), ctx.searchBase, ctx.year]));
   const todo: { record: PageRecord; urlPath: string }[] = [];
+  // Previous/next links follow the page's own sidebar (one per language and version), made once per sidebar (prev-next.ts).
   const shellOf = (urlPath: string): { shell: ShellContext; neighbours: PrevNext; extra: unknown } => {
-    if (!dims) return { shell, neighbours: neighboursOf(ctx.nav).get(urlPath) ?? {}, extra: null };
+    if (!dims) return { shell, neighbours: prevNextByPath(ctx.nav).get(urlPath) ?? {}, extra: null };
     const own = pageContext(shell, urlPath);
-    return { shell: own, neighbours: neighboursOf(own.nav).get(urlPath) ?? {}, extra: [navHash(own.nav), own.switchers, own.locale] };
+    return { shell: own, neighbours: prevNextByPath(own.nav).get(urlPath) ?? {}, extra: [navHash(own.nav), own.switchers, own.locale] };
   };
   const all = [...records.map((record) => ({ record, urlPath: record.summary.urlPath })), ...(ctx.fallbacks ?? [])];
   for (const item of all) {

@@ -30,7 +30,7 @@ import { createLocalDirStore } from '@folio/builder/store/local-dir-store.ts';
 import { readManifest, STATE_PREFIX } from '@folio/builder/manifest.ts';
 import { LinkChecker } from '@folio/builder/links/link-check.ts';
 import { PageMemory } from '@folio/builder/page-bodies.ts';
-import { collectBetweenBuilds } from '@folio/builder/worker/collect-between-builds.ts';
+import { collectGarbage } from '@folio/builder/collect-garbage.ts';
 import { startEditCommitter } from './corpus/edit-committer.ts';
 import { commitEdit, externalCorpus, generatedCorpus, pageToEdit, readPages, type BenchCorpus } from './corpus/bench-corpus.ts';
 import { addVersions } from './corpus/versioned-corpus.ts';
@@ -116,8 +116,8 @@ async function warmChild(dir: string, out: string, editPath: string, variant: nu
   const page = { path: editPath, source: fs.readFileSync(path.join(dir, editPath), 'utf8') };
   await committer.commit(dir, page, variant);
   await build(opts);
-  // As the worker's build process does between jobs (worker/collect-between-builds.ts).
-  collectBetweenBuilds();
+  // As the worker's build process does between jobs (worker/build-process.ts).
+  collectGarbage();
   // The first edit after the warm-up is the one measured; later ones (a worker's build process
   // lives for many jobs) are reported beside it, each after the collection between builds.
   const edits: Array<{ buildMs: number; r: Awaited<ReturnType<typeof build>> }> = [];
@@ -126,7 +126,7 @@ async function warmChild(dir: string, out: string, editPath: string, variant: nu
     const t0 = performance.now();
     const r = await build(opts);
     edits.push({ buildMs: Math.round(performance.now() - t0), r });
-    collectBetweenBuilds();
+    collectGarbage();
   }
   committer.close();
   const [{ buildMs, r }, ...later] = edits;

@@ -14,7 +14,7 @@ import { createHttpStore } from '../ci/http-store.ts';
 import { createCompiler, type SandboxCompiler } from '../compile/index.ts';
 import { LinkChecker } from '../links/link-check.ts';
 import { PageMemory } from '../page-bodies.ts';
-import { collectBetweenBuilds } from './collect-between-builds.ts';
+import { collectGarbage } from '../collect-garbage.ts';
 import { ControlPlaneClient, type Job } from './control-plane-client.ts';
 import { runJob } from './run-job.ts';
 
@@ -61,7 +61,7 @@ async function runOne(msg: BuildRequest): Promise<void> {
   // middle of that job's build; a job that comes sooner (pushes in a row) is not kept waiting for
   // it (a full collection of a 10,000-page site's state takes a few hundred ms).
   clearTimeout(idleCollection);
-  idleCollection = setTimeout(collectBetweenBuilds, IDLE_COLLECT_MS);
+  idleCollection = setTimeout(collectGarbage, IDLE_COLLECT_MS);
 }
 
 
