@@ -21,6 +21,7 @@ import { rememberedSiteNav } from './nav/remembered-nav.ts';
 import { collectGarbage } from './collect-garbage.ts';
 import { searchFiltersOf, versionLabel } from './nav/dimensions.ts';
 import { startChangedShards } from './early-search.ts';
+import { DeferredShards } from './outputs/deferred-shards.ts';
 import { buildSearchIndex, discardStarted, parseSearchManifest, plannedSearchBase, SEARCH_MANIFEST_KEY, type StartedShard } from './outputs/search-index.ts';
 import { nextMoves, readMoves, writeMoves } from './outputs/page-moves.ts';
 import { pageExportKeys, pageExports, PAGE_EXPORTS_VERSION, siteWideExports, type SiteWidePage } from './outputs/site-exports.ts';
@@ -105,6 +106,8 @@ export interface BuildOptions {
   onCompiled?(done: number, total: number): void;
   /** Pages compiled between two full garbage collections of this process (default {@link COLLECT_EVERY_PAGES}). */
   collectEveryPages?: number;
+  /** Pages to compile from which search shards are indexed after the compile step (default {@link SEARCH_AFTER_COMPILE_FROM}). */
+  searchAfterCompileFrom?: number;
   /**
    * Called with what every page shell of this build shares (configuration, navigation, assets,
    * search bases), so the dev server can render an edited page's shell before the next build.
@@ -125,6 +128,13 @@ const STEPS = ['clone', 'plan', 'compile', 'render', 'exports', 'index', 'publis
 const BATCH = 200;
 /** Pages compiled between two full garbage collections of the build's process (see where it is used). */
 export const COLLECT_EVERY_PAGES = 500;
+/**
+ * Pages to compile from which Pagefind indexes only after the compile step (deferred-shards.ts):
+ * the compile step of such a build is long enough to be its memory's peak, and indexing at its
+ * end overlaps the shells' render. Smaller builds (edits, most sites) index as pages compile,
+ * which ends them sooner.
+ */
+export const SEARCH_AFTER_COMPILE_FROM = 2_000;
 
 /**
  * Builds the site of one commit and publishes it incrementally: only pages whose source (or an
@@ -141,18 +151,18 @@ export const COLLECT_EVERY_PAGES = 500;
  */
 export async function build(opts: BuildOptions): Promise<BuildResult> {
   const started = new Map<string, StartedShard>();
-  // On disk until wanted (see spool.ts): compiled pages' Markdown, early search bundles.
-  const spools = { markdown: new Spool(), search: new Spool() };
+  // On disk until wanted (see spool.ts): compiled pages' Markdown, early search bundles, and on a
+  // large build the search documents waiting for the compile step's end (deferred-shards.ts).
+  const spools = { markdown: new Spool(), search: new Spool(), documents: new Spool() };
   try {
     return await buildSite(opts, started, spools);
   } finally {
-    spools.markdown.close();
-    spools.search.close();
+    for (const spool of Object.values(spools)) spool.close();
     await discardStarted(started); // a no-op for shards written; frees Pagefind's memory after a failure
   }
 }
 
-async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>, spools: Record<'markdown' | 'search', Spool>): Promise<BuildResult> {
+async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>, spools: Record<'markdown' | 'search' | 'documents', Spool>): Promise<BuildResult> {
   const limits: BuildLimits = { ...DEFAULT_LIMITS, ...opts.limits };
   const deadline = startDeadline(limits);
   const timings: StepTimings = {};
@@ -244,8 +254,9 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>,
   const load = (record: PageRecord) => bodies.load(record, contentRoot);
   // Languages and versions are known from docs.json alone: search filters each page by them.
   const filters = searchFiltersOf(config.navigation, sources.map((p) => ({ sourcePath: p, urlPath: urlPathFor(p, contentRoot) })), contentRoot);
+  const deferred = misses.length >= (opts.searchAfterCompileFrom ?? SEARCH_AFTER_COMPILE_FROM) ? new DeferredShards(spools.documents) : undefined;
   const early = startChangedShards({
-    changed: misses, unchanged: [...records.values(), ...apiRecords], pageCount: sources.length + apiRecords.length, contentRoot,
+    open: deferred?.open, changed: misses, unchanged: [...records.values(), ...apiRecords], pageCount: sources.length + apiRecords.length, contentRoot,
     basePath: config.basePath, perShard: opts.searchPerShard, load, filters, previous: previousSearch, overlayLimit: opts.searchOverlay, spool: spools.search,
   });
   for (const [name, shard] of early.started) started.set(name, shard);
@@ -328,6 +339,7 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>,
     await compileAll(alone);
     compiledCount = unique.length + alone.length;
   } finally {
+    deferred?.release();
     if (!opts.compiler) await compiler?.close();
   }
   // A page that fails keeps its previously published version live (shell, export, feed, search).

@@ -28,6 +28,8 @@ export interface EarlySearchOptions {
   load(record: PageRecord): Promise<CompiledPage>;
   /** Where the bundles written early wait for the publish (default: memory). */
   spool?: Spool;
+  /** Opens a shard's index (default: `openPagefindShard`; `DeferredShards.open` indexes after the compile step). */
+  open?: typeof openPagefindShard;
 }
 
 /** Search shards opened before the pages they need are all compiled. */
@@ -103,17 +105,10 @@ export function startChangedShards(opts: EarlySearchOptions): EarlyShards {
     } else {
       bodies = withBodies();
     }
-    queue.entry.shard = Promise.all([queue.entry.shard, bodies]).then(async ([s, pages]) => {
-      await s.add(pages);
-      return s;
-    });
-    queue.entry.shard.catch(() => undefined); // used (and its failure reported) by buildSearchIndex, or discarded
+    queue.entry.shard = sent(queue.entry.shard, bodies);
     // Every page of the shard sent: its bundle is written now, while other shards' pages compile,
     // instead of after the last page of the site (buildSearchIndex takes it if the plan agrees).
-    if (complete) {
-      queue.entry.files = queue.entry.shard.then(async (s) => spooled(`${queue.name} `, await s.files(), opts.spool));
-      queue.entry.files.catch(() => undefined);
-    }
+    if (complete) queue.entry.files = written(queue.name, queue.entry.shard, opts.spool);
   };
   const changedPaths = opts.changed.map((p) => urlPathFor(p, opts.contentRoot));
   const unchangedByPath = new Map(opts.unchanged.map((record) => [record.summary.urlPath, record]));
@@ -139,7 +134,7 @@ export function startChangedShards(opts: EarlySearchOptions): EarlyShards {
   for (const name of names) {
     const order = (groups.get(name) ?? []).map((urlPath) => ({ urlPath, record: unchangedByPath.get(urlPath) }))
       .sort((a, b) => (a.urlPath < b.urlPath ? -1 : a.urlPath > b.urlPath ? 1 : 0));
-    const entry: OpenShard = { shard: openPagefindShard(opts.basePath, opts.filters), urlPaths: new Set() };
+    const entry: OpenShard = { shard: (opts.open ?? openPagefindShard)(opts.basePath, opts.filters), urlPaths: new Set() };
     entry.shard.catch(() => undefined);
     started.set(name, entry);
     const queue: ShardQueue = { name, entry, order, next: 0, ready: new Map() };
@@ -161,6 +156,27 @@ export function startChangedShards(opts: EarlySearchOptions): EarlyShards {
       for (const queue of touched) advance(queue);
     },
   };
+}
+
+// The two continuations of a shard, made apart from `advance`: closures made in one call share
+// its scope, and one made there would keep the batch of pages it sent alive for as long as it
+// waits (a bundle indexed after the compile step waits for all of it: deferred-shards.ts).
+
+/** `shard` once `pages` are added to it. */
+function sent(shard: Promise<PagefindShard>, pages: Promise<CompiledPage[]>): Promise<PagefindShard> {
+  const added = Promise.all([shard, pages]).then(async ([s, list]) => {
+    await s.add(list);
+    return s;
+  });
+  added.catch(() => undefined); // used (and its failure reported) by buildSearchIndex, or discarded
+  return added;
+}
+
+/** The bundle of `shard` once written, kept in `spool` under its `name`. */
+function written(name: string, shard: Promise<PagefindShard>, spool: Spool | undefined): Promise<() => Map<string, Buffer>> {
+  const files = shard.then(async (s) => spooled(`${name} `, await s.files(), spool));
+  files.catch(() => undefined);
+  return files;
 }
 
 /**

@@ -21,13 +21,23 @@ export interface PagefindShard {
   discard(): Promise<void>;
 }
 
+/** One page as Pagefind reads it: its URL path and its search document (`searchDocument`). */
+export interface SearchDocument { urlPath: string; html: string }
+
+/** A Pagefind index of search documents; {@link PagefindShard} is the same over pages. */
+export interface PagefindIndex {
+  add(documents: readonly SearchDocument[]): Promise<void>;
+  files: PagefindShard['files'];
+  discard: PagefindShard['discard'];
+}
+
 /**
- * Opens an empty Pagefind index for one shard. Agents-only content (`data-visibility="agents"`)
- * is left out of it.
+ * Opens an empty Pagefind index of search documents. Agents-only content
+ * (`data-visibility="agents"`) is left out of it.
  *
  * @throws BuilderError `search_index` (kind `app`, retried) when Pagefind fails.
  */
-export async function openPagefindShard(basePath = '', filters?: SearchFilters): Promise<PagefindShard> {
+export async function openPagefindIndex(basePath = ''): Promise<PagefindIndex> {
   const { index, errors } = await pagefind.createIndex({ excludeSelectors: ['[data-visibility="agents"]'], forceLanguage: 'en' });
   if (!index) throw appError('search_index', `Pagefind could not start: ${errors.join('; ')}`);
   let open = true;
@@ -37,11 +47,11 @@ export async function openPagefindShard(basePath = '', filters?: SearchFilters):
     await index.deleteIndex();
   };
   return {
-    async add(pages) {
+    async add(documents) {
       // All files in flight at once: the service pipelines them, which saves a round trip per page.
-      const added = await Promise.all(pages.map((page) => index.addHTMLFile({ url: basePath + page.urlPath, content: searchDocument(page, filters) })));
+      const added = await Promise.all(documents.map((doc) => index.addHTMLFile({ url: basePath + doc.urlPath, content: doc.html })));
       added.forEach((result, i) => {
-        if (result.errors.length) throw appError('search_index', `Pagefind could not index ${pages[i].urlPath}: ${result.errors.join('; ')}`);
+        if (result.errors.length) throw appError('search_index', `Pagefind could not index ${documents[i].urlPath}: ${result.errors.join('; ')}`);
       });
     },
     async files() {
@@ -56,6 +66,21 @@ export async function openPagefindShard(basePath = '', filters?: SearchFilters):
     },
     discard: close,
   };
+}
+
+/** The search documents of `pages`, in their order. */
+export function searchDocuments(pages: readonly SearchPage[], filters?: SearchFilters): SearchDocument[] {
+  return pages.map((page) => ({ urlPath: page.urlPath, html: searchDocument(page, filters) }));
+}
+
+/**
+ * Opens an empty Pagefind index for one shard's pages (see {@link openPagefindIndex}).
+ *
+ * @throws BuilderError `search_index` (kind `app`, retried) when Pagefind fails.
+ */
+export async function openPagefindShard(basePath = '', filters?: SearchFilters): Promise<PagefindShard> {
+  const index = await openPagefindIndex(basePath);
+  return { add: (pages) => index.add(searchDocuments(pages, filters)), files: index.files, discard: index.discard };
 }
 
 /**

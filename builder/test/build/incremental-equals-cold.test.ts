@@ -97,4 +97,27 @@ t.test('incremental builds', async (t) => {
     t.equal(res.compiled, 0);
     await sameAsCold(t, 'configuration', { '/reference/errors': '/reference/failures' });
   });
+
+  await t.test('should publish the same files when Pagefind indexes after the compile step', async (t) => {
+    // A build of this many pages to compile or more defers its indexing (every build here).
+    const late = { searchAfterCompileFrom: 1 };
+    const deferred = tempDir();
+    const cold = await build({ ...options(deferred), ...late });
+    t.equal(cold.compiled, cold.pagesTotal);
+    const early = tempDir();
+    await build(options(early));
+    const [a, b] = [published(deferred), published(early)];
+    t.same([...a.keys()], [...b.keys()], 'cold: the same files');
+    t.same([...a.keys()].filter((key) => a.get(key) !== b.get(key)), [], 'cold: the same bytes');
+
+    // An edit: its shard's unchanged pages wait on disk with the edited one.
+    commitFiles(repo, { 'docs/guides/install.mdx': page('Install', 'Run `npm install` once.', 'order: 1\n') });
+    const edit = await build({ ...options(deferred), ...late });
+    t.equal(edit.compiled, 1);
+    const again = tempDir();
+    await build(options(again));
+    const [c, d] = [published(deferred), published(again)];
+    t.same([...c.keys()], [...d.keys()], 'edit: the same files as a cold build');
+    t.same([...c.keys()].filter((key) => c.get(key) !== d.get(key)), [], 'edit: the same bytes');
+  });
 });
