@@ -29,7 +29,8 @@ export class DeferredShards {
   open = async (basePath = '', filters?: SearchFilters): Promise<PagefindShard> => {
     const id = this.opened++;
     const urlPaths: string[] = [];
-    let discarded = false;
+    // Discarded, or its files taken (a Pagefind index closes when its files are taken).
+    let closed = false;
     const keyOf = (urlPath: string) => `${id} ${urlPath}`;
     return {
       add: async (pages) => {
@@ -39,8 +40,8 @@ export class DeferredShards {
         }
       },
       files: () => this.inTurn(async () => {
-        if (discarded) throw appError('search_index', 'search shard was discarded before it was indexed');
-        discarded = true; // written once, as an index closes when its files are taken
+        if (closed) throw appError('search_index', 'search shard was discarded, or its bundle already taken');
+        closed = true;
         const index = await openPagefindIndex(basePath);
         try {
           for (let i = 0; i < urlPaths.length; i += SEND) {
@@ -52,7 +53,7 @@ export class DeferredShards {
         }
       }),
       discard: async () => {
-        discarded = true;
+        closed = true;
       },
     };
   };

@@ -73,7 +73,7 @@ t.test('DeferredShards', async (t) => {
     const files = shard.files();
     await shard.discard();
     deferred.release();
-    await t.rejects(files, { code: 'search_index', message: 'search shard was discarded before it was indexed' });
+    await t.rejects(files, { code: 'search_index', message: 'search shard was discarded, or its bundle already taken' });
   });
 
   t.test('should fail, not hang, when its documents are gone (the build closed the spool)', async (t) => {
