@@ -18,7 +18,7 @@ import { LinkChecker } from './links/link-check.ts';
 import { checkSiteLinks } from './links/site-links.ts';
 import { publishIslands } from './outputs/island-bundle.ts';
 import { rememberedSiteNav } from './nav/remembered-nav.ts';
-import { collectGarbage } from './collect-garbage.ts';
+import { collectEvery } from './collect-garbage.ts';
 import { searchFiltersOf, versionLabel } from './nav/dimensions.ts';
 import { startChangedShards } from './early-search.ts';
 import { DeferredShards } from './outputs/deferred-shards.ts';
@@ -115,12 +115,23 @@ export interface BuildOptions {
   onShell?(shell: ShellContext, config: ResolvedConfig): void;
 }
 
+/** A page whose published version is new. `version`: its content version label (`latest` for the default version and for sites without versions). */
+export interface PageUpsert { page: CompiledPage; source: string; version: string }
+
 /** Pages a build changes, relative to the previously published site. */
 export interface PageChanges {
-  /** `version`: the content version label (`latest` for the default version and for sites without versions). */
-  upserted: Array<{ page: CompiledPage; source: string; version: string }>;
+  /**
+   * The new and changed pages, `size` at a time (default {@link UPSERT_BATCH}), each batch loaded
+   * (from the page memory, else the page cache) when asked for. Loaded all at once, a cold
+   * 10,000-page build held every page and its source together, ~450 MB more in the worker's build
+   * process at the end of the build.
+   */
+  upserted(size?: number): AsyncGenerator<PageUpsert[]>;
   removed: Array<{ sourcePath: string; urlPath: string }>;
 }
+
+/** Pages per batch of {@link PageChanges.upserted} by default (the pages API's batch). */
+export const UPSERT_BATCH = 200;
 
 const STEPS = ['clone', 'plan', 'compile', 'render', 'exports', 'index', 'publish', 'total'] as const;
 
@@ -278,8 +289,8 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>,
     return { batch, texts, results };
   };
   let compiledSoFar = 0;
-  let collectedAt = 0;
-  const collectEvery = opts.collectEveryPages ?? COLLECT_EVERY_PAGES;
+  // Pages compiled, shells rendered and exports made, counted towards the next full collection.
+  const collect = collectEvery(opts.collectEveryPages ?? COLLECT_EVERY_PAGES);
   const compileAll = async (list: string[]) => {
     // The next batch is queued before this one's results are stored, so the compile workers
     // never wait for the main thread's cache writes.
@@ -314,13 +325,10 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>,
       compiledSoFar += batch.length;
       // While the sandboxes compile, this process mostly waits on them, and its heap grows with
       // what they send (V8 grows its limit well past what stays alive): a full collection every
-      // `collectEvery` pages keeps it near what it holds. A 10,000-page build: this process 269 MB
+      // so many pages keeps it near what it holds. A 10,000-page build: this process 269 MB
       // at the compile step's end instead of 334-377, the whole tree's peak 992 MB instead of
       // 1,021-1,081, for ~0.8 s of this process's CPU in all (builder README, "Memory").
-      if (compiledSoFar - collectedAt >= collectEvery) {
-        collectedAt = compiledSoFar;
-        collectGarbage();
-      }
+      collect(batch.length);
       opts.onCompiled?.(compiledSoFar, misses.length);
       deadline.check();
       checkCpu((compiler?.cpuMs?.() ?? 0) - cpuAtStart, limits);
@@ -412,7 +420,7 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>,
     ...(utilitiesKey ? { utilities: `/${utilitiesKey}` } : {}),
     ...(customKey ? { custom: `/${customKey}` } : {}),
     islands: islands.paths,
-    previousInputs: previous?.inputs ?? {}, year: opts.year ?? new Date().getUTCFullYear(), load, tick: () => deadline.check(), onShell: opts.onShell,
+    previousInputs: previous?.inputs ?? {}, year: opts.year ?? new Date().getUTCFullYear(), load, tick: (shells) => { deadline.check(); collect(shells); }, onShell: opts.onShell,
   });
   lap('render');
 
@@ -433,6 +441,7 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>,
     if (previousInputs[feedKey] !== inputs) inputsChanged.push(feedKey);
     if (previousInputs[markdownKey] === inputs && previousInputs[feedKey] === inputs && publisher.keep(markdownKey) && publisher.keep(feedKey)) continue;
     for (const [key, text] of pageExports({ ...summary, markdown: (await load(record)).markdown }, config)) await publisher.emit(key, text);
+    collect(1);
   }
   // llms-full.txt (55 MB at 10,000 pages): hashed from where it differs from the one remembered.
   for (const [key, text] of siteWide) await publisher.emit(key, text, memory && llmsSegments.has(key) ? memory.sha256(key, text as Buffer) : undefined);
@@ -466,7 +475,7 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>,
     nextSummaries.set(cacheKey, summary);
   }
 
-  if (opts.onPages) await opts.onPages(await pageChanges(ordered, manifestPages, previous, snapshot, load));
+  if (opts.onPages) await opts.onPages(pageChanges(ordered, manifestPages, previous, snapshot, load));
   deadline.check();
   const stats = await publisher.finish();
   // Uploaded: a long-lived builder keeps this build's llms-full.txt files for the next to slice.
@@ -563,25 +572,36 @@ function gitdirOf(dir: string): string {
 }
 
 /** Pages whose published version differs from the previous manifest's, and the removed ones. */
-async function pageChanges(
+function pageChanges(
   ordered: readonly PageRecord[], pages: Record<string, ManifestPage>, previous: BuildManifest | undefined, snapshot: RepoSnapshot,
   load: (record: PageRecord) => Promise<CompiledPage>,
-): Promise<PageChanges> {
-  const upserted: PageChanges['upserted'] = [];
-  for (const record of ordered) {
+): PageChanges {
+  const changed = ordered.filter((record) => {
     const before = previous?.pages[record.summary.sourcePath];
     const now = pages[record.summary.sourcePath];
-    if (before && before.cacheKey === now.cacheKey && before.urlPath === now.urlPath && before.version === now.version && sameDeps(before.deps, now.deps)) continue;
+    return !(before && before.cacheKey === now.cacheKey && before.urlPath === now.urlPath && before.version === now.version && sameDeps(before.deps, now.deps));
+  });
+  const upsertOf = async (record: PageRecord): Promise<PageUpsert> => {
+    const now = pages[record.summary.sourcePath];
     const page = await load(record);
     // An API reference page has no file of its own: its source is its Markdown.
     const bytes = !page.api && snapshot.files.get(page.sourcePath) === now.blob ? await snapshot.read(page.sourcePath) : undefined;
-    upserted.push({ page, source: page.api ? page.markdown : bytes ? Buffer.from(bytes).toString('utf8') : '', version: now.version ?? 'latest' });
-  }
+    return { page, source: page.api ? page.markdown : bytes ? Buffer.from(bytes).toString('utf8') : '', version: now.version ?? 'latest' };
+  };
   const live = new Set(Object.values(pages).map((p) => p.urlPath));
   const removed = Object.entries(previous?.pages ?? {})
     .filter(([, p]) => !live.has(p.urlPath))
     .map(([sourcePath, p]) => ({ sourcePath, urlPath: p.urlPath }));
-  return { upserted, removed };
+  return {
+    async* upserted(size = UPSERT_BATCH) {
+      for (let i = 0; i < changed.length; i += size) {
+        const batch: PageUpsert[] = [];
+        for (const record of changed.slice(i, i + size)) batch.push(await upsertOf(record));
+        yield batch;
+      }
+    },
+    removed,
+  };
 }
 
 function sameDeps(a: Record<string, string> | undefined, b: Record<string, string> | undefined): boolean {

@@ -19,3 +19,14 @@ export function collectGarbage(): void {
   }
   collect();
 }
+
+/** A counter of pages done that calls {@link collectGarbage} once every `every` pages. */
+export function collectEvery(every: number): (pages: number) => void {
+  let since = 0;
+  return (pages) => {
+    since += pages;
+    if (since < every) return;
+    since = 0;
+    collectGarbage();
+  };
+}

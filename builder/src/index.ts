@@ -1,7 +1,7 @@
 /**
  * @folio/builder: a Git repository of MDX becomes a static docs site, incrementally.
  */
-export { build, openSource, type BuildOptions, type BuildSource, type PageChanges } from './build.ts';
+export { build, openSource, type BuildOptions, type BuildSource, type PageChanges, type PageUpsert } from './build.ts';
 export { BuilderError, userError, appError, type BuilderErrorKind } from './errors.ts';
 export type { BuildResult, CompiledPage, PageFailure, StepTimings } from './types.ts';
 export { syncRemote, redact, type RemoteOptions } from './git/sync-remote.ts';

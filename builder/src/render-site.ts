@@ -42,8 +42,8 @@ export interface RenderContext {
   year: number;
   /** The full page of a record (body and table of contents), read only for shells to render. */
   load(record: PageRecord): Promise<ShellPage>;
-  /** Called between batches so a build over its time limit stops. */
-  tick(): void;
+  /** Called before each batch of `shells` to render, so a build over its time limit stops. */
+  tick(shells: number): void;
   /** Root-relative URL of the site's utilities stylesheet, when its pages use Tailwind classes. */
   utilities?: string;
   /** Root-relative URL of the site's custom stylesheet (css/custom-css.ts), linked last. */
@@ -94,8 +94,8 @@ export async function renderSite(records: readonly PageRecord[], ctx: RenderCont
     todo.push(item);
   }
   for (let i = 0; i < todo.length; i += SHELL_BATCH) {
-    ctx.tick();
     const batch = todo.slice(i, i + SHELL_BATCH);
+    ctx.tick(batch.length);
     const pages = await Promise.all(batch.map(({ record }) => ctx.load(record)));
     for (const [j, loaded] of pages.entries()) {
       // A fallback shows its source's body at its own URL.

@@ -1,6 +1,7 @@
 import vm from 'node:vm';
 import t from 'tap';
-import { collectGarbage } from '../src/collect-garbage.ts';
+import { collectEvery, collectGarbage } from '../src/collect-garbage.ts';
+import { forcedCollections } from './helpers/forced-collections.ts';
 
 t.test('collectGarbage', async (t) => {
   t.test('should collect what a build left behind', async (t) => {
@@ -15,5 +16,15 @@ t.test('collectGarbage', async (t) => {
     collectGarbage();
     t.equal(typeof (globalThis as { gc?: unknown }).gc, 'undefined');
     t.equal(vm.runInNewContext('typeof gc'), 'undefined', 'nor in a context made afterwards');
+  });
+});
+
+t.test('collectEvery', async (t) => {
+  t.test('should collect once the pages counted reach the interval, then count again', async (t) => {
+    const collect = collectEvery(10);
+    t.equal(await forcedCollections(() => collect(6)), 0, '6 pages: none');
+    t.equal(await forcedCollections(() => collect(4)), 1, '10 pages: one');
+    t.equal(await forcedCollections(() => collect(9)), 0, '9 more: none yet');
+    t.equal(await forcedCollections(() => collect(200)), 1, 'a batch past the interval: one');
   });
 });

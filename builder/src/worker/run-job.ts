@@ -4,7 +4,7 @@
  * config, limits) is final; anything else is reported as retryable. Shared by the worker (a
  * claimed job, cloned from its remote) and the CI entry (a CI deployment, built from the checkout).
  */
-import { build, type BuildSource, type PageChanges } from '../build.ts';
+import { build, type BuildSource, type PageUpsert } from '../build.ts';
 import type { Compiler } from '../compile/index.ts';
 import type { LinkChecker } from '../links/link-check.ts';
 import type { PageMemory } from '../page-bodies.ts';
@@ -35,14 +35,12 @@ export interface RunJobOptions {
   signal?: AbortSignal;
 }
 
-function records(changes: PageChanges): { upserts: PageRecord[]; deletes: string[] } {
-  return {
-    upserts: changes.upserted.map(({ page, source, version }) => ({
-      path: page.urlPath, version, title: page.title, description: page.description ?? '',
-      source_mdx: source, compiled_html: page.bodyHtml, search_text: page.searchText,
-    })),
-    deletes: changes.removed.map((r) => r.urlPath),
-  };
+/** New or changed pages as the pages API takes them. */
+function records(upserts: readonly PageUpsert[]): PageRecord[] {
+  return upserts.map(({ page, source, version }) => ({
+    path: page.urlPath, version, title: page.title, description: page.description ?? '',
+    source_mdx: source, compiled_html: page.bodyHtml, search_text: page.searchText,
+  }));
 }
 
 /** The build's warnings as a report carries them: bounded in number and length, the rest counted. */
@@ -90,8 +88,9 @@ export async function runJob(job: BuildJob, opts: RunJobOptions): Promise<'repor
       onPages: async (changes) => {
         if (lost) throw new LeaseLostError();
         opts.onPhase?.('publish', job);
-        const { upserts, deletes } = records(changes);
-        await client.pages(job, upserts, deletes);
+        // A batch at a time: a cold build's pages are never all held at once.
+        for await (const batch of changes.upserted()) await client.pages(job, records(batch), []);
+        await client.pages(job, [], changes.removed.map((r) => r.urlPath));
       },
     });
     building.catch(() => undefined); // once abandoned, its failure is nobody's to report
