@@ -104,7 +104,7 @@ export interface BuildOptions {
   onStep?(step: keyof StepTimings): void;
   /** Called after each compile batch with the pages compiled so far and the number to compile. */
   onCompiled?(done: number, total: number): void;
-  /** Pages compiled between two full garbage collections of this process (default {@link COLLECT_EVERY_PAGES}). */
+  /** Pages (compiled, shells rendered, exports made) between two full garbage collections of this process (default {@link COLLECT_EVERY_PAGES}). */
   collectEveryPages?: number;
   /** Pages to compile from which search shards are indexed after the compile step (default {@link SEARCH_AFTER_COMPILE_FROM}). */
   searchAfterCompileFrom?: number;
@@ -137,7 +137,7 @@ const STEPS = ['clone', 'plan', 'compile', 'render', 'exports', 'index', 'publis
 
 /** Pages per compile batch: large enough to keep both cores busy, small enough to bound memory. */
 const BATCH = 200;
-/** Pages compiled between two full garbage collections of the build's process (see where it is used). */
+/** Pages compiled, rendered or exported between two full garbage collections of the build's process (see where it is used). */
 export const COLLECT_EVERY_PAGES = 500;
 /**
  * Pages to compile from which Pagefind indexes only after the compile step (deferred-shards.ts):

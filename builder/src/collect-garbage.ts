@@ -1,6 +1,8 @@
 /**
  * A full garbage collection of this process, for the builder's own code at moments it chooses
- * (between a kept builder's builds, and now and then while a big build's sandboxes compile).
+ * (between a kept builder's builds, and every so many pages while a big build compiles, renders
+ * shells and makes exports: uploading its objects over HTTP, a worker's build process otherwise
+ * let ~500 MB of garbage pile up at 10,000 pages).
  *
  * The collector is reached the way `--expose-gc` would give it, for this module only: the flag
  * is turned off again at once. Only the platform's code runs in a build process (pages run in
