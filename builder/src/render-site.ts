@@ -5,6 +5,7 @@ import type { ClientAssets, NavItem } from '@folio/site-template/shared/types.ts
 import type { ResolvedConfig } from './config/parse-config.ts';
 import type { RepoSnapshot } from './git/repo-snapshot.ts';
 import type { DimensionNav } from './nav/dimension-nav.ts';
+import { perSidebar } from './nav/per-sidebar.ts';
 import { prevNextByPath, type NavLink, type PrevNext } from './nav/prev-next.ts';
 import { NOT_FOUND_KEY, notFoundShell, pageContext, pageShellInput, type ShellContext, type ShellPage } from './outputs/page-shells.ts';
 import { htmlKey } from './outputs/site-paths.ts';
@@ -15,16 +16,8 @@ import type { Publisher } from './publish.ts';
 import { sha256 } from './sha256.ts';
 
 
-/**
- * Each sidebar's hash, by sidebar: a kept builder gets the same (frozen) sidebar back while no
- * page moves in it (nav/remembered-nav.ts), and hashing 10,000 entries' JSON per edit is not free.
- */
-const navHashes = new WeakMap<readonly NavItem[], string>();
-function navHash(nav: readonly NavItem[]): string {
-  let hash = navHashes.get(nav);
-  if (hash === undefined) navHashes.set(nav, hash = sha256(JSON.stringify(nav)));
-  return hash;
-}
+/** Each sidebar's hash (hashing 10,000 entries' JSON per edit is not free). */
+const navHash = perSidebar((nav) => sha256(JSON.stringify(nav)));
 
 /** Shells whose bodies are loaded at once: bounds memory while keeping reads overlapped. */
 const SHELL_BATCH = 64;

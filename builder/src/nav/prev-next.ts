@@ -3,6 +3,7 @@
  * Mintlify's do: across groups, tabs, anchors, dropdowns and products, but never from one
  * language or version to another (the last English page does not lead to the first French one).
  */
+import { perSidebar } from './per-sidebar.ts';
 import type { NavItem } from '@folio/site-template/shared/types.ts';
 
 /** A page link as the shell shows it. */
@@ -59,13 +60,8 @@ function sequences(nav: readonly NavItem[]): NavItem[][] {
   return out;
 }
 
-/** Made by {@link prevNextByPath}, by sidebar: a kept builder gets the same sidebar back while it holds (nav/remembered-nav.ts). */
-const byNav = new WeakMap<readonly NavItem[], ReadonlyMap<string, PrevNext>>();
-
-/** {@link prevNext} for every page of the sidebar at once (one walk, for whole-site renders). */
-export function prevNextByPath(nav: readonly NavItem[]): ReadonlyMap<string, PrevNext> {
-  const known = byNav.get(nav);
-  if (known) return known;
+/** {@link prevNext} for every page of the sidebar at once (one walk, for whole-site renders), made once per sidebar. */
+export const prevNextByPath = perSidebar((nav): ReadonlyMap<string, PrevNext> => {
   const out = new Map<string, PrevNext>();
   for (const part of sequences(nav)) {
     const order = readingOrder(part).filter((link) => !out.has(link.path));
@@ -76,6 +72,5 @@ export function prevNextByPath(nav: readonly NavItem[]): ReadonlyMap<string, Pre
       out.set(link.path, entry);
     });
   }
-  byNav.set(nav, out);
   return out;
-}
+});

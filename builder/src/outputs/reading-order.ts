@@ -3,15 +3,15 @@
  * are not in the sidebar, by path. Listing follows what a reader sees, and is stable.
  */
 import type { NavItem } from '@folio/site-template/shared/types.ts';
+import { perSidebar } from '../nav/per-sidebar.ts';
 import { readingOrder } from '../nav/prev-next.ts';
 
-/** Each sidebar's ranks by path (a kept builder gets the same sidebar back while it holds: nav/remembered-nav.ts). */
-const ranksByNav = new WeakMap<readonly NavItem[], ReadonlyMap<string, number>>();
+/** Each sidebar's reading-order ranks by path. */
+const ranksOf = perSidebar((nav): ReadonlyMap<string, number> => new Map(readingOrder(nav).map((link, i) => [link.path, i])));
 
 /** `pages` sorted by reading order of `nav`, pages outside it last by `urlPath`. */
 export function inReadingOrder<T extends { urlPath: string }>(pages: readonly T[], nav: readonly NavItem[] = []): T[] {
-  let rank = ranksByNav.get(nav);
-  if (!rank) ranksByNav.set(nav, rank = new Map(readingOrder(nav).map((link, i) => [link.path, i])));
+  const rank = ranksOf(nav);
   // Each page's rank looked up once, not twice per comparison (~280,000 lookups at 10,000 pages).
   const ranks = pages.map((page) => rank.get(page.urlPath) ?? Number.POSITIVE_INFINITY);
   const order = pages.map((_, i) => i).sort((i, j) => {
