@@ -4,7 +4,7 @@
  * hand memory back (allocator-env.ts). A 10,000-page build process then peaks ~90 MB lower while
  * its sandboxes compile (builder README, "Memory").
  */
-import { ALLOCATOR_ENV, SEMI_SPACE_FLAG } from './allocator-env.ts';
+import { ALLOCATOR_ENV, SEMI_SPACE_FLAG, withHugePages } from './allocator-env.ts';
 import { nodeEntryArgs } from './node-entry-args.ts';
 
 /** Node's arguments that run `file` (a `.ts` entry) as a build process. */
@@ -12,7 +12,7 @@ export function buildProcessArgs(file: string): string[] {
   return [SEMI_SPACE_FLAG, ...nodeEntryArgs(file)];
 }
 
-/** A build process's environment: `env` (already scrubbed by the caller) plus the allocators' settings. */
+/** A build process's environment: `env` (already scrubbed by the caller) plus the allocators' settings, huge pages for glibc's large blocks included. */
 export function buildProcessEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  return { ...env, ...ALLOCATOR_ENV };
+  return { ...env, ...ALLOCATOR_ENV, GLIBC_TUNABLES: withHugePages(env.GLIBC_TUNABLES) };
 }

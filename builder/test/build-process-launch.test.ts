@@ -13,10 +13,15 @@ t.test('a build process starts with a small young generation and allocators that
   t.equal(run.status, 0, run.stderr);
   const started = JSON.parse(run.stdout) as { execArgv: string[]; allocators: string[]; secret: string | null };
   t.ok(started.execArgv.includes('--max-semi-space-size=8'), 'V8 semi-spaces of 8 MB');
-  t.same(started.allocators, ['MALLOC_ARENA_MAX=2', 'MIMALLOC_PURGE_DELAY=0']);
+  t.same(started.allocators, ['GLIBC_TUNABLES=glibc.malloc.hugetlb=1', 'MALLOC_ARENA_MAX=2', 'MIMALLOC_PURGE_DELAY=0']);
   t.equal(started.secret, null, 'nothing but the given environment and the allocators\' settings');
 });
 
 t.test('the given environment is kept, not widened', async (t) => {
-  t.same(buildProcessEnv({ PATH: '/bin', TMPDIR: '/tmp/x' }), { PATH: '/bin', TMPDIR: '/tmp/x', MALLOC_ARENA_MAX: '2', MIMALLOC_PURGE_DELAY: '0' });
+  t.same(buildProcessEnv({ PATH: '/bin', TMPDIR: '/tmp/x' }), { PATH: '/bin', TMPDIR: '/tmp/x', MALLOC_ARENA_MAX: '2', MIMALLOC_PURGE_DELAY: '0', GLIBC_TUNABLES: 'glibc.malloc.hugetlb=1' });
+});
+
+t.test('glibc tunables already set are kept beside huge pages, and win', async (t) => {
+  t.equal(buildProcessEnv({ GLIBC_TUNABLES: 'glibc.malloc.hugetlb=0' }).GLIBC_TUNABLES, 'glibc.malloc.hugetlb=1:glibc.malloc.hugetlb=0');
+  t.equal(buildProcessEnv({ GLIBC_TUNABLES: 'glibc.malloc.tcache_count=0' }).GLIBC_TUNABLES, 'glibc.malloc.hugetlb=1:glibc.malloc.tcache_count=0');
 });

@@ -13,6 +13,7 @@ t.test('a compile sandbox as it runs', { skip: !fs.existsSync('/proc/self/enviro
   const environ = fs.readFileSync(`/proc/${box.pid}/environ`, 'latin1').split('\0');
   t.ok(environ.includes('MALLOC_ARENA_MAX=2'), 'glibc keeps two arenas at most');
   t.ok(environ.includes('MIMALLOC_PURGE_DELAY=0'), 'mimalloc returns freed pages at once');
+  t.notOk(environ.some((v) => v.startsWith('GLIBC_TUNABLES=')), 'huge pages are a build process\'s alone (its heap is V8\'s, not glibc\'s)');
   const cmdline = fs.readFileSync(`/proc/${box.pid}/cmdline`, 'latin1').split('\0');
   t.ok(cmdline.includes('--max-semi-space-size=8'), 'a smaller young generation');
   t.ok(cmdline.includes('--max-old-space-size=512'), 'the page memory limit is unchanged');
