@@ -92,21 +92,29 @@ function problem(link: Resolved, targets: LinkTargets): string | undefined {
   return `Unexpected link to ${link.path}; expected a page, a file of the site or a redirect source`;
 }
 
+/** A rooted link's resolution and what is wrong with it, the same from every page of one check. */
+interface Verdict { resolved: Resolved | undefined; why: string | undefined }
+
 /**
  * Broken links of one page and the site paths its links point at. `rooted` remembers links that
- * start with one `/`: they resolve the same from every page, and most links of a site are such.
+ * start with one `/` (most links of a site): they resolve, and so reach or miss, the same from
+ * every page, so each is resolved and judged once per check, not once per page writing it.
  */
-function checkPage(page: LinkSource, targets: LinkTargets, rooted: Map<string, Resolved | undefined>): { broken: BrokenLink[]; refs: Set<string> } {
+function checkPage(page: LinkSource, targets: LinkTargets, rooted: Map<string, Verdict>): { broken: BrokenLink[]; refs: Set<string> } {
   const broken: BrokenLink[] = [];
   const refs = new Set<string>();
   for (const link of page.links ?? []) {
     const shared = link.href.startsWith('/') && !link.href.startsWith('//');
-    const resolved = shared && rooted.has(link.href) ? rooted.get(link.href) : resolveLink(link.href, page.urlPath, targets.basePath);
-    if (shared) rooted.set(link.href, resolved);
+    let verdict = shared ? rooted.get(link.href) : undefined;
+    if (!verdict) {
+      const resolved = resolveLink(link.href, page.urlPath, targets.basePath);
+      verdict = { resolved, why: resolved && problem(resolved, targets) };
+      if (shared) rooted.set(link.href, verdict);
+    }
+    const { resolved, why } = verdict;
     if (!resolved) continue;
     // A bare `#id` reaches the page itself.
     refs.add(resolved.path);
-    const why = problem(resolved, targets);
     if (why) broken.push({ file: page.sourcePath, line: link.line, column: link.column, href: link.href, message: why });
   }
   return { broken, refs };
@@ -133,39 +141,61 @@ export function formatBrokenLink(b: BrokenLink): string {
   return `${b.file}:${b.line}:${b.column}: ${b.message}`;
 }
 
+/** What one page's check found: the cache key and URL it was checked at, its broken links and the paths its links reach. */
+interface PageResult { key: string; urlPath: string; broken: BrokenLink[]; refs: Set<string> }
+
 /** A link check that remembers its results between builds of the same site (see the module comment). */
 export class LinkChecker {
-  private results = new Map<string, { key: string; urlPath: string; broken: BrokenLink[]; refs: Set<string> }>();
-  private pageSigs = new Map<string, string>();
+  /** By source path. Kept from check to check and changed in place: an edit re-checks a few pages of 10,000s. */
+  private results = new Map<string, PageResult>();
+  /** Source paths whose result has broken links (a site has few), so a check need not scan every result for them. */
+  private withBroken = new Set<string>();
+  /** The last check's pages and their ids: unchanged pages pass the same sets (site-links.ts), compared by identity first. */
+  private pageIds: ReadonlyMap<string, ReadonlySet<string> | undefined> | undefined;
   private files: { basePath: string; paths: ReadonlySet<string> } | undefined;
 
   /** Checks `pages` against `targets`, re-checking only what can have changed since the last call. */
   check(pages: readonly LinkSource[], targets: LinkTargets): LinkReport {
-    const pageSigs = new Map([...targets.pages].map(([path, ids]) => [path, signature(ids)]));
-    const changed = new Set<string>();
-    for (const [path, sig] of pageSigs) if (this.pageSigs.get(path) !== sig) changed.add(path);
-    for (const path of this.pageSigs.keys()) if (!pageSigs.has(path)) changed.add(path);
-    const everything = !this.files || this.files.basePath !== targets.basePath || !sameSet(this.files.paths, targets.files);
-    const results = new Map<string, { key: string; urlPath: string; broken: BrokenLink[]; refs: Set<string> }>();
+    const everything = !this.pageIds || !this.files || this.files.basePath !== targets.basePath || !sameSet(this.files.paths, targets.files);
+    const changed = everything ? new Set<string>() : changedPages(this.pageIds!, targets.pages);
     let checked = 0;
-    const rooted = new Map<string, Resolved | undefined>();
+    const rooted = new Map<string, Verdict>();
     for (const page of pages) {
       const before = this.results.get(page.sourcePath);
-      const reuse = before && !everything && before.key === page.key && before.urlPath === page.urlPath && !refersTo(before.refs, changed);
-      if (reuse) {
-        results.set(page.sourcePath, before);
-        continue;
-      }
+      if (before && !everything && before.key === page.key && before.urlPath === page.urlPath && !refersTo(before.refs, changed)) continue;
       checked += page.links?.length ?? 0;
-      results.set(page.sourcePath, { key: page.key, urlPath: page.urlPath, ...checkPage(page, targets, rooted) });
+      const result = { key: page.key, urlPath: page.urlPath, ...checkPage(page, targets, rooted) };
+      this.results.set(page.sourcePath, result);
+      if (result.broken.length > 0) this.withBroken.add(page.sourcePath);
+      else this.withBroken.delete(page.sourcePath);
     }
-    this.results = results;
-    this.pageSigs = pageSigs;
+    // Pages gone since the last check (source paths are unique, so the counts tell).
+    if (this.results.size > pages.length) {
+      const now = new Set(pages.map((p) => p.sourcePath));
+      for (const sourcePath of this.results.keys()) if (!now.has(sourcePath)) { this.results.delete(sourcePath); this.withBroken.delete(sourcePath); }
+    }
+    this.pageIds = targets.pages;
     this.files = { basePath: targets.basePath, paths: targets.files };
-    // Sorted by source path: only the pages with broken links (an edit's site has few, not 10,000 to sort).
-    const broken = [...results].filter(([, r]) => r.broken.length > 0).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).flatMap(([, r]) => r.broken);
+    const broken = [...this.withBroken].sort().flatMap((sourcePath) => this.results.get(sourcePath)!.broken);
     return { broken, checked };
   }
+}
+
+/** URL paths whose page appeared, disappeared or renders other ids since `before` (most pages pass the very same set). */
+function changedPages(before: ReadonlyMap<string, ReadonlySet<string> | undefined>, now: ReadonlyMap<string, ReadonlySet<string> | undefined>): Set<string> {
+  const changed = new Set<string>();
+  let kept = 0;
+  for (const [path, ids] of now) {
+    if (!before.has(path)) {
+      changed.add(path);
+      continue;
+    }
+    kept++;
+    const had = before.get(path);
+    if (had !== ids && signature(had) !== signature(ids)) changed.add(path);
+  }
+  if (kept < before.size) for (const path of before.keys()) if (!now.has(path)) changed.add(path);
+  return changed;
 }
 
 /** Whether a page's link targets include a changed page (without copying them: checked for every page of every build). */

@@ -63,4 +63,24 @@ t.test('link-check', async (t) => {
     t.same(checker.check(pages('a2').slice(0, 2), withoutC).broken.map((b) => b.href), ['/b#x', '/c'], 'c removed: the link to it breaks');
     t.equal(checker.check(pages('a2').slice(0, 2), targets({ ...withoutC, files: new Set(['/llms.txt']) })).checked, 5, 'files changed: everything');
   });
+
+  t.test('should forget the broken links of a page fixed or removed, and keep those of pages not re-checked', async (t) => {
+    const checker = new LinkChecker();
+    const broken = (list: LinkSource[]) => checker.check(list, targets()).broken.map((b) => `${b.file} ${b.href}`);
+    const a = (key: string, href: string): LinkSource => ({ sourcePath: 'docs/a.mdx', urlPath: '/a', key, links: [at(href)] });
+    const b: LinkSource = { sourcePath: 'docs/b.mdx', urlPath: '/b', key: 'b1', links: [at('/gone')] };
+    const c: LinkSource = { sourcePath: 'docs/c.mdx', urlPath: '/c', key: 'c1', links: [at('/nowhere')] };
+    t.same(broken([a('a1', '/missing'), b, c]), ['docs/a.mdx /missing', 'docs/b.mdx /gone', 'docs/c.mdx /nowhere'], 'sorted by file');
+    t.same(broken([a('a2', '/b'), b, c]), ['docs/b.mdx /gone', 'docs/c.mdx /nowhere'], 'a fixed; b and c reused as they were');
+    t.same(broken([a('a2', '/b'), c]), ['docs/c.mdx /nowhere'], 'b removed');
+    t.same(broken([a('a3', '/nope'), b, c]), ['docs/a.mdx /nope', 'docs/b.mdx /gone', 'docs/c.mdx /nowhere'], 'b back, checked again');
+  });
+
+  t.test('should judge a link written on many pages once, and alike from each', async (t) => {
+    const list: LinkSource[] = Array.from({ length: 50 }, (_, i) => ({ sourcePath: `docs/p${i}.mdx`, urlPath: `/p${i}`, key: `k${i}`, links: [at('/b#x'), at('/b#nope', 2), at('/nowhere', 3)] }));
+    const report = new LinkChecker().check(list, targets());
+    t.equal(report.checked, 150);
+    t.equal(report.broken.length, 100, 'two broken links per page');
+    t.same(new Set(report.broken.map((b) => b.message)).size, 2, 'the same two messages');
+  });
 });
