@@ -13,6 +13,7 @@ import { readRepoConfig } from './config/read-repo-config.ts';
 import { isGitRepository, openDirSnapshot, openGitSnapshot, type RepoSnapshot } from './git/repo-snapshot.ts';
 import { detectRenames } from './git/detect-renames.ts';
 import { checkCpu, checkRepository, DEFAULT_LIMITS, startDeadline, type BuildLimits } from './limits/build-limits.ts';
+import { sameJson } from './cache/bucketed-map.ts';
 import { CACHE_PREFIX, manifestFiles, manifestPage, readManifest, writeManifest, type BuildManifest, type ManifestPage } from './manifest.ts';
 import { LinkChecker } from './links/link-check.ts';
 import { checkSiteLinks } from './links/site-links.ts';
@@ -387,7 +388,7 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>,
   const siteWide = siteWideExports(exportPages, config, {
     nav, moved: moves, ...(dimensions ? { dimensions } : {}), ...(memory ? { alloc: (size: number) => memory.scratch(size) } : {}),
   }, llmsSegments);
-  const exportKeys = [...pageSummaries.flatMap((s) => pageExportKeys(s.urlPath)), ...siteWide.keys()];
+  const exportKeys = [...pageSummaries.flatMap(exportKeysOf), ...siteWide.keys()];
   // Before anything is uploaded: with brokenLinks "error" a broken link fails the build here.
   const links = checkSiteLinks({
     config, sources, records, failed, fileKeys: [...layout.assets.values(), ...exportKeys],
@@ -425,21 +426,18 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>,
   lap('render');
 
   // A page's own exports (Markdown, feed) are kept as published when neither the page nor what
-  // they read of the configuration changed: an edit makes two of them, not two per page.
+  // they read of the configuration changed: an edit makes two of them, not two per page. What
+  // they read of the page (cache key, imports, URL) is in its manifest entry, so the manifest
+  // records one hash for the configuration's part instead of an input hash per export (20,000
+  // entries at 10,000 pages, hashed, compared and stored by every build).
   const exportsHash = sha256(JSON.stringify([PAGE_EXPORTS_VERSION, configHash, config.siteUrl, config.basePath]));
-  // The shells' inputs and the exports' in one map (copying 30,000 entries into another costs more than the loop).
-  const allInputs = rendered.inputs;
-  const previousInputs = previous?.inputs ?? {};
-  // Keys whose inputs differ from the previous build's: the manifest's write compares only these.
-  const inputsChanged = rendered.changed;
+  const exportsKept = previous?.exportsHash === exportsHash;
   for (const record of ordered) {
     const { summary, cacheKey } = record;
-    const { keys: [markdownKey, feedKey], inputs } = exportInputsOf(summary, cacheKey, exportsHash);
-    allInputs[markdownKey] = inputs;
-    allInputs[feedKey] = inputs;
-    if (previousInputs[markdownKey] !== inputs) inputsChanged.push(markdownKey);
-    if (previousInputs[feedKey] !== inputs) inputsChanged.push(feedKey);
-    if (previousInputs[markdownKey] === inputs && previousInputs[feedKey] === inputs && publisher.keep(markdownKey) && publisher.keep(feedKey)) continue;
+    const [markdownKey, feedKey] = exportKeysOf(summary);
+    const before = previous && Object.hasOwn(previous.pages, summary.sourcePath) ? previous.pages[summary.sourcePath] : undefined;
+    if (exportsKept && before && before.cacheKey === cacheKey && before.urlPath === summary.urlPath && sameDeps(before.deps, summary.deps)
+      && publisher.keep(markdownKey) && publisher.keep(feedKey)) continue;
     for (const [key, text] of pageExports({ ...summary, markdown: (await load(record)).markdown }, config)) await publisher.emit(key, text);
     collect(1);
   }
@@ -468,7 +466,7 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>,
       cacheKey, urlPath: summary.urlPath, version: version !== 'latest' ? version : undefined,
       deps: Object.keys(summary.deps).length ? summary.deps : undefined,
       failed: isFailed ? true : undefined,
-    }, () => [htmlKey(summary.urlPath), ...pageExportKeys(summary.urlPath)]);
+    }, () => [htmlKey(summary.urlPath), ...exportKeysOf(summary)]);
     manifestPages[p] = entry;
     // Unchanged entries are the previous ones: the manifest's write compares only the others.
     if (entry !== before) pagesChanged.push(p);
@@ -484,13 +482,13 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>,
   const summariesHash = await writeSummaries(store, nextSummaries, failures, { stored: summaries.stored, hash: previous?.summariesHash });
   const manifest: BuildManifest = {
     version: 1, commit: snapshot.commit, configHash, compilerVersion: COMPILER_VERSION, templateVersion: TEMPLATE_VERSION,
-    files: files.files, pages: manifestPages, inputs: allInputs, objects: stats.objects, summariesHash,
+    files: files.files, pages: manifestPages, inputs: rendered.inputs, objects: stats.objects, summariesHash, exportsHash,
     llmsBytes: llmsFullIndex(llmsSegments, byUrl),
     ...(customKey ? { customCss: customKey } : {}),
     utilities: utilities.state,
   };
   await writeMoves(store, moves, previousMoves);
-  await writeManifest(store, manifest, previous, { files: files.changed, pages: pagesChanged, inputs: inputsChanged, objects: stats.changed });
+  await writeManifest(store, manifest, previous, { files: files.changed, pages: pagesChanged, inputs: rendered.changed, objects: stats.changed });
   lap('publish');
   timings.total = Math.round(performance.now() - start);
 
@@ -579,7 +577,8 @@ function pageChanges(
   const changed = ordered.filter((record) => {
     const before = previous?.pages[record.summary.sourcePath];
     const now = pages[record.summary.sourcePath];
-    return !(before && before.cacheKey === now.cacheKey && before.urlPath === now.urlPath && before.version === now.version && sameDeps(before.deps, now.deps));
+    // An unchanged page's entry is the previous one itself (manifestPage).
+    return !(before === now || (before && before.cacheKey === now.cacheKey && before.urlPath === now.urlPath && before.version === now.version && sameDeps(before.deps, now.deps)));
   });
   const upsertOf = async (record: PageRecord): Promise<PageUpsert> => {
     const now = pages[record.summary.sourcePath];
@@ -588,10 +587,16 @@ function pageChanges(
     const bytes = !page.api && snapshot.files.get(page.sourcePath) === now.blob ? await snapshot.read(page.sourcePath) : undefined;
     return { page, source: page.api ? page.markdown : bytes ? Buffer.from(bytes).toString('utf8') : '', version: now.version ?? 'latest' };
   };
-  const live = new Set(Object.values(pages).map((p) => p.urlPath));
-  const removed = Object.entries(previous?.pages ?? {})
-    .filter(([, p]) => !live.has(p.urlPath))
-    .map(([sourcePath, p]) => ({ sourcePath, urlPath: p.urlPath }));
+  // Removed: a previous page whose URL no page has now. Most are still at their source path, with
+  // their URL: only the others are looked for among every page's URL.
+  const moved: Array<{ sourcePath: string; urlPath: string }> = [];
+  const before = previous?.pages ?? {};
+  for (const sourcePath in before) {
+    const { urlPath } = before[sourcePath];
+    if (!(Object.hasOwn(pages, sourcePath) && pages[sourcePath].urlPath === urlPath)) moved.push({ sourcePath, urlPath });
+  }
+  const live = moved.length ? new Set(Object.values(pages).map((p) => p.urlPath)) : undefined;
+  const removed = moved.filter((p) => !live!.has(p.urlPath));
   return {
     async* upserted(size = UPSERT_BATCH) {
       for (let i = 0; i < changed.length; i += size) {
@@ -604,22 +609,25 @@ function pageChanges(
   };
 }
 
+/** Whether two pages imported the same files (a manifest entry leaves out empty imports, a summary has `{}`). */
 function sameDeps(a: Record<string, string> | undefined, b: Record<string, string> | undefined): boolean {
-  return JSON.stringify(a ?? {}) === JSON.stringify(b ?? {});
+  return a === b || (isEmpty(a) && isEmpty(b)) || sameJson(a, b);
+}
+
+function isEmpty(deps: Record<string, string> | undefined): boolean {
+  for (const _ in deps) return false;
+  return true;
 }
 
 /**
- * Hashes of what a page's own exports read, by summary: a long-lived builder's next build gets
- * the same summary objects for unchanged pages (frozen, from its memory of the summaries), so an
- * edit hashes its page's inputs instead of every page's (10,000 hashes of JSON at 10,000 pages).
+ * The keys of a page's own exports, by summary: a long-lived builder's next build gets the same
+ * summary objects for unchanged pages (frozen, from its memory of the summaries), so an edit
+ * makes its page's keys instead of every page's.
  */
-const exportInputsMemo = new WeakMap<PageSummary, { exportsHash: string; cacheKey: string; keys: [string, string]; inputs: string }>();
+const exportKeysMemo = new WeakMap<PageSummary, readonly [string, string]>();
 
-function exportInputsOf(summary: PageSummary, cacheKey: string, exportsHash: string): { keys: [string, string]; inputs: string } {
-  const known = exportInputsMemo.get(summary);
-  if (known?.exportsHash === exportsHash && known.cacheKey === cacheKey) return known;
-  const inputs = sha256(JSON.stringify([exportsHash, cacheKey, summary.deps, summary.urlPath]));
-  const made = { exportsHash, cacheKey, keys: pageExportKeys(summary.urlPath), inputs };
-  exportInputsMemo.set(summary, made);
-  return made;
+function exportKeysOf(summary: PageSummary): readonly [string, string] {
+  let keys = exportKeysMemo.get(summary);
+  if (!keys) exportKeysMemo.set(summary, keys = pageExportKeys(summary.urlPath));
+  return keys;
 }

@@ -89,8 +89,15 @@ export interface BuildManifest {
   files: Record<string, string>;
   /** Source path → page. */
   pages: Record<string, ManifestPage>;
-  /** Object key → hash of everything its rendering read; equal hash means re-rendering is skipped. */
+  /** Object key → hash of everything its rendering read; equal hash means re-rendering is skipped (shells and the 404 page). */
   inputs: Record<string, string>;
+  /**
+   * Hash of what every page's own exports (Markdown, feed) read besides the page: with the same
+   * hash, a page whose entry in `pages` has the same cache key, imports and URL keeps its exports
+   * as published. Absent before this field (and so every export made once again: unchanged bytes
+   * are not uploaded).
+   */
+  exportsHash?: string;
   /** Object key → hash and size of its published bytes. */
   objects: Record<string, PublishedObject>;
   /** sha256 of the page summaries object written with this manifest (rewritten only when it changes). */

@@ -66,15 +66,27 @@ export interface SiteWideInputs {
  */
 export function siteWideExports(pages: readonly SiteWidePage[], site: SiteConfig, inputs: SiteWideInputs = {}, segments?: Map<string, LlmsSegment[]>): Map<string, string | Buffer> {
   const siteFields = [site.name, site.seo, site.siteUrl, site.basePath];
-  const files = new Map<string, string | Buffer>([[SITE_FEED_KEY, madeFrom(SITE_FEED_KEY, [...siteFields, ...pages.flatMap((p) => [p.urlPath, p.title, p.description, p.updates])], () => siteFeed(pages, site))]]);
+  const feedFields: FieldWalk = (each) => {
+    siteFields.forEach(each);
+    for (const p of pages) { each(p.urlPath); each(p.title); each(p.description); each(p.updates); }
+  };
+  const files = new Map<string, string | Buffer>([[SITE_FEED_KEY, madeFrom(SITE_FEED_KEY, feedFields, () => siteFeed(pages, site))]]);
   for (const [prefix, entries, order] of llmsSets(pages, inputs.nav, inputs.dimensions)) {
-    const llmsFields = [...siteFields, order, ...entries.flatMap((e) => [e.urlPath, e.title, e.description, e.linkPath])];
+    const llmsFields: FieldWalk = (each) => {
+      siteFields.forEach(each);
+      each(order);
+      for (const e of entries) { each(e.urlPath); each(e.title); each(e.description); each(e.linkPath); }
+    };
     files.set(`${prefix}llms.txt`, madeFrom(`${prefix}llms.txt`, llmsFields, () => llmsTxt(entries, site, order)));
     const own: LlmsSegment[] = [];
     files.set(`${prefix}llms-full.txt`, llmsFullBytes(entries, site, order, own, inputs.alloc));
     segments?.set(`${prefix}llms-full.txt`, own);
   }
-  files.set('sitemap.xml', madeFrom('sitemap.xml', [...siteFields, ...pages.flatMap((p) => [p.urlPath, p.seo])], () => sitemapXml(pages, site)));
+  const sitemapFields: FieldWalk = (each) => {
+    siteFields.forEach(each);
+    for (const p of pages) { each(p.urlPath); each(p.seo); }
+  };
+  files.set('sitemap.xml', madeFrom('sitemap.xml', sitemapFields, () => sitemapXml(pages, site)));
   files.set('robots.txt', robotsTxt(site));
   files.set(REDIRECTS_KEY, redirectsManifest(site, inputs.moved ?? {}));
   return files;
@@ -88,9 +100,24 @@ export function siteWideExports(pages: readonly SiteWidePage[], site: SiteConfig
  */
 const lastMade = new Map<string, { fields: readonly unknown[]; text: string }>();
 
-function madeFrom(key: string, fields: readonly unknown[], make: () => string): string {
+/** Calls `each` with every field a file reads, in order: walked twice at most, so nothing is gathered when nothing changed. */
+type FieldWalk = (each: (value: unknown) => void) => void;
+
+function madeFrom(key: string, walk: FieldWalk, make: () => string): string {
   const last = lastMade.get(key);
-  if (last && last.fields.length === fields.length && last.fields.every((value, i) => sameJson(value, fields[i]))) return last.text;
+  if (last) {
+    // Compared as they come: an unchanged file allocates nothing (gathering 40,000 fields per
+    // file first cost ~25 ms at 10,000 pages, the comparison ~1 ms).
+    let i = 0;
+    let same = true;
+    walk((value) => {
+      if (same && !(i < last.fields.length && sameJson(last.fields[i], value))) same = false;
+      i++;
+    });
+    if (same && i === last.fields.length) return last.text;
+  }
+  const fields: unknown[] = [];
+  walk((value) => fields.push(value));
   const text = make();
   lastMade.set(key, { fields, text });
   return text;

@@ -1,10 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import t from 'tap';
 import { build, type BuildOptions } from '../../src/build.ts';
 import { createCompiler } from '../../src/compile/index.ts';
-import { readManifest } from '../../src/manifest.ts';
+import { MANIFEST_KEY, readManifest } from '../../src/manifest.ts';
 import { closePagefind } from '../../src/outputs/pagefind-shard.ts';
 import { recordingStore } from '../helpers/recording-store.ts';
 import { PageMemory } from '../../src/page-bodies.ts';
@@ -134,6 +135,25 @@ t.test('build', async (t) => {
       t.match(text('guides/agents/index.html'), `<meta name="folio-search" content="${split.bases.join(',')},/_pagefind/overlay.json"/>`);
       t.equal(fs.existsSync(path.join(site, '_pagefind/1-0')), false, 'the one-shard bundle is deleted');
       for (const key of split.shards.flatMap((s) => s.files)) t.ok(fs.existsSync(path.join(site, key)), key);
+    });
+
+    await t.test("should make every page's exports again when what they read of the configuration changes, and keep them otherwise", async (t) => {
+      const store = createLocalDirStore(site);
+      const again = (siteUrl: string) => build({ source: { kind: 'dir', dir: repo }, store, siteUrl, compiler, year: 2025, searchPerShard: 1 });
+      t.equal((await again('https://outputs.example')).uploaded, 0, 'the same configuration: nothing made again');
+      const moved = await again('https://moved.example');
+      t.equal(moved.compiled, 0);
+      for (const key of ['index/rss.xml', 'guides/agents/rss.xml', 'changelog/rss.xml']) t.match(text(key), 'https://moved.example/', `${key} made again`);
+      // A manifest written before it recorded what exports read: every export is made again once,
+      // and only what differs is uploaded.
+      const manifest = await readManifest(store);
+      t.ok(manifest?.exportsHash, 'the manifest records what exports read');
+      const root = JSON.parse(zlib.gunzipSync(fs.readFileSync(path.join(site, MANIFEST_KEY))).toString('utf8')) as Record<string, unknown>;
+      delete root.exportsHash;
+      fs.writeFileSync(path.join(site, MANIFEST_KEY), zlib.gzipSync(JSON.stringify(root)));
+      const older = await again('https://moved.example');
+      t.same({ compiled: older.compiled, uploaded: older.uploaded }, { compiled: 0, uploaded: 0 });
+      t.equal((await readManifest(store))?.exportsHash, manifest?.exportsHash);
     });
   });
 
