@@ -21,10 +21,10 @@ export const ALLOCATOR_ENV = { MALLOC_ARENA_MAX: '2', MIMALLOC_PURGE_DELAY: '0' 
  * pages in `madvise` mode, as on the machines measured). A 4 KB page costs a fault the first
  * time it is written, and on a virtual machine a fault is dear: writing 55 MB of new memory took
  * 228 ms of CPU against 81 ms with the tunable, and a one-page edit of a 10,000-page site in a
- * fresh process took ~35% fewer faults and ~15% less CPU (builder README, "Memory"). Not for
- * sandboxes: their memory is V8's heap, which glibc does not allocate (a cold build's faults and
- * CPU were the same with it), and their resident size would only grow. Ignored where the kernel
- * has no transparent huge pages or gives them to every mapping anyway.
+ * fresh process took ~35% fewer faults and ~15% less CPU (builder README, "Fresh memory on a
+ * virtual machine"). Not for sandboxes: their memory is V8's heap, which glibc does not allocate
+ * (a cold build's faults and CPU were the same with it), and their resident size would only
+ * grow. Ignored where the kernel has no transparent huge pages or gives them to every mapping.
  */
 export const HUGE_PAGES_TUNABLE = 'glibc.malloc.hugetlb=1';
 
