@@ -432,12 +432,12 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>,
   // entries at 10,000 pages, hashed, compared and stored by every build).
   const exportsHash = sha256(JSON.stringify([PAGE_EXPORTS_VERSION, configHash, config.siteUrl, config.basePath]));
   const exportsKept = previous?.exportsHash === exportsHash;
+  const previousPage = (sourcePath: string) => (previous && Object.hasOwn(previous.pages, sourcePath) ? previous.pages[sourcePath] : undefined);
   for (const record of ordered) {
     const { summary, cacheKey } = record;
     const [markdownKey, feedKey] = exportKeysOf(summary);
-    const before = previous && Object.hasOwn(previous.pages, summary.sourcePath) ? previous.pages[summary.sourcePath] : undefined;
-    if (exportsKept && before && before.cacheKey === cacheKey && before.urlPath === summary.urlPath && sameDeps(before.deps, summary.deps)
-      && publisher.keep(markdownKey) && publisher.keep(feedKey)) continue;
+    const before = previousPage(summary.sourcePath);
+    if (exportsKept && before && samePublished(before, { cacheKey, urlPath: summary.urlPath, deps: summary.deps }) && publisher.keep(markdownKey) && publisher.keep(feedKey)) continue;
     for (const [key, text] of pageExports({ ...summary, markdown: (await load(record)).markdown }, config)) await publisher.emit(key, text);
     collect(1);
   }
@@ -459,7 +459,7 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>,
     const p = summary.sourcePath;
     const isFailed = failed.has(p);
     const version = versionOf(summary.urlPath);
-    const before = previous && Object.hasOwn(previous.pages, p) ? previous.pages[p] : undefined;
+    const before = previousPage(p);
     const entry = manifestPage(before, {
       // An API reference page's source is the OpenAPI document.
       blob: isFailed ? previous!.pages[p].blob : snapshot.files.get(p) ?? api!.sourceId,
@@ -578,7 +578,7 @@ function pageChanges(
     const before = previous?.pages[record.summary.sourcePath];
     const now = pages[record.summary.sourcePath];
     // An unchanged page's entry is the previous one itself (manifestPage).
-    return !(before === now || (before && before.cacheKey === now.cacheKey && before.urlPath === now.urlPath && before.version === now.version && sameDeps(before.deps, now.deps)));
+    return !(before === now || (before && before.version === now.version && samePublished(before, now)));
   });
   const upsertOf = async (record: PageRecord): Promise<PageUpsert> => {
     const now = pages[record.summary.sourcePath];
@@ -607,6 +607,11 @@ function pageChanges(
     },
     removed,
   };
+}
+
+/** Whether a manifest entry records the page as published from the same source (cache key), imports and URL. */
+function samePublished(before: ManifestPage, now: Pick<ManifestPage, 'cacheKey' | 'urlPath' | 'deps'>): boolean {
+  return before.cacheKey === now.cacheKey && before.urlPath === now.urlPath && sameDeps(before.deps, now.deps);
 }
 
 /** Whether two pages imported the same files (a manifest entry leaves out empty imports, a summary has `{}`). */

@@ -150,14 +150,14 @@ export class LinkChecker {
   private results = new Map<string, PageResult>();
   /** Source paths whose result has broken links (a site has few), so a check need not scan every result for them. */
   private withBroken = new Set<string>();
-  /** The last check's pages and their ids: unchanged pages pass the same sets (site-links.ts), compared by identity first. */
-  private pageIds: ReadonlyMap<string, ReadonlySet<string> | undefined> | undefined;
-  private files: { basePath: string; paths: ReadonlySet<string> } | undefined;
+  /** The last check's targets: unchanged pages pass the same id sets (site-links.ts), compared by identity first. */
+  private last: LinkTargets | undefined;
 
   /** Checks `pages` against `targets`, re-checking only what can have changed since the last call. */
   check(pages: readonly LinkSource[], targets: LinkTargets): LinkReport {
-    const everything = !this.pageIds || !this.files || this.files.basePath !== targets.basePath || !sameSet(this.files.paths, targets.files);
-    const changed = everything ? new Set<string>() : changedPages(this.pageIds!, targets.pages);
+    const last = this.last;
+    const everything = !last || last.basePath !== targets.basePath || !sameSet(last.files, targets.files);
+    const changed = everything ? new Set<string>() : changedPages(last.pages, targets.pages);
     let checked = 0;
     const rooted = new Map<string, Verdict>();
     for (const page of pages) {
@@ -174,8 +174,7 @@ export class LinkChecker {
       const now = new Set(pages.map((p) => p.sourcePath));
       for (const sourcePath of this.results.keys()) if (!now.has(sourcePath)) { this.results.delete(sourcePath); this.withBroken.delete(sourcePath); }
     }
-    this.pageIds = targets.pages;
-    this.files = { basePath: targets.basePath, paths: targets.files };
+    this.last = targets;
     const broken = [...this.withBroken].sort().flatMap((sourcePath) => this.results.get(sourcePath)!.broken);
     return { broken, checked };
   }
