@@ -12,10 +12,9 @@
 import type { ObjectStore } from '@folio/builder';
 import { candidateKeys } from '@folio/builder';
 import { sitePrefix } from '../sites/bucket-prefixes.ts';
-import { buildIndex, type Bm25Index } from './bm25-index.ts';
+import { buildIndex, IndexMemory, type Bm25Index } from './bm25-index.ts';
 import { anchorOf, htmlHeadings } from './page-anchors.ts';
-import { pagePassages, parseLlmsFull, type Passage } from './sections.ts';
-import { timeSlicer } from './time-slice.ts';
+import { parseLlmsFull } from './sections.ts';
 
 /** How long a site's ETag is trusted before the store is asked again. */
 export const HEAD_TTL_MS = 2_000;
@@ -48,6 +47,8 @@ export interface SiteIndexStats {
   builds: number;
   /** Builds started by a finished deployment ({@link SiteIndex.warm}). */
   warmBuilds: number;
+  /** Pages split and tokenized by those builds; a page unchanged since its site's last build is reused instead. */
+  pagesAnalysed: number;
 }
 
 export interface SiteIndex {
@@ -55,9 +56,10 @@ export interface SiteIndex {
   get(projectId: string): Promise<SiteContent | undefined>;
   /**
    * Builds the project's index for what is published now (asking the store afresh, not the
-   * cached ETag), unless it is already built or building. Resolves when it is ready.
+   * cached ETag), unless it is already built or building. Resolves when it is ready; rejects
+   * with `signal`'s reason once it is aborted (what it analysed is kept for the next build).
    */
-  warm(projectId: string): Promise<void>;
+  warm(projectId: string, signal?: AbortSignal): Promise<void>;
   stats(): SiteIndexStats;
 }
 
@@ -68,22 +70,27 @@ export function siteIndex(opts: SiteIndexOptions): SiteIndex {
   const cache = new Map<string, SiteContent>();
   const heads = new Map<string, { etag: string | undefined; at: number }>();
   const building = new Map<string, Promise<SiteContent | undefined>>();
-  const counts: SiteIndexStats = { builds: 0, warmBuilds: 0 };
+  // What each site's last index build analysed, for its next (bm25-index.ts); dropped with its index.
+  const memories = new Map<string, IndexMemory>();
+  const counts: SiteIndexStats = { builds: 0, warmBuilds: 0, pagesAnalysed: 0 };
 
-  async function load(projectId: string, etag: string): Promise<SiteContent | undefined> {
+  async function load(projectId: string, etag: string, signal?: AbortSignal): Promise<SiteContent | undefined> {
     const prefix = sitePrefix(projectId);
     const bytes = await opts.store.get(`${prefix}llms-full.txt`);
     if (!bytes) return undefined;
+    signal?.throwIfAborted();
     const text = Buffer.from(bytes).toString('utf8');
     const pages = parseLlmsFull(text);
-    const passages: Passage[] = [];
-    // Splitting pages is work of the same size as indexing them: it yields too (time-slice.ts).
-    const slice = timeSlicer();
-    for (let i = 0; i < pages.length; i++) {
-      await slice();
-      passages.push(...pagePassages(pages[i], i));
+    let memory = memories.get(projectId);
+    if (!memory) memories.set(projectId, memory = new IndexMemory());
+    const before = memory.analysed;
+    let index: Bm25Index;
+    try {
+      index = await buildIndex(pages, memory, signal);
+    } finally {
+      counts.pagesAnalysed += memory.analysed - before;
     }
-    const index = await buildIndex(pages, passages);
+    const { passages } = index;
     const anchors = new Map<number, Promise<[string, string][]>>();
     const headingsOf = (page: number) => {
       let hit = anchors.get(page);
@@ -125,11 +132,12 @@ export function siteIndex(opts: SiteIndexOptions): SiteIndex {
     for (const [id, c] of cache) {
       if (total <= maxChars || id === projectId) break;
       cache.delete(id);
+      memories.delete(id);
       total -= c.size;
     }
   }
 
-  async function current(projectId: string, trigger: BuildTrigger): Promise<SiteContent | undefined> {
+  async function current(projectId: string, trigger: BuildTrigger, signal?: AbortSignal): Promise<SiteContent | undefined> {
     let head = heads.get(projectId);
     if (!head || now() - head.at >= HEAD_TTL_MS || trigger === 'deployment') {
       head = { etag: (await opts.store.head(`${sitePrefix(projectId)}llms-full.txt`))?.etag, at: now() };
@@ -144,19 +152,31 @@ export function siteIndex(opts: SiteIndexOptions): SiteIndex {
       const etag = head.etag;
       counts.builds++;
       if (trigger === 'deployment') counts.warmBuilds++;
-      pending = load(projectId, etag).finally(() => building.delete(key));
+      pending = load(projectId, etag, signal).finally(() => building.delete(key));
       building.set(key, pending);
     }
-    const content = await pending;
+    let content: SiteContent | undefined;
+    try {
+      content = await pending;
+    } catch (err) {
+      // A question that joined a warm-up stopped for the site's next build builds the index itself.
+      if (trigger === 'request' && isAbort(err)) return current(projectId, trigger);
+      throw err;
+    }
     if (content) remember(projectId, content);
     return content;
   }
 
   return {
     get: (projectId) => current(projectId, 'request'),
-    async warm(projectId) {
-      await current(projectId, 'deployment');
+    async warm(projectId, signal) {
+      await current(projectId, 'deployment', signal);
     },
     stats: () => ({ ...counts }),
   };
+}
+
+/** Whether `err` is an aborted signal's reason (`AbortSignal.throwIfAborted`). */
+export function isAbort(err: unknown): boolean {
+  return err instanceof Error && err.name === 'AbortError';
 }

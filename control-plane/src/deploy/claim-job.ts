@@ -142,7 +142,7 @@ export async function claimJob(m: Models, workerId: string, now: Date, leaseMs =
     fair.charge(c.org, PLAN_WEIGHTS[org?.plan as PlanId] ?? 1);
     if (!claimed.preview_label) await m.Project.updateOne({ _id: claimed.project_id }, { $set: { status: 'building' } });
     const since = takeover ? new Date(c.lease_expires_at!) : c.fencing === 0 ? new Date(c.started_at) : new Date(c.next_attempt_at ?? c.started_at);
-    events.emit('claimed', { deploymentId: claimed._id, workerId, waitMs: Math.max(0, now.getTime() - since.getTime()), takeover });
+    events.emit('claimed', { deploymentId: claimed._id, projectId: claimed.project_id, preview: Boolean(claimed.preview_label), workerId, waitMs: Math.max(0, now.getTime() - since.getTime()), takeover });
     events.emit('polled', { workerId, got: true });
     return { deployment: claimed as Deployment, token, project: c.project };
   }

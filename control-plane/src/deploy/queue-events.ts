@@ -9,8 +9,8 @@ import type { Models } from '../db/models/index.ts';
 export interface QueueEventMap {
   /** A deployment was queued, or a trigger joined one already queued (outgoing webhooks dedupe). */
   queued: [{ deploymentId: string }];
-  /** A worker claimed a job; `waitMs` since it became runnable; `takeover` when a dead builder's lease was taken over. */
-  claimed: [{ deploymentId: string; workerId: string; waitMs: number; takeover: boolean }];
+  /** A worker claimed a job (of a preview when `preview`); `waitMs` since it became runnable; `takeover` when a dead builder's lease was taken over. */
+  claimed: [{ deploymentId: string; projectId: string; preview: boolean; workerId: string; waitMs: number; takeover: boolean }];
   /** A deployment reached a final state; `buildMs` since its last claim (undefined when never claimed). */
   finished: [{ deploymentId: string; projectId: string; status: 'deployed' | 'failed'; buildMs?: number; reason?: 'poison' | 'ci_lost' }];
   /** A queued sync whose commit was already live ended without a build. */
