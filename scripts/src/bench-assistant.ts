@@ -7,7 +7,7 @@
  * 2. Latency through the real site server over HTTP (embedded database, quota and limits on):
  *    the index build a finished deployment starts in the background, the first question after
  *    it, then every question of the large site `--rounds` times: time to the first event
- *    (`citations`) and to `done`.
+ *    (`citations`) and to `done`; and the index of the next deployment after a one-page edit.
  *
  *   npm run bench:assistant [-- --pages 5000 --rounds 3]
  */
@@ -109,6 +109,16 @@ try {
     dones.sort((a, b) => a - b);
     const generated = await quality(sites, gen._id, PLANTED_FACTS.map((f, i) => ({ q: f.q, page: factPages[i] })));
     const example = await quality(sites, acme._id, ACME_QUESTIONS);
+    // The next deployment after a one-page edit: its index reuses every other page's terms.
+    const fullKey = `sites/${gen._id}/llms-full.txt`;
+    const full = Buffer.from((await store.get(fullKey))!).toString('utf8');
+    const at = full.indexOf('\n---\n\nSource: ', Math.floor(full.length / 2));
+    await store.put(fullKey, Buffer.from(`${full.slice(0, at)}\n\nOne more sentence, added by an edit.${full.slice(at)}`));
+    const analysedBefore = sites.stats().pagesAnalysed;
+    const editStarted = performance.now();
+    await sites.warm(gen._id);
+    const editMs = performance.now() - editStarted;
+    const editAnalysed = sites.stats().pagesAnalysed - analysedBefore;
 
     console.log('\nRetrieval quality (right page among the first 3 distinct pages; first)');
     for (const [name, r] of [['example site', example], [`generated site, ${PAGES} pages`, generated]] as const) {
@@ -117,6 +127,7 @@ try {
     }
     console.log(`\nLatency without a model, ${PAGES} pages, over HTTP (${firsts.length} questions)`);
     console.log(`  index built when the deployment finished (in the background): ${ms(warmMs)}`);
+    console.log(`  the next deployment's index after a one-page edit: ${ms(editMs)} (${editAnalysed} page analysed, the others reused)`);
     console.log(`  first question after a deployment: first event ${ms(cold.first)}, done ${ms(cold.done)} (index builds so far: ${coldBuilds.builds}, by deployments: ${coldBuilds.warmBuilds})`);
     console.log(`  first event: median ${ms(pct(firsts, 0.5))}, p95 ${ms(pct(firsts, 0.95))}, max ${ms(firsts.at(-1)!)} (goal 150 ms: p95 at ${(pct(firsts, 0.95) / 150).toFixed(2)}x)`);
     console.log(`  full answer: median ${ms(pct(dones, 0.5))}, p95 ${ms(pct(dones, 0.95))}, max ${ms(dones.at(-1)!)} (goal 500 ms: p95 at ${(pct(dones, 0.95) / 500).toFixed(2)}x)`);

@@ -79,6 +79,22 @@ t.test('object stores', async (t) => {
       await store.put('x/y/3.txt', Buffer.from('3'));
       t.same(fs.readdirSync(path.join(root, 'x/y')), ['3.txt']);
     });
+    await t.test('should give a file\'s ETag anew whenever its bytes change, however they were written', async (t) => {
+      await store.put('e.txt', Buffer.from('aaaa'));
+      t.equal((await store.head('e.txt'))?.etag, md5('aaaa'));
+      t.equal((await store.head('e.txt'))?.etag, md5('aaaa'), 'remembered');
+      await store.put('e.txt', Buffer.from('bbbb'));
+      t.same(await store.head('e.txt'), { etag: md5('bbbb'), size: 4, contentType: 'text/plain; charset=utf-8' }, 'the same size, written by the store');
+      const file = path.join(root, 'e.txt');
+      const { mtime } = fs.statSync(file);
+      fs.writeFileSync(file, 'cccc');
+      fs.utimesSync(file, mtime, mtime);
+      t.equal((await store.head('e.txt'))?.etag, md5('cccc'), 'rewritten in place behind its back, its modification time put back');
+      fs.rmSync(file);
+      t.equal(await store.head('e.txt'), undefined);
+      fs.mkdirSync(file);
+      t.equal(await store.head('e.txt'), undefined, 'a folder is no object');
+    });
   });
 
   await t.test('S3 on s3rver', async (t) => {
