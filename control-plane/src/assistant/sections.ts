@@ -32,10 +32,17 @@ export interface Passage {
 export const MAX_PASSAGE_CHARS = 1500;
 
 const SOURCE_LINE = /^---\n\nSource: (\S+)\n\n/gm;
+/** The lines opening a page, at the start of a string. */
+export const SOURCE_LINE_AT = /^---\n\nSource: \S+\n\n/;
 
 /** The pages of an `llms-full.txt` (the builder's format: `---`, `Source: <url>`, the page's Markdown). */
 export function parseLlmsFull(text: string): SitePage[] {
-  const pages: SitePage[] = [];
+  return parsePagesAt(text).map(({ at: _at, ...page }) => page);
+}
+
+/** The pages of an `llms-full.txt`, each with the character offset of its `---` line. */
+export function parsePagesAt(text: string): Array<SitePage & { at: number }> {
+  const pages: Array<SitePage & { at: number }> = [];
   const starts = [...text.matchAll(SOURCE_LINE)];
   starts.forEach((m, i) => {
     const body = text.slice(m.index + m[0].length, i + 1 < starts.length ? starts[i + 1].index : text.length).trim();
@@ -46,7 +53,7 @@ export function parseLlmsFull(text: string): SitePage[] {
     const rest = titleMatch ? body.slice(titleMatch[0].length).trimStart() : body;
     const firstPara = rest.split(/\n\s*\n/, 1)[0] ?? '';
     const description = /^[#>`|!\-*\d]/.test(firstPara) ? '' : firstPara.replace(/\s+/g, ' ').trim();
-    pages.push({ url: m[1], path, title, description, markdown: body });
+    pages.push({ url: m[1], path, title, description, markdown: body, at: m.index });
   });
   return pages;
 }

@@ -14,7 +14,7 @@ import { candidateKeys } from '@folio/builder';
 import { sitePrefix } from '../sites/bucket-prefixes.ts';
 import { buildIndex, IndexMemory, type Bm25Index } from './bm25-index.ts';
 import { anchorOf, htmlHeadings } from './page-anchors.ts';
-import { parseLlmsFull } from './sections.ts';
+import { exportPages, type ExportPages } from './export-pages.ts';
 
 /** How long a site's ETag is trusted before the store is asked again. */
 export const HEAD_TTL_MS = 2_000;
@@ -25,7 +25,7 @@ export interface SiteContent {
   /** The site's name (the `# Name` line heading the export). */
   name: string;
   index: Bm25Index;
-  /** Characters of `llms-full.txt` (what the cache budget counts). */
+  /** What the cache budget counts: twice the size of `llms-full.txt` (its text, and its bytes kept to compare the next one with). */
   size: number;
   /** Site path of a passage's section: `/page#anchor` when the page has that heading, else the nearest earlier one, else `/page`. */
   sectionPath(passage: number): Promise<string>;
@@ -72,15 +72,18 @@ export function siteIndex(opts: SiteIndexOptions): SiteIndex {
   const building = new Map<string, Promise<SiteContent | undefined>>();
   // What each site's last index build analysed, for its next (bm25-index.ts); dropped with its index.
   const memories = new Map<string, IndexMemory>();
+  const exports = new Map<string, ExportPages>();
   const counts: SiteIndexStats = { builds: 0, warmBuilds: 0, pagesAnalysed: 0 };
 
   async function load(projectId: string, etag: string, signal?: AbortSignal): Promise<SiteContent | undefined> {
     const prefix = sitePrefix(projectId);
-    const bytes = await opts.store.get(`${prefix}llms-full.txt`);
-    if (!bytes) return undefined;
+    const stored = await opts.store.get(`${prefix}llms-full.txt`);
+    if (!stored) return undefined;
     signal?.throwIfAborted();
-    const text = Buffer.from(bytes).toString('utf8');
-    const pages = parseLlmsFull(text);
+    // Parsed from where it differs from the last one read (export-pages.ts).
+    const parsed = exportPages(Buffer.from(stored.buffer, stored.byteOffset, stored.byteLength), exports.get(projectId));
+    exports.set(projectId, parsed);
+    const { pages, bytes } = parsed;
     let memory = memories.get(projectId);
     if (!memory) memories.set(projectId, memory = new IndexMemory());
     const before = memory.analysed;
@@ -106,9 +109,10 @@ export function siteIndex(opts: SiteIndexOptions): SiteIndex {
       }
       return hit;
     };
-    const name = /^# (.+)$/m.exec(text.slice(0, 2000))?.[1]?.trim() ?? 'Docs';
+    const name = /^# (.+)$/m.exec(bytes.toString('utf8', 0, 2000))?.[1]?.trim() ?? 'Docs';
     return {
-      etag, name, index, size: text.length,
+      // Its text, and the bytes kept to parse the next one from where it differs.
+      etag, name, index, size: 2 * bytes.length,
       async sectionPath(id) {
         const passage = passages[id];
         const path = pages[passage.page].path;
@@ -133,6 +137,7 @@ export function siteIndex(opts: SiteIndexOptions): SiteIndex {
       if (total <= maxChars || id === projectId) break;
       cache.delete(id);
       memories.delete(id);
+      exports.delete(id);
       total -= c.size;
     }
   }
