@@ -7,7 +7,10 @@ import { byTypicalSize, commitEdit, externalCorpus, pageToEdit } from '../src/co
 import { startEditCommitter } from '../src/corpus/edit-committer.ts';
 import { editMarker } from '../src/generate-corpus.ts';
 
-const temp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'folio-bench-corpus-test-'));
+// Every folder made here is removed when the test ends.
+const made: string[] = [];
+const temp = () => { const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-bench-corpus-test-')); made.push(dir); return dir; };
+t.teardown(() => { for (const dir of made) fs.rmSync(dir, { recursive: true, force: true }); });
 const git = (dir: string, ...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@x', ...args], { cwd: dir, encoding: 'utf8' }).trim();
 
 function folder(files: Record<string, string>): string {
