@@ -22,8 +22,14 @@ export function gitIn(dir: string, ...args: string[]): string {
 }
 
 /** A fresh temp folder. */
+/** Folders made by `tempDir`, removed when the test process exits. */
+const made: string[] = [];
+process.once('exit', () => { for (const dir of made) fs.rmSync(dir, { recursive: true, force: true }); });
+
 export function tempDir(prefix = 'folio-test-'): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  made.push(dir);
+  return dir;
 }
 
 /** Creates a repository at `dir` (branch `main`) with `files` committed; returns the commit id. */

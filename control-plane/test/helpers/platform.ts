@@ -47,6 +47,8 @@ export async function startTestPlatform(envOverrides: Record<string, string> = {
   const org = await createOrganization(p.cp.m, `e2e-${process.pid}`, 'enterprise');
   const { key } = await createApiKey(p.cp.m, { orgId: org._id });
   const workers: WorkerProcess[] = [];
+  // Workers' folders and working copies, removed with the platform.
+  const made: string[] = [];
   const tp: TestPlatform = {
     p, dataDir, key, orgId: org._id,
     async api(method, urlPath, body, asKey = key) {
@@ -56,6 +58,7 @@ export async function startTestPlatform(envOverrides: Record<string, string> = {
     },
     startWorker(extraEnv = {}, asUser) {
       const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-work-'));
+      made.push(workDir);
       if (asUser !== undefined) fs.chownSync(workDir, asUser, asUser);
       const command = [...(asUser !== undefined ? ['setpriv', `--reuid=${asUser}`, `--regid=${asUser}`, '--clear-groups', '--'] : []), process.execPath, '--import=tsx', WORKER_MAIN];
       const child = spawn(command[0], command.slice(1), {
@@ -108,6 +111,7 @@ export async function startTestPlatform(envOverrides: Record<string, string> = {
     },
     async workingCopy(slug, files, asKey = key) {
       const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-wc-'));
+      made.push(dir);
       const gitEnv = { GIT_AUTHOR_NAME: 'Ada', GIT_AUTHOR_EMAIL: 'ada@example.com', GIT_COMMITTER_NAME: 'Ada', GIT_COMMITTER_EMAIL: 'ada@example.com' };
       await runGit(['init', '-q', '-b', 'main'], { cwd: dir });
       const remote = `${p.internalUrl.replace('http://', `http://git:${asKey}@`)}/git/${slug}.git`;
@@ -141,7 +145,7 @@ export async function startTestPlatform(envOverrides: Record<string, string> = {
     async close() {
       for (const w of workers) w.kill('SIGKILL');
       await p.close();
-      fs.rmSync(dataDir, { recursive: true, force: true });
+      for (const dir of [dataDir, ...made]) fs.rmSync(dir, { recursive: true, force: true });
     },
   };
   return tp;
