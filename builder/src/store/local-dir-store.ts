@@ -68,18 +68,20 @@ export function createLocalDirStore(folder: string, concurrency = 16): ObjectSto
       // the MD5 of a file is read and computed once, not on every request for it (a site's
       // 55 MB llms-full.txt: ~0.4 s of reading and hashing on a slow machine).
       const identity = `${stat.ino}:${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}`;
-      let etag = etags.get(target)?.identity === identity ? etags.get(target)!.etag : undefined;
+      const known = etags.get(target);
+      let etag = known?.identity === identity ? known.etag : undefined;
+      let size = Number(stat.size);
       if (etag === undefined) {
         const bytes = await fs.promises.readFile(target).catch(() => undefined);
         if (bytes === undefined) return undefined;
         etag = createHash('md5').update(bytes).digest('hex');
+        size = bytes.byteLength;
         // Only if the file is still the one stat saw; otherwise the next head computes it again.
         etags.delete(target);
-        if (BigInt(bytes.byteLength) === stat.size) etags.set(target, { identity, etag });
+        if (size === Number(stat.size)) etags.set(target, { identity, etag });
         if (etags.size > MAX_ETAGS) etags.delete(etags.keys().next().value!);
-        return { etag, size: bytes.byteLength, contentType: contentTypeFor(key) };
       }
-      return { etag, size: Number(stat.size), contentType: contentTypeFor(key) };
+      return { etag, size, contentType: contentTypeFor(key) };
     }),
     list: async (prefix) => {
       const dirPart = prefix.includes('/') ? prefix.slice(0, prefix.lastIndexOf('/')) : '';

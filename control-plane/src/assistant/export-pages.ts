@@ -46,20 +46,20 @@ function startsPage(bytes: Buffer, at: number): boolean {
 /** Parses `bytes[from, to)` (from 0 or a page's start, to a page's start or the end) into pages with their byte offsets. */
 function parseRange(bytes: Buffer, from: number, to: number): { pages: SitePage[]; starts?: number[] } {
   const text = bytes.toString('utf8', from, to);
-  const pages = parsePagesAt(text);
+  const { pages, at } = parsePagesAt(text);
   // A byte that is not UTF-8 decodes to U+FFFD, whose length is not its own: offsets are not counted then.
-  if (text.includes('\uFFFD')) return { pages: pages.map(({ at: _at, ...page }) => page) };
+  if (text.includes('\uFFFD')) return { pages };
   // Character offsets to byte offsets: the same where the text is ASCII, else counted between pages.
   const ascii = text.length === to - from;
   const starts: number[] = [];
   let char = 0;
   let byte = from;
-  for (const page of pages) {
-    byte += ascii ? page.at - char : Buffer.byteLength(text.slice(char, page.at));
-    char = page.at;
+  for (const offset of at) {
+    byte += ascii ? offset - char : Buffer.byteLength(text.slice(char, offset));
+    char = offset;
     starts.push(byte);
   }
-  return { pages: pages.map(({ at: _at, ...page }) => page), starts };
+  return { pages, starts };
 }
 
 /** The pages of `bytes`, reusing `last`'s for the parts both share. */
@@ -83,10 +83,9 @@ export function exportPages(bytes: Buffer, last?: ExportPages): ExportPages {
   while (tail < lastStarts.length && !startsPage(bytes, lastStarts[tail] + shift)) tail++;
   const to = tail < lastStarts.length ? lastStarts[tail] + shift : bytes.length;
   const middle = parseRange(bytes, from, to);
-  if (!middle.starts) return { bytes, pages: [...last.pages.slice(0, kept), ...middle.pages, ...last.pages.slice(tail)] };
   return {
     bytes,
     pages: [...last.pages.slice(0, kept), ...middle.pages, ...last.pages.slice(tail)],
-    starts: [...lastStarts.slice(0, kept), ...middle.starts, ...lastStarts.slice(tail).map((s) => s + shift)],
+    ...(middle.starts ? { starts: [...lastStarts.slice(0, kept), ...middle.starts, ...lastStarts.slice(tail).map((s) => s + shift)] } : {}),
   };
 }

@@ -37,12 +37,13 @@ export const SOURCE_LINE_AT = /^---\n\nSource: \S+\n\n/;
 
 /** The pages of an `llms-full.txt` (the builder's format: `---`, `Source: <url>`, the page's Markdown). */
 export function parseLlmsFull(text: string): SitePage[] {
-  return parsePagesAt(text).map(({ at: _at, ...page }) => page);
+  return parsePagesAt(text).pages;
 }
 
-/** The pages of an `llms-full.txt`, each with the character offset of its `---` line. */
-export function parsePagesAt(text: string): Array<SitePage & { at: number }> {
-  const pages: Array<SitePage & { at: number }> = [];
+/** The pages of an `llms-full.txt`, and the character offset of each one's `---` line. */
+export function parsePagesAt(text: string): { pages: SitePage[]; at: number[] } {
+  const pages: SitePage[] = [];
+  const at: number[] = [];
   const starts = [...text.matchAll(SOURCE_LINE)];
   starts.forEach((m, i) => {
     const body = text.slice(m.index + m[0].length, i + 1 < starts.length ? starts[i + 1].index : text.length).trim();
@@ -53,9 +54,10 @@ export function parsePagesAt(text: string): Array<SitePage & { at: number }> {
     const rest = titleMatch ? body.slice(titleMatch[0].length).trimStart() : body;
     const firstPara = rest.split(/\n\s*\n/, 1)[0] ?? '';
     const description = /^[#>`|!\-*\d]/.test(firstPara) ? '' : firstPara.replace(/\s+/g, ' ').trim();
-    pages.push({ url: m[1], path, title, description, markdown: body, at: m.index });
+    pages.push({ url: m[1], path, title, description, markdown: body });
+    at.push(m.index);
   });
-  return pages;
+  return { pages, at };
 }
 
 const HEADING = /^ {0,3}(#{1,6})[ \t]+(.*?)[ \t]*#*[ \t]*$/;

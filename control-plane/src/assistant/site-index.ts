@@ -70,9 +70,8 @@ export function siteIndex(opts: SiteIndexOptions): SiteIndex {
   const cache = new Map<string, SiteContent>();
   const heads = new Map<string, { etag: string | undefined; at: number }>();
   const building = new Map<string, Promise<SiteContent | undefined>>();
-  // What each site's last index build analysed, for its next (bm25-index.ts); dropped with its index.
-  const memories = new Map<string, IndexMemory>();
-  const exports = new Map<string, ExportPages>();
+  // What each site's last index build parsed and analysed, for its next; dropped with its index.
+  const lasts = new Map<string, { parsed?: ExportPages; memory: IndexMemory }>();
   const counts: SiteIndexStats = { builds: 0, warmBuilds: 0, pagesAnalysed: 0 };
 
   async function load(projectId: string, etag: string, signal?: AbortSignal): Promise<SiteContent | undefined> {
@@ -80,12 +79,12 @@ export function siteIndex(opts: SiteIndexOptions): SiteIndex {
     const stored = await opts.store.get(`${prefix}llms-full.txt`);
     if (!stored) return undefined;
     signal?.throwIfAborted();
+    let last = lasts.get(projectId);
+    if (!last) lasts.set(projectId, last = { memory: new IndexMemory() });
     // Parsed from where it differs from the last one read (export-pages.ts).
-    const parsed = exportPages(Buffer.from(stored.buffer, stored.byteOffset, stored.byteLength), exports.get(projectId));
-    exports.set(projectId, parsed);
+    const parsed = last.parsed = exportPages(Buffer.from(stored.buffer, stored.byteOffset, stored.byteLength), last.parsed);
     const { pages, bytes } = parsed;
-    let memory = memories.get(projectId);
-    if (!memory) memories.set(projectId, memory = new IndexMemory());
+    const { memory } = last;
     const before = memory.analysed;
     let index: Bm25Index;
     try {
@@ -136,8 +135,7 @@ export function siteIndex(opts: SiteIndexOptions): SiteIndex {
     for (const [id, c] of cache) {
       if (total <= maxChars || id === projectId) break;
       cache.delete(id);
-      memories.delete(id);
-      exports.delete(id);
+      lasts.delete(id);
       total -= c.size;
     }
   }
