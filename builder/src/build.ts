@@ -25,7 +25,7 @@ import { startChangedShards } from './early-search.ts';
 import { DeferredShards } from './outputs/deferred-shards.ts';
 import { buildSearchIndex, discardStarted, parseSearchManifest, plannedSearchBase, SEARCH_MANIFEST_KEY, type StartedShard } from './outputs/search-index.ts';
 import { nextMoves, readMoves, writeMoves } from './outputs/page-moves.ts';
-import { pageExportKeys, pageExports, PAGE_EXPORTS_VERSION, siteWideExports, type SiteWidePage } from './outputs/site-exports.ts';
+import { pageExportKeys, pageExports, PAGE_EXPORTS_VERSION, siteWideExports, siteWideKeys, type SiteWidePage } from './outputs/site-exports.ts';
 import { contentKey, llmsFullIndex, recallMarkdown } from './outputs/llms-full-recall.ts';
 import type { LlmsSegment } from './outputs/llms-txt.ts';
 import { classesOfPages, utilitiesSheet } from './outputs/tailwind-css.ts';
@@ -376,22 +376,9 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>,
   const moves = nextMoves(previousMoves, renamed, new Set(pageSummaries.map((s) => s.urlPath)), new Set((config.redirects ?? []).map((r) => r.source)));
   const moved = renamed.filter((r) => moves[r.from] === r.to);
   const byUrl = new Map(ordered.map((r) => [r.summary.urlPath, r]));
-  // llms-full.txt holds every page's Markdown: unchanged pages' is sliced from the published file.
-  const memory = opts.pageMemory?.files;
-  const markdown = await recallMarkdown({ records: ordered, known: spools.markdown.count ? spools.markdown.readAll() : undefined, index: previous?.llmsBytes, objects: previous?.objects ?? {}, store, load, memory });
-  // The fields the site-wide files read, not a copy of each summary (10,000 of ~20 fields each).
-  const exportPages: SiteWidePage[] = ordered.map((r) => {
-    const { urlPath, title, description, updates, seo } = r.summary;
-    return { urlPath, title, description, updates, seo, markdown: markdown.get(contentKey(r))! };
-  });
-  const llmsSegments = new Map<string, LlmsSegment[]>();
-  const siteWide = siteWideExports(exportPages, config, {
-    nav, moved: moves, ...(dimensions ? { dimensions } : {}), ...(memory ? { alloc: (size: number) => memory.scratch(size) } : {}),
-  }, llmsSegments);
-  const exportKeys = [...pageSummaries.flatMap(exportKeysOf), ...siteWide.keys()];
   // Before anything is uploaded: with brokenLinks "error" a broken link fails the build here.
   const links = checkSiteLinks({
-    config, sources, records, failed, fileKeys: [...layout.assets.values(), ...exportKeys],
+    config, sources, records, failed, fileKeys: [...layout.assets.values(), ...siteWideKeys(dimensions)],
     generated: apiRecords, otherPaths: [...Object.keys(moves), ...fallbacks.map((f) => f.urlPath)],
   }, opts.linkChecker ?? new LinkChecker());
   const publisher = createPublisher(store, previous?.objects ?? {}, limits);
@@ -424,6 +411,21 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>,
     previousInputs: previous?.inputs ?? {}, year: opts.year ?? new Date().getUTCFullYear(), load, tick: (shells) => { deadline.check(); collect(shells); }, onShell: opts.onShell,
   });
   lap('render');
+
+  // The site-wide files are made once the shells are: an edited page goes live without waiting
+  // for them (`llms-full.txt` holds every page's Markdown, 55 MB at 10,000 pages; unchanged
+  // pages' is sliced from the published file), and a cold build's shells render without them in memory.
+  const memory = opts.pageMemory?.files;
+  const markdown = await recallMarkdown({ records: ordered, known: spools.markdown.count ? spools.markdown.readAll() : undefined, index: previous?.llmsBytes, objects: previous?.objects ?? {}, store, load, memory });
+  // The fields the site-wide files read, not a copy of each summary (10,000 of ~20 fields each).
+  const exportPages: SiteWidePage[] = ordered.map((r) => {
+    const { urlPath, title, description, updates, seo } = r.summary;
+    return { urlPath, title, description, updates, seo, markdown: markdown.get(contentKey(r))! };
+  });
+  const llmsSegments = new Map<string, LlmsSegment[]>();
+  const siteWide = siteWideExports(exportPages, config, {
+    nav, moved: moves, ...(dimensions ? { dimensions } : {}), ...(memory ? { alloc: (size: number) => memory.scratch(size) } : {}),
+  }, llmsSegments);
 
   // A page's own exports (Markdown, feed) are kept as published when neither the page nor what
   // they read of the configuration changed: an edit makes two of them, not two per page. What
@@ -475,20 +477,29 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>,
 
   if (opts.onPages) await opts.onPages(pageChanges(ordered, manifestPages, previous, snapshot, load));
   deadline.check();
-  const stats = await publisher.finish();
-  // Uploaded: a long-lived builder keeps this build's llms-full.txt files for the next to slice.
-  memory?.remember(new Map([...llmsSegments.keys()].map((key) => [stats.objects[key].hash, siteWide.get(key) as Buffer])));
+  // Everything is emitted; the uploads (`llms-full.txt` among them, 55 MB at 10,000 pages) may
+  // still run. The builder's state is written meanwhile: page summaries and moves describe pages
+  // by their cache keys and paths, true whether or not this publish completes, and the manifest's
+  // buckets are named by nothing until the manifest itself, written after the uploads.
+  const { objects, changed: objectsChanged } = publisher.seal();
+  const uploads = publisher.finish();
+  uploads.catch(() => undefined); // awaited by the manifest's write, and below
   const files = manifestFiles(snapshot.files, previous?.files);
-  const summariesHash = await writeSummaries(store, nextSummaries, failures, { stored: summaries.stored, hash: previous?.summariesHash });
+  const [summariesHash] = await Promise.all([
+    writeSummaries(store, nextSummaries, failures, { stored: summaries.stored, hash: previous?.summariesHash }),
+    writeMoves(store, moves, previousMoves),
+  ]);
   const manifest: BuildManifest = {
     version: 1, commit: snapshot.commit, configHash, compilerVersion: COMPILER_VERSION, templateVersion: TEMPLATE_VERSION,
-    files: files.files, pages: manifestPages, inputs: rendered.inputs, objects: stats.objects, summariesHash, exportsHash,
+    files: files.files, pages: manifestPages, inputs: rendered.inputs, objects, summariesHash, exportsHash,
     llmsBytes: llmsFullIndex(llmsSegments, byUrl),
     ...(customKey ? { customCss: customKey } : {}),
     utilities: utilities.state,
   };
-  await writeMoves(store, moves, previousMoves);
-  await writeManifest(store, manifest, previous, { files: files.changed, pages: pagesChanged, inputs: rendered.changed, objects: stats.changed });
+  await writeManifest(store, manifest, previous, { files: files.changed, pages: pagesChanged, inputs: rendered.changed, objects: objectsChanged }, uploads);
+  const stats = await uploads;
+  // Uploaded: a long-lived builder keeps this build's llms-full.txt files for the next to slice.
+  memory?.remember(new Map([...llmsSegments.keys()].map((key) => [stats.objects[key].hash, siteWide.get(key) as Buffer])));
   lap('publish');
   timings.total = Math.round(performance.now() - start);
 

@@ -137,12 +137,17 @@ export type ManifestChanges = Partial<Record<Bucketed, Iterable<string>>>;
 
 /**
  * Writes the manifest, the last write of a publish: the buckets that changed since `previous`,
- * then the manifest, then the deletion of the buckets it no longer lists.
+ * then (once `ready` is settled) the manifest, then the deletion of the buckets it no longer lists.
  */
-export async function writeManifest(store: ObjectStore, manifest: BuildManifest, previous?: BuildManifest, changed: ManifestChanges = {}): Promise<void> {
+export async function writeManifest(store: ObjectStore, manifest: BuildManifest, previous?: BuildManifest, changed: ManifestChanges = {}, ready?: Promise<unknown>): Promise<void> {
   const { stored: _stored, version: _version, ...rest } = manifest;
   const write = (name: Bucketed) => writeBucketedMap<unknown>(store, BUCKETS_PREFIX, manifest[name], previous?.stored?.[name], changed[name]);
   const lists = await Promise.all(BUCKETED.map(write));
+  // The manifest names the new site only once the site is up (`ready`: its uploads); the buckets,
+  // named by nothing until then, are written while they run. A build that fails between leaves
+  // them unnamed (a few small objects under the state prefix, rewritten by a later build whose
+  // buckets have the same bytes).
+  await ready;
   const [files, pages, inputs, objects] = lists;
   const root: StoredManifest = { ...rest, version: 2, files, pages, inputs, objects };
   await store.put(MANIFEST_KEY, await encodeJson(root), { contentType: GZIP_JSON, cacheControl: 'no-store' });

@@ -32,6 +32,12 @@ export interface Publisher {
   keep(key: string): boolean;
   /** Whether `key` was already emitted or kept by this build. */
   has(key: string): boolean;
+  /**
+   * Ends emitting (later `emit`/`keep` calls throw) and returns what the next manifest lists,
+   * while uploads may still run: the manifest's buckets, which nothing names yet, are written
+   * meanwhile. `finish` seals too.
+   */
+  seal(): Pick<PublishStats, 'objects' | 'changed'>;
   /** Waits for uploads, deletes what this build did not emit or keep, and returns counts. */
   finish(): Promise<PublishStats>;
 }
@@ -55,7 +61,9 @@ export function createPublisher(store: ObjectStore, previous: Record<string, Pub
   let uploaded = 0;
   let total = 0;
   const changed: string[] = [];
+  let sealed: { objects: Record<string, PublishedObject>; changed: string[]; removed: string[] } | undefined;
   const record = (key: string, obj: PublishedObject) => {
+    if (sealed) throw new Error(`${key} was published after the publish was sealed`);
     total += obj.size - (own(objects, key)?.size ?? 0);
     objects[key] = obj;
     checkOutput(total, limits);
@@ -91,12 +99,20 @@ export function createPublisher(store: ObjectStore, previous: Record<string, Pub
       return true;
     },
     has: (key) => Object.hasOwn(objects, key),
+    seal() {
+      if (!sealed) {
+        const removed = Object.keys(previous).filter((k) => !Object.hasOwn(objects, k));
+        sealed = { objects, changed: [...changed, ...removed], removed };
+      }
+      return { objects: sealed.objects, changed: sealed.changed };
+    },
     async finish() {
+      this.seal();
       await Promise.all(pending);
       if (failure) throw failure.error;
-      const removed = Object.keys(previous).filter((k) => !Object.hasOwn(objects, k));
+      const { removed } = sealed!;
       if (removed.length > 0) await store.delete(removed);
-      return { uploaded, deleted: removed.length, objects, changed: [...changed, ...removed] };
+      return { uploaded, deleted: removed.length, objects, changed: sealed!.changed };
     },
   };
 }

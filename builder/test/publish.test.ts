@@ -55,6 +55,32 @@ t.test('createPublisher', async (t) => {
     t.equal(fs.readFileSync(path.join(root, 'old.html'), 'utf8'), 'old', 'the removed object stays until a publish succeeds');
   });
 
+  t.test('should tell what the manifest lists once sealed, before the uploads end, and take nothing more', async (t) => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-publish-'));
+    t.teardown(() => fs.rmSync(root, { recursive: true, force: true }));
+    const inner = createLocalDirStore(root);
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => { release = resolve; });
+    const store: ObjectStore = { ...inner, put: async (key, bytes, opts) => { await held; await inner.put(key, bytes, opts); } };
+    fs.writeFileSync(path.join(root, 'gone.html'), 'gone');
+    const publisher = createPublisher(store, { 'kept.html': { hash: 'k', size: 1 }, 'gone.html': { hash: 'g', size: 4 } }, DEFAULT_LIMITS);
+    t.ok(publisher.keep('kept.html'));
+    await publisher.emit('new.html', 'new');
+    const sealed = publisher.seal();
+    t.same(Object.keys(sealed.objects).sort(), ['kept.html', 'new.html'], 'the objects, while new.html is still uploading');
+    t.same([...sealed.changed].sort(), ['gone.html', 'new.html']);
+    t.notOk(fs.existsSync(path.join(root, 'new.html')), 'not uploaded yet');
+    await t.rejects(publisher.emit('late.html', 'late'), /after the publish was sealed/);
+    t.throws(() => publisher.keep('kept.html'), /after the publish was sealed/);
+    const finishing = publisher.finish();
+    release();
+    const stats = await finishing;
+    t.equal(stats.objects, sealed.objects);
+    t.same({ uploaded: stats.uploaded, deleted: stats.deleted }, { uploaded: 1, deleted: 1 });
+    t.equal(fs.readFileSync(path.join(root, 'new.html'), 'utf8'), 'new');
+    t.notOk(fs.existsSync(path.join(root, 'gone.html')), 'removed once the uploads are up');
+  });
+
   t.test('should report as changed exactly the keys whose entry is not the previous one, and keep the previous entries', async (t) => {
     const root = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-publish-'));
     t.teardown(() => fs.rmSync(root, { recursive: true, force: true }));

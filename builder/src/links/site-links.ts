@@ -22,7 +22,7 @@ export interface SiteLinkInput {
   records: ReadonlyMap<string, PageRecord>;
   /** Source paths of pages that failed to compile in this build. */
   failed: ReadonlySet<string>;
-  /** Keys of the static files (`public/`, root assets) and site exports this build publishes. */
+  /** Keys of the static files (`public/`, root assets) and site-wide exports this build publishes (each page's own exports are implied: link-check.ts). */
   fileKeys: Iterable<string>;
   /** Pages without a source file of their own (API reference pages): reachable, with their ids. */
   generated?: readonly PageRecord[];
@@ -45,11 +45,15 @@ export function checkSiteLinks(input: SiteLinkInput, checker: LinkChecker): Site
   if (config.brokenLinks === 'off') return { lines: [], checked: 0 };
   const pages = new Map<string, ReadonlySet<string> | undefined>();
   const sources: LinkSource[] = [];
+  const unpublished = new Set<string>();
   for (const p of input.sources) {
     const record = records.get(p);
-    // A failed page still exists (its error is reported on its own), but its ids are unknown.
+    // A failed page still exists (its error is reported on its own), but its ids are unknown;
+    // without a previous version it has no exports either.
     if (!record || failed.has(p)) {
-      pages.set(record?.summary.urlPath ?? urlPathFor(p, config.contentRoot), undefined);
+      const urlPath = record?.summary.urlPath ?? urlPathFor(p, config.contentRoot);
+      pages.set(urlPath, undefined);
+      if (!record) unpublished.add(urlPath);
       continue;
     }
     const { summary, cacheKey } = record;
@@ -60,7 +64,7 @@ export function checkSiteLinks(input: SiteLinkInput, checker: LinkChecker): Site
   const files = new Set<string>(input.otherPaths);
   for (const key of input.fileKeys) files.add(`/${key}`);
   for (const r of config.redirects ?? []) files.add(r.source.length > 1 ? r.source.replace(/\/+$/, '') : r.source);
-  const report = checker.check(sources, { pages, files, basePath: config.basePath });
+  const report = checker.check(sources, { pages, files, unpublished, basePath: config.basePath });
   const lines = report.broken.map(formatBrokenLink);
   if (lines.length > 0 && config.brokenLinks === 'error') {
     const count = lines.length === 1 ? '1 broken link' : `${lines.length} broken links`;

@@ -123,6 +123,17 @@ function madeFrom(key: string, walk: FieldWalk, make: () => string): string {
   return text;
 }
 
+/**
+ * The keys `siteWideExports` writes, in its order, known without the pages: the link check reads
+ * them before the files are made, which is after the shells (an edited page's shell is published
+ * first; at 10,000 pages `llms-full.txt` alone is 55 MB to assemble).
+ */
+export function siteWideKeys(dimensions?: DimensionNav): string[] {
+  const prefixes = dimensions ? combinations(dimensions.dims).map((scope) => prefixOf(scope, dimensions.dims)) : [''];
+  const llms = prefixes.flatMap((prefix) => [`${prefix}llms.txt`, `${prefix}llms-full.txt`]);
+  return [SITE_FEED_KEY, ...llms, 'sitemap.xml', 'robots.txt', REDIRECTS_KEY];
+}
+
 /** Prefix, pages and sidebar of each `llms.txt`: one for the site, or one per language and version. */
 function llmsSets(pages: readonly SiteWidePage[], nav: readonly NavItem[] | undefined, dimensions: DimensionNav | undefined): [string, LlmsEntry[], readonly NavItem[] | undefined][] {
   if (!dimensions) return [['', [...pages], nav]];

@@ -194,6 +194,32 @@ t.test('bucketed builder state', async (t) => {
     t.same({ ...second, stored: undefined }, { ...manifest(1200, 17), stored: undefined });
   });
 
+  t.test('should write the manifest\'s buckets while the site uploads, and the manifest only once they are up', async (t) => {
+    const { store, puts, deletes } = recordingStore(tempDir());
+    await writeManifest(store, manifest(1200));
+    const first = (await readManifest(store))!;
+    puts.length = 0;
+    let up!: () => void;
+    const uploads = new Promise<void>((resolve) => { up = resolve; });
+    const writing = writeManifest(store, manifest(1200, 17), first, {}, uploads);
+    for (let i = 0; i < 50 && puts.length < 2; i++) await new Promise((resolve) => setTimeout(resolve, 5));
+    t.equal(puts.filter((k) => k.startsWith('_folio/cache/manifest/')).length, 2, 'the changed buckets, before the uploads end');
+    t.notOk(puts.includes(MANIFEST_KEY), 'not the manifest');
+    up();
+    await writing;
+    t.equal(puts.at(-1), MANIFEST_KEY);
+    t.equal(deletes.length, 2);
+
+    puts.length = 0;
+    deletes.length = 0;
+    const failed = Promise.reject(new Error('upload failed'));
+    failed.catch(() => undefined); // rejected before the write awaits it, as a build's uploads may be
+    await t.rejects(writeManifest(store, manifest(1200, 18), (await readManifest(store))!, {}, failed), { message: 'upload failed' });
+    t.notOk(puts.includes(MANIFEST_KEY), 'a publish whose uploads failed leaves the manifest as it was');
+    t.equal(deletes.length, 0, 'and its buckets');
+    t.same({ ...(await readManifest(store))!, stored: undefined }, { ...manifest(1200, 17), stored: undefined });
+  });
+
   t.test('should keep a page\'s previous manifest entry when it records the same, and make a new one otherwise', async (t) => {
     const before = Object.freeze<ManifestPage>({ blob: 'b', cacheKey: 'k', urlPath: '/a', outputs: ['a/index.html', 'a.md', 'a.xml'], deps: { 'snippets/s.mdx': 'd' } });
     const outputs = () => ['a/index.html', 'a.md', 'a.xml'];

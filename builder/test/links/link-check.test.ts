@@ -1,5 +1,6 @@
 import t from 'tap';
-import { LinkChecker, resolveLink, type LinkSource, type LinkTargets } from '../../src/links/link-check.ts';
+import { exportOwner, LinkChecker, resolveLink, type LinkSource, type LinkTargets } from '../../src/links/link-check.ts';
+import { feedKey, markdownKey } from '../../src/outputs/site-paths.ts';
 
 const at = (href: string, line = 1) => ({ href, line, column: 1 });
 
@@ -62,6 +63,27 @@ t.test('link-check', async (t) => {
     const withoutC = targets({ pages: new Map([['/a', new Set(['top'])], ['/b', new Set(['y'])]]) });
     t.same(checker.check(pages('a2').slice(0, 2), withoutC).broken.map((b) => b.href), ['/b#x', '/c'], 'c removed: the link to it breaks');
     t.equal(checker.check(pages('a2').slice(0, 2), targets({ ...withoutC, files: new Set(['/llms.txt']) })).checked, 5, 'files changed: everything');
+  });
+
+  t.test('should let links reach each published page\'s own exports without listing them', async (t) => {
+    for (const urlPath of ['/', '/a', '/guides/install', '/index-of-things']) {
+      t.equal(exportOwner(`/${markdownKey(urlPath)}`), urlPath, `${urlPath}: Markdown export`);
+      t.equal(exportOwner(`/${feedKey(urlPath)}`), urlPath, `${urlPath}: feed`);
+    }
+    for (const path of ['/rss.xml', '/.md', '/llms.txt', '/a', '/a.mdx', '/a/feed.xml']) t.equal(exportOwner(path), undefined, path);
+
+    const withRoot = targets({ pages: new Map<string, Set<string> | undefined>([['/', new Set()], ['/a', new Set(['top'])], ['/b', new Set(['x'])], ['/c', undefined], ['/d', undefined]]), unpublished: new Set(['/d']) });
+    const linking = (key: string): LinkSource[] => [{ sourcePath: 'docs/e.mdx', urlPath: '/e', key, links: [
+      at('/index.md'), at('/index/rss.xml', 2), at('/a.md', 3), at('../b/rss.xml', 4), at('/c.md', 5), at('/d.md', 6), at('/d/rss.xml', 7), at('/nope.md', 8), at('/a.md#top', 9),
+    ] }];
+    const checker = new LinkChecker();
+    const first = checker.check(linking('e1'), withRoot);
+    t.same(first.broken.map((b) => `${b.line} ${b.href}`), ['6 /d.md', '7 /d/rss.xml', '8 /nope.md'], 'a failed page with a published version keeps its exports; one never published has none');
+    t.match(first.broken[0].message, 'Unexpected link to /d.md; expected a page, a file of the site or a redirect source');
+    const withoutA = targets({ pages: new Map<string, Set<string> | undefined>([['/', new Set()], ['/b', new Set(['x'])], ['/c', undefined], ['/d', new Set()]]) });
+    const again = checker.check(linking('e1'), withoutA);
+    t.equal(again.checked, 9, 'a page linking to an export is checked again when that page goes or comes');
+    t.same(again.broken.map((b) => b.href), ['/a.md', '/nope.md', '/a.md#top'], 'a removed: links to its export break; d published: its export answers');
   });
 
   t.test('should forget the broken links of a page fixed or removed, and keep those of pages not re-checked', async (t) => {

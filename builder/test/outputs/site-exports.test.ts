@@ -1,7 +1,10 @@
 import t from 'tap';
 import { llmsTxt } from '../../src/outputs/llms-txt.ts';
 import { siteFeed } from '../../src/outputs/rss-feeds.ts';
-import { pageExports, siteWideExports } from '../../src/outputs/site-exports.ts';
+import { parseConfig } from '../../src/config/parse-config.ts';
+import { siteNav } from '../../src/nav/dimension-nav.ts';
+import { pageExports, siteWideExports, siteWideKeys } from '../../src/outputs/site-exports.ts';
+import { VERSIONED_SITE } from '../helpers/versioned-site.ts';
 import { sitemapXml } from '../../src/outputs/sitemap.ts';
 import { nav, pages, site } from './sample-site.ts';
 
@@ -11,6 +14,19 @@ t.test('site exports', async (t) => {
       'guides/install.md', 'guides/install/rss.xml', 'index.md', 'index/rss.xml', 'changelog.md', 'changelog/rss.xml',
     ]);
     t.same([...siteWideExports(pages, site, { nav }).keys()], ['rss.xml', 'llms.txt', 'llms-full.txt', 'sitemap.xml', 'robots.txt', '_redirects.json']);
+  });
+
+  t.test('should know the site-wide keys before the files are made, with and without languages and versions', async (t) => {
+    t.same(siteWideKeys(), [...siteWideExports(pages, site, { nav }).keys()]);
+    const config = parseConfig(VERSIONED_SITE['docs.json'], { siteUrl: 'https://acme.example', basePath: '' });
+    const written = Object.keys(VERSIONED_SITE).filter((p) => p.endsWith('.mdx')).map((sourcePath) => ({
+      sourcePath, urlPath: `/${sourcePath.slice('docs/'.length, -'.mdx'.length)}`.replace(/\/index$/, '/').replace(/(.)\/$/, '$1'), title: sourcePath,
+    }));
+    const { nav: first, dimensions } = siteNav(written, config);
+    t.ok(dimensions, 'the site has languages and versions');
+    const keys = siteWideKeys(dimensions);
+    t.same(keys, [...siteWideExports(written.map((p) => ({ ...p, description: '', markdown: 'Text.', updates: [] })), config, { nav: first, dimensions }).keys()]);
+    t.ok(keys.includes('fr/v2/llms-full.txt') && keys.includes('llms-full.txt'), 'one pair of LLM exports per language and version');
   });
 
   t.test('should end each Markdown export with exactly one newline', async (t) => {
