@@ -99,6 +99,16 @@ t.test('createPublisher', async (t) => {
     t.same(stats.changed.sort(), ['edited.html', 'gone.html', 'new.html']);
     t.equal(stats.objects['kept.html'], same['kept.html'], 'a kept entry is the previous one');
     t.equal(stats.objects['same.html'], same['same.html'], 'so is one emitted with the same bytes');
+
+    // The next publisher starts from that map (as a kept builder reads back the manifest it wrote).
+    const next = Object.freeze(stats.objects);
+    const again = createPublisher(store, next, DEFAULT_LIMITS);
+    for (const key of ['kept.html', 'same.html', 'kept.html']) t.ok(again.keep(key), `${key} kept`);
+    await again.emit('edited.html', 'new bytes');
+    t.same((await again.finish()).changed, ['new.html'], 'one key neither kept nor emitted, though another was kept twice');
+    const all = createPublisher(store, next, DEFAULT_LIMITS);
+    for (const key of Object.keys(next)) t.ok(all.keep(key));
+    t.same(await all.finish().then((r) => [r.changed, r.deleted]), [[], 0], 'everything kept: nothing removed');
   });
 
   t.test('should treat keys named like Object\'s own properties as any other file', async (t) => {
