@@ -122,16 +122,31 @@ export function plannedSearchBase(pages: readonly (SearchPage | SearchEntry)[], 
   return [...names, `/${OVERLAY_LIST_KEY}`].join(',');
 }
 
-/** Reads a manifest published by an earlier build; undefined when missing or not one. */
+/**
+ * Reads a manifest published by an earlier build; undefined when missing or not one. The same
+ * text as last time gives the same (frozen) manifest: a long-lived builder reads back, build after
+ * build, the manifest it wrote, whose 10,000 stamps need not be parsed again, and whose shards'
+ * key counts are then remembered by object (search-overlay.ts).
+ */
 export function parseSearchManifest(text: string | undefined): SearchManifest | undefined {
   if (!text) return undefined;
+  if (lastParsed?.text === text) return lastParsed.value;
+  let value: SearchManifest | undefined;
   try {
-    const value = JSON.parse(text) as SearchManifest;
-    return value?.version === 1 && Array.isArray(value.shards) ? value : undefined;
+    const parsed = JSON.parse(text) as SearchManifest;
+    value = parsed?.version === 1 && Array.isArray(parsed.shards) ? parsed : undefined;
   } catch {
-    return undefined;
+    value = undefined;
   }
+  if (value) {
+    for (const shard of value.shards) Object.freeze(Object.freeze(shard).stamps);
+    Object.freeze(Object.freeze(value).shards);
+  }
+  lastParsed = { text, value };
+  return value;
 }
+
+let lastParsed: { text: string; value: SearchManifest | undefined } | undefined;
 
 /** Closes early-opened shards (a no-op for those already written). */
 export async function discardStarted(started: ReadonlyMap<string, StartedShard> | undefined): Promise<void> {

@@ -107,21 +107,25 @@ export function decideOverlay(current: ReadonlyMap<string, string | undefined>, 
   const count = opts.count ?? shardCount(current.size, opts.perShard);
   const limit = Math.max(0, opts.limit ?? OVERLAY_LIMIT);
   const homes = new Map(previous && previous.basePath === opts.basePath ? previous.shards.flatMap((s) => (s.stamps ? [[s.name, s.stamps] as const] : [])) : []);
+  // Pages by shard index (named once per shard, not once per page: this runs twice per build).
+  const byShard: string[][] = [];
+  for (const urlPath of current.keys()) (byShard[shardOf(urlPath, count)] ??= []).push(urlPath);
   const members = new Map<string, string[]>();
-  for (const urlPath of current.keys()) {
-    const name = `${count}-${shardOf(urlPath, count)}`;
-    const list = members.get(name);
-    if (list) list.push(urlPath);
-    else members.set(name, [urlPath]);
-  }
+  for (const [i, urlPaths] of byShard.entries()) if (urlPaths) members.set(`${count}-${i}`, urlPaths);
   const reindex = new Set<string>();
   // Per kept shard: the pages it holds stale or lacks, and the pages it holds that are gone.
   const covered = new Map<string, { pages: string[]; deleted: string[] }>();
   for (const [name, urlPaths] of members) {
     const home = homes.get(name);
     if (!home) { reindex.add(name); continue; }
-    const pages = urlPaths.filter((urlPath) => { const stamp = current.get(urlPath); return stamp === undefined || home[urlPath] !== stamp; });
-    const deleted = Object.keys(home).filter((urlPath) => !current.has(urlPath));
+    let held = 0;
+    const pages = urlPaths.filter((urlPath) => {
+      if (Object.hasOwn(home, urlPath)) held++;
+      const stamp = current.get(urlPath);
+      return stamp === undefined || home[urlPath] !== stamp;
+    });
+    // Pages the shard holds that the site no longer has: looked for only when some are.
+    const deleted = held === keyCount(home) ? [] : Object.keys(home).filter((urlPath) => !current.has(urlPath));
     if (pages.length + deleted.length > 0) covered.set(name, { pages, deleted });
   }
   let size = [...covered.values()].reduce((n, c) => n + c.pages.length + c.deleted.length, 0);
@@ -135,6 +139,14 @@ export function decideOverlay(current: ReadonlyMap<string, string | undefined>, 
   }
   const kept = [...covered.values()];
   return { reindex, pages: kept.flatMap((c) => c.pages).sort(byText), deleted: kept.flatMap((c) => c.deleted).sort(byText) };
+}
+
+/** Keys of a home shard's stamps, counted once per object (a kept builder's parsed manifest is reused while unchanged). */
+const keyCounts = new WeakMap<object, number>();
+function keyCount(stamps: Readonly<Record<string, string>>): number {
+  let n = keyCounts.get(stamps);
+  if (n === undefined) keyCounts.set(stamps, n = Object.keys(stamps).length);
+  return n;
 }
 
 /**

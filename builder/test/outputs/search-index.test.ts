@@ -76,4 +76,16 @@ t.test('buildSearchIndex', async (t) => {
     t.equal(parseSearchManifest('{"version":2}'), undefined);
     t.equal(parseSearchManifest('not json'), undefined);
   });
+
+  t.test('should give the same frozen manifest for the same text, and a new one for another', async (t) => {
+    const text = JSON.stringify({ version: 1, bases: [], shards: [{ name: '1-0', stamps: { '/a': '0123' } }] });
+    const first = parseSearchManifest(text)!;
+    t.equal(parseSearchManifest(`${text}`), first, 'the same text');
+    t.ok(Object.isFrozen(first) && Object.isFrozen(first.shards) && Object.isFrozen(first.shards[0]) && Object.isFrozen(first.shards[0].stamps), 'frozen: later builds share it');
+    const other = parseSearchManifest(text.replace('0123', '4567'))!;
+    t.not(other, first);
+    t.equal(other.shards[0].stamps!['/a'], '4567');
+    t.equal(parseSearchManifest('not json'), undefined);
+    t.equal(parseSearchManifest('not json'), undefined, 'unreadable, asked twice');
+  });
 });

@@ -29,6 +29,11 @@ t.test('search overlay', async (t) => {
     stamps.set('/guides/new', undefined);
     // 12 pages again (one gone, one new): the same four shards.
     t.same(decideOverlay(stamps, cold.manifest, { basePath: '', perShard: 4 }), { reindex: new Set(), pages: ['/guides/new', '/guides/page-3'], deleted: ['/guides/page-5'] });
+    const whole = new Map(stamps);
+    whole.delete('/guides/new');
+    whole.set('/guides/page-5', 'x');
+    t.same(decideOverlay(whole, cold.manifest, { basePath: '', perShard: 4 }).deleted, [], 'every page there: none deleted');
+    t.same(decideOverlay(stamps, cold.manifest, { basePath: '', perShard: 4 }).deleted, ['/guides/page-5'], 'the same shards decided again: still found gone');
     t.same(decideOverlay(stamps, undefined, { basePath: '', perShard: 4 }).reindex, new Set(cold.manifest.shards.map((s) => s.name)), 'a cold build indexes every shard');
     t.same(decideOverlay(stamps, cold.manifest, { basePath: '/docs', perShard: 4 }).pages, [], 'another base path: every shard is indexed, nothing overlaid');
     t.same(decideOverlay(stamps, cold.manifest, { basePath: '', perShard: 4, limit: 0 }).pages, [], 'limit 0: no overlay');
