@@ -468,7 +468,7 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>,
       cacheKey, urlPath: summary.urlPath, version: version !== 'latest' ? version : undefined,
       deps: Object.keys(summary.deps).length ? summary.deps : undefined,
       failed: isFailed ? true : undefined,
-    }, () => [htmlKey(summary.urlPath), ...exportKeysOf(summary)]);
+    }, () => outputsOf(summary));
     manifestPages[p] = entry;
     // Unchanged entries are the previous ones: the manifest's write compares only the others.
     if (entry !== before) pagesChanged.push(p);
@@ -646,4 +646,17 @@ function exportKeysOf(summary: PageSummary): readonly [string, string] {
   let keys = exportKeysMemo.get(summary);
   if (!keys) exportKeysMemo.set(summary, keys = pageExportKeys(summary.urlPath));
   return keys;
+}
+
+/**
+ * A page's outputs as its manifest entry lists them (shell, Markdown export, feed), by summary
+ * for the same reason: an unchanged page's entry is then compared with the same array it was
+ * written with, by identity.
+ */
+const outputsMemo = new WeakMap<PageSummary, string[]>();
+
+function outputsOf(summary: PageSummary): string[] {
+  let outputs = outputsMemo.get(summary);
+  if (!outputs) outputsMemo.set(summary, outputs = Object.freeze([htmlKey(summary.urlPath), ...exportKeysOf(summary)]) as string[]);
+  return outputs;
 }

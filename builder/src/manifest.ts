@@ -50,10 +50,13 @@ export interface ManifestPage {
 export function manifestPage(before: ManifestPage | undefined, page: Omit<ManifestPage, 'outputs'>, outputs: () => string[]): ManifestPage {
   const { blob, cacheKey, urlPath, version, deps, failed } = page;
   if (before && before.blob === blob && before.cacheKey === cacheKey && before.urlPath === urlPath && before.version === version
-    && before.failed === failed && (before.deps === deps || sameJson(before.deps, deps)) && sameJson(before.outputs, outputs())
+    && before.failed === failed && (before.deps === deps || sameJson(before.deps, deps)) && sameOutputs(before.outputs, outputs())
     && Object.keys(before).length === 4 + Number(version !== undefined) + Number(deps !== undefined) + Number(failed !== undefined)) return before;
   return { blob, cacheKey, urlPath, ...(version !== undefined ? { version } : {}), outputs: outputs(), ...(deps !== undefined ? { deps } : {}), ...(failed !== undefined ? { failed } : {}) };
 }
+
+/** The same list, by identity first (a kept builder passes the array an entry was written with). */
+const sameOutputs = (a: readonly string[], b: readonly string[]) => a === b || sameJson(a, b);
 
 /**
  * The manifest's `files` for this commit's blobs by repository path, and the paths whose blob is
