@@ -122,5 +122,17 @@ t.test('ci deploy', async (t) => {
     const stale = createHttpStore({ url: `${tp.p.internalUrl}${job.store.url}`, token: job.token, fencing: job.fencing + 1 });
     await t.rejects(stale.put('index.html', bytes), LeaseLostError);
     t.equal(await tp.p.store.get(`sites/${other.id}/index.html`), undefined);
+
+    // Uploads are sent as they are (node:http), large ones included, and fail as other requests do.
+    const large = new Uint8Array(6 * 1024 * 1024).map((_, i) => (i * 7) & 0xff);
+    await store.put('llms-full.txt', large);
+    t.same(await store.head('llms-full.txt'), { etag: createHash('md5').update(large).digest('hex'), size: large.byteLength, contentType: 'text/plain; charset=utf-8' });
+    t.ok(Buffer.from((await tp.p.store.get(`sites/${other.id}/llms-full.txt`))!).equals(large), 'stored byte for byte');
+    const wrongToken = createHttpStore({ url: `${tp.p.internalUrl}${job.store.url}`, token: 'not-the-token', fencing: job.fencing });
+    await t.rejects(wrongToken.put('index.html', bytes), LeaseLostError, 'another token: the lease is not this run\'s');
+    const badFencing = createHttpStore({ url: `${tp.p.internalUrl}${job.store.url}`, token: job.token, fencing: 0 });
+    await t.rejects(badFencing.put('index.html', bytes), { code: 'store_error', message: /^The control plane answered 400 to PUT \/index\.html: \{"error":"invalid_request"/ });
+    const nowhere = createHttpStore({ url: 'http://127.0.0.1:9/internal/v1/jobs/x/objects', token: job.token, fencing: job.fencing, timeoutMs: 5_000 });
+    await t.rejects(nowhere.put('index.html', bytes), { code: 'store_unreachable', message: 'The control plane did not answer PUT /index.html' });
   });
 });
