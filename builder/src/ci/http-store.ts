@@ -7,9 +7,11 @@
  */
 import http from 'node:http';
 import https from 'node:https';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { appError } from '../errors.ts';
 import { limitConcurrency } from '../store/limit-concurrency.ts';
-import { assertKey, type ObjectHead, type ObjectStore } from '../store/object-store.ts';
+import { assertKey, sizedChunks, type ObjectHead, type ObjectStore, type ObjectStream, type PutOptions } from '../store/object-store.ts';
 import { LeaseLostError } from '../worker/control-plane-client.ts';
 
 export interface HttpStoreOptions {
@@ -57,7 +59,7 @@ export function createHttpStore(opts: HttpStoreOptions): ObjectStore {
    * `llms-full.txt`: the copy, its fresh memory and undici's writes cost the build process ~0.9 s
    * of CPU per edit, measured. Same errors as `send`.
    */
-  async function upload(path: string, body: Uint8Array, headers: Record<string, string>): Promise<void> {
+  async function upload(path: string, body: Uint8Array | ObjectStream, headers: Record<string, string>): Promise<void> {
     return limit(async () => {
       let answer: { status: number; text: string };
       try {
@@ -71,12 +73,8 @@ export function createHttpStore(opts: HttpStoreOptions): ObjectStore {
   }
 
   return {
-    async put(key, bytes, putOpts = {}) {
-      const headers: Record<string, string> = { 'content-type': 'application/octet-stream' };
-      if (putOpts.contentType) headers['x-folio-content-type'] = putOpts.contentType;
-      if (putOpts.cacheControl) headers['x-folio-cache-control'] = putOpts.cacheControl;
-      await upload(keyPath(key), bytes, headers);
-    },
+    put: async (key, bytes, putOpts) => upload(keyPath(key), bytes, putHeaders(putOpts)),
+    putStream: async (key, body, putOpts) => upload(keyPath(key), body, putHeaders(putOpts)),
     async get(key) {
       const res = await send('GET', keyPath(key));
       if (res.status === 404) { await res.body?.cancel(); return undefined; }
@@ -102,12 +100,20 @@ export function createHttpStore(opts: HttpStoreOptions): ObjectStore {
   };
 }
 
+function putHeaders(putOpts: PutOptions = {}): Record<string, string> {
+  const headers: Record<string, string> = { 'content-type': 'application/octet-stream' };
+  if (putOpts.contentType) headers['x-folio-content-type'] = putOpts.contentType;
+  if (putOpts.cacheControl) headers['x-folio-cache-control'] = putOpts.cacheControl;
+  return headers;
+}
+
 /** PUTs `body` to `url` as it is (no copy); resolves with the answer's status and text. */
-function putBytes(url: string, headers: Record<string, string>, body: Uint8Array, timeoutMs: number): Promise<{ status: number; text: string }> {
+function putBytes(url: string, headers: Record<string, string>, body: Uint8Array | ObjectStream, timeoutMs: number): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
     const target = new URL(url);
+    const size = body instanceof Uint8Array ? body.byteLength : body.size;
     const request = (target.protocol === 'https:' ? https : http).request(target, {
-      method: 'PUT', headers: { ...headers, 'content-length': String(body.byteLength) }, signal: AbortSignal.timeout(timeoutMs),
+      method: 'PUT', headers: { ...headers, 'content-length': String(size) }, signal: AbortSignal.timeout(timeoutMs),
     }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -115,6 +121,7 @@ function putBytes(url: string, headers: Record<string, string>, body: Uint8Array
       res.on('error', reject);
     });
     request.on('error', reject);
-    request.end(body);
+    if (body instanceof Uint8Array) request.end(body);
+    else pipeline(Readable.from(sizedChunks(body)), request).catch(reject);
   });
 }

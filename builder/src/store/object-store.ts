@@ -17,8 +17,19 @@ export interface ObjectHead {
   contentType?: string;
 }
 
+/** An object's bytes as they arrive (a request body passed through), `size` of them in all. */
+export interface ObjectStream {
+  chunks: AsyncIterable<Uint8Array>;
+  size: number;
+}
+
 export interface ObjectStore {
   put(key: string, bytes: Uint8Array, opts?: PutOptions): Promise<void>;
+  /**
+   * Writes an object without holding it whole (the control plane's object routes pass uploads of
+   * any size through). Fails, writing nothing, when the chunks are not `size` bytes in all.
+   */
+  putStream(key: string, body: ObjectStream, opts?: PutOptions): Promise<void>;
   /** The object's bytes, or `undefined` when it does not exist. */
   get(key: string): Promise<Uint8Array | undefined>;
   /** The object's ETag and size, or `undefined` when it does not exist. */
@@ -38,11 +49,31 @@ export function prefixStore(store: ObjectStore, prefix: string): ObjectStore {
   const p = prefix.endsWith('/') ? prefix : `${prefix}/`;
   return {
     put: (key, bytes, opts) => store.put(p + key, bytes, opts),
+    putStream: (key, body, opts) => store.putStream(p + key, body, opts),
     get: (key) => store.get(p + key),
     head: (key) => store.head(p + key),
     list: async (sub) => (await store.list(p + sub)).map((k) => k.slice(p.length)),
     delete: (keys) => store.delete(keys.map((k) => p + k)),
   };
+}
+
+/**
+ * The chunks of `body`, each passed to `see` first; throws when they are not `body.size` bytes in
+ * all. The last chunk is held until the source has ended, so a writer framed by the size (an
+ * HTTP body with a Content-Length) never receives all of it from a source that then fails.
+ */
+export async function* sizedChunks(body: ObjectStream, see?: (chunk: Uint8Array) => void): AsyncGenerator<Uint8Array> {
+  let seen = 0;
+  let held: Uint8Array | undefined;
+  for await (const chunk of body.chunks) {
+    seen += chunk.byteLength;
+    if (seen > body.size) break;
+    if (held) yield held;
+    see?.(chunk);
+    held = chunk;
+  }
+  if (seen !== body.size) throw new RangeError(`Unexpected object length; expected ${body.size} bytes, got ${seen > body.size ? 'more' : seen}`);
+  if (held) yield held;
 }
 
 /** Checks a key is relative and stays below the store root. */

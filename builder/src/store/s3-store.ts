@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import {
   DeleteObjectsCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client,
   type S3ClientConfig,
@@ -5,7 +6,7 @@ import {
 import { appError } from '../errors.ts';
 import { cacheControlFor, contentTypeFor } from './content-type.ts';
 import { limitConcurrency } from './limit-concurrency.ts';
-import { assertKey, type ObjectStore } from './object-store.ts';
+import { assertKey, sizedChunks, type ObjectStore, type PutOptions } from './object-store.ts';
 
 export interface S3StoreOptions {
   bucket: string;
@@ -30,14 +31,22 @@ export function createS3Store(opts: S3StoreOptions): ObjectStore {
   const prefix = opts.prefix ?? '';
   const Bucket = opts.bucket;
   const k = (key: string) => { assertKey(key); return prefix + key; };
+  const send = async (key: string, Body: Uint8Array | Readable, o: PutOptions, ContentLength?: number, abortSignal?: AbortSignal) => {
+    await client.send(new PutObjectCommand({
+      Bucket, Key: k(key), Body, ContentLength,
+      ContentType: o.contentType ?? contentTypeFor(key),
+      CacheControl: o.cacheControl ?? cacheControlFor(key),
+    }), { abortSignal }).catch((err) => { throw appError('store_write_failed', `Could not write ${key}`, err); });
+  };
   return {
-    put: (key, bytes, o = {}) => limit(async () => {
-      await client.send(new PutObjectCommand({
-        Bucket, Key: k(key), Body: bytes,
-        ContentType: o.contentType ?? contentTypeFor(key),
-        CacheControl: o.cacheControl ?? cacheControlFor(key),
-      })).catch((err) => { throw appError('store_write_failed', `Could not write ${key}`, err); });
-    }),
+    put: (key, bytes, o = {}) => limit(() => send(key, bytes, o)),
+    // Not bounded by `limit`: an upload arrives as slowly as its sender sends it. A source that
+    // fails or is not the size declared aborts the request, so S3 keeps nothing of it.
+    putStream: async (key, body, o = {}) => {
+      const abort = new AbortController();
+      const source = Readable.from(sizedChunks(body)).on('error', (err) => abort.abort(err));
+      await send(key, source, o, body.size, abort.signal);
+    },
     get: (key) => limit(async () => {
       try {
         const res = await client.send(new GetObjectCommand({ Bucket, Key: k(key) }));

@@ -9,6 +9,7 @@ export function recordingStore(root: string): { store: ObjectStore; puts: string
   const gets: string[] = [];
   const store: ObjectStore = {
     put: (key, bytes, o) => { puts.push(key); return inner.put(key, bytes, o); },
+    putStream: (key, body, o) => { puts.push(key); return inner.putStream(key, body, o); },
     get: (key) => { gets.push(key); return inner.get(key); },
     head: (key) => inner.head(key),
     list: (prefix) => inner.list(prefix),

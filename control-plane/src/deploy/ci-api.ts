@@ -33,8 +33,14 @@ import { bucketKeyOf, listingsOf, sharedKeyOf } from './job-keys.ts';
 import { buildPrefixesOf, sitePrefix } from '../sites/bucket-prefixes.ts';
 import { startCiDeployment, verifyLease } from './queue.ts';
 
-/** Largest object a CI run may upload (a page, a search shard, an asset). */
-export const MAX_OBJECT_BYTES = 64 * 1024 * 1024;
+/**
+ * Largest object a build may upload (a page, a search shard, an asset, `llms-full.txt`: ~55 MB at
+ * 10,000 pages). Uploads are streamed to storage, so the size costs no memory here.
+ */
+export const MAX_OBJECT_BYTES = 512 * 1024 * 1024;
+
+/** Uploads in flight at most per deployment (the builder sends 16 at a time). */
+export const MAX_UPLOADS_PER_JOB = 32;
 
 const createBody = z.strictObject({
   project_id: z.string().min(1).max(100),
@@ -83,19 +89,20 @@ function buildToken(ctx: Koa.Context): string {
   return m[1];
 }
 
-async function readBody(req: NodeJS.ReadableStream, limit: number): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > limit) throw payloadTooLarge(`${limit / 1024 / 1024} MB`);
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks);
+/** A PUT's declared size: 411 without one (the body is streamed to storage), 413 over the limit. */
+function declaredSize(ctx: Koa.Context): number {
+  const value = ctx.get('content-length');
+  if (!/^\d{1,16}$/.test(value)) throw new AppError(411, 'length_required', 'Missing Content-Length header; expected the object\'s size in bytes');
+  const size = Number(value);
+  if (size > MAX_OBJECT_BYTES) throw payloadTooLarge(`${MAX_OBJECT_BYTES / 1024 / 1024} MB`);
+  return size;
 }
 
 /** The object routes of a job, scoped to its build token and confined to its project's prefix. */
 function objectRoutes(deps: Deps): Koa.Middleware {
+  // Deployment id → uploads in flight: a slow upload holds a file or a storage connection, so one
+  // build cannot hold them all.
+  const uploading = new Map<string, number>();
   return async (ctx, next) => {
     const match = OBJECT_PATH.exec(ctx.path);
     if (!match) return next();
@@ -141,10 +148,19 @@ function objectRoutes(deps: Deps): Koa.Middleware {
         return;
       }
       case 'PUT': {
-        const bytes = await readBody(ctx.req, MAX_OBJECT_BYTES);
+        const size = declaredSize(ctx);
+        const inFlight = uploading.get(deploymentId) ?? 0;
+        if (inFlight >= MAX_UPLOADS_PER_JOB) throw new AppError(429, 'rate_limited', `Too many uploads in flight; expected at most ${MAX_UPLOADS_PER_JOB} per deployment`);
         const contentType = ctx.get('x-folio-content-type') || undefined;
         const cacheControl = ctx.get('x-folio-cache-control') || undefined;
-        await store.put(key, bytes, { contentType, cacheControl });
+        uploading.set(deploymentId, inFlight + 1);
+        try {
+          await store.putStream(key, { chunks: ctx.req, size }, { contentType, cacheControl });
+        } finally {
+          const left = uploading.get(deploymentId)! - 1;
+          if (left === 0) uploading.delete(deploymentId);
+          else uploading.set(deploymentId, left);
+        }
         ctx.status = 204;
         return;
       }

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import fs from 'node:fs';
 import http from 'node:http';
 import t from 'tap';
 import { createApiKey } from '../../src/auth/api-keys.ts';
@@ -96,6 +97,44 @@ t.test('ci api', async (t) => {
     const gone = await raw('GET', `${objects}/index.html`, auth());
     t.same([gone.status, JSON.parse(gone.body)], [404, { error: 'not_found', message: 'object not found' }]);
     t.equal((await raw('HEAD', `${objects}/index.html`, auth())).status, 404);
+  });
+
+  t.test('should stream uploads to storage: a size required, 512 MB at most, 32 in flight per deployment', async (t) => {
+    /** A PUT announcing `size` bytes that sends `first` of them now; `finish` sends the rest. */
+    const upload = (key: string, headers: Record<string, string>, first: Buffer) => {
+      const origin = new URL(tp.p.internalUrl);
+      let req!: http.ClientRequest;
+      const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
+        req = http.request({ host: origin.hostname, port: origin.port, path: `${objects}/${key}`, method: 'PUT', headers: { ...auth(), ...headers } }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => { req.destroy(); resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }); });
+        });
+        req.on('error', (err) => { if (!req.destroyed) reject(err); });
+        req.write(first);
+      });
+      return { answer, finish: (rest: Buffer) => req.end(rest) };
+    };
+    const chunked = upload('chunked.txt', { 'transfer-encoding': 'chunked' }, Buffer.from('abc'));
+    chunked.finish(Buffer.alloc(0));
+    t.same(await chunked.answer, { status: 411, body: JSON.stringify({ error: 'length_required', message: 'Missing Content-Length header; expected the object\'s size in bytes' }) });
+    const huge = upload('huge.txt', { 'content-length': String(512 * 1024 * 1024 + 1) }, Buffer.alloc(1024, 32));
+    t.same(await huge.answer, { status: 413, body: JSON.stringify({ error: 'payload_too_large', message: 'Request body exceeds the 512 MB limit' }) }, 'answered before the body is sent');
+
+    // 32 uploads hold their slots while their senders are slow: each has sent 1 byte of 2.
+    const slow = Array.from({ length: 32 }, (_, i) => upload(`slow/${i}.txt`, { 'content-length': '2' }, Buffer.from('a')));
+    const tempFiles = () => fs.readdirSync(tp.dataDir, { recursive: true, encoding: 'utf8' }).filter((name) => name.includes('.folio-tmp-')).length;
+    while (tempFiles() < 32) await new Promise((resolve) => setTimeout(resolve, 20));
+    const over = upload('slow/over.txt', { 'content-length': '2' }, Buffer.from('zz'));
+    t.same(await over.answer, { status: 429, body: JSON.stringify({ error: 'rate_limited', message: 'Too many uploads in flight; expected at most 32 per deployment' }) });
+    for (const u of slow) u.finish(Buffer.from('b'));
+    t.same((await Promise.all(slow.map((u) => u.answer))).map((a) => a.status), Array(32).fill(204));
+    t.same(Buffer.from((await tp.p.store.get(`sites/${project.id}/slow/31.txt`))!).toString(), 'ab');
+    const after = upload('slow/over.txt', { 'content-length': '2' }, Buffer.from('zz'));
+    t.same((await after.answer).status, 204, 'the slots are free again');
+    const head = await raw('HEAD', `${objects}/slow/over.txt`, auth());
+    t.same([head.headers.etag, head.headers['x-folio-size']], [`"${createHash('md5').update('zz').digest('hex')}"`, '2']);
+    await tp.p.store.delete((await tp.p.store.list(`sites/${project.id}/slow/`)));
   });
 
 

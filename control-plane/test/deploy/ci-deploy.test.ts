@@ -128,6 +128,9 @@ t.test('ci deploy', async (t) => {
     await store.put('llms-full.txt', large);
     t.same(await store.head('llms-full.txt'), { etag: createHash('md5').update(large).digest('hex'), size: large.byteLength, contentType: 'text/plain; charset=utf-8' });
     t.ok(Buffer.from((await tp.p.store.get(`sites/${other.id}/llms-full.txt`))!).equals(large), 'stored byte for byte');
+    const pieces = (async function* () { for (let at = 0; at < large.byteLength; at += 1024 * 1024) yield large.subarray(at, at + 1024 * 1024); })();
+    await store.putStream('streamed.txt', { chunks: pieces, size: large.byteLength });
+    t.same(await store.head('streamed.txt'), { etag: createHash('md5').update(large).digest('hex'), size: large.byteLength, contentType: 'text/plain; charset=utf-8' }, 'streamed in pieces');
     const wrongToken = createHttpStore({ url: `${tp.p.internalUrl}${job.store.url}`, token: 'not-the-token', fencing: job.fencing });
     await t.rejects(wrongToken.put('index.html', bytes), LeaseLostError, 'another token: the lease is not this run\'s');
     const badFencing = createHttpStore({ url: `${tp.p.internalUrl}${job.store.url}`, token: job.token, fencing: 0 });
