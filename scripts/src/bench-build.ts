@@ -117,6 +117,7 @@ async function warmChild(dir: string, out: string, editPath: string, variant: nu
   await committer.commit(dir, page, variant);
   await build(opts);
   // As the worker's build process does between jobs (worker/build-process.ts).
+  opts.pageMemory.files.prepare();
   collectGarbage();
   // The first edit after the warm-up is the one measured; later ones (a worker's build process
   // lives for many jobs) are reported beside it, each after the collection between builds.
@@ -126,6 +127,7 @@ async function warmChild(dir: string, out: string, editPath: string, variant: nu
     const t0 = performance.now();
     const r = await build(opts);
     edits.push({ buildMs: Math.round(performance.now() - t0), r });
+    opts.pageMemory.files.prepare();
     collectGarbage();
   }
   committer.close();

@@ -189,6 +189,8 @@ export function createDevSession(opts: DevSessionOptions): DevSession {
     else if (keys.length > 0) emit({ type: 'update', keys });
     emitProblems();
     markReady();
+    // After the browser has its update: the next build's llms-full.txt gets memory already touched.
+    if (result) (await modules).pageMemory.files.prepare();
   };
 
   /** Compiles edited pages and sends their shells before the full build. */

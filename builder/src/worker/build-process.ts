@@ -57,6 +57,8 @@ async function runOne(msg: BuildRequest): Promise<void> {
     return 'error' as const;
   });
   await send({ type: 'outcome', outcome });
+  // The next job's llms-full.txt gets memory already touched (see `PublishedMemory.prepare`).
+  pageMemory.files.prepare();
   // The garbage of this build is collected while the process waits for its next job, not in the
   // middle of that job's build; a job that comes sooner (pushes in a row) is not kept waiting for
   // it (a full collection of a 10,000-page site's state takes a few hundred ms).

@@ -28,6 +28,26 @@ t.test('published files memory', async (t) => {
     t.equal(grown.length, 5000, 'too small spares are not used');
   });
 
+  t.test('should prepare a spare for each remembered file between builds, with room to grow', async (t) => {
+    const memory = new PublishedMemory();
+    memory.prepare();
+    t.equal(memory.scratch(100).buffer.byteLength, 106, 'nothing remembered: nothing prepared, a new buffer');
+    const first = Buffer.alloc(1600, 7);
+    memory.remember(new Map([['h1', first], ['h2', memory.scratch(320)]]));
+    memory.prepare();
+    const grown = memory.scratch(1650);
+    t.equal(grown.buffer.byteLength, 1700, 'prepared for the larger file: its size and a sixteenth');
+    t.ok(new Uint8Array(grown.buffer).every((b) => b === 1), 'its memory written once already');
+    t.equal(memory.scratch(330).buffer.byteLength, 340, 'and for the smaller one');
+    t.equal(memory.scratch(330).buffer.byteLength, 330 + 20, 'then the pool is empty: a new buffer');
+    memory.remember(new Map([['h3', grown]]));
+    memory.prepare();
+    memory.prepare();
+    t.equal(memory.scratch(1700).buffer.byteLength, 1650 + 103, 'the spare left (340 bytes) is too small: one is made, once');
+    t.equal(memory.scratch(1).buffer.byteLength, 340, 'the small spare is still there');
+    t.equal(memory.scratch(1).buffer.byteLength, 1, 'and no other: a new one');
+  });
+
   t.test("should never reuse a buffer it did not make (Node's shared pool)", async (t) => {
     const memory = new PublishedMemory();
     const pooled = Buffer.from('small, from the pool');
