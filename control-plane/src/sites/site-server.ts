@@ -102,7 +102,8 @@ export async function startSiteServer(opts: SiteServerOptions): Promise<SiteServ
     const bytes = decorate ? decorate(stored) : stored;
     res.statusCode = status;
     res.setHeader('Content-Length', bytes.byteLength);
-    res.end(req.method === 'HEAD' ? undefined : Buffer.from(bytes));
+    // Sent as they are: a copy per request cost a large file's size in memory each time.
+    res.end(req.method === 'HEAD' ? undefined : bytes);
     return true;
   }
 
