@@ -32,10 +32,14 @@ export class PublishedMemory {
   scratch(size: number): Buffer {
     const i = this.spares.findIndex((b) => b.byteLength >= size);
     if (i >= 0) return Buffer.from(this.spares.splice(i, 1)[0], 0, size);
-    // Room to grow, so the next edits (pages get longer) reuse this buffer.
+    return Buffer.from(this.make(size), 0, size);
+  }
+
+  /** A new buffer for `size` bytes, with room to grow, so the next edits (pages get longer) reuse it. */
+  private make(size: number): ArrayBuffer {
     const made = new ArrayBuffer(size + (size >> 4));
     this.own.add(made);
-    return Buffer.from(made, 0, size);
+    return made;
   }
 
   /** Remembers the files a build published (by sha256), after their uploads; the files remembered before become spares. */
@@ -59,9 +63,8 @@ export class PublishedMemory {
     for (const size of [...this.current.values()].map((b) => b.byteLength).sort((a, b) => b - a)) {
       const fits = free.findIndex((room) => room >= size);
       if (fits >= 0) { free.splice(fits, 1); continue; }
-      const made = new ArrayBuffer(size + (size >> 4));
+      const made = this.make(size);
       new Uint8Array(made).fill(1);
-      this.own.add(made);
       this.spares.push(made);
     }
   }

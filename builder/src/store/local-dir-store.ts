@@ -40,8 +40,8 @@ export function createLocalDirStore(folder: string, concurrency = 16): ObjectSto
     await fs.promises.mkdir(dir, { recursive: true });
     made.add(dir);
   };
-  /** Writes `key` through a temp file renamed into place; `write` fills the open temp file. */
-  const writeInPlace = async (key: string, write: (handle: fs.promises.FileHandle) => Promise<void>): Promise<void> => {
+  /** Writes `key` through a temp file renamed into place; `write` fills the open temp file. Returns the file's path. */
+  const writeInPlace = async (key: string, write: (handle: fs.promises.FileHandle) => Promise<void>): Promise<string> => {
     const target = file(key);
     const temp = `${target}${TEMP_MARK}${randomBytes(6).toString('hex')}`;
     try {
@@ -57,24 +57,24 @@ export function createLocalDirStore(folder: string, concurrency = 16): ObjectSto
         await handle.close();
       }
       await fs.promises.rename(temp, target);
+      return target;
     } catch (err) {
       await fs.promises.rm(temp, { force: true });
       throw appError('store_write_failed', `Could not write ${key}`, err);
     }
   };
   return {
-    put: (key, bytes) => limit(() => writeInPlace(key, (handle) => handle.writeFile(bytes))),
+    put: (key, bytes) => limit(async () => { await writeInPlace(key, (handle) => handle.writeFile(bytes)); }),
     // Hashed as it is written: the MD5 is remembered for the file, so the `head` that usually
     // follows an upload (is this object what the build has?) does not read it back. Not bounded
     // by `limit`: an upload arrives as slowly as its sender sends it.
     putStream: async (key, body) => {
       const md5 = createHash('md5');
       let inode: bigint | undefined;
-      await writeInPlace(key, async (handle) => {
+      const target = await writeInPlace(key, async (handle) => {
         await fs.promises.writeFile(handle, sizedChunks(body, (chunk) => md5.update(chunk)));
         inode = (await handle.stat({ bigint: true })).ino;
       });
-      const target = file(key);
       const stat = await fs.promises.stat(target, { bigint: true }).catch(() => undefined);
       // Only if the file in place is still the one written (another write may have replaced it).
       if (stat && stat.ino === inode) remember(target, identityOf(stat), md5.digest('hex'));

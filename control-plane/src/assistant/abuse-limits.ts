@@ -5,6 +5,7 @@
  * miss; several site servers each apply the limits to their own share).
  */
 import { AppError } from '../errors.ts';
+import { SlotsPerKey } from '../http/slots-per-key.ts';
 
 /** Limits; every field has the default shown. */
 export interface AbuseLimits {
@@ -60,24 +61,8 @@ export class VisitorRate {
 }
 
 /** Open answer streams per site. */
-export class SiteStreams {
-  readonly #open = new Map<string, number>();
-  readonly max: number;
-  constructor(max: number) { this.max = max; }
-
-  /** Takes a slot for `site` (release it when the stream ends), or throws 429 `rate_limited`. */
-  acquire(site: string): () => void {
-    const open = this.#open.get(site) ?? 0;
-    if (open >= this.max) {
-      throw new AppError(429, 'rate_limited', 'This site\'s assistant is answering too many questions at once; try again in a few seconds', { headers: { 'Retry-After': '5' } });
-    }
-    this.#open.set(site, open + 1);
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      const left = (this.#open.get(site) ?? 1) - 1;
-      if (left <= 0) this.#open.delete(site); else this.#open.set(site, left);
-    };
+export class SiteStreams extends SlotsPerKey {
+  constructor(max: number) {
+    super(max, () => new AppError(429, 'rate_limited', 'This site\'s assistant is answering too many questions at once; try again in a few seconds', { headers: { 'Retry-After': '5' } }));
   }
 }

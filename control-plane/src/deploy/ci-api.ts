@@ -26,6 +26,7 @@ import { hasScope } from '../auth/scopes.ts';
 import { AppError, forbidden, invalid, payloadTooLarge, unauthorized } from '../errors.ts';
 import type { Deps } from '../http/route.ts';
 import { methodNotAllowed, routesWithAllow } from '../http/method-guard.ts';
+import { SlotsPerKey } from '../http/slots-per-key.ts';
 import { assertPlainJson, validate } from '../http/validate.ts';
 import { findOwnProject } from '../api/projects.ts';
 import { siteUrlOf } from './internal-api.ts';
@@ -100,9 +101,8 @@ function declaredSize(ctx: Koa.Context): number {
 
 /** The object routes of a job, scoped to its build token and confined to its project's prefix. */
 function objectRoutes(deps: Deps): Koa.Middleware {
-  // Deployment id → uploads in flight: a slow upload holds a file or a storage connection, so one
-  // build cannot hold them all.
-  const uploading = new Map<string, number>();
+  // A slow upload holds a file or a storage connection: one build cannot hold them all.
+  const uploads = new SlotsPerKey(MAX_UPLOADS_PER_JOB, () => new AppError(429, 'rate_limited', `Too many uploads in flight; expected at most ${MAX_UPLOADS_PER_JOB} per deployment`));
   return async (ctx, next) => {
     const match = OBJECT_PATH.exec(ctx.path);
     if (!match) return next();
@@ -150,17 +150,13 @@ function objectRoutes(deps: Deps): Koa.Middleware {
       }
       case 'PUT': {
         const size = declaredSize(ctx);
-        const inFlight = uploading.get(deploymentId) ?? 0;
-        if (inFlight >= MAX_UPLOADS_PER_JOB) throw new AppError(429, 'rate_limited', `Too many uploads in flight; expected at most ${MAX_UPLOADS_PER_JOB} per deployment`);
+        const release = uploads.acquire(deploymentId);
         const contentType = ctx.get('x-folio-content-type') || undefined;
         const cacheControl = ctx.get('x-folio-cache-control') || undefined;
-        uploading.set(deploymentId, inFlight + 1);
         try {
           await store.putStream(key, { chunks: ctx.req, size }, { contentType, cacheControl });
         } finally {
-          const left = uploading.get(deploymentId)! - 1;
-          if (left === 0) uploading.delete(deploymentId);
-          else uploading.set(deploymentId, left);
+          release();
         }
         ctx.status = 204;
         return;
