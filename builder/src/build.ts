@@ -31,8 +31,8 @@ import type { LlmsSegment } from './outputs/llms-txt.ts';
 import { classesOfPages, utilitiesSheet } from './outputs/tailwind-css.ts';
 import { buildCustomCss, customCssFiles, customCssKey } from './css/custom-css.ts';
 import type { ShellContext } from './outputs/page-shells.ts';
-import { htmlKey } from './outputs/site-paths.ts';
 import { createPageBodies, type PageMemory, type PageRecord } from './page-bodies.ts';
+import { PublishedMemory } from './outputs/published-memory.ts';
 import { failureHolds, readSummaries, relocate, summarize, summaryHolds, writeSummaries, type FailureSummary, type PageSummary } from './page-summaries.ts';
 import { createPublisher } from './publish.ts';
 import { IGNORE_FILE, repoLayout } from './repo-layout.ts';
@@ -376,6 +376,12 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>,
   const moves = nextMoves(previousMoves, renamed, new Set(pageSummaries.map((s) => s.urlPath)), new Set((config.redirects ?? []).map((r) => r.source)));
   const moved = renamed.filter((r) => moves[r.from] === r.to);
   const byUrl = new Map(ordered.map((r) => [r.summary.urlPath, r]));
+  const previousPage = (sourcePath: string) => (previous && Object.hasOwn(previous.pages, sourcePath) ? previous.pages[sourcePath] : undefined);
+  // What the previous build published of a page, and so rendered, exported and listed: the same cache key, imports and URL.
+  const unchanged = ({ summary, cacheKey }: PageRecord) => {
+    const before = previousPage(summary.sourcePath);
+    return before !== undefined && samePublished(before, { cacheKey, urlPath: summary.urlPath, deps: summary.deps });
+  };
   // Before anything is uploaded: with brokenLinks "error" a broken link fails the build here.
   const links = checkSiteLinks({
     config, sources, records, failed, fileKeys: [...layout.assets.values(), ...siteWideKeys(dimensions)],
@@ -408,14 +414,16 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>,
     ...(utilitiesKey ? { utilities: `/${utilitiesKey}` } : {}),
     ...(customKey ? { custom: `/${customKey}` } : {}),
     islands: islands.paths,
-    previousInputs: previous?.inputs ?? {}, year: opts.year ?? new Date().getUTCFullYear(), load, tick: (shells) => { deadline.check(); collect(shells); }, onShell: opts.onShell,
+    previousInputs: previous?.inputs ?? {}, unchanged, year: opts.year ?? new Date().getUTCFullYear(), load, tick: (shells) => { deadline.check(); collect(shells); }, onShell: opts.onShell,
   });
   lap('render');
 
   // The site-wide files are made once the shells are: an edited page goes live without waiting
   // for them (`llms-full.txt` holds every page's Markdown, 55 MB at 10,000 pages; unchanged
   // pages' is sliced from the published file), and a cold build's shells render without them in memory.
-  const memory = opts.pageMemory?.files;
+  // A build without a long-lived builder's memory gets one of its own: the `llms-full.txt` it
+  // reads back is hashed to be checked, and the new one's hash resumes from that (published-memory.ts).
+  const memory = opts.pageMemory?.files ?? new PublishedMemory();
   const markdown = await recallMarkdown({ records: ordered, known: spools.markdown.count ? spools.markdown.readAll() : undefined, index: previous?.llmsBytes, objects: previous?.objects ?? {}, store, load, memory });
   // The fields the site-wide files read, not a copy of each summary (10,000 of ~20 fields each).
   const exportPages: SiteWidePage[] = ordered.map((r) => {
@@ -424,8 +432,13 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>,
   });
   const llmsSegments = new Map<string, LlmsSegment[]>();
   const siteWide = siteWideExports(exportPages, config, {
-    nav, moved: moves, ...(dimensions ? { dimensions } : {}), ...(memory ? { alloc: (size: number) => memory.scratch(size) } : {}),
+    nav, moved: moves, ...(dimensions ? { dimensions } : {}), alloc: (size: number) => memory.scratch(size),
   }, llmsSegments);
+
+  // llms-full.txt (55 MB at 10,000 pages): hashed from where it differs from the one remembered,
+  // and emitted before the pages' own exports are made, so its upload (the longest of an edit)
+  // runs while they are. No page export has a site-wide file's key (site-paths.ts).
+  for (const [key, text] of siteWide) await publisher.emit(key, text, llmsSegments.has(key) ? memory.sha256(key, text as Buffer) : undefined);
 
   // A page's own exports (Markdown, feed) are kept as published when neither the page nor what
   // they read of the configuration changed: an edit makes two of them, not two per page. What
@@ -434,17 +447,13 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>,
   // entries at 10,000 pages, hashed, compared and stored by every build).
   const exportsHash = sha256(JSON.stringify([PAGE_EXPORTS_VERSION, configHash, config.siteUrl, config.basePath]));
   const exportsKept = previous?.exportsHash === exportsHash;
-  const previousPage = (sourcePath: string) => (previous && Object.hasOwn(previous.pages, sourcePath) ? previous.pages[sourcePath] : undefined);
   for (const record of ordered) {
-    const { summary, cacheKey } = record;
+    const { summary } = record;
     const [markdownKey, feedKey] = exportKeysOf(summary);
-    const before = previousPage(summary.sourcePath);
-    if (exportsKept && before && samePublished(before, { cacheKey, urlPath: summary.urlPath, deps: summary.deps }) && publisher.keep(markdownKey) && publisher.keep(feedKey)) continue;
+    if (exportsKept && unchanged(record) && publisher.keep(markdownKey) && publisher.keep(feedKey)) continue;
     for (const [key, text] of pageExports({ ...summary, markdown: (await load(record)).markdown }, config)) await publisher.emit(key, text);
     collect(1);
   }
-  // llms-full.txt (55 MB at 10,000 pages): hashed from where it differs from the one remembered.
-  for (const [key, text] of siteWide) await publisher.emit(key, text, memory && llmsSegments.has(key) ? memory.sha256(key, text as Buffer) : undefined);
   await publishPublicFiles(snapshot, publisher, previous?.files ?? {}, layout.assets);
   lap('exports');
   await indexing;
@@ -468,7 +477,7 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>,
       cacheKey, urlPath: summary.urlPath, version: version !== 'latest' ? version : undefined,
       deps: Object.keys(summary.deps).length ? summary.deps : undefined,
       failed: isFailed ? true : undefined,
-    }, () => outputsOf(summary));
+    });
     manifestPages[p] = entry;
     // Unchanged entries are the previous ones: the manifest's write compares only the others.
     if (entry !== before) pagesChanged.push(p);
@@ -499,7 +508,7 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>,
   await writeManifest(store, manifest, previous, { files: files.changed, pages: pagesChanged, inputs: rendered.changed, objects: objectsChanged }, uploads);
   const stats = await uploads;
   // Uploaded: a long-lived builder keeps this build's llms-full.txt files for the next to slice.
-  memory?.remember(new Map([...llmsSegments.keys()].map((key) => [stats.objects[key].hash, siteWide.get(key) as Buffer])));
+  memory.remember(new Map([...llmsSegments.keys()].map((key) => [stats.objects[key].hash, siteWide.get(key) as Buffer])));
   lap('publish');
   timings.total = Math.round(performance.now() - start);
 
@@ -646,17 +655,4 @@ function exportKeysOf(summary: PageSummary): readonly [string, string] {
   let keys = exportKeysMemo.get(summary);
   if (!keys) exportKeysMemo.set(summary, keys = pageExportKeys(summary.urlPath));
   return keys;
-}
-
-/**
- * A page's outputs as its manifest entry lists them (shell, Markdown export, feed), by summary
- * for the same reason: an unchanged page's entry is then compared with the same array it was
- * written with, by identity.
- */
-const outputsMemo = new WeakMap<PageSummary, string[]>();
-
-function outputsOf(summary: PageSummary): string[] {
-  let outputs = outputsMemo.get(summary);
-  if (!outputs) outputsMemo.set(summary, outputs = Object.freeze([htmlKey(summary.urlPath), ...exportKeysOf(summary)]) as string[]);
-  return outputs;
 }

@@ -37,26 +37,25 @@ export interface ManifestPage {
   version?: string;
   /** True when this build failed to compile the page and kept its previous version. */
   failed?: boolean;
-  /** Keys of the objects this page produced (HTML, Markdown export, feed). */
-  outputs: string[];
 }
 
 /**
  * The entry of a page whose fields are these: `before` (the previous manifest's entry) itself when
  * it records the same, so the manifest's write passes it by identity and a kept builder's edit
- * allocates no entry for its unchanged pages; else a new one. `outputs` is called only then, or
- * to check `before`'s.
+ * allocates no entry for its unchanged pages; else a new one.
+ *
+ * The page's outputs (shell, Markdown export, feed) are not listed: their keys follow from its
+ * URL (outputs/site-paths.ts) and nothing read them back. Listed, they were 30,000 strings of a
+ * 10,000-page site's state, parsed by every build in a fresh process. An entry written with them
+ * (before this) is replaced once, as a field the build no longer writes.
  */
-export function manifestPage(before: ManifestPage | undefined, page: Omit<ManifestPage, 'outputs'>, outputs: () => string[]): ManifestPage {
+export function manifestPage(before: ManifestPage | undefined, page: ManifestPage): ManifestPage {
   const { blob, cacheKey, urlPath, version, deps, failed } = page;
   if (before && before.blob === blob && before.cacheKey === cacheKey && before.urlPath === urlPath && before.version === version
-    && before.failed === failed && (before.deps === deps || sameJson(before.deps, deps)) && sameOutputs(before.outputs, outputs())
-    && Object.keys(before).length === 4 + Number(version !== undefined) + Number(deps !== undefined) + Number(failed !== undefined)) return before;
-  return { blob, cacheKey, urlPath, ...(version !== undefined ? { version } : {}), outputs: outputs(), ...(deps !== undefined ? { deps } : {}), ...(failed !== undefined ? { failed } : {}) };
+    && before.failed === failed && (before.deps === deps || sameJson(before.deps, deps))
+    && Object.keys(before).length === 3 + Number(version !== undefined) + Number(deps !== undefined) + Number(failed !== undefined)) return before;
+  return { blob, cacheKey, urlPath, ...(version !== undefined ? { version } : {}), ...(deps !== undefined ? { deps } : {}), ...(failed !== undefined ? { failed } : {}) };
 }
-
-/** The same list, by identity first (a kept builder passes the array an entry was written with). */
-const sameOutputs = (a: readonly string[], b: readonly string[]) => a === b || sameJson(a, b);
 
 /**
  * The manifest's `files` for this commit's blobs by repository path, and the paths whose blob is

@@ -19,6 +19,12 @@ import { sha256 } from './sha256.ts';
 /** Each sidebar's hash (hashing 10,000 entries' JSON per edit is not free). */
 const navHash = perSidebar((nav) => sha256(JSON.stringify(nav)));
 
+/**
+ * Part of every shell's input hash: bump it when what the hash covers changes, so shells whose
+ * previous hash is taken as it is (see `renderSite`) are not kept from a build that hashed less.
+ */
+const SHELL_INPUTS_VERSION = 'shell-inputs-2';
+
 /** Shells whose bodies are loaded at once: bounds memory while keeping reads overlapped. */
 const SHELL_BATCH = 64;
 
@@ -31,6 +37,11 @@ export interface RenderContext {
   searchBase: string;
   /** Previous build's object key → input hash. */
   previousInputs: Record<string, string>;
+  /**
+   * Whether `record` is what the previous build published at its URL (same cache key, imports and
+   * URL): with the same site-wide inputs, its shell's input hash is then the previous one.
+   */
+  unchanged?(record: PageRecord): boolean;
   publisher: Publisher;
   year: number;
   /** The full page of a record (body and table of contents), read only for shells to render. */
@@ -67,7 +78,7 @@ export async function renderSite(records: readonly PageRecord[], ctx: RenderCont
   const shell: ShellContext = { site: ctx.config, nav: ctx.nav, assets, searchBase: ctx.searchBase, year: ctx.year, ...(ctx.dimensions ? { dimensions: ctx.dimensions } : {}) };
   ctx.onShell?.(shell, ctx.config);
   const dims = ctx.dimensions;
-  const siteHash = sha256(JSON.stringify([TEMPLATE_VERSION, ctx.configHash, ctx.config.siteUrl, ctx.config.basePath, assets, dims ? null : navHash(ctx.nav), ctx.searchBase, ctx.year]));
+  const siteHash = sha256(JSON.stringify([SHELL_INPUTS_VERSION, TEMPLATE_VERSION, ctx.configHash, ctx.config.siteUrl, ctx.config.basePath, assets, dims ? null : navHash(ctx.nav), ctx.searchBase, ctx.year]));
   const todo: { record: PageRecord; urlPath: string }[] = [];
   // Previous/next links follow the page's own sidebar (one per language and version), made once per sidebar (prev-next.ts).
   const shellOf = (urlPath: string): { shell: ShellContext; neighbours: PrevNext; extra: unknown } => {
@@ -75,12 +86,21 @@ export async function renderSite(records: readonly PageRecord[], ctx: RenderCont
     const own = pageContext(shell, urlPath);
     return { shell: own, neighbours: prevNextByPath(own.nav).get(urlPath) ?? {}, extra: [navHash(own.nav), own.switchers, own.locale] };
   };
+  const shellInputsFor = ({ record, urlPath }: { record: PageRecord; urlPath: string }) => {
+    const { neighbours: { prev, next }, extra } = shellOf(urlPath);
+    return shellInputsOf(record, urlPath, siteHash, prev, next, extra);
+  };
   const all = [...records.map((record) => ({ record, urlPath: record.summary.urlPath })), ...(ctx.fallbacks ?? [])];
+  // Without languages or versions, a shell reads nothing of the site but what `siteHash` covers
+  // (its neighbours come from the sidebar, hashed in it): when that is the previous build's (the
+  // 404 page's input), an unchanged page's shell has the previous input hash, taken as it is. A
+  // build in a fresh process then hashes the edited pages' inputs, not 10,000 of them.
+  const sameSite = !dims && ctx.unchanged !== undefined && ctx.previousInputs[NOT_FOUND_KEY] === siteHash;
   for (const item of all) {
     const { record, urlPath } = item;
-    const { neighbours: { prev, next }, extra } = shellOf(urlPath);
     const key = htmlKey(urlPath);
-    const hash = shellInputsOf(record, urlPath, siteHash, prev, next, extra);
+    const before = Object.hasOwn(ctx.previousInputs, key) ? ctx.previousInputs[key] : undefined;
+    const hash = sameSite && before !== undefined && ctx.unchanged!(record) ? before : shellInputsFor(item);
     inputs[key] = hash;
     if (ctx.previousInputs[key] !== hash) changed.push(key);
     else if (publisher.keep(key)) continue;

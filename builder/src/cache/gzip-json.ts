@@ -30,13 +30,29 @@ export function gzipBytes(bytes: Buffer): Promise<Buffer> {
 }
 
 /**
+ * Output chunk size for gunzipping `bytes`: the size gzip's trailer records (ISIZE, the input's
+ * size modulo 2^32), within 16 KB and 8 MB. zlib's asynchronous API inflates one chunk per trip
+ * to its thread pool, 16 KB by default: a 10,000-page site's state (496 buckets, 26 MB of JSON)
+ * took ~1,700 trips and 170 ms of CPU, against 90 ms with one trip per bucket. A wrong trailer
+ * only changes how many trips it takes.
+ */
+function outputChunk(bytes: Uint8Array): number {
+  const recorded = bytes.byteLength >= 18 ? Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).readUInt32LE(bytes.byteLength - 4) : 0;
+  // A little over: with no room left, zlib makes one more trip to find the end of the stream.
+  return Math.min(Math.max(recorded + 64, MIN_CHUNK), MAX_CHUNK);
+}
+
+const MIN_CHUNK = 16 * 1024;
+const MAX_CHUNK = 8 * 1024 * 1024;
+
+/**
  * The value of gzipped JSON `bytes`, or `undefined` when they are not gzip or not JSON (a lost or
  * foreign object is a miss), or when `accept` refuses the JSON's bytes (e.g. not the hash expected).
  */
 export async function decodeJson<T>(bytes: Uint8Array | undefined, accept?: (json: Buffer) => boolean): Promise<T | undefined> {
   if (bytes === undefined) return undefined;
   try {
-    const json = await gunzipAsync(bytes);
+    const json = await gunzipAsync(bytes, { chunkSize: outputChunk(bytes) });
     if (accept && !accept(json)) return undefined;
     return JSON.parse(json.toString('utf8')) as T;
   } catch {

@@ -74,7 +74,7 @@ export async function recallMarkdown(opts: RecallOptions): Promise<Map<string, s
   for (const [key, segments] of Object.entries(opts.index ?? {})) {
     if (!segments.some(([k]) => wanted.has(k) && !found.has(k))) continue;
     const published = opts.objects[key];
-    const bytes = (published && opts.memory?.get(published.hash)) ?? await publishedBytes(opts.store, key, published);
+    const bytes = (published && opts.memory?.get(published.hash)) ?? await publishedBytes(opts.store, key, published, opts.memory);
     if (bytes === undefined) continue;
     for (const [k, start, length] of segments) {
       if (wanted.has(k) && !found.has(k) && start >= 0 && start + length <= bytes.byteLength) found.set(k, bytes.subarray(start, start + length));
@@ -99,11 +99,14 @@ export function llmsFullIndex(segments: ReadonlyMap<string, readonly LlmsSegment
   return index;
 }
 
-/** The bytes of a published object when they are the ones recorded; otherwise undefined. */
-async function publishedBytes(store: ObjectStore, key: string, published: PublishedObject | undefined): Promise<Uint8Array | undefined> {
+/**
+ * The bytes of a published object when they are the ones recorded; otherwise undefined. Checked
+ * through `memory` when given, which then remembers them (see `PublishedMemory.adopt`).
+ */
+async function publishedBytes(store: ObjectStore, key: string, published: PublishedObject | undefined, memory?: PublishedMemory): Promise<Uint8Array | undefined> {
   if (!published) return undefined;
   const bytes = await store.get(key).catch(() => undefined);
   if (!bytes || bytes.byteLength !== published.size) return undefined;
-  if (sha256(bytes) !== published.hash) return undefined;
-  return bytes;
+  const same = memory ? memory.adopt(key, bytes, published.hash) : sha256(bytes) === published.hash;
+  return same ? bytes : undefined;
 }

@@ -89,4 +89,28 @@ t.test('published files memory', async (t) => {
     const same = memory.get(full(Buffer.alloc(3 * mb, 'z')))!;
     t.equal(memory.sha256('fr/llms-full.txt', same), full(same), 'another key: hashed whole');
   });
+
+  t.test('should take a file read back from the store when it has the sha256 recorded, and resume the next hash from it', async (t) => {
+    const mb = 1 << 20;
+    const full = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+    const published = Buffer.alloc(4 * mb + 5, 'p');
+    const memory = new PublishedMemory();
+    t.notOk(memory.adopt('llms-full.txt', published, full(Buffer.from('other'))), 'another sha256 recorded: refused');
+    t.equal(memory.get(full(published)), undefined, 'and not remembered');
+    t.ok(memory.adopt('llms-full.txt', published, full(published)), 'the sha256 recorded: taken');
+    t.equal(memory.get(full(published)), published, 'and remembered, to slice');
+    const next = memory.scratch(published.length + 3);
+    published.copy(next, 0, 0, 3 * mb);
+    next.write('new', 3 * mb);
+    published.copy(next, 3 * mb + 3, 3 * mb);
+    const compared: number[] = [];
+    const compare = Buffer.compare;
+    Buffer.compare = (a: Uint8Array, b: Uint8Array) => { compared.push(a.byteLength); return compare(a, b); };
+    try {
+      t.equal(memory.sha256('llms-full.txt', next), full(next), "the next file's sha256");
+    } finally {
+      Buffer.compare = compare;
+    }
+    t.same(compared, [mb, mb, mb, mb], 'resumed from the read-back file: the three megabytes before the change compared, not hashed');
+  });
 });
