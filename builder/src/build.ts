@@ -335,8 +335,20 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>,
       checkCpu((compiler?.cpuMs?.() ?? 0) - cpuAtStart, limits);
     }
   };
+  // A build without a long-lived builder's memory gets one of its own: the `llms-full.txt` it
+  // reads back is hashed to be checked, and the new one's hash resumes from that (published-memory.ts).
+  const memory = opts.pageMemory?.files ?? new PublishedMemory();
+  let reserving: Promise<void> | undefined;
   try {
-    await compileAll(unique);
+    const compiling = compileAll(unique);
+    // An edit waits here for its sandbox: meanwhile the memory its `llms-full.txt` files will be
+    // written into is made ready (a kept builder has it already). Not for larger builds, whose
+    // compile step is their memory's peak.
+    if (previous?.llmsBytes && unique.length > 0 && unique.length < BATCH) {
+      const sizes = Object.keys(previous.llmsBytes).map((key) => (Object.hasOwn(previous.objects, key) ? previous.objects[key].size : 0));
+      reserving = memory.reserve(sizes).catch(() => undefined);
+    }
+    await compiling;
     // A twin takes its first copy's result when that compiled and imports nothing (relative
     // imports resolve from the page's own folder); otherwise it compiles on its own.
     const alone: string[] = [];
@@ -421,9 +433,7 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>,
   // The site-wide files are made once the shells are: an edited page goes live without waiting
   // for them (`llms-full.txt` holds every page's Markdown, 55 MB at 10,000 pages; unchanged
   // pages' is sliced from the published file), and a cold build's shells render without them in memory.
-  // A build without a long-lived builder's memory gets one of its own: the `llms-full.txt` it
-  // reads back is hashed to be checked, and the new one's hash resumes from that (published-memory.ts).
-  const memory = opts.pageMemory?.files ?? new PublishedMemory();
+  await reserving;
   const markdown = await recallMarkdown({ records: ordered, known: spools.markdown.count ? spools.markdown.readAll() : undefined, index: previous?.llmsBytes, objects: previous?.objects ?? {}, store, load, memory });
   // The fields the site-wide files read, not a copy of each summary (10,000 of ~20 fields each).
   const exportPages: SiteWidePage[] = ordered.map((r) => {

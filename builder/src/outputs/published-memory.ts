@@ -59,14 +59,40 @@ export class PublishedMemory {
    * build process calls it once a job is reported, so the cost lands between jobs.
    */
   prepare(): void {
-    const free = this.spares.map((b) => b.byteLength).sort((a, b) => a - b);
-    for (const size of [...this.current.values()].map((b) => b.byteLength).sort((a, b) => b - a)) {
-      const fits = free.findIndex((room) => room >= size);
-      if (fits >= 0) { free.splice(fits, 1); continue; }
-      const made = this.make(size);
+    for (const made of this.missing([...this.current.values()].map((b) => b.byteLength))) {
       new Uint8Array(made).fill(1);
       this.spares.push(made);
     }
+  }
+
+  /**
+   * As `prepare`, for files of these sizes, touching the memory a few megabytes per turn of the
+   * event loop: a build in a fresh process calls it while it waits for its sandbox to compile an
+   * edit (a core otherwise idle), with the sizes of the `llms-full.txt` files it will write again,
+   * so their page faults are not taken when the file is made (~80 ms for 55 MB on the hosts
+   * measured, with huge pages). A spare joins the pool once touched: call `scratch` after this
+   * settles.
+   */
+  async reserve(sizes: readonly number[]): Promise<void> {
+    for (const made of this.missing(sizes)) {
+      for (let at = 0; at < made.byteLength; at += TOUCH_BYTES) {
+        new Uint8Array(made, at, Math.min(TOUCH_BYTES, made.byteLength - at)).fill(1);
+        await new Promise<void>((resolve) => setImmediate(resolve));
+      }
+      this.spares.push(made);
+    }
+  }
+
+  /** New buffers (not yet pooled) for the sizes no spare has room for, largest first. */
+  private missing(sizes: readonly number[]): ArrayBuffer[] {
+    const free = this.spares.map((b) => b.byteLength).sort((a, b) => a - b);
+    const made: ArrayBuffer[] = [];
+    for (const size of [...sizes].sort((a, b) => b - a)) {
+      const fits = free.findIndex((room) => room >= size);
+      if (fits >= 0) free.splice(fits, 1);
+      else made.push(this.make(size));
+    }
+    return made;
   }
 
   /**
@@ -119,6 +145,9 @@ export class PublishedMemory {
   /** Key → sha256 of the file `sha256` last hashed for it, and the hash's states at each checkpoint. */
   private hashed = new Map<string, { hash: string; states: Hash[] }>();
 }
+
+/** Bytes `reserve` touches per turn of the event loop. */
+const TOUCH_BYTES = 2 << 20;
 
 /** Bytes between the hash states `sha256` keeps (55 of them for a 55 MB file). */
 const CHECKPOINT_BYTES = 1 << 20;

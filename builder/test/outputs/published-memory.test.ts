@@ -48,6 +48,23 @@ t.test('published files memory', async (t) => {
     t.equal(memory.scratch(1).buffer.byteLength, 1, 'and no other: a new one');
   });
 
+  t.test('should reserve spares for files of given sizes, touched, unless one has room already', async (t) => {
+    const memory = new PublishedMemory();
+    const reserving = memory.reserve([5 << 20, 100]);
+    t.equal(memory.scratch(100).buffer.byteLength, 106, 'a spare joins the pool once touched: a new buffer meanwhile');
+    await reserving;
+    const large = memory.scratch(5 << 20);
+    t.equal(large.buffer.byteLength, (5 << 20) + (5 << 16), 'the reserved spare: its size and a sixteenth');
+    t.ok(new Uint8Array(large.buffer).every((b) => b === 1), 'every byte of it written once already');
+    memory.remember(new Map([['h1', large]]));
+    const small = memory.scratch(90);
+    t.equal(small.buffer.byteLength, 106, 'the smaller reserved spare');
+    memory.remember(new Map([['h2', small]]));
+    await memory.reserve([1000]);
+    const next = memory.scratch(1000);
+    t.equal(next.buffer, large.buffer, 'a spare with room (the file before the last): nothing new reserved');
+  });
+
   t.test("should never reuse a buffer it did not make (Node's shared pool)", async (t) => {
     const memory = new PublishedMemory();
     const pooled = Buffer.from('small, from the pool');
