@@ -64,7 +64,7 @@ export function createLocalDirStore(folder: string, concurrency = 16): ObjectSto
     }
   };
   return {
-    put: (key, bytes) => limit(async () => { await writeInPlace(key, (handle) => handle.writeFile(bytes)); }),
+    put: (key, bytes) => limit(async () => { await writeInPlace(key, (handle) => writeAll(handle, bytes)); }),
     // Hashed as it is written: the MD5 is remembered for the file, so the `head` that usually
     // follows an upload (is this object what the build has?) does not read it back. Not bounded
     // by `limit`: an upload arrives as slowly as its sender sends it.
@@ -131,6 +131,19 @@ export function createLocalDirStore(folder: string, concurrency = 16): ObjectSto
       })));
     },
   };
+}
+
+/**
+ * Writes all of `bytes` at the handle's position in as few calls as the system takes (one, for a
+ * regular file). `FileHandle.writeFile` writes 512 KB per trip to the thread pool, each trip
+ * waiting for the main thread: a build's 55 MB `llms-full.txt`, written while the build's loops
+ * run, took 110 trips and ~0.5 s instead of ~20 ms.
+ */
+async function writeAll(handle: fs.promises.FileHandle, bytes: Uint8Array): Promise<void> {
+  for (let at = 0; at < bytes.byteLength;) {
+    const { bytesWritten } = await handle.write(bytes, at, bytes.byteLength - at);
+    at += bytesWritten;
+  }
 }
 
 /** What makes a file the same file: a write renames a new one into place. */
