@@ -503,19 +503,24 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>,
   const { objects, changed: objectsChanged } = publisher.seal();
   const uploads = publisher.finish();
   uploads.catch(() => undefined); // awaited by the manifest's write, and below
-  const files = manifestFiles(snapshot.files, previous?.files);
-  const [summariesHash] = await Promise.all([
+  // Written while the manifest's buckets are: the manifest takes the summaries' hash once known.
+  const summariesWritten = Promise.all([
     writeSummaries(store, nextSummaries, failures, { stored: summaries.stored, hash: previous?.summariesHash }),
     writeMoves(store, moves, previousMoves),
   ]);
+  summariesWritten.catch(() => undefined); // awaited by the manifest's write
+  const files = manifestFiles(snapshot.files, previous?.files);
   const manifest: BuildManifest = {
     version: 1, commit: snapshot.commit, configHash, compilerVersion: COMPILER_VERSION, templateVersion: TEMPLATE_VERSION,
-    files: files.files, pages: manifestPages, inputs: rendered.inputs, objects, summariesHash, exportsHash,
+    files: files.files, pages: manifestPages, inputs: rendered.inputs, objects, exportsHash,
     llmsBytes: llmsFullIndex(llmsSegments, byUrl),
     ...(customKey ? { customCss: customKey } : {}),
     utilities: utilities.state,
   };
-  await writeManifest(store, manifest, previous, { files: files.changed, pages: pagesChanged, inputs: rendered.changed, objects: objectsChanged }, uploads);
+  await writeManifest(store, manifest, previous, {
+    changed: { files: files.changed, pages: pagesChanged, inputs: rendered.changed, objects: objectsChanged },
+    ready: uploads, fields: summariesWritten.then(([summariesHash]) => ({ summariesHash })),
+  });
   const stats = await uploads;
   // Uploaded: a long-lived builder keeps this build's llms-full.txt files for the next to slice.
   memory.remember(new Map([...llmsSegments.keys()].map((key) => [stats.objects[key].hash, siteWide.get(key) as Buffer])));

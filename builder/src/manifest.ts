@@ -137,11 +137,25 @@ export async function readManifest(store: ObjectStore): Promise<BuildManifest | 
 /** Per map, the keys at which it may differ from `previous`'s (see `writeBucketedMap`); a map left out is compared whole. */
 export type ManifestChanges = Partial<Record<Bucketed, Iterable<string>>>;
 
+/** How `writeManifest` writes. */
+export interface ManifestWrite {
+  /** Per map, the keys at which it may differ from the previous manifest's (see `ManifestChanges`). */
+  changed?: ManifestChanges;
+  /** Settled once the site's objects are up (its uploads): the manifest itself is written only then. */
+  ready?: Promise<unknown>;
+  /**
+   * Fields of the manifest known once other state is written (the page summaries' hash): merged
+   * into it when they are, so that state is written while the manifest's buckets are.
+   */
+  fields?: Promise<Pick<BuildManifest, 'summariesHash'>>;
+}
+
 /**
  * Writes the manifest, the last write of a publish: the buckets that changed since `previous`,
- * then (once `ready` is settled) the manifest, then the deletion of the buckets it no longer lists.
+ * then (once `ready` is settled and `fields` known) the manifest, then the deletion of the
+ * buckets it no longer lists.
  */
-export async function writeManifest(store: ObjectStore, manifest: BuildManifest, previous?: BuildManifest, changed: ManifestChanges = {}, ready?: Promise<unknown>): Promise<void> {
+export async function writeManifest(store: ObjectStore, manifest: BuildManifest, previous?: BuildManifest, { changed = {}, ready, fields }: ManifestWrite = {}): Promise<void> {
   const { stored: _stored, version: _version, ...rest } = manifest;
   const write = (name: Bucketed) => writeBucketedMap<unknown>(store, BUCKETS_PREFIX, manifest[name], previous?.stored?.[name], changed[name]);
   const lists = await Promise.all(BUCKETED.map(write));
@@ -149,9 +163,9 @@ export async function writeManifest(store: ObjectStore, manifest: BuildManifest,
   // named by nothing until then, are written while they run. A build that fails between leaves
   // them unnamed (a few small objects under the state prefix, rewritten by a later build whose
   // buckets have the same bytes).
-  await ready;
+  const [, late] = await Promise.all([ready, fields]);
   const [files, pages, inputs, objects] = lists;
-  const root: StoredManifest = { ...rest, version: 2, files, pages, inputs, objects };
+  const root: StoredManifest = { ...rest, ...late, version: 2, files, pages, inputs, objects };
   await store.put(MANIFEST_KEY, await encodeJson(root), { contentType: GZIP_JSON, cacheControl: 'no-store' });
   await deleteUnreferenced(store, BUCKETED.map((name) => previous?.stored?.[name]), lists);
 }

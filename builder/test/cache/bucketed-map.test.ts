@@ -201,7 +201,7 @@ t.test('bucketed builder state', async (t) => {
     puts.length = 0;
     let up!: () => void;
     const uploads = new Promise<void>((resolve) => { up = resolve; });
-    const writing = writeManifest(store, manifest(1200, 17), first, {}, uploads);
+    const writing = writeManifest(store, manifest(1200, 17), first, { ready: uploads });
     for (let i = 0; i < 50 && puts.length < 2; i++) await new Promise((resolve) => setTimeout(resolve, 5));
     t.equal(puts.filter((k) => k.startsWith('_folio/cache/manifest/')).length, 2, 'the changed buckets, before the uploads end');
     t.notOk(puts.includes(MANIFEST_KEY), 'not the manifest');
@@ -214,10 +214,31 @@ t.test('bucketed builder state', async (t) => {
     deletes.length = 0;
     const failed = Promise.reject(new Error('upload failed'));
     failed.catch(() => undefined); // rejected before the write awaits it, as a build's uploads may be
-    await t.rejects(writeManifest(store, manifest(1200, 18), (await readManifest(store))!, {}, failed), { message: 'upload failed' });
+    await t.rejects(writeManifest(store, manifest(1200, 18), (await readManifest(store))!, { ready: failed }), { message: 'upload failed' });
     t.notOk(puts.includes(MANIFEST_KEY), 'a publish whose uploads failed leaves the manifest as it was');
     t.equal(deletes.length, 0, 'and its buckets');
     t.same({ ...(await readManifest(store))!, stored: undefined }, { ...manifest(1200, 17), stored: undefined });
+  });
+
+  t.test('should take fields known later (the summaries\' hash) into the manifest, and write none when they fail', async (t) => {
+    const { store, puts } = recordingStore(tempDir());
+    await writeManifest(store, manifest(30));
+    const first = (await readManifest(store))!;
+    puts.length = 0;
+    let known!: (fields: { summariesHash: string }) => void;
+    const writing = writeManifest(store, manifest(30, 4), first, { fields: new Promise((resolve) => { known = resolve; }) });
+    for (let i = 0; i < 50 && puts.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 5));
+    t.ok(puts.length > 0 && puts.every((k) => k.startsWith('_folio/cache/manifest/')), 'the changed bucket written meanwhile');
+    t.notOk(puts.includes(MANIFEST_KEY), 'not the manifest');
+    known({ summariesHash: 'h2' });
+    await writing;
+    t.equal((await readManifest(store))!.summariesHash, 'h2');
+    puts.length = 0;
+    const failed = Promise.reject(new Error('summaries not written'));
+    failed.catch(() => undefined);
+    await t.rejects(writeManifest(store, manifest(30, 5), (await readManifest(store))!, { fields: failed }), { message: 'summaries not written' });
+    t.notOk(puts.includes(MANIFEST_KEY), 'the manifest as it was');
+    t.same((await readManifest(store))!.pages, { ...manifest(30, 4).pages });
   });
 
   t.test('should keep a page\'s previous manifest entry when it records the same, and make a new one otherwise', async (t) => {
