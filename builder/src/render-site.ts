@@ -102,7 +102,7 @@ export async function renderSite(records: readonly PageRecord[], ctx: RenderCont
     const before = Object.hasOwn(ctx.previousInputs, key) ? ctx.previousInputs[key] : undefined;
     const hash = sameSite && before !== undefined && ctx.unchanged!(record) ? before : shellInputsFor(item);
     inputs[key] = hash;
-    if (ctx.previousInputs[key] !== hash) changed.push(key);
+    if (before !== hash) changed.push(key);
     else if (publisher.keep(key)) continue;
     todo.push(item);
   }
