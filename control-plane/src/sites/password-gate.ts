@@ -18,6 +18,7 @@ import { visitorAddress } from '../assistant/site-routes.ts';
 import type { Models } from '../db/models/index.ts';
 import { AppError } from '../errors.ts';
 import { escapeHtml } from '../http/escape-html.ts';
+import { safeNext } from './safe-next.ts';
 import { checkSiteAuthCookie, readCookie, SITE_AUTH_COOKIE, siteAuthCookie, verifySitePassword } from './site-password.ts';
 
 /** What a gate decided: answer freely, answer privately (protected and signed in), or it answered itself. */
@@ -38,11 +39,6 @@ export interface PasswordGateOptions {
 }
 
 const MAX_FORM_BYTES = 4096;
-
-/** Where to go after signing in: a path of this site only (never `//host` or a scheme). */
-function safeNext(next: string | undefined): string {
-  return next && next.startsWith('/') && !next.startsWith('//') && !next.startsWith('/\\') && !/[\r\n]/.test(next) ? next : '/';
-}
 
 function formPage(siteName: string, next: string, message?: string): string {
   const name = escapeHtml(siteName);
