@@ -2,6 +2,8 @@
  * Environment configuration, parsed once at start-up. Every variable, its default and meaning is
  * listed in the README ("Configuration"). On error, every issue is printed and the process exits 1.
  */
+import { createPrivateKey } from 'node:crypto';
+import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -47,11 +49,30 @@ export const envSchema = z.object({
   BUILD_LEASE_MS: z.coerce.number().int().min(1000).max(600_000).default(30_000),
   /** When set, `GET /metrics` answers only `Authorization: Bearer <METRICS_TOKEN>`; unset, it is open. */
   METRICS_TOKEN: optional,
-  /** Token the builders use to clone customers' own repositories (e.g. a GitHub App installation token). */
-  GITHUB_TOKEN: optional,
-  /** Secret of the GitHub push webhook (`POST /v1/webhooks/github`); unset: the webhook answers 503 `webhooks_disabled`. */
+  /**
+   * The platform's GitHub App (github/app-config.ts). Customers connect their own repositories
+   * only through installations of it; with any of ID, private key, slug, client id and secret
+   * unset, connecting GitHub repositories is off (there is no platform-wide token).
+   */
+  GITHUB_APP_ID: z.string().trim().regex(/^\d+$/, { error: 'must be the numeric App ID' }).optional(),
+  /** The App's private key: PEM text (`\n` escapes allowed) or the path of a .pem file. */
+  GITHUB_APP_PRIVATE_KEY: z.string().trim().min(1).optional().transform((value, ctx) => {
+    if (value === undefined) return undefined;
+    const pem = readPrivateKey(value);
+    if (typeof pem === 'string') return pem;
+    ctx.addIssue({ code: 'custom', message: pem.error });
+    return z.NEVER;
+  }),
+  /** The App's URL name: installs start at `<GITHUB_BASE_URL>/apps/<slug>/installations/new`. */
+  GITHUB_APP_SLUG: z.string().trim().regex(/^[a-z0-9][a-z0-9-]*$/i, { error: 'must be the App\'s slug (its URL name)' }).optional(),
+  /** OAuth client id and secret of the App: the setup callback checks that the installing user can see the installation. */
+  GITHUB_APP_CLIENT_ID: optional,
+  GITHUB_APP_CLIENT_SECRET: optional,
+  /** GitHub's REST API; GitHub Enterprise Server uses `https://<host>/api/v3`. */
+  GITHUB_API_URL: z.string().url().default('https://api.github.com'),
+  /** Secret of the App's webhook (`POST /v1/webhooks/github`); unset: the webhook answers 503 `webhooks_disabled`. */
   GITHUB_WEBHOOK_SECRET: optional,
-  /** Base URL own repositories are cloned from (`<base>/<owner>/<name>.git`); GitHub Enterprise installs set theirs. */
+  /** GitHub's web host: repositories are cloned from `<base>/<owner>/<name>.git`, and install and OAuth links start here. */
   GITHUB_BASE_URL: z.string().url().default('https://github.com'),
   /** OpenAI-compatible chat completions base URL the site assistant answers with; unset: answers quote the best excerpts. */
   ASSISTANT_LLM_URL: z.string().url().optional(),
@@ -75,7 +96,31 @@ export const envSchema = z.object({
   SESSION_MAX_DAYS: z.coerce.number().int().min(1).max(365).default(30),
   /** DNS servers custom-domain TXT checks ask, comma-separated `host` or `host:port`; default the system's resolvers. */
   DNS_RESOLVER: optional,
+}).superRefine((env, ctx) => {
+  const app = ['GITHUB_APP_ID', 'GITHUB_APP_PRIVATE_KEY', 'GITHUB_APP_SLUG', 'GITHUB_APP_CLIENT_ID', 'GITHUB_APP_CLIENT_SECRET'] as const;
+  const missing = app.filter((k) => env[k] === undefined);
+  if (missing.length > 0 && missing.length < app.length) {
+    ctx.addIssue({ code: 'custom', path: [missing[0]], message: `Required with the other GITHUB_APP_* variables; set ${missing.join(', ')}, or none of them to turn GitHub off` });
+  }
 });
+
+/** PEM text from a PEM value or a file path, checked to be a private key; or why not. */
+function readPrivateKey(value: string): string | { error: string } {
+  let pem = value.includes('-----BEGIN') ? value.replace(/\\n/g, '\n') : undefined;
+  if (pem === undefined) {
+    try {
+      pem = fs.readFileSync(value, 'utf8');
+    } catch {
+      return { error: 'Unexpected value that is neither PEM text nor a readable file; expected the App\'s private key' };
+    }
+  }
+  try {
+    createPrivateKey(pem);
+    return pem;
+  } catch {
+    return { error: 'Unexpected text that is not a PEM private key; expected the key GitHub generated for the App' };
+  }
+}
 
 export type Env = z.infer<typeof envSchema> & { dataDir: string; publicApiUrl: string; siteUrlTemplate: string };
 

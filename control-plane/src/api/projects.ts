@@ -2,7 +2,8 @@
 import { isPreviewHost } from '../previews/previews.ts';
 import type { Models, Project } from '../db/models/index.ts';
 import { checkLifetimeCap, settleProjectCap, withProjectLock } from '../entitlements/resolver.ts';
-import { conflict, notFound } from '../errors.ts';
+import { conflict, invalid, notFound } from '../errors.ts';
+import { resolveRepo } from '../github/resolve-repo.ts';
 import { defineRoute, type Deps } from '../http/route.ts';
 import {
   createProjectBody, listProjectsQuery, projectListSchema, projectParams, projectSchema, updateProjectBody,
@@ -32,11 +33,21 @@ export const projectRoutes = [
   defineRoute({
     method: 'post', path: '/projects', operationId: 'createProject', summary: 'Create a project', tags: TAGS,
     description: 'Creates a docs site. Without `github_repo` the platform hosts its Git repository (push to deploy). '
+      + 'With `github_repo` (`owner/name`, any letter case), the repository must be readable through a GitHub App installation '
+      + 'connected to the key\'s organization (dashboard: Settings → GitHub): the project stores GitHub\'s spelling of the name, '
+      + 'and builds read the repository with a token of that installation restricted to it. Otherwise 422 `github_repo_not_accessible`, '
+      + 'the same answer whether or not the repository exists; 422 `github_not_configured` when the server has no GitHub App. '
       + '`github_branch` (default main) is the branch synced; it must be a Git branch name, not HEAD, without a refs/ prefix. '
       + 'On a plan whose `max_projects` is reached: 402 `plan_limit_reached` with an `upgrade_url`. A taken slug: 409 `conflict`.',
     auth: 'projects:write', body: createProjectBody,
-    responses: { 201: { description: 'The new project', schema: projectSchema }, 402: { description: 'plan_limit_reached (with upgrade_url)' }, 409: { description: 'conflict: the slug is taken' } },
+    responses: {
+      201: { description: 'The new project', schema: projectSchema }, 402: { description: 'plan_limit_reached (with upgrade_url)' }, 409: { description: 'conflict: the slug is taken' },
+      422: { description: 'github_repo_not_accessible: no GitHub App installation of the organization can read `github_repo`; github_not_configured: no GitHub App on this server' },
+      502: { description: 'github_unavailable: GitHub did not answer' },
+    },
     async handler({ body, auth, deps }) {
+      // Asked before the lock: GitHub's answer may take a while, other creations need not wait for it.
+      const repo = body.github_repo ? await resolveRepo(deps, auth.orgId, body.github_repo) : null;
       // One creation at a time per organization: the cap checked is the cap created against.
       const project = await withProjectLock(deps.m, auth.orgId, async () => {
         const quota = await checkLifetimeCap(deps.m, auth.orgId, 'max_projects', deps.now(), deps.env.UPGRADE_URL);
@@ -45,7 +56,8 @@ export const projectRoutes = [
         let created;
         try {
           created = await deps.m.Project.create({
-            org_id: auth.orgId, name: body.name, slug: body.slug, github_repo: body.github_repo ?? null, github_branch: body.github_branch ?? 'main', created_at: deps.now(),
+            org_id: auth.orgId, name: body.name, slug: body.slug, github_branch: body.github_branch ?? 'main', created_at: deps.now(),
+            github_repo: repo?.fullName ?? null, github_repo_id: repo?.repoId ?? null, github_installation_id: repo?.installationId ?? null,
           });
         } catch (err: any) {
           if (err?.code === 11000) throw conflict(`slug: "${body.slug}" is already taken`);
@@ -85,12 +97,26 @@ export const projectRoutes = [
   }),
   defineRoute({
     method: 'patch', path: '/projects/:id', operationId: 'updateProject', summary: 'Update a project', tags: TAGS,
-    description: 'Only `name` and `github_branch` change through the API; `slug` and `custom_domain` are dashboard operations.',
+    description: 'Only `name`, `github_branch` and `github_repo` change through the API; `slug` and `custom_domain` are dashboard operations. '
+      + '`github_repo` reconnects a project already connected to GitHub (another repository, or the same one through a GitHub App installation '
+      + 'of the organization, as projects connected before installations existed need); it is checked as on creation (422 `github_repo_not_accessible`). '
+      + 'A project whose repository the platform hosts cannot move to GitHub (400).',
     auth: 'projects:write', params: projectParams, body: updateProjectBody,
-    responses: { 200: { description: 'The updated project', schema: projectSchema } },
+    responses: {
+      200: { description: 'The updated project', schema: projectSchema },
+      422: { description: 'github_repo_not_accessible or github_not_configured, as on creation' },
+      502: { description: 'github_unavailable: GitHub did not answer' },
+    },
     async handler({ params, body, auth, deps }) {
-      await findOwnProject(deps.m, auth.orgId, params.id);
-      const updated = await deps.m.Project.findOneAndUpdate({ _id: params.id, org_id: auth.orgId }, { $set: body }, { returnDocument: 'after' }).lean();
+      const before = await findOwnProject(deps.m, auth.orgId, params.id);
+      const { github_repo: repoName, ...fields } = body;
+      let set: Record<string, unknown> = fields;
+      if (repoName !== undefined) {
+        if (!before.github_repo) throw invalid('github_repo', 'Unexpected for a project whose repository the platform hosts; expected a project created with github_repo');
+        const repo = await resolveRepo(deps, auth.orgId, repoName);
+        set = { ...fields, github_repo: repo.fullName, github_repo_id: repo.repoId, github_installation_id: repo.installationId };
+      }
+      const updated = await deps.m.Project.findOneAndUpdate({ _id: params.id, org_id: auth.orgId }, { $set: set }, { returnDocument: 'after' }).lean();
       if (!updated) throw notFound('project');
       return { body: projectJson(updated) };
     },

@@ -39,7 +39,9 @@ export const slugSchema = z.string().regex(/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])
 export const NAME_RULE = 'must be 1-80 characters';
 export const nameSchema = z.string().trim().min(1, { error: NAME_RULE }).max(80, { error: NAME_RULE });
 export const REPO_RULE = 'must be in owner/name form';
-export const githubRepoSchema = z.string().regex(/^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})\/[A-Za-z0-9._-]{1,100}$/, { error: REPO_RULE });
+/** `owner/name` of a GitHub repository, any letter case; whether the organization may connect it is GitHub's to say (github/resolve-repo.ts). */
+export const githubRepoSchema = z.string().regex(/^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})\/(?!\.\.?$)[A-Za-z0-9._-]{1,100}$/, { error: REPO_RULE })
+  .describe('GitHub repository as owner/name; it must be readable through a GitHub App installation of the organization');
 export const createProjectBody = z.strictObject({
   name: nameSchema,
   slug: slugSchema,
@@ -53,6 +55,7 @@ const dashboardOnly = (message: string) => z.never({ error: message }).optional(
 export const updateProjectBody = z.strictObject({
   name: nameSchema.optional(),
   github_branch: branchSchema.optional(),
+  github_repo: githubRepoSchema.optional().describe('Reconnects a project connected to GitHub (see the description)'),
   slug: dashboardOnly('cannot be changed through the API; renames are a dashboard operation'),
   custom_domain: dashboardOnly('cannot be changed through the API; custom domains are a dashboard operation'),
 }).meta({ id: 'UpdateProject' });

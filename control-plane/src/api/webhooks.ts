@@ -1,9 +1,10 @@
-/** `POST /webhooks/github`: GitHub push deliveries for projects connected to their own repository. */
+/** `POST /webhooks/github`: the GitHub App's deliveries (pushes, installation changes) for projects connected to their own repository. */
 import type Koa from 'koa';
 import { z } from 'zod';
 import { AppError, invalid } from '../errors.ts';
 import { defineRoute } from '../http/route.ts';
 import { readStream } from '../uploads/upload-input.ts';
+import { handleInstallationEvent, handleInstallationRepositories } from '../webhooks/github-installation-events.ts';
 import { handlePush, type PushPayload } from '../webhooks/github-push.ts';
 import { verifySignature } from '../webhooks/verify-signature.ts';
 
@@ -32,8 +33,8 @@ function parsePayload(ctx: Koa.Context, raw: Buffer): Record<string, unknown> {
 }
 
 const outcome = z.object({
-  status: z.enum(['pong', 'duplicate', 'ignored']).describe('pong: ping answered; duplicate: this delivery id, or the pushed commit, was already handled; ignored: nothing to sync'),
-  reason: z.string().optional().describe('Why an event was ignored'),
+  status: z.enum(['pong', 'duplicate', 'ignored', 'handled']).describe('pong: ping answered; duplicate: this delivery id, or the pushed commit, was already handled; ignored: nothing to sync; handled: an installation change was applied'),
+  reason: z.string().optional().describe('Why an event was ignored, or what an installation change did'),
 }).meta({ id: 'WebhookOutcome' });
 const queued = z.object({
   status: z.literal('queued'),
@@ -42,17 +43,20 @@ const queued = z.object({
 
 export const webhookRoutes = [
   defineRoute({
-    method: 'post', path: '/webhooks/github', operationId: 'githubWebhook', summary: 'GitHub push webhook', tags: ['Webhooks'],
-    description: 'Point a repository webhook (content type JSON or form, events: push) at this URL with the server\'s '
+    method: 'post', path: '/webhooks/github', operationId: 'githubWebhook', summary: 'GitHub App webhook', tags: ['Webhooks'],
+    description: 'The webhook URL of the platform\'s GitHub App (events: push, installation, installation_repositories), signed with '
       + '`GITHUB_WEBHOOK_SECRET`. Needs no API key: every delivery must carry `X-Hub-Signature-256: sha256=<HMAC-SHA256 '
       + 'of the raw body>`, or it is refused with 401 `invalid_signature` and nothing is queued. A delivery id '
       + '(`X-GitHub-Delivery`) seen in the last 7 days answers `{ status: "duplicate" }`. `ping` answers `pong`. '
-      + 'A `push` to the synced branch (`github_branch`, default main) of projects connected to that repository '
-      + '(`github_repo`, compared case-insensitively) queues a sync of the pushed commit for each: 202 with their ids. '
+      + 'A `push` is matched to projects by GitHub\'s numeric ids, `installation.id` and `repository.id`, never by name: '
+      + 'projects connected to that repository through that installation (linked to their organization) whose synced branch '
+      + '(`github_branch`, default main) was pushed get a sync of the pushed commit each: 202 with their ids. '
       + 'A project that already has that commit queued or building, or live with nothing newer queued or building, '
       + 'is skipped; when every project is, the push answers `{ status: "duplicate" }` like a replayed delivery id. '
       + 'On pro and up, a push to any other branch queues a preview deployment of it for each such project (its id is among '
       + 'the 202\'s `deployments`), and a push deleting a branch (`deleted: true`) removes its previews (200 `ignored` with a reason saying so). '
+      + '`installation` `deleted` unlinks the installation from its organization and `suspend` pauses it (its projects\' deployments fail saying why); '
+      + '`installation_repositories` `removed` drops access to those repositories: 200 `handled` with a reason. '
       + 'Anything else is 200 `ignored` with a reason. Without a configured secret: 503 `webhooks_disabled`.',
     auth: 'none', bodyType: 'raw',
     responses: {
@@ -84,7 +88,9 @@ export const webhookRoutes = [
       }
       try {
         if (event === 'ping') return { body: { status: 'pong' as const } };
-        if (event !== 'push') return { body: { status: 'ignored' as const, reason: `${event} events are not handled; only push` } };
+        if (event === 'installation') return { body: await handleInstallationEvent(deps, payload) };
+        if (event === 'installation_repositories') return { body: await handleInstallationRepositories(deps, payload) };
+        if (event !== 'push') return { body: { status: 'ignored' as const, reason: `${event} events are not handled; only push, installation and installation_repositories` } };
         const result = await handlePush(deps, payload as PushPayload);
         return result.status === 'queued' ? { status: 202, body: result } : { body: result };
       } catch (err) {

@@ -15,6 +15,7 @@ import { registerAuditLogRoutes } from './audit-log-routes.ts';
 import { registerAuthRoutes } from './auth-routes.ts';
 import { registerDeploymentRoutes } from './deployment-routes.ts';
 import { registerDomainRoutes } from './domain-routes.ts';
+import { registerGithubRoutes } from './github-routes.ts';
 import { registerMemberRoutes } from './member-routes.ts';
 import { registerPlanRoutes } from './plan-routes.ts';
 import { registerProjectRoutes } from './project-routes.ts';
@@ -50,6 +51,7 @@ export function dashboardApi(deps: Deps, opts: DashboardApiOptions = {}): Koa.Mi
   registerPlanRoutes(router, deps);
   registerMemberRoutes(router, deps);
   registerDomainRoutes(router, deps);
+  registerGithubRoutes(router, deps);
   // Paid-plan settings (each gated by the entitlement resolver).
   for (const register of [registerSitePasswordRoutes, registerWebhookRoutes, registerAuditLogRoutes]) register(router, deps);
   for (const register of opts.modules ?? []) register(router, deps);

@@ -35,8 +35,8 @@ export interface ClaimOptions {
  * share), the repository and branch (`headOf`), and what the job handed to the worker names (its
  * site's address, where its source is fetched from).
  */
-const PROJECT_FIELDS = { org_id: 1, slug: 1, custom_domain: 1, github_repo: 1, github_branch: 1 } as const;
-export type ClaimProject = Pick<Project, '_id' | 'org_id' | 'slug' | 'custom_domain' | 'github_repo' | 'github_branch'>;
+const PROJECT_FIELDS = { org_id: 1, slug: 1, custom_domain: 1, github_repo: 1, github_branch: 1, github_repo_id: 1, github_installation_id: 1 } as const;
+export type ClaimProject = Pick<Project, '_id' | 'org_id' | 'slug' | 'custom_domain' | 'github_repo' | 'github_branch' | 'github_repo_id' | 'github_installation_id'>;
 
 /** A claimed job with the project it builds (read by the claim: see {@link ClaimProject}). */
 export interface ClaimedProjectJob extends ClaimedJob { project: ClaimProject | undefined }

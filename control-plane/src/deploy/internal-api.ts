@@ -30,6 +30,7 @@ import { refreshAdvertisements } from '../git/ref-advertisement.ts';
 import type { Deps } from '../http/route.ts';
 import { routesWithAllow } from '../http/method-guard.ts';
 import { assertPlainJson, validate } from '../http/validate.ts';
+import { BuildSourceError, githubBuildSource } from '../github/build-token.ts';
 import { claimJob, type ClaimProject } from './claim-job.ts';
 import { claimWaitersOf, MAX_CLAIM_WAIT_MS, msUntilLeaseEnds } from './claim-waiters.ts';
 import { completeJob, heartbeat, releaseJob, verifyBuildToken, verifyLease, type LeaseProof } from './queue.ts';
@@ -83,13 +84,18 @@ export function siteUrlOf(deps: Deps, project: { slug: string; custom_domain?: s
   return siteUrlFrom(deps.env.siteUrlTemplate, project);
 }
 
-/** Where a project's repository is fetched from, and with which token. */
-export function sourceOf(deps: Deps, project: { _id: string; slug: string; github_repo?: string | null; github_branch?: string | null }, buildToken: string, previewBranch?: string | null) {
+/** The project fields {@link sourceOf} reads. */
+export type SourceProject = { _id: string; slug: string; org_id: string; github_repo?: string | null; github_branch?: string | null; github_repo_id?: number | null; github_installation_id?: number | null };
+
+/**
+ * Where a project's repository is fetched from, and with which token: the managed repository
+ * with the build token, or the project's own GitHub repository with a token of its
+ * organization's App installation restricted to that repository (github/build-token.ts; throws
+ * its BuildSourceError when there is none).
+ */
+export async function sourceOf(deps: Deps, project: SourceProject, buildToken: string, previewBranch?: string | null) {
   const branch = previewBranch ?? project.github_branch ?? 'main';
-  if (project.github_repo) {
-    const base = (deps.env as { GITHUB_BASE_URL?: string }).GITHUB_BASE_URL ?? 'https://github.com';
-    return { url: `${base.replace(/\/$/, '')}/${project.github_repo}.git`, branch, token: deps.env.GITHUB_TOKEN ?? null };
-  }
+  if (project.github_repo) return { ...await githubBuildSource(deps, project), branch };
   const internal = (deps.services.internalBaseUrl as string | undefined) ?? deps.env.publicApiUrl.replace(/\/v1$/, '');
   return { url: `${internal}/git/${project.slug}.git`, branch, token: buildToken };
 }
@@ -130,11 +136,25 @@ export function internalApi(deps: Deps, workerSecret: string | undefined): Koa.M
     ctx.res.once('close', onClose);
     const deadline = Date.now() + wait_ms;
     let job: Awaited<ReturnType<typeof claimJob>>;
+    let source: Awaited<ReturnType<typeof sourceOf>> | undefined;
     let waited = wait_ms > 0;
     for (;;) {
       // Taken before the attempt: a job queued during it ends the wait below at once.
       const generation = waiters.generation;
       job = await claimJob(deps.m, worker_id, deps.now(), deps.env.BUILD_LEASE_MS, { headOf: (id, branch, project) => managedHead(deps, id, branch, project) });
+      source = undefined;
+      if (job?.project) {
+        try {
+          source = await sourceOf(deps, job.project, job.token, job.deployment.preview_label ? job.deployment.branch : null);
+        } catch (err) {
+          if (!(err instanceof BuildSourceError)) throw err;
+          // No way to read the repository (no installation of the organization, GitHub refused):
+          // the customer's to fix, so final; GitHub not answering is retried with backoff.
+          const proof = { deploymentId: job.deployment._id, fencing: job.deployment.fencing, token: job.token };
+          await completeJob(deps.m, proof, { status: 'failed', error: err.message, retryable: err.kind === 'app' }, deps.now()).catch(() => undefined);
+          continue;
+        }
+      }
       const left = deadline - Date.now();
       if (job || gone.signal.aborted || left <= 0) break;
       // Also woken when the earliest lease runs out: nothing else signals a dead builder's job.
@@ -157,8 +177,7 @@ export function internalApi(deps: Deps, workerSecret: string | undefined): Koa.M
     }
     // The project as the claim read it (the fields the answer names): no second lookup.
     const { project } = job;
-    if (!project) throw new AppError(404, 'not_found', 'project not found');
-    const preview = Boolean(job.deployment.preview_label);
+    if (!project || !source) throw new AppError(404, 'not_found', 'project not found');
     // The worker fetches the repository next: its ref advertisement is made while this answer
     // travels (git/ref-advertisement.ts), not when the fetch asks for it.
     if (!project.github_repo) refreshAdvertisements(repoPath(deps, project._id), 'git-upload-pack');
@@ -166,7 +185,7 @@ export function internalApi(deps: Deps, workerSecret: string | undefined): Koa.M
       deployment_id: job.deployment._id, fencing: job.deployment.fencing, token: job.token, lease_ms: deps.env.BUILD_LEASE_MS,
       commit_sha: job.deployment.commit_sha ?? null,
       project: { id: project._id, slug: project.slug },
-      source: sourceOf(deps, project, job.token, preview ? job.deployment.branch : null),
+      source,
       // A preview publishes under its own prefix (informational: the object routes decide) and is
       // built with production's URL: its canonical links point at production, and its pages are
       // byte for byte what production would serve for the commit (noindex and the banner are added

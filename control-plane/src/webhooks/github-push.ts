@@ -13,7 +13,8 @@ export interface PushPayload {
   ref?: unknown;
   after?: unknown;
   deleted?: unknown;
-  repository?: { full_name?: unknown } | null;
+  repository?: { id?: unknown; full_name?: unknown } | null;
+  installation?: { id?: unknown } | null;
 }
 
 export type PushOutcome =
@@ -22,7 +23,6 @@ export type PushOutcome =
   | { status: 'ignored'; reason: string };
 
 const SHA = /^[0-9a-f]{40}$/;
-const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
  * Whether a site of the project (production, or the preview with `previewLabel`) already has
@@ -40,31 +40,39 @@ async function alreadyHandled(m: Models, projectId: string, sha: string, preview
 }
 
 /**
- * Queues syncs for a push: projects whose `github_repo` equals `repository.full_name`
- * (case-insensitive, as GitHub names are) and whose `github_branch` (default `main`) is the
- * pushed `refs/heads/<branch>`, unless the project already has that commit queued, building or
- * live ({@link alreadyHandled}). On a plan with preview deployments, a push to another branch
- * queues that branch's preview the same way, and a branch deletion removes its previews. When
- * every project already had the commit, the push is a `duplicate`, as a replayed delivery id is.
- * Tag pushes, unknown repositories and branches nothing builds are ignored with a reason the
- * delivery log on GitHub shows.
+ * Queues syncs for a push delivered to the GitHub App: projects connected through the
+ * installation `installation.id` (linked to the project's organization) to the repository
+ * `repository.id` — GitHub's numeric ids, never the name, which anyone can give their own
+ * repository — whose `github_branch` (default `main`) is the pushed `refs/heads/<branch>`,
+ * unless the project already has that commit queued, building or live ({@link alreadyHandled}).
+ * On a plan with preview deployments, a push to another branch queues that branch's preview the
+ * same way, and a branch deletion removes its previews. When every project already had the
+ * commit, the push is a `duplicate`, as a replayed delivery id is. Tag pushes, unknown
+ * repositories and branches nothing builds are ignored with a reason the delivery log on GitHub shows.
  */
 export async function handlePush(deps: Deps, payload: PushPayload): Promise<PushOutcome> {
   const { m } = deps;
-  const repo = typeof payload.repository?.full_name === 'string' ? payload.repository.full_name : '';
+  const installationId = payload.installation?.id;
+  const repoId = payload.repository?.id;
+  const repo = typeof payload.repository?.full_name === 'string' ? payload.repository.full_name : `repository ${String(repoId)}`;
   const ref = typeof payload.ref === 'string' ? payload.ref : '';
   const after = typeof payload.after === 'string' ? payload.after : '';
-  if (!repo || !ref) return { status: 'ignored', reason: 'push payload without repository.full_name or ref' };
+  if (!Number.isSafeInteger(installationId) || !Number.isSafeInteger(repoId) || !ref) {
+    return { status: 'ignored', reason: 'push payload without installation.id, repository.id or ref; expected a push delivered to the GitHub App' };
+  }
   if (!ref.startsWith('refs/heads/')) return { status: 'ignored', reason: `${ref} is not a branch` };
   const branch = ref.slice('refs/heads/'.length);
-  const projects = await m.Project.find({ github_repo: { $regex: `^${escapeRegex(repo)}$`, $options: 'i' } }, { _id: 1, org_id: 1, slug: 1, github_branch: 1 }).lean();
+  const installation = await m.GithubInstallation.findById(installationId, { org_id: 1 }).lean();
+  const projects = installation
+    ? await m.Project.find({ org_id: installation.org_id, github_installation_id: installationId as number, github_repo_id: repoId as number }, { _id: 1, org_id: 1, slug: 1, github_branch: 1 }).lean()
+    : [];
   if (payload.deleted === true || /^0{40}$/.test(after)) {
     let removed = 0;
     for (const p of projects) if (await deletePreview(deps, p._id, branch)) removed++;
     return { status: 'ignored', reason: removed ? `${ref} was deleted; its preview was removed from ${removed} project(s)` : `${ref} was deleted` };
   }
   if (!SHA.test(after)) return { status: 'ignored', reason: 'push payload without a commit sha in after' };
-  if (projects.length === 0) return { status: 'ignored', reason: `no project is connected to ${repo}` };
+  if (projects.length === 0) return { status: 'ignored', reason: `no project is connected to ${repo} (repository id ${repoId}) through installation ${installationId}` };
   const matching = projects.filter((p) => (p.github_branch ?? 'main') === branch);
   const previewing = [];
   for (const p of projects) if (!matching.includes(p) && await previewsAllowed(deps, p)) previewing.push(p);

@@ -12,6 +12,7 @@ export const AUDIT_ACTIONS = [
   'deployment.triggered',
   'site_password.set', 'site_password.removed',
   'webhook.created', 'webhook.deleted',
+  'github.linked', 'github.unlinked',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -23,6 +23,7 @@ import { ownerClaimSchema, type OwnerClaim } from './owner-claim.ts';
 import { invitationSchema, type Invitation } from './invitation.ts';
 import { domainSchema, type Domain } from './domain.ts';
 import { previewSchema, type Preview } from './preview.ts';
+import { githubInstallationSchema, type GithubInstallation } from './github-installation.ts';
 
 export interface Models {
   Organization: Model<Organization>;
@@ -49,6 +50,7 @@ export interface Models {
   Invitation: Model<Invitation>;
   Domain: Model<Domain>;
   Preview: Model<Preview>;
+  GithubInstallation: Model<GithubInstallation>;
 }
 
 const cache = new WeakMap<Connection, Models>();
@@ -82,6 +84,7 @@ export function models(connection: Connection): Models {
       Invitation: connection.model<Invitation>('Invitation', invitationSchema, 'invitations'),
       Domain: connection.model<Domain>('Domain', domainSchema, 'domains'),
       Preview: connection.model<Preview>('Preview', previewSchema, 'previews'),
+      GithubInstallation: connection.model<GithubInstallation>('GithubInstallation', githubInstallationSchema, 'github_installations'),
     };
     cache.set(connection, m);
   }
@@ -100,4 +103,4 @@ export async function syncIndexes(connection: Connection): Promise<void> {
   for (const model of Object.values(m)) await (model as Model<unknown>).createIndexes();
 }
 
-export type { AnalyticsEvent, AnalyticsSalt, ApiKey, AuditEntry, ServerSecret, WebhookEndpoint, WebhookMessage, Organization, Project, UsageCounter, Deployment, Page, WebhookDelivery, User, Membership, Session, OwnerClaim, Invitation, Domain, Preview };
+export type { AnalyticsEvent, AnalyticsSalt, ApiKey, AuditEntry, ServerSecret, WebhookEndpoint, WebhookMessage, Organization, Project, UsageCounter, Deployment, Page, WebhookDelivery, User, Membership, Session, OwnerClaim, Invitation, Domain, Preview, GithubInstallation };

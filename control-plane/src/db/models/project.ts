@@ -11,7 +11,16 @@ export const projectSchema = new Schema({
   slug: { type: String, required: true, unique: true },
   status: { type: String, enum: PROJECT_STATUSES, default: 'pending' },
   created_at: { type: Date, default: () => new Date() },
+  /** Own GitHub repository as GitHub spells it (`owner/name`); null: the platform hosts the repository. */
   github_repo: { type: String, default: null },
+  /**
+   * GitHub's numeric ids of that repository and of the App installation of the project's
+   * organization that may read it (github/resolve-repo.ts). Builds clone with a token scoped to
+   * both; pushes are matched by both. Null on rows connected before installations existed:
+   * those fail their deployments until the repository is connected again.
+   */
+  github_repo_id: { type: Number, default: null },
+  github_installation_id: { type: Number, default: null },
   github_branch: { type: String, default: 'main' },
   custom_domain: { type: String, default: null, index: true },
   last_deploy_at: { type: Date, default: null },
@@ -25,5 +34,6 @@ export const projectSchema = new Schema({
   site_password_set_at: { type: Date, default: null },
 }, { versionKey: false });
 projectSchema.index({ org_id: 1, created_at: -1 });
+projectSchema.index({ github_installation_id: 1, github_repo_id: 1 });
 
 export type Project = InferSchemaType<typeof projectSchema> & { _id: string };
