@@ -1,7 +1,8 @@
 /**
  * Sign-in, sign-out, the first-start owner claim and the session itself. Sign-in and the claim
  * always start a new session with a new token (a token planted before sign-in is worthless) and
- * end the one the request's cookie carried.
+ * end the one the request's cookie carried. Sign-in is the only place a user's password is
+ * checked, and it is checked only through the sign-in limits (sign-in-limits.ts).
  */
 import type Koa from 'koa';
 import { z } from 'zod';
@@ -11,7 +12,7 @@ import { AppError, unauthorized } from '../errors.ts';
 import type { Deps } from '../http/route.ts';
 import { defineDashboardRoute, type DashboardRouter } from './dashboard-route.ts';
 import { consumeOwnerClaim } from './owner-claim.ts';
-import { hashPassword, verifyPassword } from './passwords.ts';
+import { hashPassword } from './passwords.ts';
 import { emailSchema, nameSchema, noContent, passwordSchema, sessionResponse } from './schemas.ts';
 import { clearSessionCookie, readSessionToken, requestIp, setSessionCookie } from './session-auth.ts';
 import { recordAudit } from '../audit/record.ts';
@@ -49,27 +50,23 @@ export async function assertEmailFree(m: Models, email: string): Promise<void> {
 
 const invalidToken = () => new AppError(400, 'invalid_token', 'token: This link is unknown, already used or expired; ask for a new one');
 
-export function registerAuthRoutes(router: DashboardRouter, _deps: Deps, limitOptions?: Partial<SignInLimitOptions>): void {
-  const limits = new SignInLimits(limitOptions);
+export function registerAuthRoutes(router: DashboardRouter, deps: Deps, limitOptions?: Partial<SignInLimitOptions>): void {
+  const limits = new SignInLimits(deps.m, limitOptions);
 
   router.add(defineDashboardRoute({
     method: 'post', path: '/auth/sign-in', operationId: 'dashboardSignIn', summary: 'Sign in with email and password', auth: 'public',
-    description: `Sets the \`folio_session\` cookie. After ${limits.opts.perEmail} failures for one email, or ${limits.opts.perIp} from one address, within ${limits.opts.windowMs / 60_000} minutes: 429 \`rate_limited\` with Retry-After.`,
+    description: `Sets the \`folio_session\` cookie. Each attempt takes a slot before the password is checked: ${limits.opts.perEmail} per email `
+      + `(successes included) and ${limits.opts.perIp} failed ones per address within ${limits.opts.windowMs / 60_000} minutes; past either, `
+      + '429 `rate_limited` with Retry-After, whatever the password.',
     body: z.strictObject({ email: emailSchema, password: z.string().min(1, 'Required').max(200, 'must be at most 200 characters') }),
     responses: { 200: { description: 'Signed in', schema: sessionResponse } },
     async handler({ ctx, body, deps }) {
-      const now = deps.now().getTime();
       const ip = requestIp(ctx, deps.env);
-      limits.check(body.email, ip, now);
       const user = await deps.m.User.findOne({ email: body.email }).lean();
-      const ok = await verifyPassword(body.password, user?.password_hash);
+      const ok = await limits.checkPassword({ email: body.email, ip, now: deps.now(), password: body.password, storedHash: user?.password_hash });
       // The oldest seat is the one a sign-in opens; an account without one cannot sign in.
       const membership = ok && user ? await deps.m.Membership.findOne({ user_id: user._id }).sort({ created_at: 1 }).lean() : null;
-      if (!user || !membership) {
-        limits.fail(body.email, ip, now);
-        throw new AppError(401, 'invalid_credentials', 'Email or password is incorrect');
-      }
-      limits.succeed(body.email);
+      if (!user || !membership) throw new AppError(401, 'invalid_credentials', 'Email or password is incorrect');
       const session = await signIn(ctx, deps, user._id, membership.org_id, membership.role as Role);
       await recordAudit(deps, { orgId: membership.org_id, actorUserId: user._id, action: 'session.signed_in', target: { type: 'user', id: user._id, name: user.email }, ip });
       return { body: session };

@@ -12,18 +12,17 @@
  * An organization always keeps one owner: the last owner can be neither demoted nor removed
  * (409 `last_owner`). Invitations are links shown to the inviter (no email is sent); each
  * pending one holds a seat of `max_dashboard_members` (402 `plan_limit_reached` past it).
+ * Following a link is in accept-invite-routes.ts.
  */
 import { z } from 'zod';
 import type { Role } from '../db/models/membership.ts';
 import { checkLifetimeCap } from '../entitlements/resolver.ts';
 import { dashboardOrigin } from '../env.ts';
-import { AppError, invalid, notFound } from '../errors.ts';
+import { AppError, notFound } from '../errors.ts';
 import type { Deps } from '../http/route.ts';
-import { assertEmailFree, signIn } from './auth-routes.ts';
 import { auditAction } from './audit-hook.ts';
 import { defineDashboardRoute, type DashboardRouter } from './dashboard-route.ts';
-import { hashPassword, verifyPassword } from './passwords.ts';
-import { emailSchema, nameSchema, noContent, passwordSchema, roleSchema, sessionResponse } from './schemas.ts';
+import { emailSchema, noContent, roleSchema } from './schemas.ts';
 import { deleteUserSessions } from './session-store.ts';
 import { newToken, tokenHash } from './tokens.ts';
 
@@ -126,32 +125,6 @@ export function registerMemberRoutes(router: DashboardRouter, _deps: Deps): void
       await deps.m.Membership.deleteOne({ _id: membership._id });
       await deleteUserSessions(deps.m, params.userId, session.orgId);
       return { status: 204 };
-    },
-  }));
-
-  router.add(defineDashboardRoute({
-    method: 'post', path: '/auth/accept-invite', operationId: 'dashboardAcceptInvitation', summary: 'Join an organization from an invitation link', auth: 'public',
-    description: 'Creates the account (or, when the invited address already has one, checks its password) and signs in to the organization. '
-      + 'An unknown, used, revoked or expired link: 400 `invalid_token`.',
-    body: z.strictObject({ token: z.string().min(1, 'Required').max(200, 'must be at most 200 characters'), name: nameSchema, email: emailSchema.optional(), password: passwordSchema }),
-    responses: { 200: { description: 'Signed in', schema: sessionResponse } },
-    async handler({ ctx, body, deps }) {
-      const inv = await deps.m.Invitation.findOne({ token_hash: tokenHash(body.token) }).lean();
-      if (!inv || inv.expires_at.getTime() <= deps.now().getTime()) throw new AppError(400, 'invalid_token', 'token: This link is unknown, already used or expired; ask for a new one');
-      if (body.email !== undefined && body.email !== inv.email) throw invalid('email', `must be the invited address ${inv.email}`);
-      let user = await deps.m.User.findOne({ email: inv.email }).lean();
-      if (user && !(await verifyPassword(body.password, user.password_hash))) throw new AppError(401, 'invalid_credentials', 'This address already has an account; enter its password');
-      // Used once: whoever deletes it first joins.
-      if (!(await deps.m.Invitation.deleteOne({ _id: inv._id })).deletedCount) throw new AppError(400, 'invalid_token', 'token: This link is unknown, already used or expired; ask for a new one');
-      if (!user) {
-        await assertEmailFree(deps.m, inv.email);
-        user = (await deps.m.User.create({ email: inv.email, name: body.name, password_hash: await hashPassword(body.password), created_at: deps.now() })).toObject();
-      }
-      // Someone already in the organization keeps the role they have.
-      const existing = await deps.m.Membership.findOne({ org_id: inv.org_id, user_id: user._id }).lean();
-      const role = (existing?.role ?? inv.role) as Role;
-      if (!existing) await deps.m.Membership.create({ org_id: inv.org_id, user_id: user._id, role, created_at: deps.now() });
-      return { body: await signIn(ctx, deps, user._id, inv.org_id, role) };
     },
   }));
 }

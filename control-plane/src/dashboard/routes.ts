@@ -1,7 +1,7 @@
 /**
  * The dashboard-internal API under `/dashboard/api`: sessions only. Any request there that
  * carries an `Authorization` header (an API key) is 401 before anything else, public routes
- * included; answers are never cached. Each module registers through `registerXRoutes(router, deps)`.
+ * included; then the origin and body-type checks of request-guard.ts; answers are never cached. Each module registers through `registerXRoutes(router, deps)`.
  */
 import Router from '@koa/router';
 import type Koa from 'koa';
@@ -10,6 +10,7 @@ import { unauthorized } from '../errors.ts';
 import { routesWithAllow } from '../http/method-guard.ts';
 import { buildOpenApi } from '../http/openapi.ts';
 import type { Deps, RouteDef } from '../http/route.ts';
+import { registerAcceptInviteRoutes } from './accept-invite-routes.ts';
 import { registerApiKeyRoutes } from './api-key-routes.ts';
 import { registerAuditLogRoutes } from './audit-log-routes.ts';
 import { registerAuthRoutes } from './auth-routes.ts';
@@ -19,6 +20,7 @@ import { registerGithubRoutes } from './github-routes.ts';
 import { registerMemberRoutes } from './member-routes.ts';
 import { registerPlanRoutes } from './plan-routes.ts';
 import { registerProjectRoutes } from './project-routes.ts';
+import { guardDashboardRequest } from './request-guard.ts';
 import { createDashboardRouter, defineDashboardRoute, type DashboardRouter } from './dashboard-route.ts';
 import type { SignInLimitOptions } from './sign-in-limits.ts';
 import { registerSitePasswordRoutes } from './site-password-routes.ts';
@@ -50,6 +52,7 @@ export function dashboardApi(deps: Deps, opts: DashboardApiOptions = {}): Koa.Mi
   registerDeploymentRoutes(router, deps);
   registerPlanRoutes(router, deps);
   registerMemberRoutes(router, deps);
+  registerAcceptInviteRoutes(router, deps);
   registerDomainRoutes(router, deps);
   registerGithubRoutes(router, deps);
   // Paid-plan settings (each gated by the entitlement resolver).
@@ -63,9 +66,11 @@ export function dashboardApi(deps: Deps, opts: DashboardApiOptions = {}): Koa.Mi
         body: buildOpenApi(asOpenApiRoutes(router), {
           title: 'Folio dashboard-internal API', version: '1.0.0', serverUrl: `${new URL(deps.env.publicApiUrl).origin}${DASHBOARD_API_PREFIX}`,
           description: 'Internal to the Folio dashboard and subject to change: use `/v1` with an API key for integrations. '
-            + 'Every call needs the `folio_session` cookie (except sign-in, the owner claim and accepting an invitation); '
+            + 'Every call needs the `folio_session` cookie (except sign-in, the owner claim and invitation links); '
             + 'an `Authorization` header is refused with 401. POST, PUT, PATCH and DELETE also need `X-CSRF-Token`: '
-            + 'the `csrf_token` of `GET /session` (403 `csrf_failed` otherwise). Errors are `{ error, message }`.',
+            + 'the `csrf_token` of `GET /session` (403 `csrf_failed` otherwise). A POST, PUT, PATCH or DELETE that a browser marks as coming '
+            + 'from another site or origin (`Sec-Fetch-Site` other than `same-origin`, an `Origin` other than the dashboard\'s) is 403 `csrf_failed`, '
+            + 'sign-in included; a body must be `application/json` (415 `unsupported_media_type`). Errors are `{ error, message }`.',
         }),
       };
     },
@@ -75,6 +80,7 @@ export function dashboardApi(deps: Deps, opts: DashboardApiOptions = {}): Koa.Mi
     if (ctx.path !== DASHBOARD_API_PREFIX && !ctx.path.startsWith(`${DASHBOARD_API_PREFIX}/`)) return next();
     ctx.set('Cache-Control', 'no-store');
     if (ctx.get('authorization')) throw unauthorized('The dashboard API accepts only a signed-in session, never an API key; use /v1 with API keys');
+    guardDashboardRequest(ctx, deps.env);
     ctx.state.dashboardDeps = deps;
     await routes(ctx, next);
   };

@@ -20,7 +20,7 @@ import { findSession, type DashboardSession } from './session-store.ts';
 
 export const SESSION_COOKIE = 'folio_session';
 export const CSRF_HEADER = 'x-csrf-token';
-const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+export const UNSAFE_METHODS: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 export type { DashboardSession };
 
@@ -74,25 +74,32 @@ function sameToken(a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
+/** The live session the request's cookie carries, if any (a stale cookie is told to go). */
+export async function currentSession(ctx: Koa.Context, deps: Deps): Promise<DashboardSession | undefined> {
+  const token = readSessionToken(ctx);
+  const session = token ? await findSession(deps.m, deps.env, token, deps.now()) : undefined;
+  // A stale cookie is dropped, so the browser stops sending it.
+  if (token && !session) clearSessionCookie(ctx, deps.env);
+  return session;
+}
+
+/** 403 `csrf_failed` unless `X-CSRF-Token` equals the session's token (POST, PUT, PATCH, DELETE). */
+export function assertCsrfToken(ctx: Koa.Context, session: DashboardSession): void {
+  if (!UNSAFE_METHODS.has(ctx.method)) return;
+  const presented = ctx.get(CSRF_HEADER);
+  if (!presented) throw new AppError(403, 'csrf_failed', 'Missing X-CSRF-Token header; expected the csrf_token of GET /dashboard/api/session');
+  if (!sameToken(presented, session.csrfToken)) throw new AppError(403, 'csrf_failed', 'X-CSRF-Token does not match this session; expected the csrf_token of GET /dashboard/api/session');
+}
+
 /**
  * Koa middleware: 401 `unauthorized` without a live session; for POST, PUT, PATCH and DELETE,
  * 403 `csrf_failed` unless `X-CSRF-Token` equals the session's token. Sets
  * `ctx.state.session` ({@link DashboardSession}).
  */
 export const requireSession: Koa.Middleware = async (ctx, next) => {
-  const deps = dashboardDeps(ctx);
-  const token = readSessionToken(ctx);
-  const session = token ? await findSession(deps.m, deps.env, token, deps.now()) : undefined;
-  if (!session) {
-    // A stale cookie is dropped, so the browser stops sending it.
-    if (token) clearSessionCookie(ctx, deps.env);
-    throw unauthorized('Not signed in; sign in to the dashboard first');
-  }
-  if (UNSAFE_METHODS.has(ctx.method)) {
-    const presented = ctx.get(CSRF_HEADER);
-    if (!presented) throw new AppError(403, 'csrf_failed', 'Missing X-CSRF-Token header; expected the csrf_token of GET /dashboard/api/session');
-    if (!sameToken(presented, session.csrfToken)) throw new AppError(403, 'csrf_failed', 'X-CSRF-Token does not match this session; expected the csrf_token of GET /dashboard/api/session');
-  }
+  const session = await currentSession(ctx, dashboardDeps(ctx));
+  if (!session) throw unauthorized('Not signed in; sign in to the dashboard first');
+  assertCsrfToken(ctx, session);
   ctx.state.session = session;
   await next();
 };

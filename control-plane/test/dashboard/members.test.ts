@@ -76,13 +76,20 @@ t.test('dashboard members and invitations', async (t) => {
     t.equal((await dash(api, 'DELETE', `/members/${admin.userId}`, { auth: adminAuth })).status, 204, 'anyone may leave');
   });
 
-  t.test('should let an existing account join another organization with its password', async (t) => {
+  t.test('should let an existing account join another organization only while signed in as itself', async (t) => {
     const a = await dashTenant(api, 'pro');
     const b = await dashTenant(api, 'pro');
     const inv = await dash(api, 'POST', '/invitations', { auth: b.auth, body: { email: a.email, role: 'member' } });
-    const wrong = await dash(api, 'POST', '/auth/accept-invite', { body: { token: tokenOf(inv.body.invite_url), name: 'A', password: 'not the password' } });
-    t.same([wrong.status, wrong.body], [401, { error: 'invalid_credentials', message: 'This address already has an account; enter its password' }]);
-    const joined = await dash(api, 'POST', '/auth/accept-invite', { body: { token: tokenOf(inv.body.invite_url), name: 'A', password: PASSWORD } });
-    t.same([joined.status, joined.body.organization.id, joined.body.role], [200, b.orgId, 'member']);
+    const token = tokenOf(inv.body.invite_url);
+    const peek = await dash(api, 'POST', '/auth/invitation', { body: { token } });
+    t.same([peek.status, peek.body], [200, { email: a.email, role: 'member', organization: { name: peek.body.organization.name }, account_exists: true, expires_at: inv.body.expires_at }]);
+    const withPassword = await dash(api, 'POST', '/auth/accept-invite', { body: { token, name: 'A', password: PASSWORD } });
+    t.same([withPassword.status, withPassword.body], [409, { error: 'sign_in_required', message: 'An account exists for this email; sign in, then open the invitation link again' }]);
+    t.equal(sessionTokenOf(withPassword), undefined);
+    const joined = await dash(api, 'POST', '/auth/accept-invite', { auth: a.auth, body: { token } });
+    t.same([joined.status, joined.body.organization.id, joined.body.role, joined.body.user.email], [200, b.orgId, 'member', a.email]);
+    t.same((await dash(api, 'GET', '/session', { auth: a.auth })).body, { error: 'unauthorized', message: 'Not signed in; sign in to the dashboard first' }, 'the session it came with ended');
+    const fresh = { token: sessionTokenOf(joined)!, cookie: `folio_session=${sessionTokenOf(joined)}`, csrf: joined.body.csrf_token };
+    t.equal((await dash(api, 'GET', '/session', { auth: fresh })).body.organization.id, b.orgId, 'the new session is in the invited organization');
   });
 });

@@ -5,7 +5,7 @@ import { dash, dashTenant, sessionTokenOf } from '../helpers/dashboard.ts';
 
 const KEY_REFUSED = { error: 'unauthorized', message: 'The dashboard API accepts only a signed-in session, never an API key; use /v1 with API keys' };
 const NOT_SIGNED_IN = { error: 'unauthorized', message: 'Not signed in; sign in to the dashboard first' };
-const PUBLIC = new Set(['/auth/sign-in', '/auth/claim', '/auth/accept-invite', '/openapi.json']);
+const PUBLIC = new Set(['/auth/sign-in', '/auth/claim', '/auth/invitation', '/auth/accept-invite', '/openapi.json']);
 
 t.test('dashboard security', async (t) => {
   const logged: string[] = [];
@@ -35,7 +35,7 @@ t.test('dashboard security', async (t) => {
     }
   });
 
-  t.test('should need a session on every route but sign-in, claim and accept-invite, and the CSRF token on every change', async (t) => {
+  t.test('should need a session on every route but sign-in, claim and the invitation links, and the CSRF token on every change', async (t) => {
     const { auth, orgId } = await dashTenant(api, 'enterprise');
     const project = await api.project(await api.key(orgId));
     for (const [method, path] of routes) {
