@@ -95,12 +95,12 @@ function imageArgumentsStay(parts: Component[], policy: UrlPolicy): boolean {
   });
 }
 
-/** A short description of what a function pointed at, for the removal message. */
-function described(c: Fn): string {
+/** A short description of a removed function: its name and the first target off the site, for the removal message. */
+function described(c: Fn, policy: UrlPolicy): string {
   const first = (parts: Component[]): string | undefined => {
     for (const p of parts) {
-      if (p.kind === 'token' && (p.token.type === 'string' || p.token.type === 'url')) return p.token.value;
-      if (p.kind !== 'token') { const inner = first(p.body); if (inner !== undefined) return inner; }
+      if (p.kind === 'token' && (p.token.type === 'string' || p.token.type === 'url') && !urlStaysOnSite(p.token.value, policy)) return p.token.value;
+      if (p.kind !== 'token' && !(p.kind === 'function' && fnName(p) === 'type')) { const inner = first(p.body); if (inner !== undefined) return inner; }
     }
     return undefined;
   };
@@ -136,7 +136,7 @@ export function sanitizeSiteCss(css: string, options: SiteCssOptions = {}): Sani
         else if (NEVER_FUNCTIONS.has(name)) keep = false;
         else { out.push(c.token.raw, rewrite(c.body, inBlock), closing(c)); continue; }
         if (keep) { out.push(cssText([c])); continue; }
-        removed.push(described(c));
+        removed.push(described(c, policy));
         changed = true;
         out.push('none');
         continue;

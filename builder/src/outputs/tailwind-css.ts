@@ -9,9 +9,14 @@
  * as it does on Mintlify, where the theme is itself Tailwind); no preflight (the theme keeps its
  * own base styles); `dark:` follows the template's dark mode: `data-mode="dark"` on <html>, or
  * the system preference when no script has set it.
+ *
+ * Arbitrary values (`bg-[url(…)]`, `[mask-image:…]`, `[cursor:…]`) are the page author's CSS, on
+ * every plan: the sheet goes through the site CSS policy (css/sanitize-css.ts), so a utility may
+ * load only from the site itself (`bg-[url(/images/hero.png)]`); any other target becomes `none`.
  */
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
+import { sanitizeSiteCss } from '../css/sanitize-css.ts';
 import { sha256 } from '../sha256.ts';
 
 const INPUT = `@import "tailwindcss/theme.css";
@@ -71,9 +76,15 @@ export function tailwindCss(candidates: Iterable<string>): Promise<string> {
 
 const sortedCandidates = (candidates: Iterable<string>) => [...new Set(candidates)].sort();
 
-/** sha256 of what a sheet is made from: Tailwind's version, the input above and the sorted candidates. */
+/**
+ * Part of a sheet's inputs: bump it whenever what is done to Tailwind's output changes, so a
+ * build after the change makes the sheet again instead of keeping the published one.
+ */
+const SHEET_VERSION = 'site-css-policy-1';
+
+/** sha256 of what a sheet is made from: Tailwind's version, the input above, the sanitising and the sorted candidates. */
 function sheetInputs(list: readonly string[]): string {
-  return sha256([tailwindVersion(), INPUT, ...list].join('\n'));
+  return sha256([tailwindVersion(), INPUT, SHEET_VERSION, ...list].join('\n'));
 }
 
 /** The sheet of `list`, made once for the sheets made lately (`key`: `sheetInputs(list)`). */
@@ -89,7 +100,8 @@ function cssOf(list: string[], key: string): Promise<string> {
 
 async function utilitiesCss(candidates: string[]): Promise<string> {
   const c = await tailwind();
-  const css = c.build(candidates);
+  // Cached by candidates alone, so judged without the site's URL: only paths stay.
+  const css = sanitizeSiteCss(c.build(candidates)).css;
   // With no utility in use Tailwind still prints its banner and theme variables: nothing to serve.
   return /\{[^}]*:[^}]*\}/.test(css.replace(/:root, :host \{[^}]*\}/g, '')) ? css : '';
 }

@@ -32,6 +32,28 @@ t.test('custom CSS', async (t) => {
     });
   });
 
+  t.test('should judge url() after escapes are decoded, and image-set() strings as URLs', async (t) => {
+    const css = [
+      'a { background: url("/\\9 /evil.example/1") }',
+      'b { background: url("\\1 //evil.example/2") }',
+      'c { background: url("ht\\9 tp://evil.example/3") }',
+      'd { background: url("/\\A /evil.example/4") }',
+      'e { background: image-set("http://evil.example/5" 1x) }',
+      'f { mask-image: -webkit-image-set("//evil.example/6" 1x) }',
+    ].join('\n');
+    t.same(sanitizeCustomCss(css, 'style.css', SITE), {
+      css: 'a { background: none }\nb { background: none }\nc { background: none }\nd { background: none }\ne { background: none }\nf { mask-image: none }',
+      warnings: [
+        'style.css: url(/\t/evil.example/1) removed; only files of this site may be loaded',
+        'style.css: url(\u0001//evil.example/2) removed; only files of this site may be loaded',
+        'style.css: url(ht\ttp://evil.example/3) removed; only files of this site may be loaded',
+        'style.css: url(/\n/evil.example/4) removed; only files of this site may be loaded',
+        'style.css: image-set(http://evil.example/5) removed; only files of this site may be loaded',
+        'style.css: -webkit-image-set(//evil.example/6) removed; only files of this site may be loaded',
+      ],
+    });
+  });
+
   t.test('should pick style.css then the files listed under css, warning about missing ones', async (t) => {
     const files = new Map([['style.css', 'a'], ['theme/brand.css', 'b']]);
     t.same(customCssFiles({ files }, { name: 'x', css: ['theme/brand.css', './style.css', 'missing.css'] }), {

@@ -18,6 +18,24 @@ t.test('tailwind utilities', async (t) => {
     t.notMatch(css, /\.flex\b|\.grid\b|\.m-4\b/, 'nothing that is not used');
   });
 
+  t.test('should let arbitrary values load only from the site', async (t) => {
+    const css = await tailwindCss([
+      'bg-[url(http://evil.example/1.png)]', '[mask-image:url(//evil.example/2.svg)]', '[cursor:url(https://evil.example/3.cur),auto]',
+      "bg-[image:image-set('http://evil.example/4.png'_1x)]", "[background:url('/\\9/evil.example/5')]", "bg-[url('\\2f\\2f_evil.example/6')]",
+      'bg-[url(/images/ok.png)]',
+    ]);
+    t.equal(css.replace(/^\/\*! tailwindcss [^\n]*\n/, ''), [
+      '.\\[cursor\\:url\\(https\\:\\/\\/evil\\.example\\/3\\.cur\\)\\,auto\\] {\n  cursor: none,auto !important;\n}',
+      ".bg-\\[image\\:image-set\\(\\'http\\:\\/\\/evil\\.example\\/4\\.png\\'_1x\\)\\] {\n  background-image: none !important;\n}",
+      ".bg-\\[url\\(\\'\\\\2f\\\\2f_evil\\.example\\/6\\'\\)\\] {\n  background-image: none !important;\n}",
+      '.bg-\\[url\\(\\/images\\/ok\\.png\\)\\] {\n  background-image: url(/images/ok.png) !important;\n}',
+      '.bg-\\[url\\(http\\:\\/\\/evil\\.example\\/1\\.png\\)\\] {\n  background-image: none !important;\n}',
+      '.\\[mask-image\\:url\\(\\/\\/evil\\.example\\/2\\.svg\\)\\] {\n  mask-image: none !important;\n}',
+      ".\\[background\\:url\\(\\'\\/\\\\9\\/evil\\.example\\/5\\'\\)\\] {\n  background: none !important;\n}",
+      '',
+    ].join('\n'));
+  });
+
   t.test('should not carry the classes of one call into the next', async (t) => {
     await tailwindCss(['grid']);
     t.notMatch(await tailwindCss(['block']), '.grid');
