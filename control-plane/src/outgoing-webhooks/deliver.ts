@@ -16,7 +16,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { Models, WebhookMessage } from '../db/models/index.ts';
 import { hasFeature } from '../entitlements/resolver.ts';
-import { checkedAddress, pinnedLookup } from '../uploads/safe-fetch.ts';
+import { checkedAddress, guardSocket, pinnedLookup, type ResolveHost } from '../uploads/safe-fetch.ts';
 import { EVENT_HEADER, ID_HEADER, SIGNATURE_HEADER, signPayload, TIMESTAMP_HEADER } from './signature.ts';
 
 export const RETRY_WINDOW_MS = 24 * 3600_000;
@@ -36,6 +36,8 @@ export interface DeliverOptions {
   now: Date;
   /** `host:port` pairs exempt from the public-address check (tests, single-machine set-ups). */
   allowHosts?: readonly string[];
+  /** How endpoint host names are resolved; default the system's resolver (tests: a DNS stand-in). */
+  resolveHost?: ResolveHost;
 }
 
 interface Attempt { status_code: number | null; error: string | null; duration_ms: number }
@@ -52,6 +54,9 @@ function post(url: URL, address: string, headers: Record<string, string>, body: 
       res.on('end', () => resolve(res.statusCode ?? 0));
       res.on('error', reject);
     });
+    // The connection goes to the address just checked (no second DNS question), and nothing is
+    // written unless the peer is that address: a DNS answer that changes cannot redirect it.
+    guardSocket(req, address);
     req.on('timeout', () => req.destroy(new Error(`no answer within ${TIMEOUT_MS / 1000} s`)));
     req.on('error', reject);
     req.end(body);
@@ -62,7 +67,7 @@ async function attempt(msg: WebhookMessage, endpoint: { url: string; secret: str
   const started = Date.now();
   try {
     const url = new URL(endpoint.url);
-    const address = await checkedAddress(url, 'url', opts.allowHosts);
+    const address = await checkedAddress(url, 'url', opts.allowHosts, opts.resolveHost);
     const timestamp = Math.floor(opts.now.getTime() / 1000);
     const status = await post(url, address, {
       [ID_HEADER]: msg.event_key, [EVENT_HEADER]: msg.event, [TIMESTAMP_HEADER]: String(timestamp),

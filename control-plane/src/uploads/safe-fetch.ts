@@ -1,16 +1,25 @@
 /**
  * Downloads a URL a customer gave us (a logo) without letting it reach our own network:
- * the server-side request forgery guard. The host is resolved here, every address is checked
- * against the public unicast ranges, and the connection goes to the address that was checked
- * (a fixed `lookup`), so a DNS answer that changes between check and connect cannot slip a
- * private address in. Each redirect is a new hop checked the same way.
+ * the server-side request forgery guard. The host is resolved here once, every address is
+ * checked against the public unicast ranges (public-address.ts, which brings every spelling of
+ * an address to one form first), and the connection goes to the address that was checked (a
+ * fixed `lookup`, never a second DNS question), so a DNS answer that changes between check and
+ * connect cannot slip a private address in. Once connected, the socket's peer address is
+ * compared with the checked one (`guardSocket`) before a byte is written. Each redirect is a
+ * new hop checked the same way.
  */
 import dns from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
-import ipaddr from 'ipaddr.js';
+import type { Socket } from 'node:net';
 import { AppError, invalid } from '../errors.ts';
 import { UPLOAD_LIMIT_BYTES } from '../http/app.ts';
+import { canonicalAddress, nonPublicRange } from './public-address.ts';
+
+export { nonPublicRange };
+
+/** Resolves a host name to its addresses; the default asks the system's resolver (`dns.lookup`). */
+export type ResolveHost = (host: string) => Promise<string[]>;
 
 /** Options of `safeFetch`. */
 export interface SafeFetchOptions {
@@ -28,41 +37,47 @@ export interface SafeFetchOptions {
    * applies to the hop whose URL names that exact host and port, not to where it redirects.
    */
   allowHosts?: readonly string[];
+  /** How host names are resolved; default the system's resolver. Tests point it at a DNS stand-in. */
+  resolveHost?: ResolveHost;
 }
 
 const DEFAULT_TIMEOUT_MS = 10_000;
 const DEFAULT_REDIRECTS = 3;
 
-/**
- * Why `address` may not be contacted, or `undefined` when it is public unicast. Refused:
- * loopback, private (10/8, 172.16/12, 192.168/16), link-local (169.254/16, the cloud metadata
- * address included), carrier-grade NAT (100.64/10), 0.0.0.0/8, broadcast, multicast, reserved
- * and documentation ranges, and in IPv6 loopback, unique-local, link-local, multicast and the
- * translation prefixes (NAT64, 6to4, Teredo) that can carry an IPv4 address. An IPv4-mapped
- * IPv6 address (`::ffff:127.0.0.1`) is judged as the IPv4 address it carries.
- */
-export function nonPublicRange(address: string): string | undefined {
-  if (!ipaddr.isValid(address)) return 'invalid';
-  let ip = ipaddr.parse(address);
-  if (ip.kind() === 'ipv6' && (ip as ipaddr.IPv6).isIPv4MappedAddress()) ip = (ip as ipaddr.IPv6).toIPv4Address();
-  const range = ip.range();
-  return range === 'unicast' ? undefined : range;
-}
-
 function refuse(field: string, rule: string): AppError {
   return invalid(field, rule);
 }
 
-/** The hosts (without brackets) an address literal or a DNS name resolves to. */
-async function resolve(field: string, host: string): Promise<string[]> {
-  if (ipaddr.isValid(host)) return [host];
+const systemResolve: ResolveHost = async (host) => (await dns.promises.lookup(host, { all: true, verbatim: true })).map((a) => a.address);
+
+/** The addresses (canonical spelling, no brackets) an address literal or a DNS name resolves to. */
+async function resolve(field: string, host: string, resolveHost: ResolveHost = systemResolve): Promise<string[]> {
+  const literal = canonicalAddress(host);
+  if (literal) return [literal];
+  let answers: string[];
   try {
-    const answers = await dns.promises.lookup(host, { all: true, verbatim: true });
-    if (answers.length === 0) throw new Error('no addresses');
-    return answers.map((a) => a.address);
+    answers = await resolveHost(host);
   } catch {
-    throw refuse(field, `Could not resolve ${host}; expected a host name with a public address`);
+    answers = [];
   }
+  if (answers.length === 0) throw refuse(field, `Could not resolve ${host}; expected a host name with a public address`);
+  // An answer that is no address at all stays as it is, so the check names and refuses it.
+  return answers.map((a) => (a.includes('%') ? a : canonicalAddress(a) ?? a));
+}
+
+/**
+ * Destroys the request's socket unless the peer it connected to is `address` (the one checked).
+ * Runs before anything queued is written, so a refused peer never receives the request.
+ */
+export function guardSocket(req: http.ClientRequest, address: string): void {
+  const check = (socket: Socket) => {
+    const peer = socket.remoteAddress ? canonicalAddress(socket.remoteAddress) : undefined;
+    if (peer !== canonicalAddress(address)) socket.destroy(new Error(`connected to ${socket.remoteAddress ?? 'an unknown address'}, not the checked ${address}`));
+  };
+  req.on('socket', (socket: Socket) => {
+    if (socket.remoteAddress && !socket.connecting) check(socket);
+    else socket.prependOnceListener('connect', () => check(socket));
+  });
 }
 
 /** A `lookup` that answers with the one address already checked, whatever it is asked. */
@@ -115,6 +130,7 @@ function request(field: string, url: URL, address: string, maxBytes: number, sig
       res.on('error', reject);
       res.on('aborted', () => reject(new Error('response aborted')));
     });
+    guardSocket(req, address);
     req.on('error', reject);
     req.end();
   });
@@ -123,17 +139,18 @@ function request(field: string, url: URL, address: string, maxBytes: number, sig
 /**
  * Checks that `url` is http(s) without credentials and that every address its host resolves to
  * is public (unless `host:port` is in `allowHosts`); returns the address to connect to (pass it
- * to `pinnedLookup`). Refusals are 400 `invalid_request` naming `field`.
+ * to `pinnedLookup` and `guardSocket`). Refusals are 400 `invalid_request` naming `field`.
  */
-export async function checkedAddress(url: URL, field: string, allowHosts?: readonly string[]): Promise<string> {
+export async function checkedAddress(url: URL, field: string, allowHosts?: readonly string[], resolveHost?: ResolveHost): Promise<string> {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw refuse(field, `Unexpected URL scheme "${url.protocol}"; expected http or https`);
   }
   if (url.username || url.password) throw refuse(field, 'Unexpected credentials in URL; expected a public URL without user or password');
-  // URL has already turned odd IPv4 spellings (0x7f.1, 2130706433, 017700000001) into dotted form.
+  // URL has already turned odd IPv4 spellings (0x7f.1, 2130706433, 017700000001) into dotted
+  // form; parseAddress accepts them too, for a host that did not come through URL.
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
   const port = url.port || (url.protocol === 'https:' ? '443' : '80');
-  const addresses = await resolve(field, host);
+  const addresses = await resolve(field, host, resolveHost);
   const exempt = (allowHosts ?? []).includes(`${url.hostname}:${port}`);
   if (!exempt) {
     const bad = addresses.find((a) => nonPublicRange(a) !== undefined);
@@ -164,7 +181,7 @@ export async function safeFetch(rawUrl: string, opts: SafeFetchOptions): Promise
   }
   try {
     for (let hop = 0; ; hop++) {
-      const address = await checkedAddress(url, field, opts.allowHosts);
+      const address = await checkedAddress(url, field, opts.allowHosts, opts.resolveHost);
       let res: Hop;
       try {
         res = await request(field, url, address, maxBytes, controller.signal);
