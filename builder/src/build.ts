@@ -86,9 +86,10 @@ export interface BuildOptions {
    */
   searchOverlay?: number;
   /**
-   * Called once the site is rendered and before it is published, with the pages whose published
-   * version changes (new, edited, moved) and the ones removed. The worker reports them to the
-   * pages API; reporting before the publish means a build that dies in between re-reports them.
+   * Called once the pages are compiled and links checked, before anything is uploaded, with the
+   * pages whose published version changes (new, edited, moved) and the ones removed. The worker
+   * reports them to the pages API; reporting before the publish means a build that dies in
+   * between re-reports them, and a report refused (a `user` error) leaves the live site untouched.
    */
   onPages?(changes: PageChanges): Promise<void>;
   /**
@@ -251,6 +252,8 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>,
     summaries: summaries.pages, bodies, taken: new Set(sources.map((p) => urlPathFor(p, contentRoot))),
   });
   const apiRecords = api?.records ?? [];
+  // An operation whose page is too large fails as a page: its previous version stays live.
+  for (const failure of api?.failures ?? []) errors.set(failure.sourcePath, failure);
   // Files with the same bytes (a page kept unchanged in another version's or language's folder)
   // have one cache key: the first compiles, the others ("twins") take its result, as a later
   // build would find it in the cache. Adding a version of copies compiles only what differs.
@@ -378,7 +381,14 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>,
   }
   lap('compile');
 
-  const ordered = [...sources.filter((p) => records.has(p)).map((p) => records.get(p)!), ...apiRecords];
+  // API reference pages in the document's order, failed ones whose previous version stays live
+  // (found above by source path) in their place.
+  const apiBySource = new Map(apiRecords.map((r) => [r.summary.sourcePath, r]));
+  const apiOrdered = (api?.order ?? []).flatMap((p) => {
+    const record = apiBySource.get(p) ?? (errors.has(p) ? records.get(p) : undefined);
+    return record ? [record] : [];
+  });
+  const ordered = [...sources.filter((p) => records.has(p)).map((p) => records.get(p)!), ...apiOrdered];
   const pageSummaries = ordered.map((r) => r.summary);
   // Languages and versions: a sidebar per combination; the default one is the site's `nav`.
   const { nav, dimensions } = rememberedSiteNav(pageSummaries, config, sources);
@@ -399,6 +409,35 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>,
     config, sources, records, failed, fileKeys: [...layout.assets.values(), ...siteWideKeys(dimensions)],
     generated: apiRecords, otherPaths: [...Object.keys(moves), ...fallbacks.map((f) => f.urlPath)],
   }, opts.linkChecker ?? new LinkChecker());
+  const manifestPages: Record<string, ManifestPage> = {};
+  // Without languages or versions every page is the default version's: `latest`.
+  const versionOf = (urlPath: string) => (dimensions ? versionLabel(urlPath, dimensions.dims) : 'latest');
+  const nextSummaries = new Map<string, PageSummary>();
+  const pagesChanged: string[] = [];
+  for (const { summary, cacheKey } of ordered) {
+    const p = summary.sourcePath;
+    const isFailed = failed.has(p);
+    const version = versionOf(summary.urlPath);
+    const before = previousPage(p);
+    const entry = manifestPage(before, {
+      // An API reference page's source is the OpenAPI document.
+      blob: isFailed ? previous!.pages[p].blob : snapshot.files.get(p) ?? api!.sourceId,
+      cacheKey, urlPath: summary.urlPath, version: version !== 'latest' ? version : undefined,
+      deps: Object.keys(summary.deps).length ? summary.deps : undefined,
+      failed: isFailed ? true : undefined,
+    });
+    manifestPages[p] = entry;
+    // Unchanged entries are the previous ones: the manifest's write compares only the others.
+    if (entry !== before) pagesChanged.push(p);
+    nextSummaries.set(cacheKey, summary);
+  }
+
+  // Page changes are reported before anything is uploaded: a report the control plane refuses (a
+  // page too large for the pages API) fails the build while every object of the live site is
+  // still the last successful build's. Shells and exports overwrite their keys in place as they
+  // are emitted, so a failure after the first upload could serve a failed build's pages.
+  if (opts.onPages) await opts.onPages(pageChanges(ordered, manifestPages, previous, snapshot, load));
+  deadline.check();
   const publisher = createPublisher(store, previous?.objects ?? {}, limits);
   const islands = await publishIslands(ordered.filter((r) => !failed.has(r.summary.sourcePath)).map((r) => r.summary), publisher, readFile);
   const searchPages = pageSummaries.map((s) => ({ urlPath: s.urlPath, searchHash: s.searchHash }));
@@ -471,31 +510,6 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>,
   opts.onStep?.('index');
   deadline.check();
 
-  const manifestPages: Record<string, ManifestPage> = {};
-  // Without languages or versions every page is the default version's: `latest`.
-  const versionOf = (urlPath: string) => (dimensions ? versionLabel(urlPath, dimensions.dims) : 'latest');
-  const nextSummaries = new Map<string, PageSummary>();
-  const pagesChanged: string[] = [];
-  for (const { summary, cacheKey } of ordered) {
-    const p = summary.sourcePath;
-    const isFailed = failed.has(p);
-    const version = versionOf(summary.urlPath);
-    const before = previousPage(p);
-    const entry = manifestPage(before, {
-      // An API reference page's source is the OpenAPI document.
-      blob: isFailed ? previous!.pages[p].blob : snapshot.files.get(p) ?? api!.sourceId,
-      cacheKey, urlPath: summary.urlPath, version: version !== 'latest' ? version : undefined,
-      deps: Object.keys(summary.deps).length ? summary.deps : undefined,
-      failed: isFailed ? true : undefined,
-    });
-    manifestPages[p] = entry;
-    // Unchanged entries are the previous ones: the manifest's write compares only the others.
-    if (entry !== before) pagesChanged.push(p);
-    nextSummaries.set(cacheKey, summary);
-  }
-
-  if (opts.onPages) await opts.onPages(pageChanges(ordered, manifestPages, previous, snapshot, load));
-  deadline.check();
   // Everything is emitted; the uploads (`llms-full.txt` among them, 55 MB at 10,000 pages) may
   // still run. The builder's state is written meanwhile: page summaries and moves describe pages
   // by their cache keys and paths, true whether or not this publish completes, and the manifest's
@@ -529,8 +543,8 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>,
 
   return {
     ...(snapshot.commit ? { commit: snapshot.commit } : {}),
-    pagesTotal: sources.length + apiRecords.length,
-    pagesSuccess: sources.length + apiRecords.length - failed.size,
+    pagesTotal: sources.length + apiRecords.length + (api?.failures.length ?? 0),
+    pagesSuccess: sources.length + apiRecords.length + (api?.failures.length ?? 0) - failed.size,
     pagesFailed: failed.size,
     errors: [...errors.keys()].sort().map((p) => errors.get(p)!),
     warnings: [...config.warnings, ...links.lines, ...islands.warnings],

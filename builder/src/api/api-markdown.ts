@@ -9,10 +9,13 @@ const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ');
 function fieldLines(fields: ApiField[], indent = ''): string[] {
   return fields.flatMap((f) => {
     const notes = [f.type, f.required ? 'required' : undefined, f.deprecated ? 'deprecated' : undefined, f.default !== undefined ? `default ${f.default}` : undefined].filter(Boolean).join(', ');
-    const line = `${indent}- \`${f.name}\` (${notes})${f.description ? `: ${f.description.replace(/\s*\n\s*/g, ' ')}` : ''}${f.enum?.length ? ` Allowed: ${f.enum.join(', ')}.` : ''}`;
+    const line = `${indent}- \`${f.name}\` (${notes})${f.description ? `: ${f.description.replace(/\s*\n\s*/g, ' ')}` : ''}${f.enum?.length ? ` Allowed: ${f.enum.join(', ')}.` : ''}${seeAbove(f)}`;
     return [line, ...fieldLines(f.children ?? [], `${indent}  `)];
   });
 }
+
+/** A named schema listed earlier on the page: where (each is listed once, as on the HTML page). */
+const seeAbove = (t: { schema?: string; anchor?: string; repeat?: boolean }) => (t.repeat && t.schema ? ` Properties of \`${t.schema}\`: listed above.` : '');
 
 /** Markdown of the longest run of backticks in `code` plus one, so a fence cannot end early. */
 const fence = (code: string) => '`'.repeat(Math.max(3, ...[...code.matchAll(/`+/g)].map((m) => m[0].length + 1)));
@@ -31,12 +34,14 @@ export function apiMarkdown(title: string, view: ApiOperationView): string {
   if (view.body) {
     out.push('## Request body', '', `\`${view.body.contentType}\` \`${view.body.type}\`${view.body.required ? ', required' : ''}`, '');
     if (view.body.description) out.push(view.body.description, '');
+    if (view.body.repeat) out.push(seeAbove(view.body).trim(), '');
     if (view.body.fields.length) out.push(...fieldLines(view.body.fields), '');
   }
   out.push('## Responses', '');
   for (const r of view.responses) {
     out.push(`### ${r.status}`, '');
     if (r.description) out.push(r.description, '');
+    if (r.body?.repeat) out.push(seeAbove(r.body).trim(), '');
     if (r.body?.fields.length) out.push(...fieldLines(r.body.fields), '');
   }
   out.push('## Examples', '');

@@ -18,16 +18,26 @@ import type { PageBodies, PageRecord } from '../page-bodies.ts';
 import { summarize, type PageSummary } from '../page-summaries.ts';
 import { limitConcurrency } from '../store/limit-concurrency.ts';
 import type { ObjectStore } from '../store/object-store.ts';
-import type { CompiledPage } from '../types.ts';
+import type { CompiledPage, PageFailure } from '../types.ts';
 import { apiMarkdown } from './api-markdown.ts';
-import { operationViews } from './api-view.ts';
+import { operationEntries } from './api-view.ts';
 import { sha256 } from '../sha256.ts';
 
 /** Part of the API pages' cache keys: bump whenever generated output changes for the same document. */
-export const API_PAGES_VERSION = 'api-1';
+export const API_PAGES_VERSION = 'api-2';
 
 /** URL prefix of the generated pages. */
 export const API_BASE = '/api-reference';
+
+/**
+ * Characters an API reference page may have in its HTML body, Markdown and search text together.
+ * Far above real operations (the largest of GitHub's REST description is ~0.3 M), and small
+ * enough that a page and its report to the pages API stay well under a database document's 16 MB.
+ */
+export const MAX_API_PAGE_OUTPUT = 4_000_000;
+
+/** What the customer can change when an operation's page is too large (the end of its failure message). */
+const TOO_LARGE_ADVICE = 'put repeated objects in components.schemas and reference them with $ref (each is listed once per page and linked after), or split the largest schemas and shorten their descriptions and examples';
 
 
 /** The document the pages come from. */
@@ -62,9 +72,26 @@ export interface ApiPagesResult {
   setKey: string;
   /** The document's id (blob id or hash of its bytes). */
   sourceId: string;
+  /** Operations whose page could not be made (too large): each fails as a page, its previous version kept. */
+  failures: PageFailure[];
+  /** Source paths of every operation (pages and failures) in the document's order: the sidebar's. */
+  order: string[];
 }
 
-interface PageList { version: 1; pages: Array<{ cacheKey: string; sourcePath: string }> }
+interface PageList { version: 1; pages: Array<{ cacheKey: string; sourcePath: string }>; failures?: PageFailure[]; order?: string[] }
+
+/** What {@link generateApiPages} made: a page per operation, or a failure for each too large to make. */
+export interface GeneratedApiPages {
+  pages: CompiledPage[];
+  failures: PageFailure[];
+  /** Source paths of every operation, in the document's order. */
+  order: string[];
+}
+
+/** The failure of an operation's page that exceeds a limit: `why` reads "its … ; expected at most …". */
+function tooLarge(specName: string, operation: string, why: string): PageFailure {
+  return { sourcePath: `${specName}#${operation}`, message: `Unexpected size of the API reference page of ${operation}: ${why}. In ${specName}, ${TOO_LARGE_ADVICE}` };
+}
 
 /** The page of one operation; `urlPath` already made unique. */
 export function apiPage(view: ApiOperationView, specName: string, urlPath: string): CompiledPage {
@@ -88,20 +115,36 @@ export function apiPage(view: ApiOperationView, specName: string, urlPath: strin
   };
 }
 
-/** One page per operation of a parsed document, URL paths made unique in document order. */
-export async function generateApiPages(text: string, specName: string): Promise<CompiledPage[]> {
+/**
+ * One page per operation of a parsed document, URL paths made unique in document order. An
+ * operation whose page exceeds a limit (fields listed, or {@link MAX_API_PAGE_OUTPUT}) is a
+ * failure naming the document, the operation and what to change; the other pages are made.
+ */
+export async function generateApiPages(text: string, specName: string): Promise<GeneratedApiPages> {
   // The OpenAPI parser (with its YAML and JSON Schema packages: ~70 ms of a process's start) loads
   // only when a document must be read: a build whose document is unchanged takes its pages from the cache.
   const { readSpec } = await import('./read-spec.ts');
-  const views = operationViews(await readSpec(text, specName));
+  const entries = operationEntries(await readSpec(text, specName));
   const used = new Set<string>();
-  return views.map((view) => {
+  const pages: CompiledPage[] = [];
+  const failures: PageFailure[] = [];
+  const order = entries.map((e) => `${specName}#${e.operation}`);
+  for (const entry of entries) {
+    if ('tooLarge' in entry) { failures.push(tooLarge(specName, entry.operation, entry.tooLarge)); continue; }
+    const { view } = entry;
     const base = `${API_BASE}/${slugify(view.tag)}/${slugify(view.summary ?? view.operationId ?? `${view.method} ${view.path}`)}`;
     let urlPath = base;
     for (let n = 2; used.has(urlPath); n++) urlPath = `${base}-${n}`;
     used.add(urlPath);
-    return apiPage(view, specName, urlPath);
-  });
+    const page = apiPage(view, specName, urlPath);
+    const size = page.bodyHtml.length + page.markdown.length + page.searchText.length;
+    if (size > MAX_API_PAGE_OUTPUT) {
+      failures.push(tooLarge(specName, entry.operation, `${(size / 1_000_000).toFixed(1)} M characters of HTML, Markdown and search text; expected at most ${MAX_API_PAGE_OUTPUT / 1_000_000} M`));
+      continue;
+    }
+    pages.push(page);
+  }
+  return { pages, failures, order };
 }
 
 /**
@@ -117,9 +160,13 @@ export async function apiPages(opts: ApiPagesOptions): Promise<ApiPagesResult> {
   const list = await decodeJson<PageList>(await opts.state.get(listKey));
   if (list?.version === 1 && Array.isArray(list.pages)) {
     const known = list.pages.map((p) => opts.summaries.get(p.cacheKey));
-    if (known.every(Boolean)) return { records: keep(list.pages.map((p, i) => ({ cacheKey: p.cacheKey, summary: known[i]! }))), generated: 0, setKey, sourceId: opts.source.id };
+    if (known.every(Boolean)) {
+      const records = keep(list.pages.map((p, i) => ({ cacheKey: p.cacheKey, summary: known[i]! })));
+      const failures = Array.isArray(list.failures) ? list.failures : [];
+      return { records, generated: 0, setKey, sourceId: opts.source.id, failures, order: Array.isArray(list.order) ? list.order : list.pages.map((p) => p.sourcePath) };
+    }
   }
-  const pages = await generateApiPages(await opts.source.read(), opts.source.name);
+  const { pages, failures, order } = await generateApiPages(await opts.source.read(), opts.source.name);
   const limit = limitConcurrency(16);
   const records = await Promise.all(pages.map((page) => limit(async (): Promise<PageRecord> => {
     const cacheKey = sha256(`${setKey}\n${page.sourcePath}`);
@@ -127,7 +174,8 @@ export async function apiPages(opts: ApiPagesOptions): Promise<ApiPagesResult> {
     opts.bodies.remember(cacheKey, page, {});
     return { cacheKey, summary: summarize(page, {}) };
   })));
-  const written: PageList = { version: 1, pages: records.map((r) => ({ cacheKey: r.cacheKey, sourcePath: r.summary.sourcePath })) };
+  // Failures are listed with the pages: while the document is unchanged they are reported again, not regenerated.
+  const written: PageList = { version: 1, pages: records.map((r) => ({ cacheKey: r.cacheKey, sourcePath: r.summary.sourcePath })), ...(failures.length ? { failures, order } : {}) };
   await opts.state.put(listKey, await encodeJson(written), { contentType: GZIP_JSON, cacheControl: 'no-store' });
-  return { records: keep(records), generated: pages.length, setKey, sourceId: opts.source.id };
+  return { records: keep(records), generated: pages.length, setKey, sourceId: opts.source.id, failures, order };
 }

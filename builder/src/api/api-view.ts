@@ -7,7 +7,7 @@
 import type { ApiAuth, ApiBody, ApiField, ApiOperationView, ApiResponse } from '@folio/site-template/shared/api-types.ts';
 import { codeSamples } from './code-samples.ts';
 import type { OpenApiDocument } from './read-spec.ts';
-import { exampleOf, fieldOf, fieldsOf, typeOf } from './schema-fields.ts';
+import { ApiPageTooLarge, claimListing, exampleOf, fieldOf, fieldsOf, pageExpansion, schemaNameOf, schemaNames, typeOf, type Expansion } from './schema-fields.ts';
 
 type Obj = Record<string, any>;
 
@@ -69,8 +69,11 @@ function mediaExample(media: Obj): unknown {
 
 const pretty = (value: unknown) => (value === undefined ? undefined : typeof value === 'string' ? value : JSON.stringify(value, null, 2));
 
-function bodyOf(contentType: string, schema: unknown, example: unknown, description?: string, required?: boolean): ApiBody {
-  const body: ApiBody = { contentType, type: typeOf(schema), fields: fieldsOf(schema) };
+function bodyOf(state: Expansion, contentType: string, schema: unknown, example: unknown, description?: string, required?: boolean): ApiBody {
+  const body: ApiBody = { contentType, type: typeOf(schema), fields: [] };
+  // A body of a named schema lists it (the page's first listing of it), or links to where it is listed.
+  const name = schemaNameOf(schema, state);
+  if (name === undefined || claimListing(body, name, state)) body.fields = fieldsOf(schema, state);
   if (description) body.description = description;
   if (required) body.required = true;
   const shown = pretty(example);
@@ -78,15 +81,15 @@ function bodyOf(contentType: string, schema: unknown, example: unknown, descript
   return body;
 }
 
-function responsesOf(op: Obj, swagger: boolean): ApiResponse[] {
+function responsesOf(state: Expansion, op: Obj, swagger: boolean): ApiResponse[] {
   const responses = isObject(op.responses) ? op.responses : {};
   return Object.entries(responses).filter(([, r]) => isObject(r)).map(([status, r]: [string, Obj]) => {
     const out: ApiResponse = { status, description: text(r.description) ?? '' };
     if (swagger && isObject(r.schema)) {
-      out.body = bodyOf('application/json', r.schema, r.examples?.['application/json'] ?? exampleOf(r.schema));
+      out.body = bodyOf(state, 'application/json', r.schema, r.examples?.['application/json'] ?? exampleOf(r.schema));
     } else {
       const media = pickMedia(r.content);
-      if (media) out.body = bodyOf(media[0], media[1].schema, mediaExample(media[1]));
+      if (media) out.body = bodyOf(state, media[0], media[1].schema, mediaExample(media[1]));
     }
     return out;
   });
@@ -98,8 +101,10 @@ const exampleText = (schema: Obj) => {
 };
 
 /** The view of one operation. */
-function operationView(doc: OpenApiDocument, path: string, method: string, pathItem: Obj, op: Obj, server: string): ApiOperationView {
+function operationView(doc: OpenApiDocument, path: string, method: string, pathItem: Obj, op: Obj, server: string, names: ReadonlyMap<object, string>): ApiOperationView {
   const swagger = typeof doc.swagger === 'string';
+  // Each named schema is listed once per page: the page's own record of what it listed.
+  const state = pageExpansion(names);
   // Operation parameters override the path's by name and location.
   const byKey = new Map<string, Obj>();
   for (const p of [...(pathItem.parameters ?? []), ...(op.parameters ?? [])]) if (isObject(p) && typeof p.name === 'string') byKey.set(`${p.in}:${p.name}`, p);
@@ -109,23 +114,23 @@ function operationView(doc: OpenApiDocument, path: string, method: string, pathI
   let body: ApiBody | undefined;
   const form: ApiField[] = [];
   for (const p of byKey.values()) {
-    if (p.in === 'body') { body = bodyOf('application/json', p.schema, exampleOf(p.schema), text(p.description), p.required === true); continue; }
-    if (p.in === 'formData') { form.push(fieldOf(p.name, paramSchema(p), p.required === true, text(p.description))); continue; }
+    if (p.in === 'body') { body = bodyOf(state, 'application/json', p.schema, exampleOf(p.schema), text(p.description), p.required === true); continue; }
+    if (p.in === 'formData') { form.push(fieldOf(p.name, paramSchema(p), p.required === true, state, text(p.description))); continue; }
     if (!(p.in in params)) continue;
-    params[p.in as keyof typeof params].push(fieldOf(p.name, paramSchema(p), p.in === 'path' || p.required === true, text(p.description)));
+    params[p.in as keyof typeof params].push(fieldOf(p.name, paramSchema(p), p.in === 'path' || p.required === true, state, text(p.description)));
     if (p.required === true && p.in === 'query') query.push([p.name, exampleText(paramSchema(p))]);
     if (p.required === true && p.in === 'header') headers.push([p.name, exampleText(paramSchema(p))]);
   }
   if (form.length && !body) body = { contentType: 'application/x-www-form-urlencoded', type: 'object', fields: form };
   if (!swagger && isObject(op.requestBody)) {
     const media = pickMedia(op.requestBody.content);
-    if (media) body = bodyOf(media[0], media[1].schema, mediaExample(media[1]), text(op.requestBody.description), op.requestBody.required === true);
+    if (media) body = bodyOf(state, media[0], media[1].schema, mediaExample(media[1]), text(op.requestBody.description), op.requestBody.required === true);
   }
   const auth = authOf(doc, op);
   const upper = method.toUpperCase();
   const example = body?.example === undefined ? undefined : /[/+]json\b/.test(body.contentType) ? JSON.parse(body.example) : body.example;
   const view: ApiOperationView = {
-    method: upper, path, server, tag: text(op.tags?.[0]) ?? UNTAGGED, params, responses: responsesOf(op, swagger),
+    method: upper, path, server, tag: text(op.tags?.[0]) ?? UNTAGGED, params, responses: responsesOf(state, op, swagger),
     samples: codeSamples({ method: upper, url: server + path, query, headers, ...(auth ? { auth } : {}), ...(body ? { body: { contentType: body.contentType, value: example ?? {} } } : {}) }),
   };
   if (text(op.operationId)) view.operationId = text(op.operationId);
@@ -137,16 +142,41 @@ function operationView(doc: OpenApiDocument, path: string, method: string, pathI
   return view;
 }
 
-/** Every operation of the document, in its order. */
-export function operationViews(doc: OpenApiDocument): ApiOperationView[] {
+/** One operation of the document: its view, or why its page is too large to make. */
+export type OperationEntry =
+  | { operation: string; view: ApiOperationView }
+  | { operation: string; tooLarge: string };
+
+/** Every operation of the document, in its order; one whose page exceeds a limit is `tooLarge` (the reason). */
+export function operationEntries(doc: OpenApiDocument): OperationEntry[] {
   const server = serverUrl(doc);
-  const views: ApiOperationView[] = [];
+  const names = schemaNames(doc);
+  const entries: OperationEntry[] = [];
   for (const [path, item] of Object.entries(isObject(doc.paths) ? doc.paths : {})) {
     if (!isObject(item)) continue;
     // Methods in the order the document writes them.
     for (const [method, op] of Object.entries(item)) {
-      if ((METHODS as readonly string[]).includes(method) && isObject(op)) views.push(operationView(doc, path, method, item, op, server));
+      if (!(METHODS as readonly string[]).includes(method) || !isObject(op)) continue;
+      const operation = `${method.toUpperCase()} ${path}`;
+      try {
+        entries.push({ operation, view: operationView(doc, path, method, item, op, server, names) });
+      } catch (err) {
+        if (!(err instanceof ApiPageTooLarge)) throw err;
+        entries.push({ operation, tooLarge: err.message });
+      }
     }
   }
-  return views;
+  return entries;
+}
+
+/**
+ * Every operation's view, in the document's order.
+ *
+ * @throws ApiPageTooLarge for the first operation whose page exceeds a limit.
+ */
+export function operationViews(doc: OpenApiDocument): ApiOperationView[] {
+  return operationEntries(doc).map((e) => {
+    if ('tooLarge' in e) throw new ApiPageTooLarge(e.tooLarge);
+    return e.view;
+  });
 }

@@ -168,7 +168,7 @@ export function createEarlyAnswers(opts: EarlyAnswersOptions): EarlyAnswers {
     const openapi = config.openapi ?? (config.navigation ? navigationOpenapi(config.navigation) : undefined);
     if (openapi === undefined) return [];
     const source = await specSource(openapi, tree).catch(() => undefined);
-    return source ? generateApiPages(await source.read(), source.name).catch(() => []) : [];
+    return source ? generateApiPages(await source.read(), source.name).then((r) => r.pages, () => []) : [];
   };
 
   const answer = async (key: string): Promise<EarlyObject | undefined> => {

@@ -43,11 +43,13 @@ t.test('operation views from OpenAPI documents', async (t) => {
       fields: [
         { name: 'sku', type: 'string', required: true },
         { name: 'tags', type: 'array<string>' },
-        { name: 'parts', type: 'array<object>' },
+        { name: 'parts', type: 'array<object>', schema: 'Item', anchor: 'schema-Item', repeat: true },
       ],
+      schema: 'Item', anchor: 'schema-Item',
       example: '{\n  "sku": "A-1",\n  "tags": [\n    "string"\n  ],\n  "parts": []\n}',
     });
-    t.same(view.responses.map((r) => [r.status, r.description, r.body?.fields.map((f) => f.name)]), [['200', 'The item', ['sku', 'tags', 'parts']]]);
+    // The response is the same schema as the body: listed once on the page, linked here.
+    t.same(view.responses.map((r) => [r.status, r.description, r.body?.fields.map((f) => f.name), r.body?.anchor, r.body?.repeat]), [['200', 'The item', [], 'schema-Item', true]]);
     t.equal(view.samples[0].code, [
       'curl --request PUT \\',
       "  --url 'https://shop.test/api/items/{sku}?dry_run=true' \\",

@@ -5,6 +5,7 @@
  * a plain form in the HTML (hidden until `client/api-playground.ts` wires it), so the page reads
  * fine without JavaScript and the visitor's key only ever lives in that form's input.
  */
+import type { ComponentChildren } from 'preact';
 import { renderToString } from 'preact-render-to-string';
 import type { ApiBody, ApiField, ApiOperationView, ApiSample } from '../shared/api-types.ts';
 import { Expandable, ParamField, RequestExample, ResponseExample, ResponseField } from './fields.tsx';
@@ -22,6 +23,21 @@ function Constraints({ field }: { field: ApiField }) {
   return field.enum?.length ? <p class="api-enum">Allowed: {field.enum.map((v, i) => <>{i ? ', ' : ''}<code>{v}</code></>)}</p> : null;
 }
 
+/**
+ * Where a named schema's properties are: a link to its listing earlier on the page (each named
+ * schema is listed once per page, so a document whose schemas refer to one another many times
+ * stays a page of bounded size).
+ */
+function SchemaLink({ target }: { target: { schema?: string; anchor?: string; repeat?: boolean } }) {
+  if (!target.repeat || !target.anchor) return null;
+  return <p class="api-schema-ref">Properties of <a href={`#${target.anchor}`}><code>{target.schema}</code></a>: listed above.</p>;
+}
+
+/** A named schema's first listing on the page, wrapped to carry its anchor; anything else as it is. */
+function Listing({ target, children }: { target: { schema?: string; anchor?: string; repeat?: boolean }; children: ComponentChildren }) {
+  return target.anchor && !target.repeat ? <div class="api-schema" id={target.anchor} data-schema={target.schema}>{children}</div> : <>{children}</>;
+}
+
 /** Body or response properties, nested ones behind a disclosure. */
 function Fields({ fields, kind }: { fields: ApiField[]; kind: 'body' | 'response' }) {
   return (
@@ -31,7 +47,12 @@ function Fields({ fields, kind }: { fields: ApiField[]; kind: 'body' | 'response
           <>
             <Text text={f.description} />
             <Constraints field={f} />
-            {f.children?.length ? <Expandable title={`${f.name} properties`}><Fields fields={f.children} kind={kind} /></Expandable> : null}
+            <SchemaLink target={f} />
+            {f.children?.length ? (
+              <Expandable title={`${f.name} properties`}>
+                <Listing target={f}><Fields fields={f.children} kind={kind} /></Listing>
+              </Expandable>
+            ) : null}
           </>
         );
         const fallback = f.default === undefined ? undefined : JSON.parse(f.default);
@@ -73,7 +94,8 @@ function BodySection({ body }: { body: ApiBody }) {
       <h2 id="request-body">Request body</h2>
       <p class="api-content-type"><code>{body.contentType}</code> <code>{body.type}</code>{body.required ? <span class="field-required"> required</span> : null}</p>
       <Text text={body.description} />
-      <Fields fields={body.fields} kind="body" />
+      <SchemaLink target={body} />
+      <Listing target={body}><Fields fields={body.fields} kind="body" /></Listing>
     </>
   );
 }
@@ -126,7 +148,13 @@ export function ApiOperation({ view }: { view: ApiOperationView }) {
         <section class="api-response" data-status={r.status}>
           <h3 id={`response-${r.status}`}>{r.status}</h3>
           <Text text={r.description} />
-          {r.body ? <><p class="api-content-type"><code>{r.body.contentType}</code> <code>{r.body.type}</code></p><Fields fields={r.body.fields} kind="response" /></> : null}
+          {r.body ? (
+            <>
+              <p class="api-content-type"><code>{r.body.contentType}</code> <code>{r.body.type}</code></p>
+              <SchemaLink target={r.body} />
+              <Listing target={r.body}><Fields fields={r.body.fields} kind="response" /></Listing>
+            </>
+          ) : null}
         </section>
       ))}
       <h2 id="examples">Examples</h2>

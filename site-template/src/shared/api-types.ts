@@ -19,6 +19,15 @@ export interface ApiField {
   enum?: string[];
   /** Properties of an object, or of the items of an array of objects. */
   children?: ApiField[];
+  /** The named schema (`components.schemas`, Swagger's `definitions`) those properties come from. */
+  schema?: string;
+  /**
+   * Where on the page that schema's properties are listed: the element id of its first listing
+   * (which this field is, unless `repeat`). A schema is listed once per page.
+   */
+  anchor?: string;
+  /** The schema was listed earlier on the page (or is this field's own ancestor): no `children`, a link to `#anchor` instead. */
+  repeat?: boolean;
 }
 
 /** How the visitor's key is sent, from the operation's first security requirement. */
@@ -37,6 +46,10 @@ export interface ApiBody {
   /** Type of the body itself when it is not an object (`array<object>`, `string<binary>`). */
   type: string;
   fields: ApiField[];
+  /** The named schema of the body, its anchor and whether it was listed earlier on the page (see {@link ApiField}). */
+  schema?: string;
+  anchor?: string;
+  repeat?: boolean;
   /** Example document, pretty-printed JSON (or text). */
   example?: string;
 }
