@@ -3,6 +3,7 @@ import t from 'tap';
 import { BRANCH_PATTERN, branchProblem, MAX_BRANCH_LENGTH } from '../../src/api/branch-name.ts';
 import { runGit } from '../../src/git/git-cli.ts';
 import { startTestApi } from '../helpers/api.ts';
+import { envWithGithub, startGithubStandIn } from '../helpers/github-stand-in.ts';
 
 const CHARS = 'spaces, control characters or ~ ^ : ? * [ \\ $ ` \' " ; & | < > ( )';
 const REFUSED: [string, string][] = [
@@ -41,9 +42,12 @@ const ACCEPTED = ['main', 'release/v2.1', 'feature/JIRA-12_x', 'a@b', '@a', 'ü-
 const folioOnly = (name: string) => name.length > MAX_BRANCH_LENGTH || name === '@' || name.startsWith('refs/') || /[$`'";&|<>()]/.test(name);
 
 t.test('github_branch', async (t) => {
-  const api = await startTestApi();
+  const gh = await startGithubStandIn();
+  t.teardown(() => gh.close());
+  const api = await startTestApi({ env: envWithGithub(gh) });
   t.teardown(() => api.close());
-  const { key } = await api.tenant('enterprise');
+  const { key, orgId } = await api.tenant('enterprise');
+  await gh.connect(api.cp.m, orgId, 'acme/docs');
   let n = 0;
 
   t.test('should refuse each broken rule with its exact message on create and on PATCH', async (t) => {

@@ -1,12 +1,16 @@
 import t from 'tap';
 import { startTestApi } from '../helpers/api.ts';
+import { envWithGithub, startGithubStandIn } from '../helpers/github-stand-in.ts';
 
 t.test('projects API', async (t) => {
-  const api = await startTestApi();
+  const gh = await startGithubStandIn();
+  t.teardown(() => gh.close());
+  const api = await startTestApi({ env: envWithGithub(gh) });
   t.teardown(() => api.close());
 
   t.test('should create, get, list, update and delete a project', async (t) => {
-    const { key } = await api.tenant('pro');
+    const { key, orgId } = await api.tenant('pro');
+    await gh.connect(api.cp.m, orgId, 'acme/docs');
     const created = await api.request('POST', '/projects', { key, body: { name: 'Acme Docs', slug: 'acme-docs-crud', github_repo: 'acme/docs' } });
     t.equal(created.status, 201);
     const p = created.body;
@@ -23,6 +27,12 @@ t.test('projects API', async (t) => {
     t.same(patched.body, { ...p, name: 'Acme', github_branch: 'release/v2' });
     const onlyName = await api.request('PATCH', `/projects/${p.id}`, { key, body: { name: 'Acme 2' } });
     t.equal(onlyName.body.github_branch, 'release/v2', 'only supplied fields change');
+
+    const managed = await api.project(key);
+    const moved = await api.request('PATCH', `/projects/${managed.id}`, { key, body: { github_repo: 'acme/docs' } });
+    t.same([moved.status, moved.body], [400, { error: 'invalid_request', message: 'github_repo: Unexpected for a project whose repository the platform hosts; expected a project created with github_repo' }]);
+    const reconnected = await api.request('PATCH', `/projects/${p.id}`, { key, body: { github_repo: 'ACME/DOCS' } });
+    t.same([reconnected.status, reconnected.body.github_repo], [200, 'acme/docs'], 'reconnected under GitHub\'s spelling');
 
     const del = await api.request('DELETE', `/projects/${p.id}`, { key });
     t.equal(del.status, 204);
@@ -85,6 +95,7 @@ t.test('projects API', async (t) => {
       [{ name: 'A', slug: '-lead' }, 'slug: must be 1-63 lowercase letters, digits or hyphens, not starting or ending with a hyphen'],
       [{ name: 'A', slug: 'ok', github_repo: 'nodash' }, 'github_repo: must be in owner/name form'],
       [{ name: 'A', slug: 'ok', github_repo: 'a/b/c' }, 'github_repo: must be in owner/name form'],
+      [{ name: 'A', slug: 'ok', github_repo: 'a/..' }, 'github_repo: must be in owner/name form'],
       [{ name: 'A', slug: 'ok', extra: 1 }, 'extra: Unexpected key'],
       [{ name: { $gt: '' }, slug: 'ok' }, 'name.$gt: Unexpected key; operator and prototype keys are not allowed'],
       [JSON.parse('{"name":"A","slug":"ok","__proto__":{"admin":true}}'), '__proto__: Unexpected key; operator and prototype keys are not allowed'],

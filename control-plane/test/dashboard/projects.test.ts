@@ -1,14 +1,18 @@
 import t from 'tap';
 import { startTestApi } from '../helpers/api.ts';
 import { dash, dashTenant } from '../helpers/dashboard.ts';
+import { envWithGithub, startGithubStandIn } from '../helpers/github-stand-in.ts';
 
 t.test('dashboard projects', async (t) => {
-  const api = await startTestApi();
+  const gh = await startGithubStandIn();
+  t.teardown(() => gh.close());
+  const api = await startTestApi({ env: envWithGithub(gh) });
   t.teardown(() => api.close());
   const origin = new URL(api.url).origin;
 
   t.test('should create a project with a slug made from its name, its Git URL and site URL', async (t) => {
-    const { auth } = await dashTenant(api, 'pro');
+    const { auth, orgId } = await dashTenant(api, 'pro');
+    await gh.connect(api.cp.m, orgId, 'acme/docs');
     const name = `Acme Docs ${process.pid}`;
     const res = await dash(api, 'POST', '/projects', { auth, body: { name } });
     t.equal(res.status, 201, res.text);

@@ -50,6 +50,11 @@ export interface GithubStandIn {
   code(user: StandInUser): string;
   /** Links `installation` to `orgId` straight in the database (for tests not about linking). */
   link(m: Models, orgId: string, installation: StandInInstallation): Promise<void>;
+  /**
+   * Shortcut for tests about something else: makes each repository (when new), installs the App
+   * on its account (once) and links that installation to `orgId` (once). Resolves to the repositories.
+   */
+  connect(m: Models, orgId: string, ...fullNames: string[]): Promise<StandInRepo[]>;
   /** Mints a token as the App would (scoped to `repoIds`), for tests that fetch with it themselves. */
   mintFor(installation: StandInInstallation, repoIds: number[]): string;
   close(): Promise<void>;
@@ -253,6 +258,16 @@ export async function startGithubStandIn(): Promise<GithubStandIn> {
     },
     async link(m, orgId, inst) {
       await m.GithubInstallation.create({ _id: inst.id, org_id: orgId, account_login: inst.account.login, account_id: inst.account.id, created_at: new Date() });
+    },
+    async connect(m, orgId, ...fullNames) {
+      const made: StandInRepo[] = [];
+      for (const fullName of fullNames) {
+        const r = repoNamed(...(fullName.split('/') as [string, string])) ?? await standIn.repo(fullName);
+        const inst = installationOn(r) ?? standIn.install(r.owner.login);
+        if (!(await m.GithubInstallation.exists({ _id: inst.id }))) await standIn.link(m, orgId, inst);
+        made.push(r);
+      }
+      return made;
     },
     mintFor(inst, repoIds) {
       return mint(inst, new Set(repoIds)).token;

@@ -4,8 +4,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import t from 'tap';
-import { parseEnv } from '../../src/env.ts';
 import { startTestApi } from '../helpers/api.ts';
+import { envWithGithub, startGithubStandIn } from '../helpers/github-stand-in.ts';
 import { form, ICO, PNG, SVG, tempSiteStore } from './upload-fixtures.ts';
 
 const h12 = (b: Buffer | string) => createHash('sha256').update(b).digest('hex').slice(0, 12);
@@ -13,10 +13,13 @@ const h12 = (b: Buffer | string) => createHash('sha256').update(b).digest('hex')
 t.test('asset API', async (t) => {
   const sites = tempSiteStore();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-data-'));
-  const env = parseEnv({ API_PORT: '0', LOG_LEVEL: 'silent', DATA_DIR: dataDir, ...(process.env.MONGODB_URI ? { MONGODB_URI: process.env.MONGODB_URI } : {}) });
+  const gh = await startGithubStandIn();
+  t.teardown(() => gh.close());
+  const env = envWithGithub(gh, { DATA_DIR: dataDir });
   const api = await startTestApi({ env, services: { siteStore: sites.store } });
   t.teardown(async () => { await api.close(); sites.cleanup(); fs.rmSync(dataDir, { recursive: true, force: true }); });
-  const { key } = await api.tenant('enterprise');
+  const { key, orgId } = await api.tenant('enterprise');
+  await gh.connect(api.cp.m, orgId, 'acme/docs');
   const managed = await api.project(key);
   const own = await api.project(key, { github_repo: 'acme/docs' });
   const git = (...args: string[]) => execFileSync('git', args, { cwd: path.join(dataDir, 'repos', `${managed.id}.git`) });
