@@ -1,17 +1,20 @@
 import t from 'tap';
-import { parseEnv } from '../../src/env.ts';
 import { signBody } from '../../src/webhooks/verify-signature.ts';
 import { startTestApi } from '../helpers/api.ts';
+import { envWithGithub, startGithubStandIn } from '../helpers/github-stand-in.ts';
 
 const SECRET = 'webhook-secret-for-tests';
 const SHA = 'a94a8fe5ccb19ba61c4c0873d391e987982fbbd3';
 let delivery = 0;
 
 t.test('GitHub webhook', async (t) => {
-  const env = parseEnv({ API_PORT: '0', LOG_LEVEL: 'silent', GITHUB_WEBHOOK_SECRET: SECRET, ...(process.env.MONGODB_URI ? { MONGODB_URI: process.env.MONGODB_URI } : {}) });
-  const api = await startTestApi({ env });
+  const gh = await startGithubStandIn();
+  t.teardown(() => gh.close());
+  const api = await startTestApi({ env: envWithGithub(gh, { GITHUB_WEBHOOK_SECRET: SECRET }) });
   t.teardown(() => api.close());
   const { key, orgId } = await api.tenant('enterprise');
+  const [repo] = await gh.connect(api.cp.m, orgId, 'Acme/Docs');
+  const installationId = (await api.cp.m.GithubInstallation.findOne({ org_id: orgId }).lean())!._id;
   const main = await api.project(key, { github_repo: 'Acme/Docs' });
   const mirror = await api.project(key, { github_repo: 'acme/docs' });
   const release = await api.project(key, { github_repo: 'acme/docs' });
@@ -20,7 +23,8 @@ t.test('GitHub webhook', async (t) => {
   await api.cp.m.Organization.updateOne({ _id: orgId }, { $set: { plan: 'free' } });
   const queuedCount = () => api.cp.m.Deployment.countDocuments({ trigger: 'webhook' });
 
-  const push = (fields: Record<string, unknown> = {}) => JSON.stringify({ ref: 'refs/heads/main', after: SHA, deleted: false, repository: { full_name: 'acme/DOCS' }, ...fields });
+  // Pushes are matched by installation and repository id; the name in the payload is only shown in reasons.
+  const push = (fields: Record<string, unknown> = {}) => JSON.stringify({ ref: 'refs/heads/main', after: SHA, deleted: false, installation: { id: installationId }, repository: { id: repo.id, full_name: 'Acme/Docs' }, ...fields });
   const send = (body: string, headers: Record<string, string> = {}) => api.request('POST', '/webhooks/github', {
     raw: body,
     headers: {
@@ -69,9 +73,11 @@ t.test('GitHub webhook', async (t) => {
   t.test('should ignore pushes to other branches, other repositories, tags and deleted branches', async (t) => {
     const before = await queuedCount();
     const cases: [string, string][] = [
-      [push({ ref: 'refs/heads/feature' }), 'feature is not the synced branch of any project connected to acme/DOCS, and preview deployments of other branches need the Pro plan'],
-      [push({ repository: { full_name: 'acme/docs-old' } }), 'no project is connected to acme/docs-old'],
-      [push({ repository: { full_name: 'acme/.*' } }), 'no project is connected to acme/.*'],
+      [push({ ref: 'refs/heads/feature' }), 'feature is not the synced branch of any project connected to Acme/Docs, and preview deployments of other branches need the Pro plan'],
+      [push({ repository: { id: repo.id + 1, full_name: 'acme/docs-old' } }), `no project is connected to acme/docs-old (repository id ${repo.id + 1}) through installation ${installationId}`],
+      [push({ repository: { id: repo.id + 1, full_name: 'Acme/Docs' } }), `no project is connected to Acme/Docs (repository id ${repo.id + 1}) through installation ${installationId}`],
+      [push({ installation: { id: installationId + 1 } }), `no project is connected to Acme/Docs (repository id ${repo.id}) through installation ${installationId + 1}`],
+      [push({ repository: { full_name: 'Acme/Docs' } }), 'push payload without installation.id, repository.id or ref; expected a push delivered to the GitHub App'],
       [push({ ref: 'refs/tags/v1.0.0' }), 'refs/tags/v1.0.0 is not a branch'],
       [push({ deleted: true, after: '0'.repeat(40) }), 'refs/heads/main was deleted'],
     ];
@@ -93,10 +99,10 @@ t.test('GitHub webhook', async (t) => {
     const ping = await send(JSON.stringify({ zen: 'Keep it logically awesome.', hook_id: 1 }), { 'x-github-event': 'ping' });
     t.same([ping.status, ping.body], [200, { status: 'pong' }]);
     const issues = await send(JSON.stringify({ action: 'opened' }), { 'x-github-event': 'issues' });
-    t.same([issues.status, issues.body], [200, { status: 'ignored', reason: 'issues events are not handled; only push' }]);
+    t.same([issues.status, issues.body], [200, { status: 'ignored', reason: 'issues events are not handled; only push, installation and installation_repositories' }]);
     const form = `payload=${encodeURIComponent(push({ ref: 'refs/heads/feature' }))}`;
     const res = await send(form, { 'content-type': 'application/x-www-form-urlencoded' });
-    t.same([res.status, res.body], [200, { status: 'ignored', reason: 'feature is not the synced branch of any project connected to acme/DOCS, and preview deployments of other branches need the Pro plan' }]);
+    t.same([res.status, res.body], [200, { status: 'ignored', reason: 'feature is not the synced branch of any project connected to Acme/Docs, and preview deployments of other branches need the Pro plan' }]);
   });
 
   t.test('should refuse signed deliveries without JSON, delivery id or event', async (t) => {

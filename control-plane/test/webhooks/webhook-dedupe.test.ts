@@ -1,23 +1,29 @@
 import t from 'tap';
-import { parseEnv } from '../../src/env.ts';
 import { signBody } from '../../src/webhooks/verify-signature.ts';
 import { startTestApi } from '../helpers/api.ts';
+import { envWithGithub, startGithubStandIn } from '../helpers/github-stand-in.ts';
 
 const SECRET = 'webhook-secret-for-dedupe';
 const sha = (c: string) => c.repeat(40);
 let delivery = 0;
 
 t.test('GitHub webhook: commit de-duplication', async (t) => {
-  const env = parseEnv({ API_PORT: '0', LOG_LEVEL: 'silent', GITHUB_WEBHOOK_SECRET: SECRET, ...(process.env.MONGODB_URI ? { MONGODB_URI: process.env.MONGODB_URI } : {}) });
-  const api = await startTestApi({ env });
+  const gh = await startGithubStandIn();
+  t.teardown(() => gh.close());
+  const api = await startTestApi({ env: envWithGithub(gh, { GITHUB_WEBHOOK_SECRET: SECRET }) });
   t.teardown(() => api.close());
   const m = api.cp.m;
-  const { key } = await api.tenant('enterprise');
+  const { key, orgId } = await api.tenant('enterprise');
+  /** GitHub's ids of each repository, as a push delivered to the App names it. */
+  const idsOf = new Map<string, { installation: { id: number }; repository: { id: number; full_name: string } }>();
   let repo = 0;
 
   /** A fresh repository with `count` connected projects, so each case starts with no deployments. */
   const connect = async (count = 1) => {
     const name = `acme/dedupe-${++repo}`;
+    const [made] = await gh.connect(m, orgId, name);
+    const installation = await m.GithubInstallation.findOne({ org_id: orgId }).lean();
+    idsOf.set(name, { installation: { id: installation!._id }, repository: { id: made.id, full_name: name } });
     const projects = [];
     for (let i = 0; i < count; i++) projects.push(await api.project(key, { github_repo: name }));
     return { name, ids: projects.map((p) => p.id as string) };
@@ -26,7 +32,7 @@ t.test('GitHub webhook: commit de-duplication', async (t) => {
   const push = (repoName: string, after: string) => {
     // Each delivery a second later, so deployments sort in the order they were queued.
     api.clock.now = new Date(api.clock.now.getTime() + 1000);
-    const body = JSON.stringify({ ref: 'refs/heads/main', after, deleted: false, repository: { full_name: repoName } });
+    const body = JSON.stringify({ ref: 'refs/heads/main', after, deleted: false, ...idsOf.get(repoName) });
     return api.request('POST', '/webhooks/github', {
       raw: body,
       headers: { 'content-type': 'application/json', 'x-github-event': 'push', 'x-github-delivery': `dedupe-${++delivery}`, 'x-hub-signature-256': signBody(SECRET, Buffer.from(body)) },
