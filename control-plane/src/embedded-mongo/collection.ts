@@ -2,6 +2,7 @@ import { ObjectId, UUID, type Document } from 'bson';
 import { keyOf } from './bson-values.ts';
 import { MongoCommandError } from './errors.ts';
 import { defaultIndexName, duplicateKeyError, isTextIndex, UniqueIndex, type IndexSpec } from './index-keys.ts';
+import { assertDocumentSize } from './document-size.ts';
 import { compileFastFilter } from './fast-filter.ts';
 import { FieldPartition } from './field-partition.ts';
 import { compileFilter } from './mingo-context.ts';
@@ -93,9 +94,12 @@ export class Collection {
 
   /**
    * Inserts a document that already has an `_id`; throws E11000 on any unique violation. The
-   * document becomes the store's: its repeated values are swapped for shared copies.
+   * document becomes the store's: its repeated values are swapped for shared copies. A document
+   * over 16 MiB is refused as mongod refuses it (10334); `checked: false` only for replaying what
+   * was stored before.
    */
-  insert(doc: Document): void {
+  insert(doc: Document, checked = true): void {
+    if (checked) assertDocumentSize(doc, 'insert');
     const id = keyOf(doc._id);
     if (this.docs.has(id)) throw duplicateKeyError(this.ns, ID_INDEX, { key: id, keyValue: { _id: doc._id } });
     this.checkUnique(doc, id);
@@ -107,8 +111,9 @@ export class Collection {
     this.record({ op: 'put', db: this.db, c: this.name, doc });
   }
 
-  /** Replaces a stored document with its new version (same `_id`). */
-  replace(old: Document, next: Document): void {
+  /** Replaces a stored document with its new version (same `_id`); refuses one over 16 MiB as `insert` does. */
+  replace(old: Document, next: Document, checked = true): void {
+    if (checked) assertDocumentSize(next, 'update');
     const id = keyOf(old._id);
     if (keyOf(next._id) !== id) {
       throw new MongoCommandError(66, 'ImmutableField', "Performing an update on the path '_id' would modify the immutable field '_id'");

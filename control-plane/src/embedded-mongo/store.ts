@@ -54,8 +54,9 @@ export class Store {
         const coll = this.ensure(r.db, r.c);
         const doc = r.doc;
         const old = coll.candidates({ _id: doc._id })[0];
-        if (old) coll.replace(old, doc);
-        else coll.insert(doc);
+        // Replayed as it was stored: a size check applies to new writes only.
+        if (old) coll.replace(old, doc, false);
+        else coll.insert(doc, false);
         break;
       }
       case 'del': {
