@@ -6,6 +6,7 @@ import { createHttpStore } from '@folio/builder/ci/http-store.ts';
 import { LeaseLostError } from '@folio/builder/worker/control-plane-client.ts';
 import { createApiKey } from '../../src/auth/api-keys.ts';
 import { runGit } from '../../src/git/git-cli.ts';
+import { startGithubStandIn } from '../helpers/github-stand-in.ts';
 import { startTestPlatform } from '../helpers/platform.ts';
 
 const CI_MAIN = fileURLToPath(new URL('../../../builder/src/ci/main.ts', import.meta.url));
@@ -28,7 +29,10 @@ function ciDeploy(args: string[], env: Record<string, string>): Promise<{ code: 
 }
 
 t.test('ci deploy', async (t) => {
-  const tp = await startTestPlatform();
+  const gh = await startGithubStandIn();
+  t.teardown(() => gh.close());
+  const tp = await startTestPlatform(gh.env);
+  await gh.connect(tp.p.cp.m, tp.orgId, 'acme/docs', 'acme/store');
   t.teardown(() => tp.close());
   const m = tp.p.cp.m;
   const { key } = await createApiKey(m, { orgId: tp.orgId, scopes: ['deployments:trigger'] });

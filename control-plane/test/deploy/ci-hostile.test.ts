@@ -5,12 +5,16 @@ import { fileURLToPath } from 'node:url';
 import t from 'tap';
 import { HARMLESS_PAGES, hostileRepo, leaks } from '../../../builder/test/helpers/hostile-pages.ts';
 import { createApiKey } from '../../src/auth/api-keys.ts';
+import { startGithubStandIn } from '../helpers/github-stand-in.ts';
 import { startTestPlatform } from '../helpers/platform.ts';
 
 const CI_MAIN = fileURLToPath(new URL('../../../builder/src/ci/main.ts', import.meta.url));
 
 t.test('ci deploy of a hostile checkout', async (t) => {
-  const tp = await startTestPlatform();
+  const gh = await startGithubStandIn();
+  t.teardown(() => gh.close());
+  const tp = await startTestPlatform(gh.env);
+  await gh.connect(tp.p.cp.m, tp.orgId, 'acme/victim', 'acme/hostile');
   t.teardown(() => tp.close());
   const { key } = await createApiKey(tp.p.cp.m, { orgId: tp.orgId, scopes: ['deployments:trigger'] });
   const victim = (await tp.api('POST', '/projects', { name: 'Victim', slug: 'victim-ci', github_repo: 'acme/victim' })).body;

@@ -5,6 +5,7 @@ import { branchHash, previewLabel, sanitizeBranch, splitPreviewHost } from '../.
 import { decoratePreviewHtml } from '../../src/previews/preview-page.ts';
 import { removeSitePassword, setSitePassword } from '../../src/sites/password-settings.ts';
 import { signBody } from '../../src/webhooks/verify-signature.ts';
+import { startGithubStandIn } from '../helpers/github-stand-in.ts';
 import { startTestPlatform } from '../helpers/platform.ts';
 
 const run = promisify(execFile);
@@ -14,8 +15,11 @@ const HOST = 'prev-docs--feature-new-page';
 const SECRET = 'preview-webhook-secret';
 
 t.test('preview deployments', async (t) => {
-  // Builds of the GitHub-connected project fail fast (nothing listens there): its subtest checks queueing and deletion only.
-  const tp = await startTestPlatform({ GITHUB_WEBHOOK_SECRET: SECRET, GITHUB_BASE_URL: 'http://127.0.0.1:9' });
+  // The GitHub-connected project's repository is resolved through the stand-in's API, but its builds
+  // clone from where nothing listens (and are retried): its subtest checks queueing and deletion only.
+  const gh = await startGithubStandIn();
+  t.teardown(() => gh.close());
+  const tp = await startTestPlatform({ ...gh.env, GITHUB_WEBHOOK_SECRET: SECRET, GITHUB_BASE_URL: 'http://127.0.0.1:9' });
   t.teardown(() => tp.close());
   const worker = tp.startWorker();
   await worker.waitFor(/polling/);
@@ -183,10 +187,12 @@ t.test('preview deployments', async (t) => {
   });
 
   t.test('should queue a preview for a GitHub push to another branch and remove it when the branch is deleted', async (t) => {
+    const [repo] = await gh.connect(m, tp.orgId, 'acme/previews');
+    const installation = await m.GithubInstallation.findOne({ org_id: tp.orgId }).lean();
     const hooked = (await tp.api('POST', '/projects', { name: 'Hooked', slug: 'hooked', github_repo: 'acme/previews' })).body;
     let delivery = 0;
     const send = async (fields: Record<string, unknown>) => {
-      const body = JSON.stringify({ ref: 'refs/heads/topic', after: 'a'.repeat(40), deleted: false, repository: { full_name: 'acme/previews' }, ...fields });
+      const body = JSON.stringify({ ref: 'refs/heads/topic', after: 'a'.repeat(40), deleted: false, installation: { id: installation!._id }, repository: { id: repo.id, full_name: 'acme/previews' }, ...fields });
       const res = await fetch(`${tp.p.cp.apiUrl}/webhooks/github`, {
         method: 'POST', body,
         headers: { 'content-type': 'application/json', 'x-github-event': 'push', 'x-github-delivery': `preview-${process.pid}-${++delivery}`, 'x-hub-signature-256': signBody(SECRET, Buffer.from(body)) },

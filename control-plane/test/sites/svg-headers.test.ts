@@ -1,5 +1,6 @@
 import t from 'tap';
 import { SVG_CSP } from '../../src/sites/site-server.ts';
+import { startGithubStandIn } from '../helpers/github-stand-in.ts';
 import { startTestPlatform } from '../helpers/platform.ts';
 import { form, PNG } from '../uploads/upload-fixtures.ts';
 
@@ -8,7 +9,10 @@ const HOSTILE = `<svg ${NS}><style>@import url(https://evil.example/x.css);.a{fi
 const CLEAN = `<svg ${NS}><style>.a{fill:red}</style><image width="1"/><rect class="a" style="fill:blue" width="2"/></svg>`;
 
 t.test('SVGs served by the site server', async (t) => {
-  const tp = await startTestPlatform();
+  const gh = await startGithubStandIn();
+  t.teardown(() => gh.close());
+  const tp = await startTestPlatform(gh.env);
+  await gh.connect(tp.p.cp.m, tp.orgId, 'acme/assets');
   t.teardown(() => tp.close());
   const upload = async (path: string, method: string, body: FormData) => {
     const res = await fetch(`${tp.p.cp.apiUrl}${path}`, { method, headers: { authorization: `Bearer ${tp.key}` }, body });
