@@ -30,6 +30,7 @@ import { contentKey, llmsFullIndex, recallMarkdown } from './outputs/llms-full-r
 import type { LlmsSegment } from './outputs/llms-txt.ts';
 import { classesOfPages, utilitiesSheet } from './outputs/tailwind-css.ts';
 import { buildCustomCss, customCssFiles, customCssKey } from './css/custom-css.ts';
+import { HEADERS_KEY, siteHeaders } from './outputs/site-headers.ts';
 import type { ShellContext } from './outputs/page-shells.ts';
 import { createPageBodies, type PageMemory, type PageRecord } from './page-bodies.ts';
 import { PublishedMemory } from './outputs/published-memory.ts';
@@ -488,6 +489,7 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>,
   // and emitted before the pages' own exports are made, so its upload (the longest of an edit)
   // runs while they are. No page export has a site-wide file's key (site-paths.ts).
   for (const [key, text] of siteWide) await publisher.emit(key, text, llmsSegments.has(key) ? memory.sha256(key, text as Buffer) : undefined);
+  await publisher.emit(HEADERS_KEY, siteHeaders(config));
 
   // A page's own exports (Markdown, feed) are kept as published when neither the page nor what
   // they read of the configuration changed: an edit makes two of them, not two per page. What

@@ -17,3 +17,4 @@ export { scrubbedEnv } from './limits/scrubbed-env.ts';
 export { readManifest, MANIFEST_KEY, CACHE_PREFIX, type BuildManifest } from './manifest.ts';
 export type { JobReport, PageRecord } from './worker/control-plane-client.ts';
 export { candidateKeys, wantsMarkdown, matchRedirect, type RedirectRule } from './serve/resolve-path.ts';
+export { HEADERS_KEY, DEFAULT_SITE_HEADERS, readSiteHeaders, type SiteHeaders } from './outputs/site-headers.ts';

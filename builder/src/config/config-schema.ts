@@ -176,6 +176,14 @@ export const configSchema = z.object({
     })
     .optional(),
   navigation: navigationSchema.optional(),
+  remoteOrigins: z
+    .array(z.string().regex(/^https?:\/\/[^/?#@\s]+\/?$/i, { error: expected('an origin such as https://cdn.example.com (scheme and host, no path)') }))
+    .max(50)
+    .optional()
+    .describe(
+      'Other origins the pages may load images, fonts, media, stylesheets and frames from (the site\'s Content-Security-Policy), ' +
+        'e.g. ["https://cdn.example.com", "https://www.youtube-nocookie.com"]. The site\'s own files, and the hosts of an absolute logo or favicon URL, need no entry. Default none',
+    ),
   brokenLinks: z
     .enum(['warn', 'error', 'off'], { error: expected('one of warn, error, off') })
     .default('warn')

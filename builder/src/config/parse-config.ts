@@ -49,6 +49,8 @@ export type ResolvedConfig = SiteConfig & {
   openapi?: string;
   /** `interaction.drilldown`, passed through unchanged. */
   drilldown?: unknown;
+  /** `remoteOrigins`: other origins the pages may load images, fonts, media, styles and frames from (the site's CSP). */
+  remoteOrigins?: string[];
 };
 
 /** What the repository says about defaults. */
@@ -164,6 +166,7 @@ export function parseConfigValue(data: unknown, location: SiteLocation, options:
   if (c.icons) config.iconLibrary = c.icons.library;
   if (c.banner) config.banner = c.banner;
   if (c.brokenLinks !== 'warn') config.brokenLinks = c.brokenLinks;
+  if (c.remoteOrigins?.length) config.remoteOrigins = c.remoteOrigins.map((o) => o.replace(/\/$/, ''));
   config.warnings = applyMintlifyKeys(c as unknown as Record<string, unknown>, data as Record<string, unknown>, config as never);
   if (Array.isArray(c.api?.openapi) && c.api.openapi.length > 1) config.warnings.push(`docs.json: api.openapi: only the first document (${c.api.openapi[0]}) is read`);
   return config;

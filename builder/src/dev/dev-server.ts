@@ -3,6 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { candidateKeys, matchRedirect, wantsMarkdown, type RedirectRule } from '../serve/resolve-path.ts';
 import { contentTypeFor } from '../store/content-type.ts';
+import { HEADERS_KEY, readSiteHeaders } from '../outputs/site-headers.ts';
 import type { ObjectStore } from '../store/object-store.ts';
 import type { DevEvent, DevSession } from './dev-session.ts';
 import type { EarlyObject } from './early-answers.ts';
@@ -62,7 +63,9 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
     const type = contentTypeFor(key);
     let body = Buffer.from(bytes);
     if (type.startsWith('text/html')) body = Buffer.from(body.toString('utf8').replace(/<\/body>/, `${early?.page ? EARLY_CLIENT_TAG : CLIENT_TAG}</body>`));
-    res.writeHead(status, { 'Content-Type': type, 'Content-Length': body.byteLength, 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' });
+    // Pages get the published site's headers (its Content-Security-Policy), so what the policy blocks shows here first.
+    const headers = type.startsWith('text/html') ? readSiteHeaders(await store.get(HEADERS_KEY)) : {};
+    res.writeHead(status, { ...headers, 'Content-Type': type, 'Content-Length': body.byteLength, 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' });
     res.end(req.method === 'HEAD' ? undefined : body);
     return true;
   };

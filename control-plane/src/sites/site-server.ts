@@ -17,6 +17,7 @@ import { previewSitePrefix, sitePrefix } from './bucket-prefixes.ts';
 import { PRIVATE_CACHE, type SiteGate } from './password-gate.ts';
 import { normalizeHost, siteForHost, type HostSite } from './host-project.ts';
 import { siteUrlFrom } from './site-url.ts';
+import { siteHeadersReader } from './site-headers.ts';
 
 export interface SiteServerOptions {
   m: Models;
@@ -56,6 +57,7 @@ export async function startSiteServer(opts: SiteServerOptions): Promise<SiteServ
   const sites = new Map<string, { site: HostSite | undefined; at: number }>();
   const urlTemplate = () => (typeof opts.siteUrlTemplate === 'function' ? opts.siteUrlTemplate() : opts.siteUrlTemplate ?? `http://{slug}.${opts.sitesDomain}`);
   const redirects = new Map<string, { etag: string; rules: RedirectRule[] }>();
+  const htmlHeaders = siteHeadersReader(opts.store);
 
   async function siteFor(hostHeader: string | undefined): Promise<HostSite | undefined> {
     const host = normalizeHost(hostHeader);
@@ -91,6 +93,8 @@ export async function startSiteServer(opts: SiteServerOptions): Promise<SiteServ
     // An SVG opened as a document could run script or load what it names: uploads are sanitised,
     // and this policy blocks whatever remains (and anything a repository's own SVGs carry).
     if (type.startsWith('image/svg+xml')) res.setHeader('Content-Security-Policy', SVG_CSP);
+    // Pages get the headers their build wrote: the site's Content-Security-Policy (site-headers.ts).
+    if (type.startsWith('text/html')) for (const [name, value] of Object.entries(await htmlHeaders(prefix))) res.setHeader(name, value);
     res.setHeader('Cache-Control', isPrivate ? PRIVATE_CACHE : status === 200 ? cacheControlFor(key) : 'public, max-age=60');
     res.setHeader('ETag', etag);
     res.setHeader('X-Content-Type-Options', 'nosniff');

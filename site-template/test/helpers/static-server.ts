@@ -1,19 +1,28 @@
 import { createServer, type Server } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize } from 'node:path';
+import { DEFAULT_CONTENT_SECURITY_POLICY } from '../../src/node/content-security-policy.ts';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.mjs': 'text/javascript', '.css': 'text/css', '.json': 'application/json',
   '.md': 'text/markdown; charset=utf-8', '.xml': 'application/rss+xml', '.wasm': 'application/wasm', '.svg': 'image/svg+xml',
 };
 
+/** The policy in the site's `_headers.json` (written by the builder), else the default. */
+async function policyOf(root: string): Promise<string> {
+  const text = await readFile(join(root, '_headers.json'), 'utf8').catch(() => undefined);
+  if (text === undefined) return DEFAULT_CONTENT_SECURITY_POLICY;
+  return (JSON.parse(text) as Record<string, string>)['Content-Security-Policy'] ?? DEFAULT_CONTENT_SECURITY_POLICY;
+}
+
 /** A running static server and its origin (http://127.0.0.1:port). */
 export interface StaticServer { origin: string; server: Server; close(): Promise<void>; beacons: string[] }
 
 /**
  * Serves `root` on 127.0.0.1 the way the site server does: clean URLs map to `<path>.html` or
- * `<path>/index.html`. POSTs are recorded in `beacons` and answered 404, like a site without
- * the feedback endpoint.
+ * `<path>/index.html`, and pages carry the site's Content-Security-Policy (the one its build wrote
+ * in `_headers.json`, else the default), so every browser test runs under it. POSTs are recorded
+ * in `beacons` and answered 404, like a site without the feedback endpoint.
  */
 export async function serveStatic(root: string): Promise<StaticServer> {
   const beacons: string[] = [];
@@ -31,7 +40,9 @@ export async function serveStatic(root: string): Promise<StaticServer> {
       const file = join(root, candidate);
       const info = await stat(file).catch(() => undefined);
       if (info?.isFile()) {
-        res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' });
+        const type = TYPES[extname(file)] ?? 'application/octet-stream';
+        const csp = type.startsWith('text/html') ? await policyOf(root) : undefined;
+        res.writeHead(200, { 'content-type': type, ...(csp ? { 'content-security-policy': csp } : {}) });
         res.end(await readFile(file));
         return;
       }
