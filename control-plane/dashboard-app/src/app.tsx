@@ -16,6 +16,7 @@ import { ClaimPage } from './pages/claim.tsx';
 import { DeploymentDetailPage } from './pages/deployment-detail.tsx';
 import { DeploymentsPage } from './pages/deployments.tsx';
 import { DomainsPage } from './pages/domains.tsx';
+import { GithubPage, GithubSetupPage } from './pages/github.tsx';
 import { MembersPage } from './pages/members.tsx';
 import { NewProjectPage } from './pages/project-new.tsx';
 import { ProjectSettingsPage } from './pages/project-settings.tsx';
@@ -37,6 +38,8 @@ const ROUTES: Route[] = [
   ['/settings/api-keys', 'API keys', () => <ApiKeysPage />],
   ['/settings/members', 'Members', () => <MembersPage />],
   ['/settings/plan', 'Plan and usage', () => <PlanPage />],
+  ['/settings/github', 'GitHub', () => <GithubPage />],
+  ['/settings/github/setup', 'Connect GitHub', () => <GithubSetupPage />],
 ];
 
 /** Pages reachable signed out. */

@@ -32,7 +32,7 @@ export function NewProjectPage() {
           <label class="check"><input type="radio" name="source" checked={source === 'managed'} onChange={() => setSource('managed')} /> <span>Managed by Folio: push to a Git URL shown after creation</span></label>
           <label class="check"><input type="radio" name="source" checked={source === 'github'} onChange={() => setSource('github')} /> <span>Your own GitHub repository</span></label>
         </fieldset>
-        {source === 'github' && <Field label="GitHub repository" placeholder="owner/name" required value={repo} hint="Folio builds it on every push to its branch." error={repo && !repoOk ? 'Write it as owner/name.' : undefined} onInput={(e) => setRepo(e.currentTarget.value.trim())} />}
+        {source === 'github' && <Field label="GitHub repository" placeholder="owner/name" required value={repo} hint={<>Folio builds it on every push to its branch. The Folio GitHub App must be installed on its account and connected in <a href="/settings/github">GitHub settings</a>.</>} error={repo && !repoOk ? 'Write it as owner/name.' : undefined} onInput={(e) => setRepo(e.currentTarget.value.trim())} />}
         <button type="submit" disabled={submit.pending || !name.trim() || !slug || !check?.available || !repoOk}>Create project</button>
       </form>
     </>

@@ -9,6 +9,7 @@ const NAV = [
   ['/settings/api-keys', 'API keys'],
   ['/settings/members', 'Members'],
   ['/settings/plan', 'Plan and usage'],
+  ['/settings/github', 'GitHub'],
 ] as const;
 
 export function Layout({ path, children }: { path: string; children: ComponentChildren }) {
