@@ -1,8 +1,11 @@
 /**
- * The assistant's abuse limits, besides the plan's daily message quota: how long a question may
- * be, how many messages one visitor may send a site per minute, and how many answers one site
- * streams at once. Counters live in this process (a site server behind a CDN sees every cache
- * miss; several site servers each apply the limits to their own share).
+ * The assistant's and the MCP endpoint's abuse limits, besides the plan's daily message quota:
+ * how long a question may be, how many messages one visitor may send a site per minute, how
+ * many answers one site streams at once, and for MCP how many calls one visitor may make per
+ * minute (each message of a batch counts), how many messages one request may carry and how many
+ * bytes of page text one call and one response may return. Counters live in this process (a
+ * site server behind a CDN sees every cache miss; several site servers each apply the limits to
+ * their own share).
  */
 import { AppError } from '../errors.ts';
 import { SlotsPerKey } from '../http/slots-per-key.ts';
@@ -25,6 +28,14 @@ export interface AbuseLimits {
   siteStreams: number;
   /** A request body must arrive within this many ms. */
   bodyTimeoutMs: number;
+  /** MCP messages (tool calls, reads, every message of a batch) one visitor may send one site per minute. */
+  mcpCallsPerMinute: number;
+  /** Messages one MCP request may carry as a JSON-RPC batch; more is refused whole (-32600). */
+  mcpBatch: number;
+  /** Bytes of text one `get_page` call or resource read returns; a longer page comes in parts. */
+  mcpPageBytes: number;
+  /** Bytes of page text one MCP response carries across all the calls of its batch. */
+  mcpResponseBytes: number;
 }
 
 export const DEFAULT_ABUSE_LIMITS: AbuseLimits = {
@@ -36,6 +47,10 @@ export const DEFAULT_ABUSE_LIMITS: AbuseLimits = {
   visitorWindowMs: 60_000,
   siteStreams: 20,
   bodyTimeoutMs: 10_000,
+  mcpCallsPerMinute: 300,
+  mcpBatch: 20,
+  mcpPageBytes: 256 * 1024,
+  mcpResponseBytes: 4 * 1024 * 1024,
 };
 
 /** Per-visitor sliding-window counter: the times of each visitor's recent messages. */
@@ -44,16 +59,22 @@ export class VisitorRate {
   readonly limits: Pick<AbuseLimits, 'visitorMessages' | 'visitorWindowMs'>;
   constructor(limits: Pick<AbuseLimits, 'visitorMessages' | 'visitorWindowMs'>) { this.limits = limits; }
 
-  /** Counts one message of `visitor` at `now`, or throws 429 `rate_limited` with the seconds until one is allowed. */
-  take(visitor: string, now: number): void {
+  /**
+   * Counts `count` messages (default 1) of `visitor` at `now`, or, when they do not all fit in
+   * the window, counts none and throws 429 `rate_limited` with the seconds until they would.
+   */
+  take(visitor: string, now: number, count = 1): void {
     const since = now - this.limits.visitorWindowMs;
     const times = (this.#recent.get(visitor) ?? []).filter((t) => t > since);
-    if (times.length >= this.limits.visitorMessages) {
-      const wait = Math.max(1, Math.ceil((times[0] - since) / 1000));
+    const over = times.length + count - this.limits.visitorMessages;
+    if (over > 0) {
+      // The wait until `over` of the counted messages have left the window.
+      const frees = count > this.limits.visitorMessages ? now : times[over - 1];
+      const wait = Math.max(1, Math.ceil((frees - since) / 1000));
       this.#recent.set(visitor, times);
       throw new AppError(429, 'rate_limited', `Too many questions from you in a short time; ask again in ${wait} s`, { headers: { 'Retry-After': String(wait) } });
     }
-    times.push(now);
+    for (let i = 0; i < count; i++) times.push(now);
     this.#recent.set(visitor, times);
     // Forget idle visitors now and then, so the map does not grow with every address ever seen.
     if (this.#recent.size > 10_000) for (const [k, v] of this.#recent) if (v[v.length - 1] <= since) this.#recent.delete(k);

@@ -17,6 +17,12 @@
  * `Retry-After`), 429 `quota_exceeded` (the plan's `assistant_messages_daily` is used up;
  * `Retry-After` counts to 00:00 UTC and the counter is unchanged).
  * `POST /_folio/assistant/open` (no body) records that a visitor opened the assistant: 204.
+ *
+ * Amplification: one request is one question (the body is one object, never a batch), takes one
+ * of the visitor's messages per minute and one of the plan's daily messages, hands the model at
+ * most {@link CONTEXT_PASSAGES} excerpts of bounded size (prompt.ts) and streams at most
+ * `maxAnswerChars` of answer (what a follow-up may send back as history): a model that goes on
+ * is cut off there and the answer ends with `done` as usual.
  */
 import type http from 'node:http';
 import { z } from 'zod';
@@ -120,8 +126,15 @@ export function assistantHandler(opts: AssistantOptions): (req: http.IncomingMes
       res.on('close', () => abort.abort());
       try {
         if (opts.llm) {
+          let left = limits.maxAnswerChars;
           for await (const text of streamChat(opts.llm, chatMessages(content.name, excerpts, conversation), abort.signal)) {
             if (abort.signal.aborted) return;
+            if (text.length >= left) {
+              if (left > 0) res.write(sseEvent('delta', { text: text.slice(0, left) }));
+              abort.abort(); // the model stops being read, and its request is ended
+              break;
+            }
+            left -= text.length;
             res.write(sseEvent('delta', { text }));
           }
         } else {

@@ -57,6 +57,6 @@ export function siteRoutes(opts: SiteRoutesOptions): SiteHandler {
   const visitorOf = visitorAddress(opts.env.TRUST_PROXY);
   return chainHandlers(
     assistantHandler({ m: opts.m, sites, llm: llmFromEnv(opts.env), limits: opts.limits, usage: opts.usage, now: opts.now, visitorOf }),
-    mcpHandler({ m: opts.m, store: opts.store, sites, upgradeUrl: opts.env.UPGRADE_URL, usage: opts.usage, now: opts.now, visitorOf }),
+    mcpHandler({ m: opts.m, store: opts.store, sites, upgradeUrl: opts.env.UPGRADE_URL, usage: opts.usage, now: opts.now, visitorOf, limits: opts.limits }),
   );
 }
