@@ -66,9 +66,11 @@ export async function linkInstallation(deps: Deps, opts: { orgId: string; userId
     });
     return { installation: installationJson(made.toObject()), created: true };
   } catch (err: any) {
-    // Another organization linked it in between.
-    if (err?.code === 11000) throw alreadyLinked();
-    throw err;
+    if (err?.code !== 11000) throw err;
+    // Linked in between: by this organization (a second tab) it is the same answer, by another a conflict.
+    const now = await deps.m.GithubInstallation.findById(opts.installationId).lean();
+    if (now?.org_id === opts.orgId) return { installation: installationJson(now), created: false };
+    throw alreadyLinked();
   }
 }
 
