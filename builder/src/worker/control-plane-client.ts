@@ -3,7 +3,7 @@
  * secret (to claim) and, per job, a build token scoped to that one deployment; no database
  * or platform credentials.
  */
-import { appError, userError } from '../errors.ts';
+import { appError, userError, type BuilderError } from '../errors.ts';
 
 export interface Job {
   deployment_id: string;
@@ -24,6 +24,20 @@ export interface Job {
 export type BuildJob = Omit<Job, 'source' | 'store'>;
 
 export interface PageRecord { path: string; title: string; description: string; source_mdx: string; compiled_html: string; search_text: string; version: string }
+
+/**
+ * Bytes of JSON one page of a page report may take (its source, HTML and search text together):
+ * the control plane stores a page as one database document, which MongoDB limits to 16 MiB. A
+ * larger page is the customer's to split (`page_too_large`), checked before anything is sent.
+ */
+export const MAX_PAGE_RECORD_BYTES = 15 * 1024 * 1024;
+/** Bytes of JSON one page report request carries at most (the control plane's body limit for it). */
+export const MAX_PAGES_REPORT_BYTES = 32 * 1024 * 1024;
+/** Pages one page report request carries at most. */
+export const MAX_PAGES_PER_REPORT = 200;
+
+/** Bytes of a page as a page report carries it. */
+export const pageRecordBytes = (record: PageRecord): number => Buffer.byteLength(JSON.stringify(record));
 
 /** Most warnings a report carries, and the longest line: a site with thousands of broken links reports a count for the rest. */
 export const MAX_WARNINGS = 100;
@@ -72,19 +86,24 @@ export class ControlPlaneClient {
     this.workerSecret = workerSecret;
   }
 
-  private async post(path: string, token: string, body: unknown, signal: AbortSignal = AbortSignal.timeout(30_000)): Promise<Response> {
+  private async post(path: string, token: string, body: unknown, signal: AbortSignal = AbortSignal.timeout(30_000), customerStatuses: readonly number[] = []): Promise<Response> {
     let res: Response;
     try {
       res = await fetch(`${this.baseUrl}/internal/v1${path}`, {
         method: 'POST',
         headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-        body: JSON.stringify(body),
+        body: typeof body === 'string' ? body : JSON.stringify(body),
         signal,
       });
     } catch (err) {
       throw appError('control_plane_unreachable', `The control plane did not answer ${path}`, err);
     }
     if (res.status === 409) throw new LeaseLostError();
+    // A refusal the customer's content caused (a page too large to store): final, never retried.
+    if (customerStatuses.includes(res.status)) {
+      const answer = (await res.json().catch(() => ({}))) as { error?: string; message?: string };
+      throw userError(answer.error ?? 'page_too_large', answer.message ?? `The control plane refused ${path} (${res.status})`);
+    }
     if (res.status >= 400) throw appError('control_plane_error', `The control plane answered ${res.status} to ${path}: ${await res.text()}`);
     return res;
   }
@@ -112,13 +131,37 @@ export class ControlPlaneClient {
     await this.post(`/jobs/${job.deployment_id}/release`, job.token, { fencing: job.fencing });
   }
 
-  /** Reports page changes in batches small enough for one request each. */
+  /**
+   * Reports page changes in requests under the control plane's limits: at most
+   * {@link MAX_PAGES_PER_REPORT} pages and {@link MAX_PAGES_REPORT_BYTES} bytes each.
+   *
+   * @throws BuilderError `page_too_large` (user) for a page over {@link MAX_PAGE_RECORD_BYTES},
+   *   before anything is sent, or when the control plane answers 413 (a page it cannot store).
+   */
   async pages(job: BuildJob, upserts: PageRecord[], deletes: string[]): Promise<void> {
-    const BATCH = 200;
-    for (let i = 0; i < upserts.length; i += BATCH) {
-      await this.post(`/jobs/${job.deployment_id}/pages`, job.token, { fencing: job.fencing, upserts: upserts.slice(i, i + BATCH), deletes: [] });
+    const path = `/jobs/${job.deployment_id}/pages`;
+    const send = (records: string[], deleted: string[]) => this.post(path, job.token,
+      `{"fencing":${job.fencing},"upserts":[${records.join(',')}],"deletes":${JSON.stringify(deleted)}}`, undefined, [413]);
+    const texts = upserts.map((record) => {
+      const text = JSON.stringify(record);
+      const bytes = Buffer.byteLength(text);
+      if (bytes > MAX_PAGE_RECORD_BYTES) throw pageTooLarge(record.path, bytes);
+      return { text, bytes };
+    });
+    let batch: string[] = [];
+    let size = 0;
+    for (const { text, bytes } of texts) {
+      // The envelope (fencing, commas, empty deletes) is well under a kilobyte.
+      if (batch.length && (batch.length >= MAX_PAGES_PER_REPORT || size + bytes + 1024 > MAX_PAGES_REPORT_BYTES)) {
+        await send(batch, []);
+        batch = [];
+        size = 0;
+      }
+      batch.push(text);
+      size += bytes + 1;
     }
-    if (deletes.length) await this.post(`/jobs/${job.deployment_id}/pages`, job.token, { fencing: job.fencing, upserts: [], deletes });
+    if (batch.length) await send(batch, []);
+    if (deletes.length) await send([], deletes);
   }
 
   /**
@@ -150,4 +193,10 @@ export class ControlPlaneClient {
   async complete(job: BuildJob, report: JobReport): Promise<void> {
     await this.post(`/jobs/${job.deployment_id}/complete`, job.token, { fencing: job.fencing, ...report });
   }
+}
+
+/** The customer's error for a page too large for the pages API; `where` names the page. */
+export function pageTooLarge(where: string, bytes: number): BuilderError {
+  const mb = (n: number) => (n / 1024 / 1024).toFixed(1);
+  return userError('page_too_large', `Unexpected page of ${mb(bytes)} MB (its source, HTML and search text together); expected at most ${mb(MAX_PAGE_RECORD_BYTES)} MB: split it into smaller pages`, { file: where });
 }

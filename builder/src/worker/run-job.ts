@@ -12,7 +12,7 @@ import type { BuildProgress } from '../progress/progress-reporter.ts';
 import { BuilderError } from '../errors.ts';
 import type { ObjectStore } from '../store/object-store.ts';
 import type { BuildResult } from '../types.ts';
-import { LeaseLostError, MAX_WARNING_LENGTH, MAX_WARNINGS, type BuildJob, type ControlPlaneClient, type JobReport, type PageRecord } from './control-plane-client.ts';
+import { LeaseLostError, MAX_PAGE_RECORD_BYTES, MAX_WARNING_LENGTH, MAX_WARNINGS, pageRecordBytes, pageTooLarge, type BuildJob, type ControlPlaneClient, type JobReport, type PageRecord } from './control-plane-client.ts';
 
 export interface RunJobOptions {
   client: ControlPlaneClient;
@@ -35,12 +35,26 @@ export interface RunJobOptions {
   signal?: AbortSignal;
 }
 
-/** New or changed pages as the pages API takes them. */
+/**
+ * New or changed pages as the pages API takes them.
+ *
+ * @throws BuilderError `page_too_large` (user) naming the page's file, for a page the pages API
+ *   cannot store: the build fails before anything is published, and is not retried.
+ */
 function records(upserts: readonly PageUpsert[]): PageRecord[] {
-  return upserts.map(({ page, source, version }) => ({
-    path: page.urlPath, version, title: page.title, description: page.description ?? '',
-    source_mdx: source, compiled_html: page.bodyHtml, search_text: page.searchText,
-  }));
+  return upserts.map(({ page, source, version }) => {
+    const record: PageRecord = {
+      path: page.urlPath, version, title: page.title, description: page.description ?? '',
+      source_mdx: source, compiled_html: page.bodyHtml, search_text: page.searchText,
+    };
+    // Counted cheaply first (JSON takes at most 6 bytes a character): only a page that may be near the limit is measured.
+    const chars = source.length + page.bodyHtml.length + page.searchText.length;
+    if (chars * 6 > MAX_PAGE_RECORD_BYTES) {
+      const bytes = pageRecordBytes(record);
+      if (bytes > MAX_PAGE_RECORD_BYTES) throw pageTooLarge(page.sourcePath, bytes);
+    }
+    return record;
+  });
 }
 
 /** The build's warnings as a report carries them: bounded in number and length, the rest counted. */

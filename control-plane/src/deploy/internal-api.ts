@@ -3,7 +3,7 @@
  *
  *   POST /internal/v1/jobs/claim           Bearer WORKER_SECRET, { worker_id, wait_ms? } → 200 job | 204
  *   POST /internal/v1/jobs/:id/heartbeat   Bearer <build token>, { fencing } → 204
- *   POST /internal/v1/jobs/:id/pages       Bearer <build token>, { fencing, upserts, deletes } → 204
+ *   POST /internal/v1/jobs/:id/pages       Bearer <build token>, { fencing, upserts, deletes } → 204 | 413 page_too_large
  *   POST /internal/v1/jobs/:id/complete    Bearer <build token>, { fencing, status, … } → 204
  *   POST /internal/v1/jobs/:id/release     Bearer <build token>, { fencing } → 204
  *
@@ -34,6 +34,7 @@ import { BuildSourceError, githubBuildSource } from '../github/build-token.ts';
 import { claimJob, type ClaimProject } from './claim-job.ts';
 import { claimWaitersOf, MAX_CLAIM_WAIT_MS, msUntilLeaseEnds } from './claim-waiters.ts';
 import { completeJob, heartbeat, releaseJob, verifyBuildToken, verifyLease, type LeaseProof } from './queue.ts';
+import { checkPageSizes, isDocumentTooLarge, pageTooLarge } from './page-report.ts';
 import { buildPrefixesOf } from '../sites/bucket-prefixes.ts';
 import { siteUrlFrom } from '../sites/site-url.ts';
 import { safeFetch } from '../uploads/safe-fetch.ts';
@@ -214,6 +215,8 @@ export function internalApi(deps: Deps, workerSecret: string | undefined): Koa.M
     // The pages API describes production; a preview's pages live in its files only.
     if (d.preview_label) { ctx.status = 204; return; }
     if (body.upserts.length) {
+      // A page too large to store is the customer's: 413 page_too_large naming it, never a 500 (page-report.ts).
+      checkPageSizes(d.project_id, body.upserts, now);
       await deps.m.Page.bulkWrite(body.upserts.map((p) => ({
         updateOne: {
           // A URL belongs to one version: a page moved to another label by docs.json is updated, not duplicated.
@@ -221,7 +224,11 @@ export function internalApi(deps: Deps, workerSecret: string | undefined): Koa.M
           update: { $set: { ...p, updated_at: now } },
           upsert: true,
         },
-      })));
+      }))).catch((err: unknown) => {
+        if (!isDocumentTooLarge(err)) throw err;
+        const index = (err as { writeErrors?: Array<{ index?: number }> }).writeErrors?.[0]?.index;
+        throw pageTooLarge(body.upserts[index ?? 0]?.path ?? 'a page');
+      });
     }
     if (body.deletes.length) await deps.m.Page.deleteMany({ project_id: d.project_id, path: { $in: body.deletes } });
     ctx.status = 204;
