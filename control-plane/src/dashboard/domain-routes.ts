@@ -1,14 +1,17 @@
 /**
- * Custom domains of a project: add (counts against `max_custom_domains`, pending until
- * verified), verify (DNS TXT or HTTP token file), remove. A hostname belongs to one project on
- * the whole platform; the site server serves it only once verified. The project's
- * `custom_domain` (shown by `/v1` and used for its site URL) is its first verified domain.
+ * Custom domains of a project: add (a pending claim, counted against `max_custom_domains` until
+ * it lapses 7 days later), verify (DNS TXT or HTTP token file), remove. Pending claims block
+ * nobody: several projects, of any organizations, may claim the same hostname, each with its own
+ * token, and the first to verify wins; the others' claims are removed then, and from then on
+ * adding the hostname anywhere else is 409 `domain_taken`. The site server serves a domain only
+ * once verified. The project's `custom_domain` (shown by `/v1` and used for its site URL) is its
+ * first verified domain.
  */
 import { z } from 'zod';
 import { findOwnProject } from '../api/projects.ts';
 import { projectParams } from '../api/schemas.ts';
 import type { Domain } from '../db/models/index.ts';
-import { DOMAIN_STATUSES } from '../db/models/domain.ts';
+import { DOMAIN_STATUSES, liveDomainFilter, PENDING_DOMAIN_TTL_MS } from '../db/models/domain.ts';
 import { checkLifetimeCap } from '../entitlements/resolver.ts';
 import { AppError, notFound } from '../errors.ts';
 import type { Deps } from '../http/route.ts';
@@ -25,21 +28,27 @@ const hostnameSchema = z.string().trim().toLowerCase().max(253, HOSTNAME_RULE)
 
 const domainSchema = z.object({
   hostname: z.string(), status: z.enum(DOMAIN_STATUSES), created_at: z.string(), verified_at: z.string().nullable(),
+  expires_at: z.string().nullable().describe('When a pending claim lapses unless verified by then (7 days after it was added); null once verified'),
   verification: z.object({ txt_name: z.string(), txt_value: z.string(), http_path: z.string(), http_body: z.string() }),
 }).meta({ id: 'DashboardDomain' });
 const domainParams = projectParams.extend({ hostname: z.string() });
 
 function domainJson(d: Domain) {
   return {
-    hostname: d._id, status: d.status as 'pending' | 'verified', created_at: d.created_at.toISOString(),
-    verified_at: d.verified_at ? d.verified_at.toISOString() : null, verification: verificationOf(d._id, d.verification_token),
+    hostname: d.hostname, status: d.status as 'pending' | 'verified', created_at: d.created_at.toISOString(),
+    verified_at: d.verified_at ? d.verified_at.toISOString() : null,
+    expires_at: d.status === 'pending' && d.expires_at ? d.expires_at.toISOString() : null,
+    verification: verificationOf(d.hostname, d.verification_token),
   };
 }
+
+const taken = (hostname: string) => new AppError(409, 'domain_taken', `hostname: ${hostname} is already added to a project`);
+const isDuplicateKey = (err: unknown) => (err as { code?: number } | null)?.code === 11000;
 
 /** Points the project's `custom_domain` at its oldest verified domain (or none). */
 async function syncPrimary(deps: Deps, projectId: string): Promise<void> {
   const first = await deps.m.Domain.findOne({ project_id: projectId, status: 'verified' }).sort({ verified_at: 1, _id: 1 }).lean();
-  await deps.m.Project.updateOne({ _id: projectId }, { $set: { custom_domain: first?._id ?? null } });
+  await deps.m.Project.updateOne({ _id: projectId }, { $set: { custom_domain: first?.hostname ?? null } });
 }
 
 export function registerDomainRoutes(router: DashboardRouter, _deps: Deps): void {
@@ -48,15 +57,16 @@ export function registerDomainRoutes(router: DashboardRouter, _deps: Deps): void
     responses: { 200: { description: 'Domains', schema: z.object({ data: z.array(domainSchema) }) } },
     async handler({ params, session, deps }) {
       const project = await findOwnProject(deps.m, session.orgId, params.id);
-      const rows = await deps.m.Domain.find({ project_id: project._id }).sort({ created_at: 1, _id: 1 }).lean();
+      const rows = await deps.m.Domain.find({ project_id: project._id, ...liveDomainFilter(deps.now()) }).sort({ created_at: 1, _id: 1 }).lean();
       return { body: { data: rows.map(domainJson) } };
     },
   }));
 
   router.add(defineDashboardRoute({
     method: 'post', path: '/projects/:id/domains', operationId: 'dashboardAddDomain', summary: 'Add a custom domain (pending until verified)', roles: [...EDITORS],
-    description: 'Publish `verification.txt_value` as a TXT record at `verification.txt_name`, or serve `http_body` at `http://<hostname><http_path>`, then call verify. '
-      + 'Past `max_custom_domains` (pending ones count): 402 `plan_limit_reached`. A hostname another project holds: 409 `domain_taken`.',
+    description: 'Publish `verification.txt_value` as a TXT record at `verification.txt_name`, or serve `http_body` at `http://<hostname><http_path>`, then call verify before `expires_at` (7 days). '
+      + 'Other projects may hold pending claims on the same hostname: they do not block this one, and the first to verify wins. '
+      + 'Past `max_custom_domains` (pending claims count until they lapse): 402 `plan_limit_reached`. A hostname verified by any project, or already claimed by this one: 409 `domain_taken`.',
     params: projectParams, body: z.strictObject({ hostname: hostnameSchema }),
     responses: { 201: { description: 'The pending domain', schema: domainSchema }, 402: { description: 'plan_limit_reached' }, 409: { description: 'domain_taken' } },
     async handler({ ctx, params, body, session, deps }) {
@@ -65,32 +75,61 @@ export function registerDomainRoutes(router: DashboardRouter, _deps: Deps): void
       if (body.hostname.endsWith(suffix) || body.hostname === deps.env.SITES_DOMAIN.toLowerCase()) {
         throw new AppError(400, 'invalid_request', `hostname: must not be under ${deps.env.SITES_DOMAIN}, the platform's own sites domain`);
       }
-      if (await deps.m.Domain.exists({ _id: body.hostname })) throw new AppError(409, 'domain_taken', `hostname: ${body.hostname} is already added to a project`);
-      await checkLifetimeCap(deps.m, session.orgId, 'max_custom_domains', deps.now(), deps.env.UPGRADE_URL);
+      const now = deps.now();
+      const hostname = body.hostname;
+      // Only a verified claim, or this project's own live one, stands in the way.
+      if (await deps.m.Domain.exists({ hostname, status: 'verified' })) throw taken(hostname);
+      if (await deps.m.Domain.exists({ hostname, project_id: project._id, ...liveDomainFilter(now) })) throw taken(hostname);
+      await deps.m.Domain.deleteMany({ hostname, project_id: project._id, status: 'pending', expires_at: { $lte: now } });
+      await checkLifetimeCap(deps.m, session.orgId, 'max_custom_domains', now, deps.env.UPGRADE_URL);
+      let created: Domain;
       try {
-        const created = await deps.m.Domain.create({ _id: body.hostname, org_id: session.orgId, project_id: project._id, verification_token: newToken(), created_at: deps.now() });
-        await auditAction(ctx, deps, session, 'domain.added', { type: 'domain', id: body.hostname, name: project.slug });
-        return { status: 201, body: domainJson(created.toObject() as Domain) };
-      } catch (err: any) {
-        if (err?.code === 11000) throw new AppError(409, 'domain_taken', `hostname: ${body.hostname} is already added to a project`);
+        created = (await deps.m.Domain.create({
+          hostname, org_id: session.orgId, project_id: project._id, verification_token: newToken(), created_at: now, expires_at: new Date(now.getTime() + PENDING_DOMAIN_TTL_MS),
+        })).toObject() as Domain;
+      } catch (err) {
+        if (isDuplicateKey(err)) throw taken(hostname);
         throw err;
       }
+      // Another project may have verified it while this claim was made: then this one is moot.
+      if (await deps.m.Domain.exists({ hostname, status: 'verified', project_id: { $ne: project._id } })) {
+        await deps.m.Domain.deleteOne({ _id: created._id });
+        throw taken(hostname);
+      }
+      await auditAction(ctx, deps, session, 'domain.added', { type: 'domain', id: hostname, name: project.slug });
+      return { status: 201, body: domainJson(created) };
     },
   }));
 
   router.add(defineDashboardRoute({
     method: 'post', path: '/projects/:id/domains/:hostname/verify', operationId: 'dashboardVerifyDomain', summary: 'Check the DNS record or token file now', roles: [...EDITORS],
-    description: 'Verified: 200 with the domain, served from now on. Not yet: 409 `verification_failed` saying what each method found.',
+    description: 'Verified: 200 with the domain, served from now on; other projects\' pending claims on the hostname are removed. Not yet: 409 `verification_failed` saying what each method found. '
+      + 'Another project verified it first: 409 `domain_taken` (and this claim is removed). A claim that lapsed: 404 `not_found`.',
     params: domainParams,
-    responses: { 200: { description: 'The verified domain', schema: domainSchema }, 409: { description: 'verification_failed' } },
+    responses: { 200: { description: 'The verified domain', schema: domainSchema }, 409: { description: 'verification_failed, domain_taken' } },
     async handler({ params, session, deps }) {
       const project = await findOwnProject(deps.m, session.orgId, params.id);
-      const domain = await deps.m.Domain.findOne({ _id: params.hostname.toLowerCase(), project_id: project._id }).lean();
+      const hostname = params.hostname.toLowerCase();
+      const domain = await deps.m.Domain.findOne({ hostname, project_id: project._id, ...liveDomainFilter(deps.now()) }).lean();
       if (!domain) throw notFound('domain');
       if (domain.status !== 'verified') {
-        const result = await verifyDomain(deps.env, domain._id, domain.verification_token);
-        if (!result.verified) throw new AppError(409, 'verification_failed', `${domain._id} is not verified yet: DNS: ${result.dns}; HTTP: ${result.http}`);
-        await deps.m.Domain.updateOne({ _id: domain._id }, { $set: { status: 'verified', verified_at: deps.now() } });
+        const lost = async () => {
+          await deps.m.Domain.deleteOne({ _id: domain._id, status: 'pending' });
+          return taken(hostname);
+        };
+        if (await deps.m.Domain.exists({ hostname, status: 'verified' })) throw await lost();
+        const result = await verifyDomain(deps.env, hostname, domain.verification_token);
+        if (!result.verified) throw new AppError(409, 'verification_failed', `${hostname} is not verified yet: DNS: ${result.dns}; HTTP: ${result.http}`);
+        // The unique index on verified hostnames lets exactly one of two simultaneous verifications through.
+        try {
+          const won = await deps.m.Domain.updateOne({ _id: domain._id, status: 'pending' }, { $set: { status: 'verified', verified_at: deps.now(), expires_at: null } });
+          // Removed meanwhile: by the project that verified first, or deleted, or lapsed.
+          if (won.matchedCount === 0) throw await deps.m.Domain.exists({ hostname, status: 'verified' }) ? taken(hostname) : notFound('domain');
+        } catch (err) {
+          if (isDuplicateKey(err)) throw await lost();
+          throw err;
+        }
+        await deps.m.Domain.deleteMany({ hostname, _id: { $ne: domain._id } });
         await syncPrimary(deps, project._id);
       }
       return { body: domainJson((await deps.m.Domain.findById(domain._id).lean()) as Domain) };
@@ -102,7 +141,7 @@ export function registerDomainRoutes(router: DashboardRouter, _deps: Deps): void
     params: domainParams, responses: noContent,
     async handler({ params, session, deps }) {
       const project = await findOwnProject(deps.m, session.orgId, params.id);
-      const { deletedCount } = await deps.m.Domain.deleteOne({ _id: params.hostname.toLowerCase(), project_id: project._id });
+      const { deletedCount } = await deps.m.Domain.deleteOne({ hostname: params.hostname.toLowerCase(), project_id: project._id });
       if (!deletedCount) throw notFound('domain');
       await syncPrimary(deps, project._id);
       return { status: 204 };

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
  * The one entitlement resolver: `GET /me/entitlements` and every server-side check read it, so
  * what a client is shown and what the server enforces always agree (quota rule 7).
  */
+import { liveDomainFilter } from '../db/models/domain.ts';
 import type { Models, Organization } from '../db/models/index.ts';
 import type { PlanId } from '../db/models/organization.ts';
 import { AppError, notFound, planRequired } from '../errors.ts';
@@ -43,8 +44,8 @@ export async function loadOrganization(m: Models, orgId: string, now: Date): Pro
 async function lifetimeUsage(m: Models, org: Organization, feature: LifetimeQuota, now: Date): Promise<number> {
   switch (feature) {
     case 'max_projects': return m.Project.countDocuments({ org_id: org._id });
-    // Pending domains count too: adding one is what the plan limits.
-    case 'max_custom_domains': return m.Domain.countDocuments({ org_id: org._id });
+    // Pending claims count too (adding one is what the plan limits), until they lapse.
+    case 'max_custom_domains': return m.Domain.countDocuments({ org_id: org._id, ...liveDomainFilter(now) });
     case 'max_dashboard_members': {
       // Members plus pending invitations (each holds a seat); the owner's seat counts before it is claimed.
       const [members, invited] = await Promise.all([

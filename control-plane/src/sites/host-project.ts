@@ -38,7 +38,7 @@ export async function siteForHost(m: Models, sitesDomain: string, host: string |
     return { projectId: project._id, preview: { label: split.label, branch: preview.branch, slug: project.slug, customDomain: project.custom_domain ?? null } };
   }
   // A custom domain is served only once its owner proved control of it (dashboard/domain-verification.ts).
-  const domain = await m.Domain.findOne({ _id: h, status: 'verified' }, { project_id: 1 }).lean();
+  const domain = await m.Domain.findOne({ hostname: h, status: 'verified' }, { project_id: 1 }).lean();
   return domain ? { projectId: domain.project_id } : undefined;
 }
 

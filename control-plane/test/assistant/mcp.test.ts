@@ -12,7 +12,7 @@ t.test('MCP endpoint', async (t) => {
   // The site answers on a custom domain, so the SDK's own fetch reaches it by URL alone.
   // (a verified domain, as the dashboard records one: the site server serves no other).
   const project = await f.api.cp.m.Project.findByIdAndUpdate(acme.id, { $set: { custom_domain: '127.0.0.1' } }).lean();
-  await f.api.cp.m.Domain.create({ _id: '127.0.0.1', org_id: project!.org_id, project_id: acme.id, status: 'verified', verification_token: 'test', verified_at: new Date() });
+  await f.api.cp.m.Domain.create({ hostname: '127.0.0.1', org_id: project!.org_id, project_id: acme.id, status: 'verified', verification_token: 'test', verified_at: new Date() });
   const origin = `http://${acme.slug}.localhost`;
   const client = new Client({ name: 'folio-test', version: '1.0.0' });
   await client.connect(new StreamableHTTPClientTransport(new URL(`${f.site.url}/mcp`)));

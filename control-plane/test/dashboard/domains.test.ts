@@ -1,4 +1,5 @@
 import t from 'tap';
+import { migrateLegacyDomains, PENDING_DOMAIN_TTL_MS } from '../../src/db/models/domain.ts';
 import { parseEnv } from '../../src/env.ts';
 import { projectIdForHost } from '../../src/sites/host-project.ts';
 import { startTestApi } from '../helpers/api.ts';
@@ -21,6 +22,7 @@ t.test('dashboard custom domains', async (t) => {
     const token = added.body.verification.http_body;
     t.same(added.body, {
       hostname, status: 'pending', created_at: api.clock.now.toISOString(), verified_at: null,
+      expires_at: new Date(api.clock.now.getTime() + PENDING_DOMAIN_TTL_MS).toISOString(),
       verification: { txt_name: `_folio-challenge.${hostname}`, txt_value: `folio-verify=${token}`, http_path: '/.well-known/folio-verify.txt', http_body: token },
     });
     t.equal(await projectIdForHost(api.cp.m, 'localhost', hostname), undefined, 'not served while pending');
@@ -31,7 +33,7 @@ t.test('dashboard custom domains', async (t) => {
     t.match(failed.body.message, `${hostname} is not verified yet: DNS: TXT _folio-challenge.${hostname} has 1 record(s), none is folio-verify=${token}; HTTP: http://${hostname}/.well-known/folio-verify.txt could not be read`);
     dns.txt.set(`_folio-challenge.${hostname}`, ['other', `folio-verify=${token}`]);
     const verified = await dash(api, 'POST', `/projects/${project.id}/domains/${hostname}/verify`, { auth });
-    t.same([verified.status, verified.body.status, verified.body.verified_at], [200, 'verified', api.clock.now.toISOString()]);
+    t.same([verified.status, verified.body.status, verified.body.verified_at, verified.body.expires_at], [200, 'verified', api.clock.now.toISOString(), null]);
     t.equal(await projectIdForHost(api.cp.m, 'localhost', `${hostname}:443`), project.id, 'served once verified');
     t.equal((await api.request('GET', `/projects/${project.id}`, { key: await api.key(orgId) })).body.custom_domain, hostname, '/v1 shows the primary domain');
     t.same((await dash(api, 'GET', `/projects/${project.id}/domains`, { auth })).body.data.map((d: any) => [d.hostname, d.status]), [[hostname, 'verified']]);
@@ -40,15 +42,76 @@ t.test('dashboard custom domains', async (t) => {
     t.equal((await dash(api, 'GET', `/projects/${project.id}`, { auth })).body.custom_domain, null);
   });
 
-  t.test('should keep one hostname to one project and refuse bad hostnames', async (t) => {
+  t.test('should let a pending claim block nobody, and give the hostname to the first to verify', async (t) => {
+    const a = await dashTenant(api, 'pro');
+    const b = await dashTenant(api, 'pro');
+    const c = await dashTenant(api, 'pro');
+    const pa = await api.project(await api.key(a.orgId));
+    const pb = await api.project(await api.key(b.orgId));
+    const pc = await api.project(await api.key(c.orgId));
+    const hostname = host('victim');
+    // B claims the domain first and never proves it; A, the owner, can still add it.
+    const claimB = await dash(api, 'POST', `/projects/${pb.id}/domains`, { auth: b.auth, body: { hostname } });
+    const claimA = await dash(api, 'POST', `/projects/${pa.id}/domains`, { auth: a.auth, body: { hostname } });
+    t.same([claimB.status, claimA.status], [201, 201]);
+    t.not(claimA.body.verification.http_body, claimB.body.verification.http_body, 'each claim has its own token');
+    const again = await dash(api, 'POST', `/projects/${pa.id}/domains`, { auth: a.auth, body: { hostname } });
+    t.same([again.status, again.body], [409, { error: 'domain_taken', message: `hostname: ${hostname} is already added to a project` }], 'one claim per project');
+    // B's token is not A's: B cannot verify with the record A published.
+    dns.txt.set(`_folio-challenge.${hostname}`, [claimA.body.verification.txt_value]);
+    t.same((await dash(api, 'POST', `/projects/${pb.id}/domains/${hostname}/verify`, { auth: b.auth })).body.error, 'verification_failed');
+    const won = await dash(api, 'POST', `/projects/${pa.id}/domains/${hostname}/verify`, { auth: a.auth });
+    t.same([won.status, won.body.status], [200, 'verified']);
+    t.equal(await projectIdForHost(api.cp.m, 'localhost', hostname), pa.id);
+    t.same((await dash(api, 'GET', `/projects/${pb.id}/domains`, { auth: b.auth })).body.data, [], 'B\'s pending claim is gone');
+    t.same(await api.cp.m.Domain.find({ hostname }).lean().then((rows) => rows.map((d) => [d.project_id, d.status])), [[pa.id, 'verified']]);
+    for (const [who, p] of [[b, pb], [c, pc]] as const) {
+      const taken = await dash(api, 'POST', `/projects/${p.id}/domains`, { auth: who.auth, body: { hostname } });
+      t.same([taken.status, taken.body], [409, { error: 'domain_taken', message: `hostname: ${hostname} is already added to a project` }]);
+    }
+    const gone = await dash(api, 'POST', `/projects/${pb.id}/domains/${hostname}/verify`, { auth: b.auth });
+    t.same([gone.status, gone.body], [404, { error: 'not_found', message: 'domain not found' }]);
+  });
+
+  t.test('should let exactly one of two simultaneous verifications win', async (t) => {
+    for (let round = 0; round < 3; round++) {
+      const a = await dashTenant(api, 'pro');
+      const b = await dashTenant(api, 'pro');
+      const pa = await api.project(await api.key(a.orgId));
+      const pb = await api.project(await api.key(b.orgId));
+      const hostname = host(`race${round}`);
+      const ta = (await dash(api, 'POST', `/projects/${pa.id}/domains`, { auth: a.auth, body: { hostname } })).body.verification.txt_value;
+      const tb = (await dash(api, 'POST', `/projects/${pb.id}/domains`, { auth: b.auth, body: { hostname } })).body.verification.txt_value;
+      dns.txt.set(`_folio-challenge.${hostname}`, [ta, tb]); // both hold a valid record at once
+      const [ra, rb] = await Promise.all([
+        dash(api, 'POST', `/projects/${pa.id}/domains/${hostname}/verify`, { auth: a.auth }),
+        dash(api, 'POST', `/projects/${pb.id}/domains/${hostname}/verify`, { auth: b.auth }),
+      ]);
+      const results = [[pa.id, ra], [pb.id, rb]] as const;
+      const winners = results.filter(([, r]) => r.status === 200);
+      const losers = results.filter(([, r]) => r.status !== 200);
+      t.equal(winners.length, 1, `round ${round}: one winner`);
+      t.same(losers.map(([, r]) => [r.status, r.body]), [[409, { error: 'domain_taken', message: `hostname: ${hostname} is already added to a project` }]]);
+      t.same(await api.cp.m.Domain.find({ hostname }).lean().then((rows) => rows.map((d) => [d.project_id, d.status])), [[winners[0][0], 'verified']]);
+      t.equal(await projectIdForHost(api.cp.m, 'localhost', hostname), winners[0][0]);
+    }
+  });
+
+  t.test('should let the database hold one verified claim per hostname', async (t) => {
+    const base = { org_id: 'o', verification_token: 't', status: 'verified' as const, verified_at: new Date() };
+    await api.cp.m.Domain.create({ ...base, hostname: host('unique'), project_id: 'p1' });
+    const err = await api.cp.m.Domain.create({ ...base, hostname: host('unique'), project_id: 'p2' }).catch((e) => e);
+    t.equal(err.code, 11000);
+    await api.cp.m.Domain.create({ ...base, status: 'pending' as const, verified_at: null, hostname: host('unique'), project_id: 'p3', expires_at: new Date(Date.now() + 1000) });
+    t.equal(await api.cp.m.Domain.countDocuments({ hostname: host('unique') }), 2, 'pending claims beside a verified one are not refused by the index');
+  });
+
+  t.test('should refuse bad hostnames and other organizations\' projects', async (t) => {
     const a = await dashTenant(api, 'pro');
     const b = await dashTenant(api, 'pro');
     const pa = await api.project(await api.key(a.orgId));
-    const pb = await api.project(await api.key(b.orgId));
     const hostname = host('shared');
     t.equal((await dash(api, 'POST', `/projects/${pa.id}/domains`, { auth: a.auth, body: { hostname } })).status, 201);
-    const taken = await dash(api, 'POST', `/projects/${pb.id}/domains`, { auth: b.auth, body: { hostname } });
-    t.same([taken.status, taken.body], [409, { error: 'domain_taken', message: `hostname: ${hostname} is already added to a project` }]);
     const rule = 'hostname: must be a hostname such as docs.example.com (letters, digits, hyphens, at least one dot, no port)';
     for (const bad of ['localhost', 'docs.example.com:8080', 'http://docs.example.com', '-x.example.com', 'a..b.com']) {
       const res = await dash(api, 'POST', `/projects/${pa.id}/domains`, { auth: a.auth, body: { hostname: bad } });
@@ -74,5 +137,41 @@ t.test('dashboard custom domains', async (t) => {
     t.same([two.status, two.body], [402, { error: 'plan_limit_reached', message: 'Your Free plan allows 1 of max_custom_domains; upgrade to create more', upgrade_url: 'https://folio.dev/pricing' }]);
     t.equal((await dash(api, 'DELETE', `/projects/${project.id}`, { auth })).status, 204);
     t.equal((await dash(api, 'GET', '/plan', { auth })).body.features.max_custom_domains.used, 0, 'a deleted project frees its domains');
+  });
+
+  t.test('should let pending claims lapse after 7 days: they no longer count, block or verify', async (t) => {
+    const { auth, orgId } = await dashTenant(api, 'free'); // free: 1 domain
+    const project = await api.project(await api.key(orgId));
+    const started = api.clock.now;
+    t.teardown(() => { api.clock.now = started; });
+    const first = host('lapse-one');
+    t.equal((await dash(api, 'POST', `/projects/${project.id}/domains`, { auth, body: { hostname: first } })).status, 201);
+    api.clock.now = new Date(started.getTime() + PENDING_DOMAIN_TTL_MS - 1);
+    t.equal((await dash(api, 'POST', `/projects/${project.id}/domains`, { auth, body: { hostname: host('lapse-two') } })).status, 402, 'still counted just before');
+    api.clock.now = new Date(started.getTime() + PENDING_DOMAIN_TTL_MS);
+    t.same((await dash(api, 'GET', `/projects/${project.id}/domains`, { auth })).body.data, [], 'no longer listed');
+    t.equal((await dash(api, 'GET', '/plan', { auth })).body.features.max_custom_domains.used, 0, 'no longer counted');
+    dns.txt.set(`_folio-challenge.${first}`, ['anything']);
+    const late = await dash(api, 'POST', `/projects/${project.id}/domains/${first}/verify`, { auth });
+    t.same([late.status, late.body], [404, { error: 'not_found', message: 'domain not found' }]);
+    const renewed = await dash(api, 'POST', `/projects/${project.id}/domains`, { auth, body: { hostname: first } });
+    t.same([renewed.status, renewed.body.expires_at], [201, new Date(api.clock.now.getTime() + PENDING_DOMAIN_TTL_MS).toISOString()], 'the project may claim it again');
+    t.equal(await api.cp.m.Domain.countDocuments({ hostname: first }), 1, 'the lapsed claim was replaced');
+  });
+
+  t.test('should carry claims stored with the hostname as id over', async (t) => {
+    const { orgId } = await dashTenant(api, 'pro');
+    const project = await api.project(await api.key(orgId));
+    const created = new Date('2026-01-01T00:00:00Z');
+    // (Two projects: the indexes exist already here, and two claims of one project without a hostname would collide.)
+    await api.cp.m.Domain.collection.insertMany([
+      { _id: host('legacy-verified') as never, org_id: orgId, project_id: project.id, status: 'verified', verification_token: 't1', created_at: created, verified_at: created },
+      { _id: host('legacy-pending') as never, org_id: orgId, project_id: 'another-project', status: 'pending', verification_token: 't2', created_at: created, verified_at: null },
+    ]);
+    t.equal(await migrateLegacyDomains(api.cp.m.Domain), 2);
+    t.equal(await projectIdForHost(api.cp.m, 'localhost', host('legacy-verified')), project.id, 'a verified one is served as before');
+    const pending = await api.cp.m.Domain.findById(host('legacy-pending')).lean();
+    t.same([pending?.hostname, pending?.expires_at], [host('legacy-pending'), new Date(created.getTime() + PENDING_DOMAIN_TTL_MS)]);
+    t.equal(await migrateLegacyDomains(api.cp.m.Domain), 0, 'once');
   });
 });

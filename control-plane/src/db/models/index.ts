@@ -21,7 +21,7 @@ import { membershipSchema, type Membership } from './membership.ts';
 import { sessionSchema, type Session } from './session.ts';
 import { ownerClaimSchema, type OwnerClaim } from './owner-claim.ts';
 import { invitationSchema, type Invitation } from './invitation.ts';
-import { domainSchema, type Domain } from './domain.ts';
+import { domainSchema, migrateLegacyDomains, type Domain } from './domain.ts';
 import { previewSchema, type Preview } from './preview.ts';
 import { githubInstallationSchema, type GithubInstallation } from './github-installation.ts';
 
@@ -100,6 +100,8 @@ export async function syncIndexes(connection: Connection): Promise<void> {
   await collapseFreshQueued(m, new Date());
   // The per-project index became per site (previews); the old one would refuse a preview queued beside production.
   if (await m.Deployment.collection.indexExists(OLD_FRESH_QUEUED_INDEX).catch(() => false)) await m.Deployment.collection.dropIndex(OLD_FRESH_QUEUED_INDEX);
+  // Domains once keyed by hostname: the unique index on verified hostnames needs the field.
+  await migrateLegacyDomains(m.Domain);
   for (const model of Object.values(m)) await (model as Model<unknown>).createIndexes();
 }
 
