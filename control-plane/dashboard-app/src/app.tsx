@@ -66,8 +66,10 @@ export function App() {
   useEffect(() => { void refresh(); }, [refresh]);
   useEffect(() => onSessionExpired(() => setSession(null)), []);
   const signedIn = async () => {
+    // Read before the refresh: the new session re-renders the sign-in page, which moves on by itself.
+    const to = nextPath();
     await refresh();
-    navigate(nextPath(), true);
+    navigate(to, true);
   };
 
   const isPublic = PUBLIC.includes(path);
@@ -79,12 +81,13 @@ export function App() {
   }, [path, session === undefined]);
   useEffect(() => {
     if (session === null && !isPublic) toSignIn();
-    if (session && (path === '/' || path === '/sign-in')) navigate(path === '/' ? '/projects' : nextPath(), true);
+    // The address bar, not `path`: a render that lags behind a navigation must not send the user on again.
+    if (session && (location.pathname === '/' || location.pathname === '/sign-in')) navigate(location.pathname === '/' ? '/projects' : nextPath(), true);
   }, [session, path]);
 
   if (error) return <main id="main" class="auth"><div class="card"><ErrorNotice error={error} /><button type="button" onClick={refresh}>Try again</button></div></main>;
   if (path === '/claim') return <ClaimPage onSignedIn={signedIn} />;
-  if (path === '/accept-invite') return <AcceptInvitePage onSignedIn={signedIn} />;
+  if (path === '/accept-invite') return <AcceptInvitePage session={session} onSignedIn={signedIn} />;
   if (session === undefined) return <main id="main" class="auth"><Loading /></main>;
   if (session === null) return path === '/sign-in' ? <SignInPage onSignedIn={signedIn} /> : null;
   return (

@@ -3,7 +3,8 @@
  * a builder worker, the site server): an owner claims the organization with the one-time link,
  * signs in and out, makes API keys and uses one on /v1, creates a project and pushes to it, watches
  * the deployment go live, adds and verifies a domain, reads analytics and the plan; a free
- * organization's owner sees the 402 message when inviting past the plan's member limit. Every page
+ * organization's owner sees the 402 message when inviting past the plan's member limit, then
+ * accepts an invitation to the first one by signing in (no password at the link). Every page
  * is checked with axe-core and at 390 px wide.
  */
 import t, { type Test } from 'tap';
@@ -253,6 +254,31 @@ t.test('dashboard app in Chromium', async (t) => {
     await p2.getByRole('button', { name: 'Join and sign in' }).click();
     await p2.getByRole('heading', { level: 1, name: 'Projects' }).waitFor();
     t.match(await p2.locator('.rows').textContent(), 'Handbook', 'the member sees the organization\'s projects');
+  });
+
+  t.test('should send an existing account to sign in, then accept the invitation with one click', async (t) => {
+    await page.goto(`${origin}/settings/members`);
+    await heading('Members').waitFor();
+    await page.getByLabel('Email').fill('free-owner@example.com');
+    await page.getByRole('button', { name: 'Create invitation link' }).click();
+    const link = (await page.locator('.copy-field', { hasText: 'Invitation link' }).locator('code').textContent())!.trim();
+    const other = await browser.newContext();
+    t.teardown(() => other.close());
+    const p3 = await other.newPage();
+    await p3.goto(link);
+    await p3.getByText('An account exists for this address').waitFor();
+    t.equal(await p3.getByLabel('New password').count(), 0, 'no password is asked for');
+    t.same(await seriousViolations(p3), [], 'no serious accessibility violation');
+    await p3.getByRole('button', { name: 'Sign in to accept' }).click();
+    await p3.getByRole('heading', { level: 1, name: 'Sign in to Folio' }).waitFor();
+    t.equal(new URL(p3.url()).hash, '', 'the token is not in the sign-in address');
+    await p3.getByLabel('Email').fill('free-owner@example.com');
+    await p3.getByLabel('Password').fill(PASSWORD);
+    await p3.getByRole('button', { name: 'Sign in' }).click();
+    await p3.getByRole('button', { name: 'Accept invitation' }).click();
+    await p3.getByRole('heading', { level: 1, name: 'Projects' }).waitFor();
+    t.match(await p3.locator('.org').textContent(), /enterprise/, 'signed in to the inviting organization');
+    t.match(await p3.locator('.rows').textContent(), 'Handbook');
   });
 
   t.test('should log no console error on any page (CSP included)', async (t) => {

@@ -19,6 +19,7 @@ export function SignInPage({ onSignedIn }: { onSignedIn(): Promise<void> }) {
   });
   return (
     <AuthFrame title="Sign in to Folio">
+      {nextPath() === '/accept-invite' && <p>Sign in with the invited address; you will then come back to accept the invitation.</p>}
       <form onSubmit={submitWith(submit.run)} noValidate>
         <ErrorNotice error={submit.error} />
         <Field label="Email" type="email" autoComplete="username" required value={email} onInput={(e) => setEmail(e.currentTarget.value)} />
