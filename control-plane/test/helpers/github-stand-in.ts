@@ -48,6 +48,12 @@ export interface GithubStandIn {
   user(login: string, installations: StandInInstallation[]): StandInUser;
   /** A one-time OAuth code for `user`, as GitHub puts on the setup redirect. */
   code(user: StandInUser): string;
+  /**
+   * What the App's install page (`/apps/<slug>/installations/new`) does for the next browser:
+   * as `user`, install (or update) `installation`, then redirect to `setupUrl` with
+   * `installation_id`, `setup_action`, a fresh `code` and the link's `state`, as GitHub does.
+   */
+  browserInstall?: { installation: StandInInstallation; user: StandInUser; setupUrl: string };
   /** Links `installation` to `orgId` straight in the database (for tests not about linking). */
   link(m: Models, orgId: string, installation: StandInInstallation): Promise<void>;
   /**
@@ -175,6 +181,13 @@ export async function startGithubStandIn(): Promise<GithubStandIn> {
         const token = `ghu_${randomBytes(18).toString('hex')}`;
         userTokens.set(token, user);
         return json(200, { access_token: token, token_type: 'bearer', scope: '' });
+      }
+      if (req.method === 'GET' && /^\/apps\/[^/]+\/installations\/new$/.test(p) && standIn.browserInstall) {
+        const { installation, user, setupUrl } = standIn.browserInstall;
+        const to = new URL(setupUrl);
+        to.search = new URLSearchParams({ installation_id: String(installation.id), setup_action: 'install', code: standIn.code(user), state: url.searchParams.get('state') ?? '' }).toString();
+        res.writeHead(302, { location: to.toString() });
+        return res.end();
       }
       if ((m = /^\/([^/]+)\/([^/]+?)\.git(\/.*)$/.exec(p))) return serveGit(req, res, url, body, decodeURIComponent(m[1]), decodeURIComponent(m[2]), m[3]);
       notFound();
