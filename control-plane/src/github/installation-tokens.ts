@@ -7,8 +7,12 @@
  */
 import { appJwt, githubCall, type GithubApp } from './github-app.ts';
 
-/** What a token is restricted to: repository ids, or names (`name`, without the owner) when the id is not known yet. */
-export type TokenScope = { repositoryIds: number[] } | { repositories: string[] };
+/**
+ * What a token is restricted to: repository ids (contents, read), names (`name`, without the
+ * owner) when the id is not known yet (contents, read), or `metadata` (every repository of the
+ * installation, metadata only: counting them).
+ */
+export type TokenScope = { repositoryIds: number[] } | { repositories: string[] } | 'metadata';
 
 /** A minted token, or GitHub's refusal (the installation is gone or suspended, the repository is not covered). */
 export type MintResult = { token: string; expiresAt: Date } | { refused: number; message: string };
@@ -18,7 +22,8 @@ const REFRESH_BEFORE_MS = 5 * 60_000;
 
 /** Mints a read-only token of `installationId` restricted to `scope` (`POST /app/installations/{id}/access_tokens`). */
 export async function mintToken(app: GithubApp, installationId: number, scope: TokenScope): Promise<MintResult> {
-  const body = { ...('repositoryIds' in scope ? { repository_ids: scope.repositoryIds } : { repositories: scope.repositories }), permissions: { contents: 'read' } };
+  const body = scope === 'metadata' ? { permissions: { metadata: 'read' } }
+    : { ...('repositoryIds' in scope ? { repository_ids: scope.repositoryIds } : { repositories: scope.repositories }), permissions: { contents: 'read' } };
   const res = await githubCall('POST', `${app.apiUrl}/app/installations/${installationId}/access_tokens`, {
     auth: `Bearer ${appJwt(app, new Date())}`, body, what: 'a request for an installation token',
   });

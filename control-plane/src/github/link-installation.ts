@@ -3,12 +3,14 @@
  * `installation_id`, which anyone can type, so it proves nothing by itself: the `code` of the
  * same redirect (the App requests user authorization during installation) is exchanged for the
  * installing user's token, and GitHub must list that installation among the ones this user can
- * see (`GET /user/installations`). Only then is it stored for the organization named by the
- * signed state (install-state.ts). An installation belongs to one organization.
+ * see (`GET /user/installations`) and that user must read every repository it covers. Only then
+ * is it stored for the organization named by the signed state (install-state.ts). An
+ * installation belongs to one organization.
  */
 import type { Deps } from '../http/route.ts';
 import { AppError } from '../errors.ts';
 import { githubCall, requireGithubApp, type GithubApp } from './github-app.ts';
+import { mintToken } from './installation-tokens.ts';
 
 /** An installation as the API shows it. */
 export interface InstallationJson { id: number; account_login: string; account_id: number; suspended: boolean; created_at: string }
@@ -47,6 +49,29 @@ async function userInstallation(app: GithubApp, token: string, installationId: n
   return undefined;
 }
 
+/** `total_count` of a repository list answer (one item asked for), or undefined. */
+async function repositoryCount(url: string, auth: string, what: string): Promise<number | undefined> {
+  const res = await githubCall('GET', url, { auth, what });
+  const n = res.status === 200 ? res.body?.total_count : undefined;
+  return Number.isSafeInteger(n) ? n : undefined;
+}
+
+/**
+ * GitHub lists an installation for any user who can read one of its repositories. Linking gives
+ * the organization every repository the installation covers, so the user must be able to read
+ * all of them (`/user/installations/{id}/repositories` counts as many as the installation's own
+ * list): an account's owners can; a member who reads one repository cannot hand over the rest.
+ */
+async function assertReadsEveryRepository(app: GithubApp, userToken: string, installationId: number, login: string): Promise<void> {
+  const minted = await mintToken(app, installationId, 'metadata');
+  const covered = 'token' in minted ? await repositoryCount(`${app.apiUrl}/installation/repositories?per_page=1`, `token ${minted.token}`, 'the repositories of the installation') : undefined;
+  const readable = await repositoryCount(`${app.apiUrl}/user/installations/${installationId}/repositories?per_page=1`, `Bearer ${userToken}`, 'the repositories your GitHub account reads');
+  if (covered === undefined || readable === undefined || readable < covered) {
+    throw new AppError(403, 'github_installation_not_accessible',
+      `installation_id: Your GitHub account cannot read every repository the installation on ${login} covers; an owner of ${login} must connect it (or limit the installation to repositories you can read)`);
+  }
+}
+
 /**
  * Links `installationId` to `orgId` once GitHub confirmed, through `code`, that the user can see
  * it. Linking one already linked to this organization answers it again (`created: false`); one
@@ -57,6 +82,7 @@ export async function linkInstallation(deps: Deps, opts: { orgId: string; userId
   const token = await userToken(app, opts.code);
   const account = await userInstallation(app, token, opts.installationId);
   if (!account) throw notYours();
+  await assertReadsEveryRepository(app, token, opts.installationId, account.login);
   const existing = await deps.m.GithubInstallation.findById(opts.installationId).lean();
   if (existing && existing.org_id !== opts.orgId) throw alreadyLinked();
   if (existing) return { installation: installationJson(existing), created: false };

@@ -24,7 +24,7 @@ import type { Models } from '../../src/db/models/index.ts';
 export interface StandInAccount { id: number; login: string }
 export interface StandInRepo { id: number; fullName: string; owner: StandInAccount; private: boolean; dir: string }
 export interface StandInInstallation { id: number; account: StandInAccount; selection: 'all' | 'selected'; repoIds: Set<number>; suspended: boolean; deleted: boolean }
-export interface StandInUser { id: number; login: string; installations: Set<number> }
+export interface StandInUser { id: number; login: string; installations: Set<number>; /** Repositories the user reads; null: all of its installations' accounts. */ reads: Set<number> | null }
 
 interface TokenRecord { installationId: number; repoIds: Set<number> | null; expiresAt: number }
 
@@ -44,8 +44,8 @@ export interface GithubStandIn {
   commit(repo: StandInRepo, files: Record<string, string>, branch?: string): Promise<string>;
   /** Installs the App on `login`'s account: on all its repositories, or on the `selected` ones. */
   install(login: string, selected?: StandInRepo[]): StandInInstallation;
-  /** A GitHub user who can see `installations`. */
-  user(login: string, installations: StandInInstallation[]): StandInUser;
+  /** A GitHub user who can see `installations`, reading all their repositories or only `reads`. */
+  user(login: string, installations: StandInInstallation[], reads?: StandInRepo[]): StandInUser;
   /** A one-time OAuth code for `user`, as GitHub puts on the setup redirect. */
   code(user: StandInUser): string;
   /**
@@ -171,6 +171,21 @@ export async function startGithubStandIn(): Promise<GithubStandIn> {
         const list = [...user.installations].map((id) => installations.get(id)!).filter((i) => !i.deleted);
         return json(200, { total_count: list.length, installations: list.map((i) => ({ id: i.id, account: { login: i.account.login, id: i.account.id }, repository_selection: i.selection })) });
       }
+      if (req.method === 'GET' && p === '/api/installation/repositories') {
+        const rec = liveToken(req.headers.authorization);
+        if (!rec) return json(401, { message: 'Bad credentials' });
+        const list = [...repos.values()].filter((r) => tokenReads(rec, r));
+        return json(200, { total_count: list.length, repositories: list.slice(0, Number(url.searchParams.get('per_page') ?? 30)).map((r) => ({ id: r.id, full_name: r.fullName })) });
+      }
+      if (req.method === 'GET' && (m = /^\/api\/user\/installations\/(\d+)\/repositories$/.exec(p))) {
+        const t = /^(?:token|Bearer)\s+(\S+)$/i.exec(req.headers.authorization ?? '');
+        const user = t ? userTokens.get(t[1]) : undefined;
+        if (!user) return json(401, { message: 'Bad credentials' });
+        const inst = installations.get(Number(m[1]));
+        if (!inst || inst.deleted || !user.installations.has(inst.id)) return notFound();
+        const list = [...repos.values()].filter((r) => covers(inst, r) && (user.reads === null || user.reads.has(r.id)));
+        return json(200, { total_count: list.length, repositories: list.slice(0, Number(url.searchParams.get('per_page') ?? 30)).map((r) => ({ id: r.id, full_name: r.fullName })) });
+      }
       if (req.method === 'POST' && p === '/login/oauth/access_token') {
         const text = body.toString();
         const form = (req.headers['content-type'] ?? '').includes('json') ? JSON.parse(text) : Object.fromEntries(new URLSearchParams(text));
@@ -261,8 +276,8 @@ export async function startGithubStandIn(): Promise<GithubStandIn> {
       installations.set(inst.id, inst);
       return inst;
     },
-    user(login, list) {
-      return { id: ++nextId, login, installations: new Set(list.map((i) => i.id)) };
+    user(login, list, reads) {
+      return { id: ++nextId, login, installations: new Set(list.map((i) => i.id)), reads: reads ? new Set(reads.map((r) => r.id)) : null };
     },
     code(user) {
       const code = randomBytes(10).toString('hex');

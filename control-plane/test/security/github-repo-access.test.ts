@@ -79,6 +79,14 @@ t.test('GitHub repository access', async (t) => {
     const both = gh.user('eve', [instA, instB]);
     const taken = await linkAs(orgB.auth, { installation_id: instA.id, code: gh.code(both), state: stateB });
     t.same([taken.status, taken.body], [409, { error: 'installation_already_linked', message: 'installation_id: This GitHub App installation is connected to another Folio organization; an installation serves one organization (unlink it there first)' }]);
+    // GitHub lists an installation to anyone who reads one of its repositories: that is not enough to hand over the rest.
+    const partial = gh.user('intern', [instA], [otherA]);
+    const stateA2 = await installLink(orgA.auth);
+    const narrow = await linkAs(orgA.auth, { installation_id: instA.id, code: gh.code(partial), state: stateA2 });
+    t.same([narrow.status, narrow.body], [403, {
+      error: 'github_installation_not_accessible',
+      message: 'installation_id: Your GitHub account cannot read every repository the installation on AcmeCorp covers; an owner of AcmeCorp must connect it (or limit the installation to repositories you can read)',
+    }]);
     const mine = await linkAs(orgB.auth, { installation_id: instB.id, code: gh.code(ghUserB), state: stateB });
     t.equal(mine.status, 201);
     t.same((await dash(api, 'GET', '/github/installations', { auth: orgA.auth })).body, { enabled: true, app_url: `${gh.url}/apps/folio-test`, data: [linked.body] });
@@ -105,6 +113,7 @@ t.test('GitHub repository access', async (t) => {
   });
 
   t.test('should connect A\'s repository for A under GitHub\'s name and ids, and B\'s own for B', async (t) => {
+    const before = gh.mints.length;
     const res = await api.request('POST', '/projects', { key: keyA, body: { name: 'Private', slug: 'acme-private', github_repo: 'acmecorp/PRIVATE-docs' } });
     t.equal(res.status, 201, res.text);
     t.equal(res.body.github_repo, 'AcmeCorp/Private-Docs');
@@ -115,8 +124,7 @@ t.test('GitHub repository access', async (t) => {
     const own = await api.request('POST', '/projects', { key: keyB, body: { name: 'Bravo', slug: 'bravo-docs', github_repo: 'bravo/docs' } });
     t.same([own.status, own.body.github_repo], [201, 'bravo/docs']);
     // The token that resolved each repository was restricted to it.
-    t.ok(gh.mints.every((x) => x.repoIds !== null && x.repoIds.length === 1), 'every token minted for one repository');
-    t.ok(otherA.id && bravoDocs.id);
+    t.same(gh.mints.slice(before).map((x) => x.repoIds), [[privateDocs.id], [otherA.id], [bravoDocs.id]], 'each token minted for the one repository');
   });
 
   t.test('should refuse a repository a selected-repositories installation does not cover', async (t) => {

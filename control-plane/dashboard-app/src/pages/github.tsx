@@ -72,7 +72,10 @@ function InstallationRow({ i, appUrl, manage, onChange }: { i: Installation; app
 /** Where GitHub sends the browser after an install (the App's setup URL). */
 export function GithubSetupPage() {
   const [error, setError] = useState<ApiError>();
+  // A member who may not install asked the account's owners to (no installation yet).
+  const requested = new URLSearchParams(location.search).get('setup_action') === 'request';
   useEffect(() => {
+    if (requested) return;
     const q = new URLSearchParams(location.search);
     const installationId = Number(q.get('installation_id'));
     const body = { installation_id: installationId, code: q.get('code') ?? '', state: q.get('state') ?? '', setup_action: q.get('setup_action') ?? undefined };
@@ -85,7 +88,8 @@ export function GithubSetupPage() {
     <>
       <p class="crumbs"><a href="/settings/github">GitHub</a> / <span>Connect</span></p>
       <h1>Connecting GitHub</h1>
-      {error ? <><ErrorNotice error={error} /><p><a href="/settings/github">Back to GitHub settings</a></p></> : <Loading />}
+      {requested ? <><Notice>GitHub sent your request to install the App to the account's owners. Once one of them installs it, connect it from here.</Notice><p><a href="/settings/github">Back to GitHub settings</a></p></>
+        : error ? <><ErrorNotice error={error} /><p><a href="/settings/github">Back to GitHub settings</a></p></> : <Loading />}
     </>
   );
 }
