@@ -28,7 +28,7 @@ export const projectSchema = z.object({
   slug: z.string(),
   status: z.enum(PROJECT_STATUSES),
   created_at: dateTime,
-  github_repo: z.string().nullable(),
+  github_repo: z.string().nullable().describe('Own GitHub repository (owner/name, as GitHub spells it), read through a GitHub App installation of the organization; null: the platform hosts the repository'),
   custom_domain: z.string().nullable(),
   github_branch: z.string().nullable(),
   last_deploy_at: dateTime.nullable(),
