@@ -26,7 +26,9 @@ let decoy: Promise<string> | undefined;
 
 /**
  * True when `password` matches `stored`. A missing or malformed hash compares against a decoy
- * and answers false, so timing does not tell whether an account exists.
+ * and answers false, so timing does not tell whether an account exists. Routes never call it:
+ * a user's password is checked only through `SignInLimits.checkPassword` (sign-in-limits.ts),
+ * which reserves a rate-limit slot first.
  */
 export async function verifyPassword(password: string, stored: string | null | undefined): Promise<boolean> {
   const parts = stored?.split('$') ?? [];
