@@ -4,8 +4,9 @@
  *
  * The flow: `GET /github/install-link` (owner, admin) answers
  * `<GITHUB_BASE_URL>/apps/<slug>/installations/new?state=…` with a signed state bound to the
- * organization, the user and 30 minutes. GitHub sends the user back to the App's setup URL, the
- * dashboard's `/settings/github/setup`, with `installation_id`, `setup_action`, `code` and
+ * organization, the user and 30 minutes. After the install GitHub sends the user to the App's
+ * callback URL (the dashboard's `/settings/github/setup`: with "request user authorization during
+ * installation" on, it replaces the setup URL) with `installation_id`, `setup_action`, `code` and
  * `state`; that page posts them to `POST /github/installations`, which links the installation
  * only once GitHub, asked with the user's own token for `code`, lists it among the user's
  * installations (github/link-installation.ts).

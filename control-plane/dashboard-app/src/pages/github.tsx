@@ -69,7 +69,7 @@ function InstallationRow({ i, appUrl, manage, onChange }: { i: Installation; app
   );
 }
 
-/** Where GitHub sends the browser after an install (the App's setup URL). */
+/** Where GitHub sends the browser after an install (the App's callback URL). */
 export function GithubSetupPage() {
   const [error, setError] = useState<ApiError>();
   // A member who may not install asked the account's owners to (no installation yet).
