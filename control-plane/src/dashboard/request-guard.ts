@@ -42,7 +42,8 @@ function assertJsonBody(ctx: Koa.Context): void {
   if (!hasBody(ctx)) return;
   const header = ctx.get('content-type');
   if (!header) throw new AppError(415, 'unsupported_media_type', 'Content-Type: Required for a request body; expected application/json');
-  if (ctx.request.type !== 'application/json') {
+  // type-is parses the header (case, spacing, parameters); an unparseable one does not match.
+  if (ctx.is('application/json') !== 'application/json') {
     throw new AppError(415, 'unsupported_media_type', `Content-Type: Unexpected ${quote(ctx.request.type || header, 60)}; expected application/json`);
   }
   const charset = ctx.request.charset;

@@ -197,6 +197,8 @@ t.test('dashboard authentication hardening', async (t) => {
     }
     const session = await post(api, '/api-keys', new Blob([JSON.stringify({ name: 'k' })]), { cookie: auth.cookie, 'x-csrf-token': auth.csrf });
     t.same([session.status, session.body.error], [415, 'unsupported_media_type'], 'session routes too');
+    const spaced = await post(api, '/auth/sign-in', json, { 'content-type': 'Application/JSON ; charset=UTF-8' });
+    t.equal(spaced.status, 200, 'media types are case-insensitive');
     const utf8 = await post(api, '/auth/sign-in', json, { 'content-type': 'application/json; charset=utf-8' });
     t.equal(utf8.status, 200, 'application/json with charset utf-8');
     const empty = await post(api, '/auth/sign-out', new Uint8Array(0), { cookie: authOf(utf8).cookie, 'x-csrf-token': authOf(utf8).csrf });
