@@ -8,11 +8,12 @@
  * asynchronous) scrypt check is what makes a burst of concurrent guesses count: each one takes a
  * slot or is refused, however many arrive at once.
  *
- * What a success gives back: its address slot (so people behind one NAT or proxy can all sign in),
- * never its email slot nor the email's earlier failures. Giving those back would let a burst that
- * contains the right password have more guesses checked than the limit, and let an attacker
- * interleave guesses with the owner's sign-ins. So the email limit counts every checked attempt,
- * the address limit counts failed ones.
+ * What a success gives back: its own slots, under both keys, never the earlier failures. So each
+ * key counts failed checks plus checks in flight: however a burst is timed, at most `limit` wrong
+ * passwords are checked per window for one email (the bound that matters: the right password
+ * needs no guessing), while the owner can sign in as often as they like on several devices.
+ * Interleaving guesses with the owner's sign-ins gains nothing, since a success frees only the
+ * slot it took itself.
  *
  * Storage: one `sign_in_attempts` document per key (`_id` is the SHA-256 of `e:<email>` or
  * `i:<address>`, so no address is stored in clear) holding at most `limit` slots; a conditional
@@ -27,7 +28,7 @@ import { verifyPassword } from './passwords.ts';
 import { tokenHash } from './tokens.ts';
 
 export interface SignInLimitOptions {
-  /** Checked sign-in attempts one email may have per window (successes included). Default 5. */
+  /** Failed (or in-flight) sign-in attempts one email may have per window. Default 5. */
   perEmail: number;
   /** Failed attempts one client address may have per window (all emails together). Default 20. */
   perIp: number;
@@ -101,7 +102,7 @@ export class SignInLimits {
       throw err;
     }
     const ok = await verifyPassword(input.password, input.storedHash);
-    if (ok) await this.#release(ipKey, id);
+    if (ok) await Promise.all([this.#release(emailKey, id), this.#release(ipKey, id)]);
     return ok;
   }
 
