@@ -102,7 +102,7 @@ export const configSchema = z.object({
     .optional(),
   navbar: z
     .object({
-      links: z.array(link({ icon: text().optional().describe('Accepted for Mintlify files; not shown yet') })).optional(),
+      links: z.array(mintlifyKeys.navbarLink).optional(),
       primaryCta: cta.optional(),
       primary: mintlifyKeys.navbarPrimary,
       controls: z
@@ -153,6 +153,7 @@ export const configSchema = z.object({
         .transform((value) => (value === 'noindex' ? 'noindex' : 'default'))
         .describe('default or noindex; Mintlify navigable and all read as default'),
       metatags: z.record(z.string(), z.string()).optional().describe('Appended to every page'),
+      ...mintlifyKeys.seo,
     })
     .prefault({}),
   geo: z.looseObject({}).optional().describe('Structured-data and AI-crawler controls; passed through unchanged'),

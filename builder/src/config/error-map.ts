@@ -65,6 +65,17 @@ export function formatPath(path: readonly PropertyKey[]): string {
   return out;
 }
 
+/** Most problems listed at once; the rest are counted in one last line. */
+export const MAX_PROBLEM_LINES = 100;
+
+/**
+ * The first {@link MAX_PROBLEM_LINES} lines, then `docs.json: …and N more` when there are more: a
+ * list of thousands of bad entries would bury the log, and the first ones are fixed first.
+ */
+export function capProblems(lines: readonly string[], file = 'docs.json'): string[] {
+  return lines.length > MAX_PROBLEM_LINES ? [...lines.slice(0, MAX_PROBLEM_LINES), `${file}: …and ${lines.length - MAX_PROBLEM_LINES} more`] : [...lines];
+}
+
 type Issue = z.core.$ZodIssue;
 
 function isRootTypeMiss(issue: Issue): boolean {

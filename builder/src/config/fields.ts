@@ -23,14 +23,20 @@ export const socialSlugs = [
 /** A non-empty string. */
 export const text = () => z.string().min(1);
 
-/** `#rrggbb`. */
-export const hexColor = () => z.string().regex(/^#[0-9a-fA-F]{6}$/, { error: expected('# followed by six hex digits') });
+/** `#rgb` → `#rrggbb` (Mintlify accepts both forms; the theme computes shades from six digits). */
+export function expandHex(value: string): string {
+  return /^#[0-9a-fA-F]{3}$/.test(value) ? `#${[...value.slice(1)].map((c) => c + c).join('')}` : value;
+}
 
-/** `#rrggbb` or a (repeating-)linear/radial/conic CSS gradient. */
+/** `#rrggbb`, or `#rgb` read as `#rrggbb`. */
+export const hexColor = () =>
+  z.string().regex(/^#([0-9a-fA-F]{6}|[0-9a-fA-F]{3})$/, { error: expected('# followed by six (or three) hex digits') }).transform(expandHex);
+
+/** `#rrggbb` (or `#rgb`) or a (repeating-)linear/radial/conic CSS gradient. */
 export const background = () =>
-  z.string().regex(/^(#[0-9a-fA-F]{6}|(repeating-)?(linear|radial|conic)-gradient\(.+\))$/s, {
-    error: expected('# followed by six hex digits, or a CSS gradient such as linear-gradient(…)'),
-  });
+  z.string().regex(/^(#[0-9a-fA-F]{6}|#[0-9a-fA-F]{3}|(repeating-)?(linear|radial|conic)-gradient\(.+\))$/s, {
+    error: expected('# followed by six (or three) hex digits, or a CSS gradient such as linear-gradient(…)'),
+  }).transform(expandHex);
 
 /** A root-relative path served from the repository's `public/` folder, or an absolute http(s) URL. */
 export const assetRef = () =>

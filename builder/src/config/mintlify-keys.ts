@@ -19,6 +19,20 @@ export const mintlifyThemes = {
   almond: 'birch', aspen: 'obsidian', luma: 'slate', sequoia: 'oak',
 } as const satisfies Record<string, ThemeName>;
 
+/** Mintlify's top-level keys that change nothing here yet, and why (the build warns when one is set). */
+const IGNORED_TOP_LEVEL: Record<string, string> = {
+  public: 'sites are public',
+  search: 'search settings are not supported yet',
+  errors: 'the 404 page is built in',
+  thumbnails: 'social images are not generated',
+  metadata: 'page timestamps are not shown yet',
+  variables: 'variables are not substituted in pages yet',
+  markdown: 'Markdown exports are built in',
+};
+
+/** Mintlify `api` keys beyond `openapi`, which change nothing here yet. */
+const IGNORED_API = ['asyncapi', 'playground', 'params', 'url', 'examples', 'mdx', 'spec'];
+
 /** Mintlify social keys spelt differently from our platform slugs. */
 const socialRenames: Record<string, string> = { 'hacker-news': 'hackernews', twitter: 'x' };
 
@@ -32,7 +46,8 @@ export const mintlifyKeys = {
     .discriminatedUnion('type', [
       z.strictObject({ type: z.literal('button'), label: text(), href: text() }),
       z.strictObject({ type: z.literal('github'), href: z.url(), label: text().optional() }),
-    ], { error: expected('{ "type": "button", "label", "href" } or { "type": "github", "href" }') })
+      z.strictObject({ type: z.literal('discord'), href: z.url(), label: text().optional() }),
+    ], { error: expected('{ "type": "button", "label", "href" }, { "type": "github", "href" } or { "type": "discord", "href" }') })
     .optional()
     .describe('Mintlify alias of primaryCta'),
   socials: z.record(z.string(), z.url()).optional().describe('Mintlify alias of social'),
@@ -40,16 +55,43 @@ export const mintlifyKeys = {
     .union([text(), z.array(text()).min(1), z.looseObject({ source: text() })], { error: expected('a path or URL of an OpenAPI document') })
     .optional()
     .describe('Path or URL of the OpenAPI document (Mintlify\'s list and { source } forms: the first is read)'),
+  /**
+   * A `navbar.links` item: `{ label, href }`, or Mintlify's `{ type: "github" | "discord", href }`
+   * whose label defaults to GitHub or Discord; `icon` and `iconType` are accepted, not shown yet.
+   */
+  navbarLink: z
+    .strictObject({
+      label: text().optional(),
+      href: text(),
+      type: z.enum(['github', 'discord']).optional().describe('Mintlify link type; the label defaults to GitHub or Discord'),
+      icon: z.union([text(), z.looseObject({ name: text() })]).optional().describe('Accepted for Mintlify files; not shown yet'),
+      iconType: text().optional().describe('Accepted for Mintlify files; ignored'),
+    })
+    .superRefine((value, ctx) => {
+      if (value.label === undefined && value.type === undefined) ctx.addIssue({ code: 'custom', path: ['label'], input: undefined, message: 'Required' });
+    })
+    .transform(({ label, href, type }) => ({ label: label ?? (type === 'discord' ? 'Discord' : 'GitHub'), href })),
+  /** Mintlify's `seo` keys beyond ours: accepted, not applied yet (warning). */
+  seo: {
+    paths: z.array(z.looseObject({ path: text(), metatags: z.record(z.string(), z.string()) })).optional().describe('Accepted for Mintlify files; per-folder meta tags are not applied yet (warning)'),
+    organization: z.looseObject({}).optional().describe('Accepted for Mintlify files; structured data is not emitted yet (warning)'),
+  },
   topLevel: {
     description: text().optional().describe('Mintlify alias of seo.description'),
     logo: z.union([assetRef(), lightDark], { error: expected('a path such as /logo/light.svg or { "light", "dark", "href" }') }).optional().describe('Mintlify alias of colors.logo'),
     favicon: z.union([assetRef(), lightDark], { error: expected('a path such as /favicon.svg or { "light", "dark" }') }).optional().describe('Mintlify alias of seo.favicon'),
     icons: z.strictObject({ library: z.enum(['fontawesome', 'lucide', 'tabler']).default('fontawesome') }).optional().describe('Icon set that icon names refer to'),
-    banner: z.strictObject({ content: text().describe('Text; [label](url) links are kept'), dismissible: z.boolean().default(false) }).optional().describe('A notice above the header of every page'),
+    banner: z.strictObject({
+      content: text().describe('Text; [label](url) links are kept'),
+      dismissible: z.boolean().default(false),
+      type: z.enum(['info', 'warning', 'critical']).optional().describe('Accepted for Mintlify files; the banner keeps the accent colour (warning)'),
+      color: z.looseObject({}).optional().describe('Accepted for Mintlify files; the banner keeps the accent colour (warning)'),
+    }).optional().describe('A notice above the header of every page'),
     fonts: z.looseObject({ family: text().optional(), heading: fontFace.optional(), body: fontFace.optional() }).optional().describe('Mintlify alias of typography (families only)'),
     contextual: z.looseObject({ options: z.array(z.unknown()).optional() }).optional().describe('Accepted for Mintlify files; ignored (every page has a Copy page action)'),
     styling: z.looseObject({}).optional().describe('Accepted for Mintlify files; ignored'),
     integrations: z.record(z.string(), z.unknown()).optional().describe('Accepted for Mintlify files; ignored (analytics are built in)'),
+    ...Object.fromEntries(Object.keys(IGNORED_TOP_LEVEL).map((key) => [key, z.unknown().optional().describe(`Accepted for Mintlify files; ignored (warning): ${IGNORED_TOP_LEVEL[key]}`)])),
   },
 };
 
@@ -136,8 +178,53 @@ export function applyMintlifyKeys(parsed: Raw, raw: Raw, target: MintlifyTarget)
       if (p.fonts.source || p.fonts.heading?.source || p.fonts.body?.source) ignored('fonts.source', 'font files are not loaded; the families apply where the reader has them installed');
     }
   }
+  for (const [key, why] of Object.entries(IGNORED_TOP_LEVEL)) if (raw[key] !== undefined) ignored(key, why);
+  for (const key of IGNORED_API) if (rec(raw.api)?.[key] !== undefined) ignored(`api.${key}`, 'not supported yet (API pages are generated from api.openapi)');
+  for (const key of ['paths', 'organization']) if (rec(raw.seo)?.[key] !== undefined) ignored(`seo.${key}`, key === 'paths' ? 'per-folder meta tags are not applied yet; seo.metatags apply to every page' : 'structured data is not emitted yet');
+  for (const key of ['type', 'color']) if (rec(raw.banner)?.[key] !== undefined) ignored(`banner.${key}`, 'the banner uses the accent colour');
+  if (rec(raw.interaction)?.drilldown === true) ignored('interaction.drilldown', 'opening a group shows its pages without leaving the page (a group with root links to it)');
+  warnings.push(...navigationWarnings(raw.navigation));
   if (parsed.contextual !== undefined) ignored('contextual', 'every page has a Copy page action and a Markdown export');
   if (parsed.styling !== undefined) ignored('styling', 'not supported');
   for (const name of Object.keys(rec(parsed.integrations) ?? {})) ignored(`integrations.${name}`, 'third-party integrations are not supported; analytics are built in');
   return warnings;
+}
+
+/** Navigation keys Mintlify defines that change nothing here yet, and why. */
+const IGNORED_NAVIGATION: Record<string, string> = {
+  directory: 'directory listings on group root pages are not rendered yet',
+  align: 'tabs are laid out in order',
+  graphql: 'GraphQL reference pages are not generated',
+  sdk: 'SDK reference pages are not generated',
+  banner: 'the site-wide banner applies to every language',
+  footer: 'the site-wide footer applies to every language',
+  navbar: 'the site-wide navbar applies to every language',
+  global: 'only the top-level navigation.global is shown',
+};
+
+/**
+ * One warning per kind of ignored navigation key: the first place it is written and how many
+ * others there are, so a key repeated in every language reads as one line, not dozens.
+ */
+export function navigationWarnings(navigation: unknown): string[] {
+  const found = new Map<string, { first: string; more: number }>();
+  const visit = (value: unknown, path: string, top: boolean) => {
+    if (Array.isArray(value)) { value.forEach((v, i) => visit(v, `${path}[${i}]`, false)); return; }
+    const obj = rec(value);
+    if (!obj) return;
+    for (const [key, child] of Object.entries(obj)) {
+      const here = `${path}.${key}`;
+      // navigation.global is ours; a directory of "none" is the default.
+      const ignoredHere = Object.hasOwn(IGNORED_NAVIGATION, key) && !(top && key === 'global') && !(key === 'directory' && child === 'none');
+      if (ignoredHere) {
+        const seen = found.get(key);
+        if (seen) seen.more++;
+        else found.set(key, { first: here, more: 0 });
+        continue;
+      }
+      if (key !== 'global') visit(child, here, false);
+    }
+  };
+  visit(navigation, 'navigation', true);
+  return [...found].map(([key, { first, more }]) => `docs.json: ${first}: ignored; ${IGNORED_NAVIGATION[key]}${more ? ` (and ${more} more place${more > 1 ? 's' : ''})` : ''}`);
 }

@@ -15,8 +15,12 @@ import { expected } from './error-map.ts';
 import { readDimensions } from '../nav/dimensions.ts';
 import { text } from './fields.ts';
 
-/** Kinds of navigation divisions, in the order a level's children are laid out. */
-export const divisionKinds = ['language', 'version', 'product', 'dropdown', 'tab', 'anchor'] as const;
+/**
+ * Kinds of navigation divisions, in the order a level's children are laid out. `item` is an item
+ * of Mintlify's `menu` (written `"menu": [{ "item": "…" }]`, on tabs and products): the dropdown
+ * of a header tab whose selected item fills the sidebar.
+ */
+export const divisionKinds = ['language', 'version', 'product', 'dropdown', 'tab', 'item', 'anchor'] as const;
 export type DivisionKind = (typeof divisionKinds)[number];
 
 /** A group of the sidebar. */
@@ -24,8 +28,12 @@ export interface NavigationGroup {
   group: string;
   pages: NavigationEntry[];
   icon?: string;
-  /** Open by default. */
+  /** Open by default (Mintlify's `expanded`, or `isDefaultOpen`). */
   expanded?: boolean;
+  /** Search ranking multiplier of the group's pages (Mintlify's `boost`); the nearest group's wins. */
+  boost?: number;
+  /** `false`: its pages are left out of search; `true` keeps a hidden group's pages searchable. */
+  searchable?: boolean;
   /** Page the group title links to. */
   root?: string;
   tag?: string;
@@ -51,6 +59,8 @@ export interface NavigationDivision {
   tag?: string;
   hidden?: boolean;
   description?: string;
+  /** `false`: its pages are left out of search; `true` keeps a hidden division's pages searchable. */
+  searchable?: boolean;
   /** Mintlify's `openapi` on a division, as on a group. */
   openapi?: string;
   /**
@@ -84,7 +94,16 @@ const icon = z
   .transform((value) => (typeof value === 'string' ? value : value.name))
   .optional();
 
-const plural = { language: 'languages', version: 'versions', product: 'products', dropdown: 'dropdowns', tab: 'tabs', anchor: 'anchors' } as const;
+const plural = { language: 'languages', version: 'versions', product: 'products', dropdown: 'dropdowns', tab: 'tabs', item: 'menu', anchor: 'anchors' } as const;
+
+/** Mintlify's `directory` (listings of a group root's children), accepted on every level; not rendered yet (warning). */
+const directory = z.enum(['none', 'accordion', 'card']).optional().describe('Accepted for Mintlify files; directory listings are not rendered yet (warning)');
+/** Keys Mintlify reserves on every level and rejects when used; accepted here, with a warning when set. */
+const unsupported = {
+  graphql: z.unknown().optional().describe('Accepted for Mintlify files; ignored (warning)'),
+  sdk: z.unknown().optional().describe('Accepted for Mintlify files; ignored (warning)'),
+};
+const searchable = z.boolean().optional().describe('false leaves its pages out of search; true keeps the pages of a hidden tab or group searchable');
 
 const navigationGroup = z.strictObject({
   group: text().describe('Sidebar group title'),
@@ -93,16 +112,23 @@ const navigationGroup = z.strictObject({
   },
   icon,
   expanded: z.boolean().optional().describe('Open when the page loads'),
+  isDefaultOpen: z.boolean().optional().describe('Alias of expanded (expanded wins)'),
   root: pagePath.optional().describe('Page the group title links to'),
   tag: text().optional().describe('A short label beside the title, e.g. NEW'),
   hidden: z.boolean().optional(),
+  boost: z.number().nonnegative().optional().describe('Search ranking multiplier of the group\'s pages, e.g. 3; below 1 ranks them lower. A nested group\'s own boost wins'),
+  searchable,
+  directory,
   public: z.boolean().optional().describe('Accepted for Mintlify files; ignored'),
   openapi: z.unknown().optional().describe('With empty pages: every API reference page of api.openapi, grouped by tag'),
   asyncapi: z.unknown().optional().describe('Accepted for Mintlify files; ignored'),
+  ...unsupported,
 }).superRefine((value, ctx) => {
   // Mintlify's way: a group with `openapi` and no pages holds the whole API reference.
   if (value.pages === undefined && value.openapi === undefined) ctx.addIssue({ code: 'custom', path: ['pages'], input: undefined, message: 'Required' });
-}).transform(({ public: _p, openapi, asyncapi: _a, pages, ...rest }): NavigationGroup => dropUndefined({ ...rest, pages: pages ?? [], ...(openapi !== undefined ? { openapi: openapiSource(openapi) } : {}) }));
+}).transform(({ public: _p, openapi, asyncapi: _a, pages, isDefaultOpen, expanded, directory: _d, graphql: _g, sdk: _s, ...rest }): NavigationGroup => dropUndefined({
+  ...rest, expanded: expanded ?? isDefaultOpen, pages: pages ?? [], ...(openapi !== undefined ? { openapi: openapiSource(openapi) } : {}),
+}));
 
 const navigationEntry: z.ZodType<NavigationEntry, unknown> = z
   .union([pagePath, navigationGroup], { error: expected('a page path or a group { "group", "pages" }') })
@@ -115,6 +141,7 @@ const childKeys = {
   get products() { return z.array(division('product')).optional(); },
   get dropdowns() { return z.array(division('dropdown')).optional(); },
   get tabs() { return z.array(division('tab')).optional(); },
+  get menu() { return z.array(division('item')).optional(); },
   get anchors() { return z.array(division('anchor')).optional(); },
   get groups() { return z.array(navigationGroup).optional(); },
   get pages() { return z.array(navigationEntry).optional(); },
@@ -183,6 +210,18 @@ function division(kind: DivisionKind): z.ZodType<NavigationDivision, unknown> {
       public: z.boolean().optional().describe('Accepted for Mintlify files; ignored'),
       openapi: z.unknown().optional().describe('Without pages: every API reference page of api.openapi, grouped by tag'),
       asyncapi: z.unknown().optional().describe('Accepted for Mintlify files; ignored'),
+      searchable,
+      directory,
+      iconType: text().optional().describe('Accepted for Mintlify files (Font Awesome style); ignored'),
+      ...(kind === 'tab' ? { align: z.enum(['start', 'end']).optional().describe('Accepted for Mintlify files; tabs are laid out in order (warning)') } : {}),
+      ...(kind === 'product' ? { name: text().optional().describe('Display name of the product (default: product)') } : {}),
+      ...(kind === 'language' ? {
+        banner: z.unknown().optional().describe('Accepted for Mintlify files; the site-wide banner applies (warning)'),
+        footer: z.unknown().optional().describe('Accepted for Mintlify files; the site-wide footer applies (warning)'),
+        navbar: z.unknown().optional().describe('Accepted for Mintlify files; the site-wide navbar applies (warning)'),
+      } : {}),
+      global: z.unknown().optional().describe('Accepted for Mintlify files; the top-level navigation.global applies (warning)'),
+      ...unsupported,
     }))
     .superRefine((value, ctx) => {
       // A language or version without pages shows the default one's navigation in its own folder.
@@ -194,8 +233,9 @@ function division(kind: DivisionKind): z.ZodType<NavigationDivision, unknown> {
     .transform((value): NavigationDivision => {
       const v = value as Record<string, unknown> & Children;
       return dropUndefined({
-        division: kind, name: v[kind] as string, ...childrenOf(v), icon: v.icon as string | undefined, href: v.href as string | undefined,
+        division: kind, name: (kind === 'product' ? v.name ?? v[kind] : v[kind]) as string, ...childrenOf(v), icon: v.icon as string | undefined, href: v.href as string | undefined,
         default: v.default as boolean | undefined, tag: v.tag as string | undefined, hidden: v.hidden as boolean | undefined, description: v.description as string | undefined,
+        searchable: v.searchable as boolean | undefined,
         ...(v.openapi !== undefined ? { openapi: openapiSource(v.openapi) } : {}),
         prefix: v.prefix as string | undefined,
       });
@@ -205,16 +245,19 @@ function division(kind: DivisionKind): z.ZodType<NavigationDivision, unknown> {
   return schema;
 }
 
-const globalLinks = Object.fromEntries(divisionKinds.map((kind) => [
+const globalLinks = Object.fromEntries(divisionKinds.filter((kind) => kind !== 'item').map((kind) => [
   plural[kind],
-  z.array(z.strictObject({ [kind]: text(), href: text(), icon, color: z.unknown().optional() })).optional(),
+  z.array(z.strictObject({
+    [kind]: text(), href: text(), icon, color: z.unknown().optional(),
+    iconType: z.unknown().optional(), hidden: z.boolean().optional(), default: z.boolean().optional(), description: z.unknown().optional(),
+  })).optional(),
 ])) as unknown as Record<(typeof plural)[DivisionKind], z.ZodOptional<z.ZodArray<z.ZodType<Record<string, string | undefined>, unknown>>>>;
 
 const navigationObject = z
-  .strictObject(withChildren({ global: z.strictObject(globalLinks).optional().describe('Links shown on every page') }))
+  .strictObject(withChildren({ global: z.strictObject(globalLinks).optional().describe('Links shown on every page'), directory, ...unsupported }))
   .transform((value): Navigation => ({
     ...childrenOf(value as Children),
-    global: divisionKinds.flatMap((kind) => (value.global?.[plural[kind]] ?? []).map((link) => dropUndefined({
+    global: divisionKinds.flatMap((kind) => (value.global?.[plural[kind]] ?? []).filter((link) => link.hidden !== (true as unknown)).map((link) => dropUndefined({
       kind, label: link[kind] as string, href: link.href as string, icon: link.icon,
     }))),
   }))

@@ -5,7 +5,7 @@
 import type { SiteConfig } from '@folio/site-template/shared/types.ts';
 import { userError } from '../errors.ts';
 import { configSchema } from './config-schema.ts';
-import { errorMap, formatIssues } from './error-map.ts';
+import { capProblems, errorMap, formatIssues, MAX_PROBLEM_LINES } from './error-map.ts';
 import { themeAliases } from './fields.ts';
 import { findJsonSyntaxError } from './json-syntax-error.ts';
 import { applyMintlifyKeys, mintlifyThemes } from './mintlify-keys.ts';
@@ -16,7 +16,7 @@ import { resolveRefs, type ReadRepoFile } from './resolve-refs.ts';
 export { MAX_CONFIG_DEPTH } from './nesting-depth.ts';
 
 /** Most problems listed for one configuration; the rest are counted in a last line. */
-export const MAX_CONFIG_ERRORS = 100;
+export const MAX_CONFIG_ERRORS = MAX_PROBLEM_LINES;
 
 /** Name of the configuration file at the repository root. */
 export const CONFIG_FILE = 'docs.json';
@@ -118,8 +118,7 @@ export function parseConfigValue(data: unknown, location: SiteLocation, options:
   if (!result.success) {
     const lines = formatIssues(result.error.issues, CONFIG_FILE);
     // A list of thousands of bad items would bury the log: the first problems, and a count.
-    const shown = lines.length > MAX_CONFIG_ERRORS ? [...lines.slice(0, MAX_CONFIG_ERRORS), `${CONFIG_FILE}: ${lines.length - MAX_CONFIG_ERRORS} more problems not shown; fix the ones above first`] : lines;
-    throw userError('invalid_config', shown.join('\n'));
+    throw userError('invalid_config', capProblems(lines, CONFIG_FILE).join('\n'));
   }
   const c = result.data;
   const theme = (themeAliases as Record<string, SiteConfig['theme']>)[c.theme] ?? (mintlifyThemes as Record<string, SiteConfig['theme']>)[c.theme] ?? (c.theme as SiteConfig['theme']);

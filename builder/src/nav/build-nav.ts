@@ -12,7 +12,7 @@
  */
 import type { NavItem } from '@folio/site-template/shared/types.ts';
 import type { NavigationEntry } from '../config/navigation-schema.ts';
-import { formatPath } from '../config/error-map.ts';
+import { capProblems, formatPath } from '../config/error-map.ts';
 import { userError } from '../errors.ts';
 import type { CompiledPage } from '../types.ts';
 
@@ -171,6 +171,8 @@ function explicit(config: NavConfig & { navigation: NavigationEntry[] }, pages: 
         return [{
           kind: 'division', division: entry.division, title: entry.division === 'language' ? languageName(entry.name) : entry.name, items,
           ...(entry.href !== undefined ? { href: entry.href } : {}), ...(entry.default ? { default: true } : {}), ...(entry.tag ? { tag: entry.tag } : {}),
+          // A menu item shows its icon and description in its tab's dropdown.
+          ...(entry.division === 'item' && entry.description ? { description: entry.description } : {}), ...(entry.division === 'item' && entry.icon ? { icon: entry.icon } : {}),
         }];
       }
       if (entry.hidden) return [];
@@ -183,7 +185,7 @@ function explicit(config: NavConfig & { navigation: NavigationEntry[] }, pages: 
       }];
     });
   const nav = walk(config.navigation, config.navigationPaths ?? config.navigation.map((_, i) => [i]), ['navigation']);
-  if (missing.length) throw userError('invalid_config', missing.join('\n'));
+  if (missing.length) throw userError('invalid_config', capProblems(missing).join('\n'));
   return nav;
 }
 

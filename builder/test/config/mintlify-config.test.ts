@@ -74,14 +74,14 @@ t.test('Mintlify docs.json', async (t) => {
       name: 'A', navbar: { primary: { type: 'link', href: 'x' } }, logo: 5, favicon: { dark: '/x.svg' },
       footer: { links: [{ items: [] }], socials: { x: 'not a url' } }, icons: { library: 'material' }, banner: { text: 'x' },
     }), [
-      'docs.json: navbar.primary.type: Unexpected object; expected { "type": "button", "label", "href" } or { "type": "github", "href" }',
+      'docs.json: navbar.primary.type: Unexpected object; expected { "type": "button", "label", "href" }, { "type": "github", "href" } or { "type": "discord", "href" }',
       'docs.json: footer.socials.x: Unexpected "not a url"; expected a URL',
       'docs.json: footer.links[0].title: Required',
       'docs.json: logo: Unexpected 5; expected a path such as /logo/light.svg or { "light", "dark", "href" }',
       'docs.json: favicon.light: Required',
       'docs.json: icons.library: Unexpected "material"; expected one of fontawesome, lucide, tabler',
       'docs.json: banner.content: Required',
-      'docs.json: banner.text: Unexpected key; banner accepts content, dismissible',
+      'docs.json: banner.text: Unexpected key; banner accepts content, dismissible, type, color',
     ]);
   });
 
@@ -124,10 +124,10 @@ t.test('Mintlify docs.json', async (t) => {
     }), [
       'docs.json: navigation.global.anchors[0].href: Required',
       'docs.json: navigation.languages[0].language: Unexpected "english"; expected a language code such as en, fr or pt-BR',
-      'docs.json: navigation.tabs[0]: Unexpected tab without pages; expected languages, versions, products, dropdowns, tabs, anchors, groups, pages or href',
+      'docs.json: navigation.tabs[0]: Unexpected tab without pages; expected languages, versions, products, dropdowns, tabs, menu, anchors, groups, pages or href',
       'docs.json: navigation.tabs[1].groups[0].pages[1]: Unexpected 3; expected a page path or a group { "group", "pages" }',
-      'docs.json: navigation.tabs[1].colour: Unexpected key; navigation.tabs[1] accepts tab, icon, href, default, tag, hidden, description, color, public, openapi, asyncapi, languages, versions, products, dropdowns, tabs, anchors, groups, pages',
-      'docs.json: navigation.foo: Unexpected key; navigation accepts global, languages, versions, products, dropdowns, tabs, anchors, groups, pages',
+      'docs.json: navigation.tabs[1].colour: Unexpected key; navigation.tabs[1] accepts tab, icon, href, default, tag, hidden, description, color, public, openapi, asyncapi, searchable, directory, iconType, align, global, graphql, sdk, languages, versions, products, dropdowns, tabs, menu, anchors, groups, pages',
+      'docs.json: navigation.foo: Unexpected key; navigation accepts global, directory, graphql, sdk, languages, versions, products, dropdowns, tabs, menu, anchors, groups, pages',
     ]);
     t.same(problems(t, { name: 'A', navigation: 5 }), ['docs.json: navigation: Unexpected 5; expected an array of pages and groups, or an object of tabs, anchors, languages, versions, groups or pages']);
   });
@@ -152,7 +152,7 @@ t.test('Mintlify docs.json', async (t) => {
       },
     }), [
       'docs.json: navigation.versions[2].prefix: Unexpected "../x"; expected one folder name such as v2 or fr (letters, digits, ".", "_", "-")',
-      'docs.json: navigation.tabs[0].prefix: Unexpected key; navigation.tabs[0] accepts tab, icon, href, default, tag, hidden, description, color, public, openapi, asyncapi, languages, versions, products, dropdowns, tabs, anchors, groups, pages',
+      'docs.json: navigation.tabs[0].prefix: Unexpected key; navigation.tabs[0] accepts tab, icon, href, default, tag, hidden, description, color, public, openapi, asyncapi, searchable, directory, iconType, align, global, graphql, sdk, languages, versions, products, dropdowns, tabs, menu, anchors, groups, pages',
     ]);
     t.same(problems(t, {
       name: 'A',

@@ -191,9 +191,9 @@ t.test('parseConfig', async (t) => {
 
   t.test('should require six-digit hex colours and valid logo references', async (t) => {
     t.same(problems(t, { name: 'A', colors: { primary: '#12345', light: 'blue', dark: '#12345g', logo: { light: 'logo.svg', dark: '/../x.svg', href: '' } } }), [
-      'docs.json: colors.primary: Unexpected "#12345"; expected # followed by six hex digits',
-      'docs.json: colors.light: Unexpected "blue"; expected # followed by six hex digits',
-      'docs.json: colors.dark: Unexpected "#12345g"; expected # followed by six hex digits',
+      'docs.json: colors.primary: Unexpected "#12345"; expected # followed by six (or three) hex digits',
+      'docs.json: colors.light: Unexpected "blue"; expected # followed by six (or three) hex digits',
+      'docs.json: colors.dark: Unexpected "#12345g"; expected # followed by six (or three) hex digits',
       'docs.json: colors.logo.light: Unexpected "logo.svg"; expected a root-relative path such as /images/logo.svg, or an absolute http(s) URL',
       'docs.json: colors.logo.dark: Unexpected "/../x.svg"; expected a root-relative path such as /images/logo.svg, or an absolute http(s) URL',
       'docs.json: colors.logo.href: Unexpected ""; expected a non-empty string',
@@ -205,7 +205,7 @@ t.test('parseConfig', async (t) => {
       t.equal(parseConfig(JSON.stringify({ name: 'A', background: { light: value } }), location).background?.light, value);
     }
     t.same(problems(t, { name: 'A', background: { dark: 'url(x.png)' } }), [
-      'docs.json: background.dark: Unexpected "url(x.png)"; expected # followed by six hex digits, or a CSS gradient such as linear-gradient(…)',
+      'docs.json: background.dark: Unexpected "url(x.png)"; expected # followed by six (or three) hex digits, or a CSS gradient such as linear-gradient(…)',
     ]);
   });
 
@@ -228,7 +228,7 @@ t.test('parseConfig', async (t) => {
       }),
       [
         'docs.json: navbar.links[0].href: Required',
-        'docs.json: navbar.links[1].target: Unexpected key; navbar.links[1] accepts label, href, icon',
+        'docs.json: navbar.links[1].target: Unexpected key; navbar.links[1] accepts label, href, type, icon, iconType',
         'docs.json: navbar.links[2]: Unexpected "c"; expected object',
         'docs.json: navbar.primaryCta.label: Required',
         'docs.json: navbar.primaryCta.style: Unexpected "fancy"; expected one of solid, outline, ghost',
@@ -274,7 +274,7 @@ t.test('parseConfig', async (t) => {
         'docs.json: seo.favicon: Unexpected "favicon.ico"; expected a root-relative path such as /images/logo.svg, or an absolute http(s) URL',
         'docs.json: seo.indexing: Unexpected "none"; expected one of default, noindex, navigable, all',
         'docs.json: seo.metatags.robots: Unexpected 1; expected string',
-        'docs.json: seo.canonical: Unexpected key; seo accepts title, description, keywords, author, ogImage, favicon, indexing, metatags',
+        'docs.json: seo.canonical: Unexpected key; seo accepts title, description, keywords, author, ogImage, favicon, indexing, metatags, paths, organization',
       ],
     );
   });
@@ -312,7 +312,7 @@ t.test('parseConfig', async (t) => {
         'docs.json: navigation[2]: Unexpected "/abs"; expected a page path relative to contentRoot, without extension, such as guides/install, or an API operation such as GET /users',
         'docs.json: navigation[3]: Unexpected "x.mdx"; expected a page path relative to contentRoot, without extension, such as guides/install, or an API operation such as GET /users',
         'docs.json: navigation[4]: Unexpected "a/../b"; expected a page path relative to contentRoot, without extension, such as guides/install, or an API operation such as GET /users',
-        'docs.json: navigation[5].page: Unexpected key; navigation[5] accepts group, pages, icon, expanded, root, tag, hidden, public, openapi, asyncapi',
+        'docs.json: navigation[5].page: Unexpected key; navigation[5] accepts group, pages, icon, expanded, isDefaultOpen, root, tag, hidden, boost, searchable, directory, public, openapi, asyncapi, graphql, sdk',
       ],
     );
   });

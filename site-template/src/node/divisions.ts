@@ -11,12 +11,22 @@
  * - languages, versions and products become switchers (each option links to the first page of
  *   its division), tabs the header's tab row, dropdowns and anchors links at the top of the
  *   sidebar; a division with `href` and no pages is a plain link;
+ * - a tab's menu items (`item` divisions, Mintlify's `menu`) become the tab's dropdown in the
+ *   header, each item linking to its first page (or `href`); the page's own item (else the
+ *   default, else the first) fills the sidebar;
  * - what remains once no division is left is the sidebar.
  */
 import type { DivisionKind, NavItem, Switcher } from '../shared/types.ts';
 
 /** A link to a division: its first page, or its `href`. */
-export interface DivisionLink { title: string; href: string; current: boolean; external: boolean; tag?: string }
+export interface DivisionLink {
+  title: string; href: string; current: boolean; external: boolean; tag?: string;
+  /** A tab's menu (Mintlify's `menu`): the items of its dropdown in the header. */
+  menu?: MenuLink[];
+}
+
+/** An item of a tab's menu. */
+export interface MenuLink { title: string; href: string; current: boolean; external: boolean; description?: string; icon?: string }
 
 /** What one page shows of the navigation tree. */
 export interface ScopedNav {
@@ -29,7 +39,14 @@ export interface ScopedNav {
 
 type Division = Extract<NavItem, { kind: 'division' }>;
 
-const ORDER: DivisionKind[] = ['language', 'version', 'product', 'dropdown', 'tab', 'anchor'];
+const ORDER: DivisionKind[] = ['language', 'version', 'product', 'dropdown', 'tab', 'item', 'anchor'];
+
+const isExternal = (href: string) => /^[a-z][a-z0-9+.-]*:/i.test(href);
+
+/** Where a division leads: its first page, else its `href`, else (a tab of menu links only) its first item's `href`. */
+function targetOf(d: Division): string | undefined {
+  return firstPath(d.items) ?? d.href ?? d.items.find((i): i is Division => i.kind === 'division' && i.division === 'item' && i.href !== undefined)?.href;
+}
 
 /** First page of a subtree, depth-first. */
 export function firstPath(items: readonly NavItem[]): string | undefined {
@@ -64,15 +81,32 @@ export function scopeNav(nav: NavItem[], current: string): ScopedNav {
     const linksOnly = kind === 'anchor' || kind === 'dropdown';
     const chosen = withPages.find((d) => holds(d.items, current)) ?? (linksOnly ? undefined : withPages.find((d) => d.default) ?? withPages[0]);
     const links = ofKind.flatMap((d): DivisionLink[] => {
-      const href = firstPath(d.items) ?? d.href;
+      const href = targetOf(d);
       if (href === undefined) return [];
-      return [{ title: d.title, href, current: d === chosen, external: !firstPath(d.items) && /^[a-z][a-z0-9+.-]*:/i.test(href), ...(d.tag ? { tag: d.tag } : {}) }];
+      const menu = kind === 'tab' ? menuOf(d, current) : [];
+      return [{
+        title: d.title, href, current: d === chosen, external: !firstPath(d.items) && isExternal(href), ...(d.tag ? { tag: d.tag } : {}), ...(menu.length ? { menu } : {}),
+      }];
     });
+    // Menu items (`item`) are drawn as their tab's dropdown, built with the tab: only entered here.
     if (kind === 'tab') out.tabs = links;
     else if (kind === 'anchor' || kind === 'dropdown') out.anchors = [...out.anchors, ...links];
-    else if (chosen) out.switchers[kind] = { current: chosen.title, options: links.map(({ title, href }) => ({ label: title, href })) };
+    else if (chosen && kind !== 'item') out.switchers[kind] = { current: chosen.title, options: links.map(({ title, href }) => ({ label: title, href })) };
     level = [...(chosen?.items ?? []), ...rest];
   }
   out.sidebar = level;
   return out;
+}
+
+/** The menu items of a tab, each leading to its first page or its `href`; the one holding `current` marked. */
+function menuOf(tab: Division, current: string): MenuLink[] {
+  return tab.items.flatMap((i): MenuLink[] => {
+    if (i.kind !== 'division' || i.division !== 'item') return [];
+    const href = targetOf(i);
+    if (href === undefined) return [];
+    return [{
+      title: i.title, href, current: holds(i.items, current), external: !firstPath(i.items) && isExternal(href),
+      ...(i.description ? { description: i.description } : {}), ...(i.icon ? { icon: i.icon } : {}),
+    }];
+  });
 }

@@ -1,5 +1,6 @@
 /** @jsxRuntime automatic @jsxImportSource preact */
 import type { PageShellInput } from '../shared/types.ts';
+import { IconGlyph } from '../components/icon.tsx';
 import { Icon } from '../components/icons.tsx';
 import { uiStrings } from '../shared/ui-strings.ts';
 import { Control, type ControlLayout } from './controls.tsx';
@@ -63,6 +64,40 @@ export function DivisionAnchor({ link, basePath }: { link: DivisionLink; basePat
 }
 
 /**
+ * A tab with a menu (Mintlify's `menu`): a native `<details>` dropdown (no script needed) listing
+ * its items, each with its icon and description and linking to its first page or its `href`.
+ */
+export function TabMenu({ link, basePath }: { link: DivisionLink; basePath: string }) {
+  return (
+    <details class="tab-menu">
+      <summary aria-current={link.current ? 'true' : undefined}>
+        {link.title}
+        {link.tag ? <span class="nav-tag">{link.tag}</span> : null}
+        <Icon name="chevron" />
+      </summary>
+      <ul>
+        {link.menu!.map((item) => (
+          <li>
+            <a
+              href={item.external ? item.href : withBase(basePath, item.href)}
+              aria-current={item.current ? 'true' : undefined}
+              target={item.external ? '_blank' : undefined}
+              rel={item.external ? 'noopener' : undefined}
+            >
+              {item.icon ? <IconGlyph icon={item.icon.startsWith('/') && !item.icon.startsWith('//') ? withBase(basePath, item.icon) : item.icon} class="nav-icon" /> : null}
+              <span class="tab-menu-text">
+                <span class="tab-menu-title">{item.title}</span>
+                {item.description ? <span class="tab-menu-description">{item.description}</span> : null}
+              </span>
+            </a>
+          </li>
+        ))}
+      </ul>
+    </details>
+  );
+}
+
+/**
  * Mintlify's banner: text above the header. `[label](url)` becomes a link (http(s), mailto and
  * root-relative targets only); everything else is text.
  */
@@ -92,7 +127,7 @@ export function Header({ input, controls, tabs = [] }: { input: ShellInput; cont
         <Brand site={site} />
         {tabs.length ? (
           <nav class="header-tabs" aria-label="Sections">
-            {tabs.map((link) => <DivisionAnchor link={link} basePath={site.basePath} />)}
+            {tabs.map((link) => (link.menu ? <TabMenu link={link} basePath={site.basePath} /> : <DivisionAnchor link={link} basePath={site.basePath} />))}
           </nav>
         ) : null}
         {site.navbar?.links?.length ? (

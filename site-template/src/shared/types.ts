@@ -60,7 +60,7 @@ export interface TocEntry { depth: number; id: string; text: string }
 export type PageSeo = Partial<NonNullable<SiteConfig['seo']>>;
 
 /** Kinds of navigation divisions (`navigation` in its object form). */
-export type DivisionKind = 'language' | 'version' | 'product' | 'dropdown' | 'tab' | 'anchor';
+export type DivisionKind = 'language' | 'version' | 'product' | 'dropdown' | 'tab' | 'item' | 'anchor';
 
 /**
  * A navigation node: a page link, a group of nodes, or a division of the site. Divisions are
@@ -77,7 +77,8 @@ export type NavItem =
    * current page; unset: always open, as before collapsing existed.
    */
   | { kind: 'group'; title: string; items: NavItem[]; expanded?: boolean; path?: string; tag?: string; icon?: string }
-  | { kind: 'division'; division: DivisionKind; title: string; items: NavItem[]; href?: string; default?: boolean; tag?: string };
+  /** `item`: an item of a tab's menu (Mintlify's `menu`), with its `description` and `icon` shown in the tab's dropdown. */
+  | { kind: 'division'; division: DivisionKind; title: string; items: NavItem[]; href?: string; default?: boolean; tag?: string; description?: string; icon?: string };
 
 /** Everything the shell needs for one page. `path` is the clean URL path, e.g. `/guides/install`. */
 export interface PageShellInput {
