@@ -1,20 +1,17 @@
 /** Builds the {@link Visit} of an incoming HTTP request. */
 import type http from 'node:http';
 import type { Visit } from './event-input.ts';
+import { clientAddress } from '../http/client-address.ts';
 
 const first = (v: string | string[] | undefined): string | undefined => (Array.isArray(v) ? v[0] : v);
 
 /**
- * The client address: the socket's, or, when `trustProxy` is set (a CDN or load balancer is in
- * front and overwrites the header), the first `X-Forwarded-For` hop. Without a trusted proxy the
- * header is ignored, so a client cannot pose as another visitor (beacon rate limits key on it).
+ * The client address: the socket's, or with `trustProxy` the one the proxy in front wrote
+ * ({@link clientAddress}). Without a trusted proxy the header is ignored, so a client cannot pose
+ * as another visitor (beacon rate limits key on it).
  */
 export function clientIp(req: http.IncomingMessage, trustProxy: boolean): string | null {
-  if (trustProxy) {
-    const forwarded = first(req.headers['x-forwarded-for'])?.split(',')[0]?.trim();
-    if (forwarded) return forwarded.replace(/^::ffff:/, '');
-  }
-  return req.socket.remoteAddress?.replace(/^::ffff:/, '') ?? null;
+  return clientAddress(req, trustProxy);
 }
 
 /** The visit of `req`; `search` is the page URL's query string (without `?`). */

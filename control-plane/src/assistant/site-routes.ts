@@ -8,6 +8,7 @@ import type http from 'node:http';
 import type { ObjectStore } from '@folio/builder';
 import type { Models } from '../db/models/index.ts';
 import type { Env } from '../env.ts';
+import { clientAddress } from '../http/client-address.ts';
 import type { AbuseLimits } from './abuse-limits.ts';
 import { assistantHandler } from './assistant-route.ts';
 import type { LlmConfig } from './llm-client.ts';
@@ -35,12 +36,9 @@ export function llmFromEnv(env: SiteRoutesOptions['env']): LlmConfig | undefined
     : undefined;
 }
 
-/** Who is asking: the socket's address, or with a trusted proxy the first `X-Forwarded-For` hop. */
+/** Who is asking: the socket's address, or with a trusted proxy the address it wrote ({@link clientAddress}). */
 export function visitorAddress(trustProxy: boolean): (req: http.IncomingMessage) => string {
-  return (req) => {
-    const forwarded = trustProxy ? String(req.headers['x-forwarded-for'] ?? '').split(',')[0].trim() : '';
-    return forwarded || req.socket.remoteAddress || 'unknown';
-  };
+  return (req) => clientAddress(req, trustProxy) ?? 'unknown';
 }
 
 /** Runs each handler in turn until one answers. */

@@ -39,7 +39,10 @@ const rawBody = koaBody({ json: false, multipart: false, text: false, urlencoded
 export function createApp(opts: AppOptions): Koa {
   const log = opts.log ?? ((msg, err) => console.error(msg, err));
   const app = new Koa();
-  app.proxy = true;
+  // Forwarded headers count only behind a proxy the operator says is there, and only the entry it
+  // wrote (the rightmost): see client-address.ts. ctx.ip then feeds audit entries and Git.
+  app.proxy = opts.deps.env.TRUST_PROXY;
+  app.maxIpsCount = 1;
   app.silent = true;
   const router = new Router({ prefix: '/v1' });
 
