@@ -36,6 +36,9 @@ export const MAX_PAGES_REPORT_BYTES = 32 * 1024 * 1024;
 /** Pages one page report request carries at most. */
 export const MAX_PAGES_PER_REPORT = 200;
 
+/** Longest title, description, URL path and version label of a page the pages API stores (it refuses longer ones with 400). */
+export const PAGE_FIELD_LIMITS = { title: 1000, description: 5000, path: 1000, version: 100 } as const;
+
 /** Bytes of a page as a page report carries it. */
 export const pageRecordBytes = (record: PageRecord): number => Buffer.byteLength(JSON.stringify(record));
 

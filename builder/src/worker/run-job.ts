@@ -9,10 +9,10 @@ import type { Compiler } from '../compile/index.ts';
 import type { LinkChecker } from '../links/link-check.ts';
 import type { PageMemory } from '../page-bodies.ts';
 import type { BuildProgress } from '../progress/progress-reporter.ts';
-import { BuilderError } from '../errors.ts';
+import { BuilderError, userError } from '../errors.ts';
 import type { ObjectStore } from '../store/object-store.ts';
 import type { BuildResult } from '../types.ts';
-import { LeaseLostError, MAX_PAGE_RECORD_BYTES, MAX_WARNING_LENGTH, MAX_WARNINGS, pageRecordBytes, pageTooLarge, type BuildJob, type ControlPlaneClient, type JobReport, type PageRecord } from './control-plane-client.ts';
+import { LeaseLostError, MAX_PAGE_RECORD_BYTES, PAGE_FIELD_LIMITS, MAX_WARNING_LENGTH, MAX_WARNINGS, pageRecordBytes, pageTooLarge, type BuildJob, type ControlPlaneClient, type JobReport, type PageRecord } from './control-plane-client.ts';
 
 export interface RunJobOptions {
   client: ControlPlaneClient;
@@ -42,9 +42,18 @@ export interface RunJobOptions {
  *   cannot store: the build fails before anything is published, and is not retried.
  */
 function records(upserts: readonly PageUpsert[]): PageRecord[] {
+  const cut = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
   return upserts.map(({ page, source, version }) => {
+    // A URL or a version label the pages API cannot store is the customer's to shorten; a long
+    // title or description is shortened here (the page itself shows it whole).
+    if (page.urlPath.length > PAGE_FIELD_LIMITS.path) {
+      throw userError('invalid_path', `Unexpected URL path of ${page.urlPath.length} characters; expected at most ${PAGE_FIELD_LIMITS.path}: use a shorter file path`, { file: page.sourcePath });
+    }
+    if (version.length > PAGE_FIELD_LIMITS.version) {
+      throw userError('invalid_config', `navigation: Unexpected version label of ${version.length} characters; expected at most ${PAGE_FIELD_LIMITS.version}`, { file: 'docs.json' });
+    }
     const record: PageRecord = {
-      path: page.urlPath, version, title: page.title, description: page.description ?? '',
+      path: page.urlPath, version, title: cut(page.title, PAGE_FIELD_LIMITS.title), description: cut(page.description ?? '', PAGE_FIELD_LIMITS.description),
       source_mdx: source, compiled_html: page.bodyHtml, search_text: page.searchText,
     };
     // Counted cheaply first (JSON takes at most 6 bytes a character): only a page that may be near the limit is measured.

@@ -22,7 +22,7 @@ import Router from '@koa/router';
 import type Koa from 'koa';
 import { koaBody } from 'koa-body';
 import { z } from 'zod';
-import { CLAIM_WAITED_HEADER, MAX_WARNING_LENGTH, MAX_WARNINGS } from '@folio/builder/worker/control-plane-client.ts';
+import { CLAIM_WAITED_HEADER, MAX_WARNING_LENGTH, MAX_WARNINGS, PAGE_FIELD_LIMITS } from '@folio/builder/worker/control-plane-client.ts';
 import { AppError, unauthorized } from '../errors.ts';
 import { hasFeature } from '../entitlements/resolver.ts';
 import { branchHead, repoPath } from '../git/managed-repos.ts';
@@ -49,10 +49,10 @@ const CLAIM_RECHECK_MS = 10_000;
 const waitRule = { error: `must be a whole number of milliseconds from 0 to ${MAX_CLAIM_WAIT_MS}` };
 const claimBody = z.object({ worker_id: z.string().min(1).max(200), wait_ms: z.number(waitRule).int(waitRule).min(0, waitRule).max(MAX_CLAIM_WAIT_MS, waitRule).default(0) });
 const pageUpsert = z.strictObject({
-  path: z.string().min(1).max(1000), title: z.string().max(1000), description: z.string().max(5000),
+  path: z.string().min(1).max(PAGE_FIELD_LIMITS.path), title: z.string().max(PAGE_FIELD_LIMITS.title), description: z.string().max(PAGE_FIELD_LIMITS.description),
   source_mdx: z.string(), compiled_html: z.string(), search_text: z.string(),
   // The content version label (docs.json `navigation.versions`; the default version is `latest`).
-  version: z.string().min(1).max(100).default('latest'),
+  version: z.string().min(1).max(PAGE_FIELD_LIMITS.version).default('latest'),
 });
 const pagesBody = z.strictObject({ fencing, upserts: z.array(pageUpsert).max(500).default([]), deletes: z.array(z.string()).max(10_000).default([]) });
 const completeBody = z.strictObject({

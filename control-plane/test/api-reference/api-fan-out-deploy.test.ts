@@ -37,6 +37,8 @@ t.test('OpenAPI fan-out, deployed', async (t) => {
     'docs.json': JSON.stringify({ name: 'Fan', api: { openapi: 'openapi.json' } }),
     'index.mdx': '---\ntitle: Home\n---\n\nVersion one.\n',
     'openapi.json': FAN_OUT,
+    // Longer than the pages API stores: shortened in its record, not a refused report (which was retried).
+    'long.mdx': `---\ntitle: ${'T'.repeat(1200)}\ndescription: ${'D'.repeat(6000)}\n---\n\nLong.\n`,
   });
   const worker: WorkerProcess = tp.startWorker();
   const attemptsOf = async (id: string) => (await tp.p.cp.m.Deployment.findById(id).lean())!.attempts;
@@ -46,7 +48,7 @@ t.test('OpenAPI fan-out, deployed', async (t) => {
   await t.test('should deploy the fan-out document in one attempt with pages of bounded size', async (t) => {
     const sha = await wc.push();
     const d = await tp.waitForDeployment(project.id, (x) => x.commit_sha === sha);
-    t.same([d.status, d.pages_total, d.pages_failed, d.error ?? null], ['deployed', 3, 0, null]);
+    t.same([d.status, d.pages_total, d.pages_failed, d.error ?? null], ['deployed', 4, 0, null]);
     t.equal(await attemptsOf(d.id), 1, 'built once, not retried');
     const fan = await tp.site('fan-site', '/api-reference/fan/fan-out');
     t.equal(fan.status, 200);
@@ -59,13 +61,15 @@ t.test('OpenAPI fan-out, deployed', async (t) => {
     t.equal(nodes.body.split('<a href="#schema-Node">').length - 1, 2, 'the cycle links back to its own listing');
     const pages = await tp.api('GET', `/projects/${project.id}/pages?limit=50`);
     t.ok(pages.body.data.some((p: { path: string }) => p.path === '/api-reference/fan/fan-out'), 'the pages API has the page');
+    const long = pages.body.data.find((p: { path: string }) => p.path === '/long');
+    t.same([long.title.length, long.title.at(-1), long.description.length], [1000, '…', 5000]);
   });
 
   await t.test('should fail a page too large for its page as the customer\'s page failure', async (t) => {
     await wc.write({ 'openapi.json': TOO_BIG });
     const sha = await wc.push();
     const d = await tp.waitForDeployment(project.id, (x) => x.commit_sha === sha);
-    t.same([d.status, d.pages_total, d.pages_failed], ['deployed', 3, 1]);
+    t.same([d.status, d.pages_total, d.pages_failed], ['deployed', 4, 1]);
     t.equal(d.error, 'openapi.json#POST /big: Unexpected size of the API reference page of POST /big: its parameters and schemas list more than 5,000 fields '
       + '(each named schema listed once); expected at most 5,000. In openapi.json, put repeated objects in components.schemas and reference them '
       + 'with $ref (each is listed once per page and linked after), or split the largest schemas and shorten their descriptions and examples');
