@@ -42,6 +42,7 @@ import { limitConcurrency } from './store/limit-concurrency.ts';
 import { Spool } from './spool.ts';
 import { prefixStore, type ObjectStore } from './store/object-store.ts';
 import type { BuildResult, CompiledPage, PageFailure, StepTimings } from './types.ts';
+import { storedTooLarge } from './sandbox/page-output.ts';
 
 /** Where the repository comes from. */
 export type BuildSource =
@@ -303,7 +304,12 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>,
     for (let i = 0; current; i += BATCH) {
       const upcoming = i + BATCH < list.length ? startBatch(list, i + BATCH) : undefined;
       const { batch } = current;
-      const [texts, compiled] = [await current.texts, await current.results];
+      const texts = await current.texts;
+      // A page too large to store in the pages API fails as a page (its previous version stays live).
+      const compiled = (await current.results).map((res, j): CompiledPage | PageFailure => {
+        const tooLarge = isPageFailure(res) ? undefined : storedTooLarge(texts[j], res);
+        return tooLarge ? { sourcePath: batch[j], message: tooLarge } : res;
+      });
       current = upcoming;
       early.add(compiled.filter((res): res is CompiledPage => !isPageFailure(res)));
       await Promise.all(compiled.map((res, j) => limit(async () => {

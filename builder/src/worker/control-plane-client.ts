@@ -4,6 +4,7 @@
  * or platform credentials.
  */
 import { appError, userError, type BuilderError } from '../errors.ts';
+import { MAX_PAGE_RECORD_BYTES, pageRecordTooLarge } from '../sandbox/page-output.ts';
 
 export interface Job {
   deployment_id: string;
@@ -28,9 +29,9 @@ export interface PageRecord { path: string; title: string; description: string; 
 /**
  * Bytes of JSON one page of a page report may take (its source, HTML and search text together):
  * the control plane stores a page as one database document, which MongoDB limits to 16 MiB. A
- * larger page is the customer's to split (`page_too_large`), checked before anything is sent.
+ * larger page fails as a page when it is compiled; the report checks again before sending.
  */
-export const MAX_PAGE_RECORD_BYTES = 15 * 1024 * 1024;
+export { MAX_PAGE_RECORD_BYTES };
 /** Bytes of JSON one page report request carries at most (the control plane's body limit for it). */
 export const MAX_PAGES_REPORT_BYTES = 32 * 1024 * 1024;
 /** Pages one page report request carries at most. */
@@ -200,6 +201,5 @@ export class ControlPlaneClient {
 
 /** The customer's error for a page too large for the pages API; `where` names the page. */
 export function pageTooLarge(where: string, bytes: number): BuilderError {
-  const mb = (n: number) => (n / 1024 / 1024).toFixed(1);
-  return userError('page_too_large', `Unexpected page of ${mb(bytes)} MB (its source, HTML and search text together); expected at most ${mb(MAX_PAGE_RECORD_BYTES)} MB: split it into smaller pages`, { file: where });
+  return userError('page_too_large', pageRecordTooLarge(bytes), { file: where });
 }
