@@ -38,12 +38,17 @@ export function slugify(text: string): string {
   return slug || 'section';
 }
 
+/** Functions that load an image or a URL; with no backslash in a value, its function names are written as they read. */
+const LOADING_FUNCTION = /(?:url|src|image-set|image|cross-fade|element|expression)\(/i;
+
 /**
  * A configuration value placed inside a CSS declaration. Values that could end the declaration
  * or the rule (`;`, braces, angle brackets) are dropped rather than escaped: a colour or a font
- * stack never needs them.
+ * stack never needs them. So are values that could load something (`url(…)`, `image-set(…)`
+ * and the like, as a gradient background or a CTA colour could hold) and any backslash, which
+ * could spell one in escapes: the site's CSS loads only what its sanitised stylesheets name.
  */
 export function cssValue(value: string | undefined): string | undefined {
-  if (value === undefined || /[;{}<>]/.test(value) || value.trim() === '') return undefined;
+  if (value === undefined || /[;{}<>\\]/.test(value) || LOADING_FUNCTION.test(value) || value.trim() === '') return undefined;
   return value.trim();
 }

@@ -29,4 +29,11 @@ t.test('urls', async (t) => {
     t.same(['#0ea5e9', ' linear-gradient(#000, #111) ', 'red;color:blue', 'x}body{', '</style>', '', undefined].map(cssValue),
       ['#0ea5e9', 'linear-gradient(#000, #111)', undefined, undefined, undefined, undefined, undefined]);
   });
+
+  t.test('should drop CSS values that could load something', async (t) => {
+    t.same(
+      ['linear-gradient(red, red), url(http://evil.example/x)', 'URL(//evil.example/x)', 'image-set("http://evil.example/x" 1x)', '-webkit-image-set("//e/x" 1x)', 'u\\72l(//evil.example/x)', 'cross-fade(a, b)', 'Inter, "Source Sans 3", sans-serif', 'rgb(0 0 0 / 50%)', 'radial-gradient(circle, #fff 0%, #000 100%)'].map(cssValue),
+      [undefined, undefined, undefined, undefined, undefined, undefined, 'Inter, "Source Sans 3", sans-serif', 'rgb(0 0 0 / 50%)', 'radial-gradient(circle, #fff 0%, #000 100%)'],
+    );
+  });
 });
