@@ -131,13 +131,14 @@ t.test('remote loads from a site\'s CSS and markup', async (t) => {
   // Without this control the test could pass because a payload was never one a browser loads.
   t.test('should use payloads Chromium fetches from the other origin when nothing stops them', async (t) => {
     const tailwind = await rawTailwind([...tailwindPayloads(evil), listItem, 'block', 'w-8', 'h-8']);
-    const html = `<!doctype html><style>${customCss(evil)}</style><style>${tailwind}</style>\n${tailwindBoxes.replaceAll('className', 'class')}\n${customBoxes.replaceAll('className', 'class')}`;
+    const config = `<div class="box" style="--bg: linear-gradient(red, red), url(http://${evil}/cfg-1.png); background: var(--bg)"></div>`;
+    const html = `<!doctype html><style>${customCss(evil)}</style><style>${tailwind}</style>\n${tailwindBoxes.replaceAll('className', 'class')}\n${customBoxes.replaceAll('className', 'class')}\n${config}`;
     const seen = await visit(browser, await serveUnprotected(t, html));
     t.equal(seen.csp, undefined);
     const fetched = [...new Set(evilHits)].sort();
     t.same(fetched, [
       '/c-0.css', '/c-00.css', '/c-1.png', '/c-10.cur', '/c-11.png', '/c-12.png', '/c-13.png', '/c-14.png', '/c-15.png', '/c-16.png',
-      '/c-2.png', '/c-3.png', '/c-4.png', '/c-5.png', '/c-6.svg', '/c-7.png', '/c-8.png', '/c-9.woff2',
+      '/c-2.png', '/c-3.png', '/c-4.png', '/c-5.png', '/c-6.svg', '/c-7.png', '/c-8.png', '/c-9.woff2', '/cfg-1.png',
       '/tw-1.png', '/tw-10.png', '/tw-2.png', '/tw-3.svg', '/tw-4.svg', '/tw-5.cur', '/tw-6.png', '/tw-7.png', '/tw-8.png', '/tw-9.png',
     ], 'every payload reached the other origin');
     evilHits.length = 0;
@@ -147,7 +148,12 @@ t.test('remote loads from a site\'s CSS and markup', async (t) => {
     const free = await tp.newOrg(`free-remote-${process.pid}`);
     await tp.p.cp.m.Organization.updateOne({ _id: free.orgId }, { $set: { plan: 'free' } });
     await deploy(t, tp, 'free-remote', {
-      'docs.json': JSON.stringify({ name: 'Free remote' }),
+      // A gradient background and a CTA colour are placed in the page's CSS as custom properties.
+      'docs.json': JSON.stringify({
+        name: 'Free remote',
+        background: { light: `linear-gradient(red, red), url(http://${evil}/cfg-1.png)` },
+        navbar: { primaryCta: { label: 'Go', href: '/', color: `url(http://${evil}/cfg-2.png)` } },
+      }),
       'docs/index.mdx': page('Home', `${tailwindBoxes}\n\n${inline}`),
     }, free.key);
     const seen = await visit(browser, `${siteOrigin('free-remote')}/`);
