@@ -13,6 +13,8 @@ export const AUDIT_ACTIONS = [
   'site_password.set', 'site_password.removed',
   'webhook.created', 'webhook.deleted',
   'github.linked', 'github.unlinked',
+  'sso.configured', 'sso.removed', 'sso.require_changed', 'sso.domain_added', 'sso.domain_verified', 'sso.domain_removed',
+  'sso.signed_in', 'sso.sign_in_failed', 'sso.member_provisioned', 'session.break_glass',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

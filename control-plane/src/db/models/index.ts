@@ -24,6 +24,10 @@ import { invitationSchema, type Invitation } from './invitation.ts';
 import { domainSchema, migrateLegacyDomains, type Domain } from './domain.ts';
 import { previewSchema, type Preview } from './preview.ts';
 import { githubInstallationSchema, type GithubInstallation } from './github-installation.ts';
+import { ssoConnectionSchema, type SsoConnection } from './sso-connection.ts';
+import { ssoDomainSchema, type SsoDomain } from './sso-domain.ts';
+import { ssoPendingSchema, type SsoPending } from './sso-pending.ts';
+import { ssoAssertionSchema, type SsoAssertion } from './sso-assertion.ts';
 
 export interface Models {
   Organization: Model<Organization>;
@@ -51,6 +55,10 @@ export interface Models {
   Domain: Model<Domain>;
   Preview: Model<Preview>;
   GithubInstallation: Model<GithubInstallation>;
+  SsoConnection: Model<SsoConnection>;
+  SsoDomain: Model<SsoDomain>;
+  SsoPending: Model<SsoPending>;
+  SsoAssertion: Model<SsoAssertion>;
 }
 
 const cache = new WeakMap<Connection, Models>();
@@ -85,6 +93,10 @@ export function models(connection: Connection): Models {
       Domain: connection.model<Domain>('Domain', domainSchema, 'domains'),
       Preview: connection.model<Preview>('Preview', previewSchema, 'previews'),
       GithubInstallation: connection.model<GithubInstallation>('GithubInstallation', githubInstallationSchema, 'github_installations'),
+      SsoConnection: connection.model<SsoConnection>('SsoConnection', ssoConnectionSchema, 'sso_connections'),
+      SsoDomain: connection.model<SsoDomain>('SsoDomain', ssoDomainSchema, 'sso_domains'),
+      SsoPending: connection.model<SsoPending>('SsoPending', ssoPendingSchema, 'sso_pending'),
+      SsoAssertion: connection.model<SsoAssertion>('SsoAssertion', ssoAssertionSchema, 'sso_assertions'),
     };
     cache.set(connection, m);
   }
@@ -105,4 +117,4 @@ export async function syncIndexes(connection: Connection): Promise<void> {
   for (const model of Object.values(m)) await (model as Model<unknown>).createIndexes();
 }
 
-export type { AnalyticsEvent, AnalyticsSalt, ApiKey, AuditEntry, ServerSecret, WebhookEndpoint, WebhookMessage, Organization, Project, UsageCounter, Deployment, Page, WebhookDelivery, User, Membership, Session, OwnerClaim, Invitation, Domain, Preview, GithubInstallation };
+export type { AnalyticsEvent, AnalyticsSalt, ApiKey, AuditEntry, ServerSecret, WebhookEndpoint, WebhookMessage, Organization, Project, UsageCounter, Deployment, Page, WebhookDelivery, User, Membership, Session, OwnerClaim, Invitation, Domain, Preview, GithubInstallation, SsoConnection, SsoDomain, SsoPending, SsoAssertion };
