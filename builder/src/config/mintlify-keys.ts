@@ -70,7 +70,9 @@ export const mintlifyKeys = {
     .superRefine((value, ctx) => {
       if (value.label === undefined && value.type === undefined) ctx.addIssue({ code: 'custom', path: ['label'], input: undefined, message: 'Required' });
     })
-    .transform(({ label, href, type }) => ({ label: label ?? (type === 'discord' ? 'Discord' : 'GitHub'), href })),
+    .transform(({ label, href, type, icon }) => ({
+      label: label ?? (type === 'discord' ? 'Discord' : 'GitHub'), href, ...(icon !== undefined ? { icon: typeof icon === 'string' ? icon : icon.name } : {}),
+    })),
   /** Mintlify's `seo` keys beyond ours: accepted, not applied yet (warning). */
   seo: {
     paths: z.array(z.looseObject({ path: text(), metatags: z.record(z.string(), z.string()) })).optional().describe('Accepted for Mintlify files; per-folder meta tags are not applied yet (warning)'),
@@ -142,12 +144,12 @@ export function applyMintlifyKeys(parsed: Raw, raw: Raw, target: MintlifyTarget)
     if (target.seo.description) both('description', 'seo.description');
     else target.seo.description = p.description;
   }
-  const navbar = rec(parsed.navbar) as { primary?: { type: 'button' | 'github'; label?: string; href: string }; primaryCta?: unknown } | undefined;
+  const navbar = rec(parsed.navbar) as { primary?: { type: 'button' | 'github' | 'discord'; label?: string; href: string }; primaryCta?: unknown } | undefined;
   if (navbar?.primary) {
     if (navbar.primaryCta) both('navbar.primary', 'navbar.primaryCta');
     else {
       const { type, label, href } = navbar.primary;
-      target.navbar = { ...target.navbar, primaryCta: { label: label ?? (type === 'github' ? 'GitHub' : href), href, style: 'solid', external: /^https?:\/\//i.test(href) } };
+      target.navbar = { ...target.navbar, primaryCta: { label: label ?? (type === 'github' ? 'GitHub' : type === 'discord' ? 'Discord' : href), href, style: 'solid', external: /^https?:\/\//i.test(href) } };
     }
   }
   const footer = rec(parsed.footer) as { socials?: Record<string, string>; social?: unknown; links?: { title?: string; header?: string; items: { label: string; href: string }[] }[] } | undefined;

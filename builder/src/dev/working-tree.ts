@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { appError } from '../errors.ts';
 import { gitBlobId } from '../git/blob-id.ts';
-import type { RepoSnapshot } from '../git/repo-snapshot.ts';
-import { confinePath, resolveLink } from '../limits/confine-path.ts';
+import { OutsideLinks, type RepoSnapshot } from '../git/repo-snapshot.ts';
+import { confinePath } from '../limits/confine-path.ts';
 
 /** A snapshot of a working tree that follows edits without reading the whole tree again. */
 export interface WorkingTree extends RepoSnapshot {
@@ -52,11 +52,14 @@ export async function openWorkingTree(dir: string): Promise<WorkingTree> {
       else if (e.isFile()) await readFile(repoPath);
     }));
   };
+  // A link leaving the folder is listed but unreadable (see OutsideLinks): only one the site uses fails.
+  let outside = new OutsideLinks();
   const resolveLinks = () => {
+    outside = new OutsideLinks();
     for (const [link, target] of links) {
-      const real = resolveLink(link, target);
-      const oid = files.get(real);
-      if (oid !== undefined) { files.set(link, oid); onDisk.set(link, real); }
+      const real = outside.resolve(link, target, files);
+      const oid = real === undefined ? undefined : files.get(real);
+      if (oid !== undefined) { files.set(link, oid); onDisk.set(link, real!); }
     }
   };
   const readAll = async () => {
@@ -76,6 +79,7 @@ export async function openWorkingTree(dir: string): Promise<WorkingTree> {
       return total;
     },
     read: async (repoPath) => {
+      outside.check(repoPath);
       const real = onDisk.get(repoPath);
       if (real === undefined) throw appError('file_missing', `No file "${repoPath}" in the folder`);
       return fs.promises.readFile(path.join(dir, real));

@@ -9,7 +9,9 @@ import { createObjectReader, type GitObjectReader } from './object-reader.ts';
 /**
  * One commit (or one plain folder) of a docs repository: every file's path and blob id, and
  * a reader for its bytes. Paths are checked with `confinePath`; symbolic links that stay in the
- * repository read as their target, links that leave it are refused.
+ * repository read as their target. A link that leaves it is listed (so a page or published file
+ * it would be is still one) but reading it fails with `unsafe_path`: a link in a folder the site
+ * does not publish (`.mintlify/skills/`, tooling) never stops a build, one the site uses does.
  */
 export interface RepoSnapshot {
   /** Commit id when read from Git; absent for a plain folder. */
@@ -94,9 +96,10 @@ export async function openGitSnapshot(dir: string, ref = 'HEAD', gitdir = path.j
   };
   await walk(await rootTree(objects, commit), '');
   const readOid = async (oid: string) => (await objects.read(oid)).content;
+  const outside = new OutsideLinks();
   for (const link of links) {
-    const target = resolveLink(link.path, Buffer.from(await readOid(link.oid)).toString('utf8'));
-    const oid = files.get(target);
+    const target = outside.resolve(link.path, Buffer.from(await readOid(link.oid)).toString('utf8'), files);
+    const oid = target === undefined ? undefined : files.get(target);
     if (oid !== undefined) files.set(link.path, oid);
   }
   return {
@@ -104,6 +107,7 @@ export async function openGitSnapshot(dir: string, ref = 'HEAD', gitdir = path.j
     files,
     sizeBytes: fs.existsSync(path.join(gitdir, 'objects')) ? folderBytes(path.join(gitdir, 'objects')) : 0,
     read: async (repoPath) => {
+      outside.check(repoPath);
       const oid = files.get(repoPath);
       if (oid === undefined) throw appError('file_missing', `No file "${repoPath}" in commit ${commit}`);
       return readOid(oid);
@@ -135,20 +139,48 @@ export async function openDirSnapshot(dir: string): Promise<RepoSnapshot> {
     }
   };
   await visit('');
+  const outside = new OutsideLinks();
   for (const link of links) {
-    const target = resolveLink(link.path, link.target);
-    const oid = files.get(target);
-    if (oid !== undefined) { files.set(link.path, oid); onDisk.set(link.path, target); }
+    const target = outside.resolve(link.path, link.target, files);
+    const oid = target === undefined ? undefined : files.get(target);
+    if (oid !== undefined) { files.set(link.path, oid); onDisk.set(link.path, target!); }
   }
   return {
     files,
     sizeBytes,
     read: async (repoPath) => {
+      outside.check(repoPath);
       const real = onDisk.get(repoPath);
       if (real === undefined) throw appError('file_missing', `No file "${repoPath}" in the folder`);
       return fs.promises.readFile(path.join(dir, real));
     },
   };
+}
+
+/**
+ * The symbolic links of a snapshot that leave the repository. Each is listed in `files` under an
+ * id no object has (the Git blob id of its target's text behind a marker), so the layout still
+ * sees the page or static file it would be; reading it throws the `unsafe_path` error.
+ */
+export class OutsideLinks {
+  private errors = new Map<string, Error>();
+
+  /** The repository path `target` points to, or undefined (recorded) when it leaves the repository. */
+  resolve(linkPath: string, target: string, files: Map<string, string>): string | undefined {
+    try {
+      return resolveLink(linkPath, target);
+    } catch (error) {
+      this.errors.set(linkPath, error as Error);
+      files.set(linkPath, gitBlobId(Buffer.from(`folio: link outside the repository\0${target}`)));
+      return undefined;
+    }
+  }
+
+  /** Throws the link's `unsafe_path` error when `repoPath` is a link leaving the repository. */
+  check(repoPath: string): void {
+    const error = this.errors.get(repoPath);
+    if (error) throw error;
+  }
 }
 
 /** Whether `dir` holds a Git repository (a `.git` folder, or a bare repository). */

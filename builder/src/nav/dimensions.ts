@@ -16,6 +16,7 @@
  */
 import type { NavigationDivision, NavigationEntry } from '../config/navigation-schema.ts';
 import { languageName, pageRef, type NavPage } from './build-nav.ts';
+import { searchSettingsOf, type SearchSettings } from './search-settings.ts';
 
 /** One language or one version. */
 export interface Dimension { name: string; title: string; prefix: string; isDefault: boolean }
@@ -91,7 +92,9 @@ export function scopeLabel(scope: Scope): string {
  */
 export function searchFiltersOf(items: NavigationEntry[] | undefined, pages: readonly { sourcePath: string; urlPath: string }[], contentRoot: string): SearchScopes | undefined {
   const dims = readDimensions(items);
-  if (!items || !hasDimensions(dims)) return undefined;
+  // Boosts and pages left out of search (nav/search-settings.ts) travel with the filters.
+  const settings = searchSettingsOf(items, pages, contentRoot);
+  if (!items || !hasDimensions(dims)) return settings ? { filters: () => ({}), meta: () => ({}), ...settings } : undefined;
   const { fallbacks } = resolveDimensions(items, items.map((_, i) => [i]), dims, pages, contentRoot);
   const served = new Map<string, string[]>();
   for (const f of fallbacks) served.set(f.fromUrl, [...served.get(f.fromUrl) ?? [], scopeLabel(f.scope)]);
@@ -101,11 +104,12 @@ export function searchFiltersOf(items: NavigationEntry[] | undefined, pages: rea
       return { scope: [scopeLabel(scope), ...served.get(urlPath) ?? []] };
     },
     meta: (urlPath) => ({ path: scopeOfUrl(urlPath, dims).rest }),
+    ...settings,
   };
 }
 
 /** See {@link searchFiltersOf}. */
-export interface SearchScopes {
+export interface SearchScopes extends Partial<SearchSettings> {
   filters(urlPath: string): Record<string, string[]>;
   meta(urlPath: string): Record<string, string>;
 }

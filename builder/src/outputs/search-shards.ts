@@ -23,14 +23,25 @@ export type SearchPage = Pick<CompiledPage, 'urlPath' | 'title' | 'bodyHtml'>;
 export interface SearchFilters {
   filters(urlPath: string): Record<string, string[]>;
   meta(urlPath: string): Record<string, string>;
+  /** Pagefind weight of the page's body (a navigation group's `boost`); default 1. */
+  weight?(urlPath: string): number | undefined;
+  /** Whether the page is left out of search (`searchable: false`, hidden divisions). */
+  excluded?(urlPath: string): boolean;
 }
 
-/** The hidden elements carrying a page's filters and metadata (values in an attribute: no text to index). */
+/**
+ * The hidden elements carrying a page's filters and metadata (values in an attribute: no text to
+ * index), and its boost as a `boost` meta; part of every shard fingerprint, so a change of
+ * boost or of searchability indexes the page again.
+ */
 export function scopeTags(urlPath: string, scopes: SearchFilters | undefined): string {
   if (!scopes) return '';
   const tag = (kind: 'filter' | 'meta', name: string, value: string) => `<span data-pagefind-${kind}="${escapeHtml(name)}[data-value]" data-value="${escapeHtml(value)}"></span>`;
+  const weight = scopes.weight?.(urlPath);
   return Object.entries(scopes.filters(urlPath)).flatMap(([name, values]) => values.map((v) => tag('filter', name, v))).join('')
-    + Object.entries(scopes.meta(urlPath)).map(([name, value]) => tag('meta', name, value)).join('');
+    + Object.entries(scopes.meta(urlPath)).map(([name, value]) => tag('meta', name, value)).join('')
+    + (weight !== undefined ? tag('meta', 'boost', String(weight)) : '')
+    + (scopes.excluded?.(urlPath) ? '<span data-folio-unsearchable></span>' : '');
 }
 
 
@@ -106,7 +117,11 @@ export function searchDocument(page: SearchPage, scopes?: SearchFilters): string
     .replace(HEADING_ANCHOR, '')
     .replace(CELL_END, '</$1> ');
   const tags = scopeTags(page.urlPath, scopes);
-  return `<!doctype html><html lang="en"><head><title>${title}</title></head><body><main data-pagefind-body>${tags}<h1 data-pagefind-meta="title">${title}</h1>${body}</main></body></html>`;
+  const weight = scopes?.weight?.(page.urlPath);
+  const content = `<h1 data-pagefind-meta="title">${title}</h1>${weight !== undefined ? `<div data-pagefind-weight="${weight}">${body}</div>` : body}`;
+  // A page left out of search keeps an empty body: a shard of such pages only would otherwise
+  // have no data-pagefind-body at all, and Pagefind would index every page of it whole.
+  return `<!doctype html><html lang="en"><head><title>${title}</title></head><body><main data-pagefind-body>${tags}${scopes?.excluded?.(page.urlPath) ? '' : content}</main></body></html>`;
 }
 
 /** One planned shard: its pages (by path) and a fingerprint of everything indexed from them. */

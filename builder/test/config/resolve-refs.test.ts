@@ -72,8 +72,10 @@ t.test('resolveRefs', async (t) => {
     const dir = tempDir();
     fs.writeFileSync(path.join(dir, 'docs.json'), '{"name":"A","navigation":{"$ref":"nav.json"}}');
     fs.symlinkSync(path.join(outside, 'secret.json'), path.join(dir, 'nav.json'));
-    // The snapshot (the only reader $ref has) refuses the repository before any $ref is read.
-    const message = await failure(t, openDirSnapshot(dir), 'unsafe_path');
+    // The snapshot (the only reader $ref has) lists the link but refuses to read it: $ref fails.
+    const leaking = await openDirSnapshot(dir);
+    const readLeaking = async (p: string) => (leaking.files.has(p) ? Buffer.from(await leaking.read(p)).toString('utf8') : undefined);
+    const message = await failure(t, loadConfig('{"name":"A","navigation":{"$ref":"nav.json"}}', readLeaking, location), 'unsafe_path');
     t.match(message, /^Symbolic link "nav\.json" points to ".*secret\.json", outside the repository; expected a link to a file inside it$/);
     // A link inside the repository reads as its target.
     fs.rmSync(path.join(dir, 'nav.json'));

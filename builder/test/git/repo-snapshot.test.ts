@@ -50,19 +50,22 @@ t.test('repo-snapshot', async (t) => {
     t.equal(Buffer.from(await plain.read('docs/note.mdx')).toString(), 'Note\n');
   });
 
-  await t.test('should refuse a link that leaves the repository, from Git and from a folder', async (t) => {
+  await t.test('should list a link that leaves the repository and refuse to read it, from Git and from a folder', async (t) => {
     const repo = tempDir();
-    makeRepo(repo, { 'docs/index.mdx': '# Hi\n', 'docs/secrets.mdx': { link: '../../etc/passwd' } });
+    makeRepo(repo, { 'docs/index.mdx': '# Hi\n', 'docs/secrets.mdx': { link: '../../etc/passwd' }, '.mintlify/skills': { link: '../../skills' } });
     const expected = {
       kind: 'user', code: 'unsafe_path',
       message: 'Symbolic link "docs/secrets.mdx" points to "../../etc/passwd", outside the repository; expected a link to a file inside it',
     };
     const pick = (e: any) => ({ kind: e.kind, code: e.code, message: e.message });
-    t.same(pick(await openGitSnapshot(repo).catch((e) => e)), expected);
-    t.same(pick(await openDirSnapshot(repo).catch((e) => e)), expected);
+    for (const snap of [await openGitSnapshot(repo), await openDirSnapshot(repo)]) {
+      t.same([...snap.files.keys()].sort(), ['.mintlify/skills', 'docs/index.mdx', 'docs/secrets.mdx']);
+      t.same(pick(await snap.read('docs/secrets.mdx').catch((e) => e)), expected);
+      t.equal(Buffer.from(await snap.read('docs/index.mdx')).toString(), '# Hi\n');
+    }
     fs.rmSync(path.join(repo, 'docs/secrets.mdx'));
     fs.symlinkSync('/etc/passwd', path.join(repo, 'docs/abs.mdx'));
-    t.same(pick(await openDirSnapshot(repo).catch((e) => e)), {
+    t.same(pick(await (await openDirSnapshot(repo)).read('docs/abs.mdx').catch((e) => e)), {
       ...expected, message: 'Symbolic link "docs/abs.mdx" points to "/etc/passwd", outside the repository; expected a link to a file inside it',
     });
   });
