@@ -19,6 +19,7 @@ import { summarize, type PageSummary } from '../page-summaries.ts';
 import { limitConcurrency } from '../store/limit-concurrency.ts';
 import type { ObjectStore } from '../store/object-store.ts';
 import type { CompiledPage, PageFailure } from '../types.ts';
+import { userError } from '../errors.ts';
 import { apiMarkdown } from './api-markdown.ts';
 import { operationEntries } from './api-view.ts';
 import { sha256 } from '../sha256.ts';
@@ -35,6 +36,13 @@ export const API_BASE = '/api-reference';
  * enough that a page and its report to the pages API stay well under a database document's 16 MB.
  */
 export const MAX_API_PAGE_OUTPUT = 4_000_000;
+/**
+ * Characters all API reference pages of a document may have together (HTML, Markdown and search
+ * text). A small document can still name a large schema from a thousand operations; past this the
+ * build fails (`invalid_openapi`) before anything is published. GitHub's REST description (1,223
+ * operations) makes about 35 M.
+ */
+export const MAX_API_OUTPUT = 100_000_000;
 
 /** What the customer can change when an operation's page is too large (the end of its failure message). */
 const TOO_LARGE_ADVICE = 'put repeated objects in components.schemas and reference them with $ref (each is listed once per page and linked after), or split the largest schemas and shorten their descriptions and examples';
@@ -120,16 +128,18 @@ export function apiPage(view: ApiOperationView, specName: string, urlPath: strin
  * operation whose page exceeds a limit (fields listed, or {@link MAX_API_PAGE_OUTPUT}) is a
  * failure naming the document, the operation and what to change; the other pages are made.
  */
-export async function generateApiPages(text: string, specName: string): Promise<GeneratedApiPages> {
+export async function generateApiPages(text: string, specName: string, limits: { maxOutput?: number } = {}): Promise<GeneratedApiPages> {
+  const maxOutput = limits.maxOutput ?? MAX_API_OUTPUT;
   // The OpenAPI parser (with its YAML and JSON Schema packages: ~70 ms of a process's start) loads
   // only when a document must be read: a build whose document is unchanged takes its pages from the cache.
   const { readSpec } = await import('./read-spec.ts');
-  const entries = operationEntries(await readSpec(text, specName));
   const used = new Set<string>();
   const pages: CompiledPage[] = [];
   const failures: PageFailure[] = [];
-  const order = entries.map((e) => `${specName}#${e.operation}`);
-  for (const entry of entries) {
+  const order: string[] = [];
+  let total = 0;
+  for (const entry of operationEntries(await readSpec(text, specName))) {
+    order.push(`${specName}#${entry.operation}`);
     if ('tooLarge' in entry) { failures.push(tooLarge(specName, entry.operation, entry.tooLarge)); continue; }
     const { view } = entry;
     const base = `${API_BASE}/${slugify(view.tag)}/${slugify(view.summary ?? view.operationId ?? `${view.method} ${view.path}`)}`;
@@ -142,6 +152,11 @@ export async function generateApiPages(text: string, specName: string): Promise<
       failures.push(tooLarge(specName, entry.operation, `${(size / 1_000_000).toFixed(1)} M characters of HTML, Markdown and search text; expected at most ${MAX_API_PAGE_OUTPUT / 1_000_000} M`));
       continue;
     }
+    total += size;
+    if (total > maxOutput) {
+      const m = (n: number) => (n >= 1_000_000 ? `${Math.round(n / 1_000_000)} M` : n.toLocaleString('en-US'));
+      throw userError('invalid_openapi', `api.openapi: ${specName}: Unexpected size of the API reference: its pages come to more than ${m(maxOutput)} characters of HTML, Markdown and search text (reached at ${entry.operation}); expected at most ${m(maxOutput)}: ${TOO_LARGE_ADVICE}, or split the document`, { file: specName });
+    }
     pages.push(page);
   }
   return { pages, failures, order };
@@ -151,7 +166,8 @@ export async function generateApiPages(text: string, specName: string): Promise<
  * The API reference pages of a build: from the summaries when the document is unchanged, else
  * generated (and cached) from it.
  *
- * @throws BuilderError `invalid_openapi` when the document cannot be read.
+ * @throws BuilderError `invalid_openapi` when the document cannot be read, or when its pages
+ *   together exceed {@link MAX_API_OUTPUT}.
  */
 export async function apiPages(opts: ApiPagesOptions): Promise<ApiPagesResult> {
   const setKey = sha256([opts.source.id, opts.source.name, API_PAGES_VERSION, TEMPLATE_VERSION].join('\n'));

@@ -147,26 +147,29 @@ export type OperationEntry =
   | { operation: string; view: ApiOperationView }
   | { operation: string; tooLarge: string };
 
-/** Every operation of the document, in its order; one whose page exceeds a limit is `tooLarge` (the reason). */
-export function operationEntries(doc: OpenApiDocument): OperationEntry[] {
+/**
+ * Every operation of the document, in its order, made as it is asked for (so a caller need not
+ * hold every view at once); one whose page exceeds a limit is `tooLarge` (the reason).
+ */
+export function* operationEntries(doc: OpenApiDocument): Generator<OperationEntry> {
   const server = serverUrl(doc);
   const names = schemaNames(doc);
-  const entries: OperationEntry[] = [];
   for (const [path, item] of Object.entries(isObject(doc.paths) ? doc.paths : {})) {
     if (!isObject(item)) continue;
     // Methods in the order the document writes them.
     for (const [method, op] of Object.entries(item)) {
       if (!(METHODS as readonly string[]).includes(method) || !isObject(op)) continue;
       const operation = `${method.toUpperCase()} ${path}`;
+      let entry: OperationEntry;
       try {
-        entries.push({ operation, view: operationView(doc, path, method, item, op, server, names) });
+        entry = { operation, view: operationView(doc, path, method, item, op, server, names) };
       } catch (err) {
         if (!(err instanceof ApiPageTooLarge)) throw err;
-        entries.push({ operation, tooLarge: err.message });
+        entry = { operation, tooLarge: err.message };
       }
+      yield entry;
     }
   }
-  return entries;
 }
 
 /**
@@ -175,7 +178,7 @@ export function operationEntries(doc: OpenApiDocument): OperationEntry[] {
  * @throws ApiPageTooLarge for the first operation whose page exceeds a limit.
  */
 export function operationViews(doc: OpenApiDocument): ApiOperationView[] {
-  return operationEntries(doc).map((e) => {
+  return [...operationEntries(doc)].map((e) => {
     if ('tooLarge' in e) throw new ApiPageTooLarge(e.tooLarge);
     return e.view;
   });

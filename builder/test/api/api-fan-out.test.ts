@@ -62,6 +62,24 @@ t.test('API reference pages of fanned-out and cyclic schemas', async (t) => {
     t.same(failures, [{ sourcePath: 'openapi.json#POST /big', message: TOO_BIG_MESSAGE }]);
   });
 
+  await t.test('should fail the document when its pages together exceed the limit, naming where', async (t) => {
+    // One schema of long descriptions, returned by ten operations: listed once per page, but on every page.
+    const properties = Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`p${i}`, { type: 'string', description: `${i} ${'d'.repeat(1000)}` }]));
+    const paths = Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`/op${i}`, { get: { summary: `Op ${i}`, responses: { 200: { description: 'OK', content: { 'application/json': { schema: { $ref: '#/components/schemas/Big' } } } } } } }]));
+    const doc = JSON.stringify({ openapi: '3.0.3', info: { title: 'Wide', version: '1' }, paths, components: { schemas: { Big: { type: 'object', properties } } } });
+    const { pages } = await generateApiPages(doc, 'wide.json');
+    const sizes = pages.map((p) => p.bodyHtml.length + p.markdown.length + p.searchText.length);
+    const limit = sizes[0] * 3 + 1_000;
+    t.ok(sizes[3] > 1_000, 'the fourth page passes the limit');
+    await t.rejects(generateApiPages(doc, 'wide.json', { maxOutput: limit }), {
+      name: 'BuilderError', kind: 'user', code: 'invalid_openapi', file: 'wide.json',
+      message: `api.openapi: wide.json: Unexpected size of the API reference: its pages come to more than ${limit.toLocaleString('en-US')} characters of HTML, `
+        + `Markdown and search text (reached at GET /op3); expected at most ${limit.toLocaleString('en-US')}: put`
+        + ' repeated objects in components.schemas and reference them with $ref '
+        + '(each is listed once per page and linked after), or split the largest schemas and shorten their descriptions and examples, or split the document',
+    });
+  });
+
   await t.test('should report a too-large page as a failed page of the build and keep its previous version live', async (t) => {
     const dir = tempDir();
     // First the operation references a fan-out of two levels only: its page is made.
