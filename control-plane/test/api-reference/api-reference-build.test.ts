@@ -49,7 +49,7 @@ t.test('API reference pages built from the platform\'s own OpenAPI document', as
       '/api-reference/pages/list-pages', '/api-reference/pages/search-pages',
       '/api-reference/entitlements/read-the-organization-s-entitlements',
       '/api-reference/scim/scim-service-provider-configuration', '/api-reference/scim/list-scim-users', '/api-reference/scim/list-scim-groups',
-      '/api-reference/webhooks/github-push-webhook',
+      '/api-reference/webhooks/github-app-webhook',
       '/api-reference/analytics/analytics-overview', '/api-reference/analytics/analytics-breakdown', '/api-reference/analytics/ai-and-llm-insights',
       '/api-reference/meta/this-api-s-openapi-3-1-description',
     ], 'llms.txt lists them in sidebar order: the API reference group, tag by tag');
