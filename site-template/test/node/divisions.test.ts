@@ -51,6 +51,33 @@ t.test('scopeNav', async (t) => {
     t.same(outside.tabs[0].current, true);
   });
 
+  t.test('should make a tab\'s menu items its dropdown and fill the sidebar with the page\'s own item', async (t) => {
+    const nav: NavItem[] = [
+      division('tab', 'Guides', [page('Home', '/')]),
+      division('tab', 'Products', [
+        division('item', 'Beam', [group('Beam', [page('Overview', '/beam'), page('Setup', '/beam/setup')])], { description: 'Light', icon: 'zap' }),
+        division('item', 'Lens', [page('Lens', '/lens')]),
+        division('item', 'Store', [], { href: 'https://store.example' }),
+      ]),
+      division('tab', 'Links', [division('item', 'Blog', [], { href: 'https://blog.example' })]),
+    ];
+    const menu = (current: string) => [
+      { title: 'Beam', href: '/beam', current: current === '/beam', external: false, description: 'Light', icon: 'zap' },
+      { title: 'Lens', href: '/lens', current: current === '/lens', external: false },
+      { title: 'Store', href: 'https://store.example', current: false, external: true },
+    ];
+    const lens = scopeNav(nav, '/lens');
+    t.same(lens.tabs, [
+      { title: 'Guides', href: '/', current: false, external: false },
+      { title: 'Products', href: '/beam', current: true, external: false, menu: menu('/lens') },
+      { title: 'Links', href: 'https://blog.example', current: false, external: true, menu: [{ title: 'Blog', href: 'https://blog.example', current: false, external: true }] },
+    ]);
+    t.same(lens.sidebar, [page('Lens', '/lens')]);
+    t.same(lens.anchors, [], 'menu items are no sidebar links');
+    t.same(scopeNav(nav, '/').tabs[1].menu, menu('/'));
+    t.same(scopeNav(nav, '/beam/setup').sidebar, [group('Beam', [page('Overview', '/beam'), page('Setup', '/beam/setup')])]);
+  });
+
   t.test('should leave a tree without divisions as it is', async (t) => {
     const plain = [group('G', [page('A', '/a')])];
     t.equal(hasDivisions(plain), false);
