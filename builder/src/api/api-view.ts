@@ -13,6 +13,9 @@ type Obj = Record<string, any>;
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
+/** Characters of one body's example at most (pretty-printed). */
+const MAX_EXAMPLE_CHARS = 500_000;
+
 /** Tag of operations that name none. */
 export const UNTAGGED = 'Endpoints';
 
@@ -77,6 +80,11 @@ function bodyOf(state: Expansion, contentType: string, schema: unknown, example:
   if (description) body.description = description;
   if (required) body.required = true;
   const shown = pretty(example);
+  // Shown up to five times (the example, three code samples, the Try it body): a document's own
+  // example values are not bounded by the example budget, so they are checked here.
+  if (shown !== undefined && shown.length > MAX_EXAMPLE_CHARS) {
+    throw new ApiPageTooLarge(`its ${contentType} example is ${(shown.length / 1_000_000).toFixed(1)} M characters; expected at most ${MAX_EXAMPLE_CHARS / 1_000_000} M`);
+  }
   if (shown !== undefined) body.example = shown;
   return body;
 }

@@ -62,6 +62,21 @@ t.test('API reference pages of fanned-out and cyclic schemas', async (t) => {
     t.same(failures, [{ sourcePath: 'openapi.json#POST /big', message: TOO_BIG_MESSAGE }]);
   });
 
+  await t.test('should fail a page whose own example is too large to show five times', async (t) => {
+    const doc = JSON.stringify({
+      openapi: '3.0.3', info: { title: 'Examples', version: '1' },
+      paths: { '/ex': { get: { summary: 'Ex', responses: { 200: { description: 'OK', content: { 'application/json': { example: { text: 'e'.repeat(600_000) } } } } } } } },
+    });
+    const { pages, failures } = await generateApiPages(doc, 'ex.json');
+    t.same(pages, []);
+    t.same(failures, [{
+      sourcePath: 'ex.json#GET /ex',
+      message: 'Unexpected size of the API reference page of GET /ex: its application/json example is 0.6 M characters; expected at most 0.5 M. In ex.json, '
+        + 'put repeated objects in components.schemas and reference them with $ref (each is listed once per page and linked after), or split the largest '
+        + 'schemas and shorten their descriptions and examples',
+    }]);
+  });
+
   await t.test('should fail the document when its pages together exceed the limit, naming where', async (t) => {
     // One schema of long descriptions, returned by ten operations: listed once per page, but on every page.
     const properties = Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`p${i}`, { type: 'string', description: `${i} ${'d'.repeat(1000)}` }]));
