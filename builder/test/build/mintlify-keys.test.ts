@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { build } from '../../src/build.ts';
 import type { Compiler } from '../../src/compile/compiler.ts';
 import { createCompiler } from '../../src/compile/index.ts';
@@ -39,7 +39,7 @@ const FIXTURE_WARNINGS = [
 ];
 
 /** A compiler that must not be called: the configuration is checked before any page compiles. */
-function refusingCompiler(t: Tap.Test): Compiler {
+function refusingCompiler(t: Test): Compiler {
   return {
     compile: async () => { t.fail('a page was compiled'); return []; },
     close: async () => undefined,
