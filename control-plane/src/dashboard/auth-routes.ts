@@ -19,6 +19,7 @@ import { recordAudit } from '../audit/record.ts';
 import { createSession, csrfTokenFor, deleteSession, deleteUserSessions, type DashboardSession } from './session-store.ts';
 import { SignInLimits, type SignInLimitOptions } from './sign-in-limits.ts';
 import { tokenHash } from './tokens.ts';
+import { ssoPolicyFor, ssoRequired } from '../sso/require-sso.ts';
 
 /** The `GET /session` body of a session. */
 export async function sessionBody(m: Models, s: { userId: string; orgId: string; role: Role; csrfToken: string }): Promise<z.infer<typeof sessionResponse>> {
@@ -57,7 +58,8 @@ export function registerAuthRoutes(router: DashboardRouter, deps: Deps, limitOpt
     method: 'post', path: '/auth/sign-in', operationId: 'dashboardSignIn', summary: 'Sign in with email and password', auth: 'public',
     description: `Sets the \`folio_session\` cookie. Each attempt takes a slot before the password is checked: ${limits.opts.perEmail} per email `
       + `(successes included) and ${limits.opts.perIp} failed ones per address within ${limits.opts.windowMs / 60_000} minutes; past either, `
-      + '429 `rate_limited` with Retry-After, whatever the password.',
+      + '429 `rate_limited` with Retry-After, whatever the password. When the organization owning the email\'s domain requires SSO, a correct password '
+      + 'of a member other than an owner is 403 `sso_required`; an owner\'s is accepted and recorded as `session.break_glass`.',
     body: z.strictObject({ email: emailSchema, password: z.string().min(1, 'Required').max(200, 'must be at most 200 characters') }),
     responses: { 200: { description: 'Signed in', schema: sessionResponse } },
     async handler({ ctx, body, deps }) {
@@ -67,7 +69,11 @@ export function registerAuthRoutes(router: DashboardRouter, deps: Deps, limitOpt
       // The oldest seat is the one a sign-in opens; an account without one cannot sign in.
       const membership = ok && user ? await deps.m.Membership.findOne({ user_id: user._id }).sort({ created_at: 1 }).lean() : null;
       if (!user || !membership) throw new AppError(401, 'invalid_credentials', 'Email or password is incorrect');
+      // Checked after the password, so the answer tells nothing to someone without it.
+      const sso = await ssoPolicyFor(deps.m, user._id, user.email);
+      if (sso && sso.role !== 'owner') throw ssoRequired(sso.domain);
       const session = await signIn(ctx, deps, user._id, membership.org_id, membership.role as Role);
+      if (sso) await recordAudit(deps, { orgId: sso.orgId, actorUserId: user._id, action: 'session.break_glass', target: { type: 'user', id: user._id, name: user.email }, details: { reason: 'owner password sign-in while SSO is required' }, ip });
       await recordAudit(deps, { orgId: membership.org_id, actorUserId: user._id, action: 'session.signed_in', target: { type: 'user', id: user._id, name: user.email }, ip });
       return { body: session };
     },

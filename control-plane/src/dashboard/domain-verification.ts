@@ -28,7 +28,8 @@ export function dnsResolver(env: Env): Resolver {
 
 export type VerificationResult = { verified: true; method: 'dns' | 'http' } | { verified: false; dns: string; http: string };
 
-async function checkDns(env: Env, hostname: string, token: string): Promise<string | undefined> {
+/** The DNS TXT check alone (SSO email domains use only this): undefined when the record holds the token, else why not. */
+export async function checkDns(env: Env, hostname: string, token: string): Promise<string | undefined> {
   const { txt_name, txt_value } = verificationOf(hostname, token);
   try {
     const records = (await dnsResolver(env).resolveTxt(txt_name)).map((chunks) => chunks.join(''));

@@ -69,11 +69,26 @@ function assertOwnOrigin(ctx: Koa.Context, env: Env): void {
 }
 
 /**
+ * The one exemption: the SAML assertion consumer service (sso-sign-in-routes.ts), which the
+ * identity provider's page reaches with a cross-site form POST by design (the SAML HTTP-POST
+ * binding). Exactly `POST /dashboard/api/auth/sso/saml/<uuid>/acs` with a form body; the signed
+ * assertion, its audience, InResponseTo and the replay store protect it instead. The route
+ * itself takes no session and no cookie-borne authority, so a forged post can at most sign the
+ * browser in as whoever the IdP signed an assertion for, which the replay store allows once.
+ */
+const SAML_ACS_PATH = /^\/dashboard\/api\/auth\/sso\/saml\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\/acs$/;
+
+function isSamlAcsPost(ctx: Koa.Context): boolean {
+  return ctx.method === 'POST' && SAML_ACS_PATH.test(ctx.path) && ctx.is('application/x-www-form-urlencoded') === 'application/x-www-form-urlencoded';
+}
+
+/**
  * Runs the checks for one request under `/dashboard/api` (see the module comment): the origin
  * first, then the body type. `env` is read per request: the API's address is known only once
  * it listens.
  */
 export function guardDashboardRequest(ctx: Koa.Context, env: Env): void {
+  if (isSamlAcsPost(ctx)) return;
   assertOwnOrigin(ctx, env);
   assertJsonBody(ctx);
 }

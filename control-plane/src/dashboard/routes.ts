@@ -24,6 +24,7 @@ import { guardDashboardRequest } from './request-guard.ts';
 import { createDashboardRouter, defineDashboardRoute, type DashboardRouter } from './dashboard-route.ts';
 import type { SignInLimitOptions } from './sign-in-limits.ts';
 import { registerSitePasswordRoutes } from './site-password-routes.ts';
+import { registerSsoRoutes } from './sso-routes.ts';
 import { registerWebhookRoutes } from './webhook-routes.ts';
 
 export const DASHBOARD_API_PREFIX = '/dashboard/api';
@@ -57,6 +58,7 @@ export function dashboardApi(deps: Deps, opts: DashboardApiOptions = {}): Koa.Mi
   registerGithubRoutes(router, deps);
   // Paid-plan settings (each gated by the entitlement resolver).
   for (const register of [registerSitePasswordRoutes, registerWebhookRoutes, registerAuditLogRoutes]) register(router, deps);
+  registerSsoRoutes(router, deps);
   for (const register of opts.modules ?? []) register(router, deps);
   router.add(defineDashboardRoute({
     method: 'get', path: '/openapi.json', operationId: 'dashboardOpenApi', summary: 'This internal API\'s OpenAPI 3.1 description', auth: 'public',

@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { Schema, type InferSchemaType } from 'mongoose';
-import { ROLES } from './membership.ts';
+import { BUILT_IN_ROLES, DEFAULT_MEMBER_ROLE } from '../../roles/roles.ts';
+
+/** Roles a connection may give new members: any built-in role but owner (ownership is given by an owner). */
+export const SSO_DEFAULT_ROLES = BUILT_IN_ROLES.filter((r) => r !== 'owner');
 
 export const SSO_PROTOCOLS = ['oidc', 'saml'] as const;
 export type SsoProtocol = (typeof SSO_PROTOCOLS)[number];
@@ -19,7 +22,7 @@ export const ssoConnectionSchema = new Schema({
   _id: { type: String, default: () => randomUUID() },
   org_id: { type: String, required: true, unique: true },
   protocol: { type: String, enum: SSO_PROTOCOLS, required: true },
-  default_role: { type: String, enum: ROLES, default: 'member' },
+  default_role: { type: String, enum: SSO_DEFAULT_ROLES, default: DEFAULT_MEMBER_ROLE },
   require_sso: { type: Boolean, default: false },
   /** SAML: accept IdP-initiated responses (no InResponseTo), with replay protection and a short max age. */
   allow_idp_initiated: { type: Boolean, default: false },

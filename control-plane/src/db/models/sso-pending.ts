@@ -16,6 +16,8 @@ export const ssoPendingSchema = new Schema({
   nonce: { type: String, default: null },
   /** node-saml's value for a request id (its creation instant). */
   value: { type: String, default: null },
+  /** Set when a SAML request id was answered (or refused): a second answer to it is a replay. */
+  used_at: { type: Date, default: null },
   created_at: { type: Date, required: true },
   expires_at: { type: Date, required: true },
 }, { versionKey: false });
