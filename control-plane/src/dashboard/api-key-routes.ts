@@ -13,7 +13,6 @@ import { auditAction } from './audit-hook.ts';
 import { defineDashboardRoute, type DashboardRouter } from './dashboard-route.ts';
 import { nameSchema, noContent } from './schemas.ts';
 
-const ROLES = ['owner', 'admin'] as const;
 const scopesSchema = z.union([
   z.literal('all'),
   z.array(z.enum(SCOPES, { error: `must be one of ${SCOPES.join(', ')}` })).min(1, 'must list at least one scope, or be "all"'),
@@ -28,7 +27,7 @@ const keyParams = z.object({ id: z.string() });
 
 export function registerApiKeyRoutes(router: DashboardRouter, _deps: Deps): void {
   router.add(defineDashboardRoute({
-    method: 'get', path: '/api-keys', operationId: 'dashboardListApiKeys', summary: 'The organization\'s API keys, oldest first', roles: [...ROLES],
+    method: 'get', path: '/api-keys', operationId: 'dashboardListApiKeys', permission: 'keys.manage', summary: 'The organization\'s API keys, oldest first',
     responses: { 200: { description: 'Keys (never their secrets)', schema: z.object({ data: z.array(apiKeySchema) }) } },
     async handler({ session, deps }) {
       return { body: { data: await listKeys(deps.m, session.orgId, deps.now()) } };
@@ -36,7 +35,7 @@ export function registerApiKeyRoutes(router: DashboardRouter, _deps: Deps): void
   }));
 
   router.add(defineDashboardRoute({
-    method: 'post', path: '/api-keys', operationId: 'dashboardCreateApiKey', summary: 'Create an API key', roles: [...ROLES],
+    method: 'post', path: '/api-keys', operationId: 'dashboardCreateApiKey', permission: 'keys.manage', summary: 'Create an API key',
     description: '`scopes` defaults to `all` (every scope, including scopes added later). `secret` is the full key, answered only here.',
     body: z.strictObject({ name: nameSchema, scopes: scopesSchema.optional(), expires_at: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time such as 2027-01-31T00:00:00Z' }).optional() }),
     responses: { 201: { description: 'The key and, once, its full value', schema: z.object({ key: apiKeySchema, secret: z.string() }) } },
@@ -51,7 +50,7 @@ export function registerApiKeyRoutes(router: DashboardRouter, _deps: Deps): void
   }));
 
   router.add(defineDashboardRoute({
-    method: 'patch', path: '/api-keys/:id', operationId: 'dashboardUpdateApiKey', summary: 'Rename a key or change its scopes', roles: [...ROLES],
+    method: 'patch', path: '/api-keys/:id', operationId: 'dashboardUpdateApiKey', permission: 'keys.manage', summary: 'Rename a key or change its scopes',
     description: 'An expired key answers 409 `key_expired`: it can only be deleted, never renewed.',
     params: keyParams, body: z.strictObject({ name: nameSchema.optional(), scopes: scopesSchema.optional() }),
     responses: { 200: { description: 'The key', schema: apiKeySchema }, 409: { description: 'key_expired' } },
@@ -63,7 +62,7 @@ export function registerApiKeyRoutes(router: DashboardRouter, _deps: Deps): void
   }));
 
   router.add(defineDashboardRoute({
-    method: 'delete', path: '/api-keys/:id', operationId: 'dashboardDeleteApiKey', summary: 'Delete a key; it stops working at once', roles: [...ROLES],
+    method: 'delete', path: '/api-keys/:id', operationId: 'dashboardDeleteApiKey', permission: 'keys.manage', summary: 'Delete a key; it stops working at once',
     params: keyParams, responses: noContent,
     async handler({ ctx, params, session, deps }) {
       await revokeKey(deps.m, params.id, session.orgId);

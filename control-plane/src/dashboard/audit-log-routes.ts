@@ -20,9 +20,8 @@ const entry = z.object({
 
 export function registerAuditLogRoutes(router: DashboardRouter, _deps: Deps): void {
   router.add(defineDashboardRoute({
-    method: 'get', path: '/audit-log', operationId: 'dashboardAuditLog', summary: 'The organization\'s audit log',
-    description: 'Team plan. Newest first; filter by `action` and `actor` (a user id, `operator` or `api key <id>`); page with `before` = the previous page\'s `next_before`.',
-    roles: ['owner', 'admin'], query: auditQuerySchema,
+    method: 'get', path: '/audit-log', operationId: 'dashboardAuditLog', permission: 'audit.read', summary: 'The organization\'s audit log',
+    description: 'Team plan. Newest first; filter by `action` and `actor` (a user id, `operator` or `api key <id>`); page with `before` = the previous page\'s `next_before`.', query: auditQuerySchema,
     responses: { 200: { description: 'A page of entries', schema: z.object({ data: z.array(entry), next_before: z.string().nullable() }) } },
     async handler({ query, session, deps }) {
       await requireFeature(deps.m, session.orgId, 'audit_log', deps.now(), deps.env.UPGRADE_URL);

@@ -16,6 +16,7 @@ import { hashPassword } from './passwords.ts';
 import { emailSchema, nameSchema, noContent, passwordSchema, sessionResponse } from './schemas.ts';
 import { clearSessionCookie, readSessionToken, requestIp, setSessionCookie } from './session-auth.ts';
 import { recordAudit } from '../audit/record.ts';
+import { resolveActor } from '../roles/resolve.ts';
 import { createSession, csrfTokenFor, deleteSession, deleteUserSessions, type DashboardSession } from './session-store.ts';
 import { SignInLimits, type SignInLimitOptions } from './sign-in-limits.ts';
 import { tokenHash } from './tokens.ts';
@@ -23,12 +24,12 @@ import { ssoPolicyFor, ssoRequired } from '../sso/require-sso.ts';
 
 /** The `GET /session` body of a session. */
 export async function sessionBody(m: Models, s: { userId: string; orgId: string; role: Role; csrfToken: string }): Promise<z.infer<typeof sessionResponse>> {
-  const [user, org] = await Promise.all([m.User.findById(s.userId).lean(), m.Organization.findById(s.orgId).lean()]);
+  const [user, org, actor] = await Promise.all([m.User.findById(s.userId).lean(), m.Organization.findById(s.orgId).lean(), resolveActor(m, s.orgId, s.userId, s.role)]);
   if (!user || !org) throw unauthorized('Not signed in; sign in to the dashboard first');
   return {
     user: { id: user._id, email: user.email, name: user.name ?? '' },
     organization: { id: org._id, name: org.name, handle: org.handle, plan: org.plan },
-    role: s.role, csrf_token: s.csrfToken,
+    role: s.role, permissions: actor.permissions, csrf_token: s.csrfToken,
   };
 }
 
@@ -97,7 +98,7 @@ export function registerAuthRoutes(router: DashboardRouter, deps: Deps, limitOpt
   }));
 
   router.add(defineDashboardRoute({
-    method: 'get', path: '/session', operationId: 'dashboardGetSession', summary: 'The signed-in user, organization, role and CSRF token',
+    method: 'get', path: '/session', operationId: 'dashboardGetSession', permission: 'signed_in', summary: 'The signed-in user, organization, role and CSRF token',
     responses: { 200: { description: 'The session', schema: sessionResponse } },
     async handler({ session, deps }) {
       return { body: await sessionBody(deps.m, session) };
@@ -105,7 +106,7 @@ export function registerAuthRoutes(router: DashboardRouter, deps: Deps, limitOpt
   }));
 
   router.add(defineDashboardRoute({
-    method: 'post', path: '/auth/sign-out', operationId: 'dashboardSignOut', summary: 'End this session',
+    method: 'post', path: '/auth/sign-out', operationId: 'dashboardSignOut', permission: 'signed_in', summary: 'End this session',
     responses: noContent,
     async handler({ ctx, session, deps }) {
       await deleteSession(deps.m, (session as DashboardSession).sessionId);
@@ -115,7 +116,7 @@ export function registerAuthRoutes(router: DashboardRouter, deps: Deps, limitOpt
   }));
 
   router.add(defineDashboardRoute({
-    method: 'post', path: '/auth/sign-out-everywhere', operationId: 'dashboardSignOutEverywhere', summary: 'End every session of this user, on every device',
+    method: 'post', path: '/auth/sign-out-everywhere', operationId: 'dashboardSignOutEverywhere', permission: 'signed_in', summary: 'End every session of this user, on every device',
     responses: noContent,
     async handler({ ctx, session, deps }) {
       await deleteUserSessions(deps.m, session.userId);

@@ -2,8 +2,10 @@
  * Dashboard route definitions: like the `/v1` ones (http/route.ts), one object per endpoint
  * holds its schemas, responses and handler, and the same object registers the route, validates
  * the request and (in tests) the response, and describes the endpoint in the dashboard's
- * OpenAPI document. Auth is a session (requireSession, with CSRF on state changes), optionally
- * narrowed to roles; `public` routes (sign-in, claim, accept-invite) take none.
+ * OpenAPI document. Auth is a session (requireSession, with CSRF on state changes) holding the
+ * route's `permission` (roles/roles.ts; `'signed_in'` for what every member may do to their own
+ * session); `public` routes (sign-in, claim, accept-invite) take none. A session route must name
+ * its permission: the role table test lists every route without one.
  */
 import type Router from '@koa/router';
 import type Koa from 'koa';
@@ -13,7 +15,8 @@ import { internal } from '../errors.ts';
 import { jsonBody, jsonOnly } from '../http/app.ts';
 import type { Deps, HandlerOutput, ResponseSpec } from '../http/route.ts';
 import { assertPlainJson, validate } from '../http/validate.ts';
-import { requireRole, requireSession, type DashboardSession } from './session-auth.ts';
+import type { Permission } from '../roles/roles.ts';
+import { requirePermission, requireRole, requireSession, type DashboardSession } from './session-auth.ts';
 
 export interface DashboardHandlerInput<P, Q, B> {
   ctx: Koa.Context;
@@ -34,7 +37,13 @@ export interface DashboardRouteDef<P = any, Q = any, B = any> {
   description?: string;
   /** `session` (default): a signed-in session; `public`: no session (and no CSRF token). */
   auth?: 'session' | 'public';
-  /** Roles allowed; default every role. */
+  /**
+   * What the session must hold (`session` routes): a permission, or `'signed_in'` for calls every
+   * member makes about themselves (their session, signing out, leaving). Without it the route
+   * answers any session and fails the role table test.
+   */
+  permission?: Permission | 'signed_in';
+  /** Deprecated: built-in roles allowed. Use `permission`, which custom roles and SCIM groups reach. */
   roles?: Role[];
   params?: ZodType<P>;
   query?: ZodType<Q>;
@@ -66,6 +75,7 @@ export function createDashboardRouter(koa: Router, opts: { validateResponses?: b
       defs.push(def);
       const chain: Koa.Middleware[] = [];
       if ((def.auth ?? 'session') === 'session') chain.push(requireSession);
+      if (def.permission && def.permission !== 'signed_in') chain.push(requirePermission(def.permission));
       if (def.roles) chain.push(requireRole(...def.roles));
       if (def.body) chain.push(jsonOnly, jsonBody);
       chain.push(async (ctx) => {

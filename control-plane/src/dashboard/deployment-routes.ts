@@ -15,7 +15,7 @@ import { notFound } from '../errors.ts';
 import { validate } from '../http/validate.ts';
 import type { Deps } from '../http/route.ts';
 import { defineDashboardRoute, type DashboardRouter } from './dashboard-route.ts';
-import { requireSession, type DashboardSession } from './session-auth.ts';
+import { requirePermission, requireSession, type DashboardSession } from './session-auth.ts';
 import { passThrough, v1Route } from './v1-handlers.ts';
 
 export const deploymentDetailSchema = deploymentSchema.extend({
@@ -87,15 +87,15 @@ function deploymentEvents(): Koa.Middleware {
 }
 
 export function registerDeploymentRoutes(router: DashboardRouter, _deps: Deps): void {
-  router.add(passThrough(v1Route(deploymentRoutes, 'listDeployments'), { operationId: 'dashboardListDeployments' }));
-  router.add(passThrough(v1Route(deploymentRoutes, 'triggerDeployment'), { operationId: 'dashboardRedeploy' }));
+  router.add(passThrough(v1Route(deploymentRoutes, 'listDeployments'), { operationId: 'dashboardListDeployments', permission: 'projects.read' }));
+  router.add(passThrough(v1Route(deploymentRoutes, 'triggerDeployment'), { operationId: 'dashboardRedeploy', permission: 'deployments.trigger' }));
   router.add(defineDashboardRoute({
-    method: 'get', path: '/projects/:id/deployments/:deploymentId', operationId: 'dashboardGetDeployment', summary: 'A deployment with its trigger and step timings',
+    method: 'get', path: '/projects/:id/deployments/:deploymentId', operationId: 'dashboardGetDeployment', permission: 'projects.read', summary: 'A deployment with its trigger and step timings',
     description: 'The UI may poll this, or follow `…/events`.', params: deploymentParams,
     responses: { 200: { description: 'The deployment', schema: deploymentDetailSchema } },
     async handler({ params, session, deps }) {
       return { body: deploymentDetail(await findOwnDeployment(deps, session.orgId, params.id, params.deploymentId)) };
     },
   }));
-  router.koa.get('/projects/:id/deployments/:deploymentId/events', requireSession, deploymentEvents());
+  router.koa.get('/projects/:id/deployments/:deploymentId/events', requireSession, requirePermission('projects.read'), deploymentEvents());
 }

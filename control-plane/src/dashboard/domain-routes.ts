@@ -21,7 +21,6 @@ import { verificationOf, verifyDomain } from './domain-verification.ts';
 import { noContent } from './schemas.ts';
 import { newToken } from './tokens.ts';
 
-const EDITORS = ['owner', 'admin'] as const;
 const HOSTNAME_RULE = 'must be a hostname such as docs.example.com (letters, digits, hyphens, at least one dot, no port)';
 const hostnameSchema = z.string().trim().toLowerCase().max(253, HOSTNAME_RULE)
   .regex(/^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,61}[a-z0-9]$/, HOSTNAME_RULE);
@@ -53,7 +52,7 @@ async function syncPrimary(deps: Deps, projectId: string): Promise<void> {
 
 export function registerDomainRoutes(router: DashboardRouter, _deps: Deps): void {
   router.add(defineDashboardRoute({
-    method: 'get', path: '/projects/:id/domains', operationId: 'dashboardListDomains', summary: 'A project\'s custom domains', params: projectParams,
+    method: 'get', path: '/projects/:id/domains', operationId: 'dashboardListDomains', permission: 'projects.read', summary: 'A project\'s custom domains', params: projectParams,
     responses: { 200: { description: 'Domains', schema: z.object({ data: z.array(domainSchema) }) } },
     async handler({ params, session, deps }) {
       const project = await findOwnProject(deps.m, session.orgId, params.id);
@@ -63,7 +62,7 @@ export function registerDomainRoutes(router: DashboardRouter, _deps: Deps): void
   }));
 
   router.add(defineDashboardRoute({
-    method: 'post', path: '/projects/:id/domains', operationId: 'dashboardAddDomain', summary: 'Add a custom domain (pending until verified)', roles: [...EDITORS],
+    method: 'post', path: '/projects/:id/domains', operationId: 'dashboardAddDomain', permission: 'domains.manage', summary: 'Add a custom domain (pending until verified)',
     description: 'Publish `verification.txt_value` as a TXT record at `verification.txt_name`, or serve `http_body` at `http://<hostname><http_path>`, then call verify before `expires_at` (7 days). '
       + 'Other projects may hold pending claims on the same hostname: they do not block this one, and the first to verify wins. '
       + 'Past `max_custom_domains` (pending claims count until they lapse): 402 `plan_limit_reached`. A hostname verified by any project, or already claimed by this one: 409 `domain_taken`.',
@@ -102,7 +101,7 @@ export function registerDomainRoutes(router: DashboardRouter, _deps: Deps): void
   }));
 
   router.add(defineDashboardRoute({
-    method: 'post', path: '/projects/:id/domains/:hostname/verify', operationId: 'dashboardVerifyDomain', summary: 'Check the DNS record or token file now', roles: [...EDITORS],
+    method: 'post', path: '/projects/:id/domains/:hostname/verify', operationId: 'dashboardVerifyDomain', permission: 'domains.manage', summary: 'Check the DNS record or token file now',
     description: 'Verified: 200 with the domain, served from now on; other projects\' pending claims on the hostname are removed. Not yet: 409 `verification_failed` saying what each method found. '
       + 'Another project verified it first: 409 `domain_taken` (and this claim is removed). A claim that lapsed: 404 `not_found`.',
     params: domainParams,
@@ -137,7 +136,7 @@ export function registerDomainRoutes(router: DashboardRouter, _deps: Deps): void
   }));
 
   router.add(defineDashboardRoute({
-    method: 'delete', path: '/projects/:id/domains/:hostname', operationId: 'dashboardRemoveDomain', summary: 'Remove a custom domain; the site stops answering on it at once', roles: [...EDITORS],
+    method: 'delete', path: '/projects/:id/domains/:hostname', operationId: 'dashboardRemoveDomain', permission: 'domains.manage', summary: 'Remove a custom domain; the site stops answering on it at once',
     params: domainParams, responses: noContent,
     async handler({ params, session, deps }) {
       const project = await findOwnProject(deps.m, session.orgId, params.id);

@@ -21,7 +21,6 @@ import type { Deps } from '../http/route.ts';
 import { auditAction } from './audit-hook.ts';
 import { defineDashboardRoute, type DashboardRouter } from './dashboard-route.ts';
 
-const EDITORS = ['owner', 'admin'] as const;
 
 const installation = z.object({
   id: z.number().int().describe('GitHub\'s installation id'),
@@ -36,7 +35,7 @@ const installationId = z.coerce.number(idRule).int(idRule).min(1, idRule).max(Nu
 
 export function registerGithubRoutes(router: DashboardRouter, _deps: Deps): void {
   router.add(defineDashboardRoute({
-    method: 'get', path: '/github/installations', operationId: 'dashboardListGithubInstallations', summary: 'The GitHub App installations connected to the organization',
+    method: 'get', path: '/github/installations', operationId: 'dashboardListGithubInstallations', permission: 'projects.read', summary: 'The GitHub App installations connected to the organization',
     description: '`enabled` is false when the server has no GitHub App configured (no repository can be connected then).',
     responses: { 200: { description: 'Installations, oldest first', schema: z.object({ enabled: z.boolean(), app_url: z.string().nullable(), data: z.array(installation) }) } },
     async handler({ session, deps }) {
@@ -47,9 +46,8 @@ export function registerGithubRoutes(router: DashboardRouter, _deps: Deps): void
   }));
 
   router.add(defineDashboardRoute({
-    method: 'get', path: '/github/install-link', operationId: 'dashboardGithubInstallLink', summary: 'A "Connect GitHub" link: install the App on a GitHub account',
+    method: 'get', path: '/github/install-link', operationId: 'dashboardGithubInstallLink', permission: 'github.manage', summary: 'A "Connect GitHub" link: install the App on a GitHub account',
     description: 'The link carries a signed `state` for this user and organization, valid 30 minutes. 422 `github_not_configured` without a GitHub App.',
-    roles: [...EDITORS],
     responses: { 200: { description: 'Where to send the browser', schema: z.object({ url: z.string(), expires_at: z.string() }) }, 422: { description: 'github_not_configured' } },
     async handler({ session, deps }) {
       const app = requireGithubApp(deps.env);
@@ -59,11 +57,10 @@ export function registerGithubRoutes(router: DashboardRouter, _deps: Deps): void
   }));
 
   router.add(defineDashboardRoute({
-    method: 'post', path: '/github/installations', operationId: 'dashboardLinkGithubInstallation', summary: 'Connect an installation (the App\'s setup callback)',
+    method: 'post', path: '/github/installations', operationId: 'dashboardLinkGithubInstallation', permission: 'github.manage', summary: 'Connect an installation (the App\'s setup callback)',
     description: 'Takes what GitHub\'s setup redirect carried. 400 `invalid_state`: the state is missing, forged, expired or made for another user or organization; '
       + '403 `github_authorization_failed`: GitHub refused `code`; 403 `github_installation_not_accessible`: GitHub does not list the installation among the user\'s; '
       + '409 `installation_already_linked`: another organization has it. Linking one the organization already has answers it with 200.',
-    roles: [...EDITORS],
     body: z.strictObject({
       installation_id: installationId,
       code: z.string({ error: 'Required; expected the code GitHub added to the setup redirect (enable "Request user authorization (OAuth) during installation")' }).min(1).max(200),
@@ -86,10 +83,9 @@ export function registerGithubRoutes(router: DashboardRouter, _deps: Deps): void
   }));
 
   router.add(defineDashboardRoute({
-    method: 'delete', path: '/github/installations/:installationId', operationId: 'dashboardUnlinkGithubInstallation', summary: 'Disconnect an installation',
+    method: 'delete', path: '/github/installations/:installationId', operationId: 'dashboardUnlinkGithubInstallation', permission: 'github.manage', summary: 'Disconnect an installation',
     description: 'The organization\'s projects connected through it stop building (their deployments fail saying so) until it, or another installation '
-      + 'covering their repository, is connected. The App stays installed on GitHub: uninstall it there to remove it.',
-    roles: [...EDITORS], params: z.object({ installationId }),
+      + 'covering their repository, is connected. The App stays installed on GitHub: uninstall it there to remove it.', params: z.object({ installationId }),
     responses: { 204: { description: 'Disconnected' } },
     async handler({ ctx, params, session, deps }) {
       const gone = await deps.m.GithubInstallation.findOneAndDelete({ _id: params.installationId, org_id: session.orgId }).lean();

@@ -13,7 +13,7 @@ import { passThrough, v1Route } from './v1-handlers.ts';
 
 export function registerPlanRoutes(router: DashboardRouter, _deps: Deps): void {
   router.add(defineDashboardRoute({
-    method: 'get', path: '/plan', operationId: 'dashboardGetPlan', summary: 'Plan, features and quota usage, and a downgrade waiting for the period end',
+    method: 'get', path: '/plan', operationId: 'dashboardGetPlan', permission: 'plan.read', summary: 'Plan, features and quota usage, and a downgrade waiting for the period end',
     description: 'The entitlements object of `GET /v1/me/entitlements`, plus `pending_plan` and `pending_plan_at` (null unless a downgrade is scheduled).',
     responses: { 200: { description: 'Entitlements', schema: entitlementsSchema.extend({ pending_plan: z.enum(PLAN_IDS).nullable(), pending_plan_at: z.string().nullable() }) } },
     async handler({ session, deps }) {
@@ -23,6 +23,6 @@ export function registerPlanRoutes(router: DashboardRouter, _deps: Deps): void {
     },
   }));
   for (const [op, id] of [['getAnalyticsOverview', 'dashboardAnalyticsOverview'], ['getAnalyticsBreakdown', 'dashboardAnalyticsBreakdown'], ['getAnalyticsAi', 'dashboardAnalyticsAi']]) {
-    router.add(passThrough(v1Route(analyticsRoutes, op), { operationId: id }));
+    router.add(passThrough(v1Route(analyticsRoutes, op), { operationId: id, permission: 'analytics.read' }));
   }
 }

@@ -25,7 +25,6 @@ import { defineDashboardRoute, type DashboardRouter } from './dashboard-route.ts
 import { nameSchema, noContent } from './schemas.ts';
 import { callV1, v1Route } from './v1-handlers.ts';
 
-const EDITORS = ['owner', 'admin'] as const;
 
 export const dashboardProjectSchema = projectSchema.extend({
   git_url: z.string().nullable().describe('Clone/push URL of the managed repository (HTTP Basic, an API key with projects:write as the password); null for own GitHub repositories'),
@@ -68,7 +67,7 @@ export function registerProjectRoutes(router: DashboardRouter, _deps: Deps): voi
   const deleteV1 = v1Route(projectRoutes, 'deleteProject');
 
   router.add(defineDashboardRoute({
-    method: 'get', path: '/projects', operationId: 'dashboardListProjects', summary: 'Every project of the organization, newest first, with its last deployment',
+    method: 'get', path: '/projects', operationId: 'dashboardListProjects', permission: 'projects.read', summary: 'Every project of the organization, newest first, with its last deployment',
     responses: { 200: { description: 'Projects', schema: z.object({ data: z.array(dashboardProjectSchema) }) } },
     async handler({ session, deps }) {
       const rows = await deps.m.Project.find({ org_id: session.orgId }).sort({ created_at: -1, _id: -1 }).lean();
@@ -77,7 +76,7 @@ export function registerProjectRoutes(router: DashboardRouter, _deps: Deps): voi
   }));
 
   router.add(defineDashboardRoute({
-    method: 'get', path: '/slug-available', operationId: 'dashboardSlugAvailable', summary: 'Whether a slug can be used (live validation)',
+    method: 'get', path: '/slug-available', operationId: 'dashboardSlugAvailable', permission: 'projects.read', summary: 'Whether a slug can be used (live validation)',
     query: z.object({ slug: z.string({ error: 'Required' }).max(200, 'must be at most 200 characters') }),
     responses: { 200: { description: '`reason` (`invalid` or `taken`) and `message` when not available', schema: z.object({ available: z.boolean(), reason: z.enum(['invalid', 'taken']).optional(), message: z.string().optional() }) } },
     async handler({ query, deps }) {
@@ -87,7 +86,7 @@ export function registerProjectRoutes(router: DashboardRouter, _deps: Deps): voi
   }));
 
   router.add(defineDashboardRoute({
-    method: 'post', path: '/projects', operationId: 'dashboardCreateProject', summary: 'Create a project', roles: [...EDITORS],
+    method: 'post', path: '/projects', operationId: 'dashboardCreateProject', permission: 'projects.write', summary: 'Create a project',
     description: 'Without `slug`, one is made from the name. Without `github_repo`, the platform hosts the Git repository (`git_url`). Limits and errors as `POST /v1/projects`.',
     body: z.strictObject({ name: nameSchema, slug: slugSchema.optional(), github_repo: githubRepoSchema.optional(), github_branch: branchSchema.optional() }),
     responses: { 201: { description: 'The new project', schema: dashboardProjectSchema }, 402: { description: 'plan_limit_reached' }, 409: { description: 'conflict: the slug is taken' } },
@@ -102,7 +101,7 @@ export function registerProjectRoutes(router: DashboardRouter, _deps: Deps): voi
   }));
 
   router.add(defineDashboardRoute({
-    method: 'get', path: '/projects/:id', operationId: 'dashboardGetProject', summary: 'A project', params: projectParams,
+    method: 'get', path: '/projects/:id', operationId: 'dashboardGetProject', permission: 'projects.read', summary: 'A project', params: projectParams,
     responses: { 200: { description: 'The project', schema: dashboardProjectSchema } },
     async handler({ params, session, deps }) {
       return { body: await dashboardProject(deps, await findOwnProject(deps.m, session.orgId, params.id)) };
@@ -110,7 +109,7 @@ export function registerProjectRoutes(router: DashboardRouter, _deps: Deps): voi
   }));
 
   router.add(defineDashboardRoute({
-    method: 'patch', path: '/projects/:id', operationId: 'dashboardUpdateProject', summary: 'Rename, change the branch or the slug', roles: [...EDITORS],
+    method: 'patch', path: '/projects/:id', operationId: 'dashboardUpdateProject', permission: 'projects.write', summary: 'Rename, change the branch or the slug',
     description: 'A slug change moves the site to the new host at once (the old one stops answering and its slug is free for others), '
       + 'changes the managed repository\'s Git URL, and (for a site published before) queues a deployment so the site\'s absolute URLs follow. A taken slug: 409 `conflict`.',
     params: projectParams, body: z.strictObject({ name: nameSchema.optional(), github_branch: branchSchema.optional(), slug: slugSchema.optional() }),
@@ -144,7 +143,7 @@ export function registerProjectRoutes(router: DashboardRouter, _deps: Deps): voi
   }));
 
   router.add(defineDashboardRoute({
-    method: 'delete', path: '/projects/:id', operationId: 'dashboardDeleteProject', summary: 'Delete a project, its pages, deployments, repository and site', roles: [...EDITORS],
+    method: 'delete', path: '/projects/:id', operationId: 'dashboardDeleteProject', permission: 'projects.write', summary: 'Delete a project, its pages, deployments, repository and site',
     params: projectParams, responses: noContent,
     async handler(input) {
       const project = await findOwnProject(input.deps.m, input.session.orgId, input.params.id);

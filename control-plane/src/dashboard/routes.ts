@@ -20,6 +20,7 @@ import { registerGithubRoutes } from './github-routes.ts';
 import { registerMemberRoutes } from './member-routes.ts';
 import { registerPlanRoutes } from './plan-routes.ts';
 import { registerProjectRoutes } from './project-routes.ts';
+import { registerRoleRoutes } from './role-routes.ts';
 import { guardDashboardRequest } from './request-guard.ts';
 import { createDashboardRouter, defineDashboardRoute, type DashboardRouter } from './dashboard-route.ts';
 import type { SignInLimitOptions } from './sign-in-limits.ts';
@@ -43,8 +44,8 @@ function asOpenApiRoutes(router: DashboardRouter): RouteDef[] {
   return router.defs.map((d) => ({ ...d, auth: d.auth === 'public' ? 'none' : 'key', tags: ['Dashboard (internal)'] }) as unknown as RouteDef);
 }
 
-/** Builds the middleware serving `/dashboard/api`. */
-export function dashboardApi(deps: Deps, opts: DashboardApiOptions = {}): Koa.Middleware {
+/** Registers every dashboard route on a new router (the definitions are what the role table test reads). */
+export function buildDashboardRouter(deps: Deps, opts: DashboardApiOptions = {}): DashboardRouter {
   const koa = new Router({ prefix: DASHBOARD_API_PREFIX });
   const router = createDashboardRouter(koa, { validateResponses: opts.validateResponses });
   registerAuthRoutes(router, deps, opts.signInLimits);
@@ -53,6 +54,7 @@ export function dashboardApi(deps: Deps, opts: DashboardApiOptions = {}): Koa.Mi
   registerDeploymentRoutes(router, deps);
   registerPlanRoutes(router, deps);
   registerMemberRoutes(router, deps);
+  registerRoleRoutes(router, deps);
   registerAcceptInviteRoutes(router, deps);
   registerDomainRoutes(router, deps);
   registerGithubRoutes(router, deps);
@@ -77,6 +79,12 @@ export function dashboardApi(deps: Deps, opts: DashboardApiOptions = {}): Koa.Mi
       };
     },
   }));
+  return router;
+}
+
+/** Builds the middleware serving `/dashboard/api`. */
+export function dashboardApi(deps: Deps, opts: DashboardApiOptions = {}): Koa.Middleware {
+  const { koa } = buildDashboardRouter(deps, opts);
   const routes = routesWithAllow(koa);
   return async (ctx, next) => {
     if (ctx.path !== DASHBOARD_API_PREFIX && !ctx.path.startsWith(`${DASHBOARD_API_PREFIX}/`)) return next();

@@ -1,9 +1,10 @@
 /**
  * The dashboard's authentication: the `folio_session` cookie, never an API key. Other modules
- * protect their dashboard routes with {@link requireSession} and {@link requireRole}:
+ * protect their dashboard routes with {@link requireSession} and {@link requirePermission}
+ * (route definitions say `permission: 'projects.write'` instead, dashboard-route.ts):
  *
  * ```ts
- * router.get('/things', requireSession, requireRole('owner', 'admin'), handler);
+ * router.get('/things', requireSession, requirePermission('projects.read'), handler);
  * ```
  *
  * `requireSession` reads the services it needs from `ctx.state.dashboardDeps`, which the
@@ -15,6 +16,7 @@ import { clientIp } from '../analytics/visit.ts';
 import type { Role } from '../db/models/membership.ts';
 import type { Env } from '../env.ts';
 import { AppError, unauthorized } from '../errors.ts';
+import { builtInRolesWith, can, type Permission } from '../roles/roles.ts';
 import type { Deps } from '../http/route.ts';
 import { findSession, type DashboardSession } from './session-store.ts';
 
@@ -104,13 +106,44 @@ export const requireSession: Koa.Middleware = async (ctx, next) => {
   await next();
 };
 
-/** Koa middleware (after requireSession): 403 `forbidden_role` unless the session's role is one of `roles`. */
+/** `a, b or c`. */
+function orList(items: string[]): string {
+  return items.length <= 1 ? items.join('') : `${items.slice(0, -1).join(', ')} or ${items[items.length - 1]}`;
+}
+
+/**
+ * 403 `forbidden_role` for a session that lacks `permission`, naming the built-in roles that
+ * hold it: "This action needs the owner or admin role; you are a member".
+ */
+export function forbiddenPermission(session: Pick<DashboardSession, 'roleLabel'>, permission: Permission): AppError {
+  return new AppError(403, 'forbidden_role', `This action needs the ${orList(builtInRolesWith(permission))} role; you are ${session.roleLabel}`);
+}
+
+/** Throws {@link forbiddenPermission} unless the session holds `permission`. */
+export function assertCan(session: DashboardSession, permission: Permission): void {
+  if (!can(session, permission)) throw forbiddenPermission(session, permission);
+}
+
+/** Koa middleware (after requireSession): 403 `forbidden_role` unless the session holds `permission`. */
+export function requirePermission(permission: Permission): Koa.Middleware {
+  return async (ctx, next) => {
+    const session = ctx.state.session as DashboardSession | undefined;
+    if (!session) throw new Error('requirePermission used before requireSession');
+    assertCan(session, permission);
+    await next();
+  };
+}
+
+/**
+ * Koa middleware (after requireSession): 403 `forbidden_role` unless the session's role is one of
+ * `roles`. Deprecated: use {@link requirePermission}, which custom roles and SCIM groups reach.
+ */
 export function requireRole(...roles: Role[]): Koa.Middleware {
   return async (ctx, next) => {
     const session = ctx.state.session as DashboardSession | undefined;
     if (!session) throw new Error('requireRole used before requireSession');
     if (!roles.includes(session.role)) {
-      throw new AppError(403, 'forbidden_role', `This action needs the ${roles.join(' or ')} role; you are ${session.role === 'admin' ? 'an' : 'a'} ${session.role}`);
+      throw new AppError(403, 'forbidden_role', `This action needs the ${roles.join(' or ')} role; you are ${session.roleLabel}`);
     }
     await next();
   };

@@ -7,6 +7,8 @@ import { createHash } from 'node:crypto';
 import type { Env } from '../env.ts';
 import type { Models } from '../db/models/index.ts';
 import type { Role } from '../db/models/membership.ts';
+import { resolveActor } from '../roles/resolve.ts';
+import type { Permission } from '../roles/roles.ts';
 import { newToken, tokenHash } from './tokens.ts';
 
 const HOUR_MS = 3_600_000;
@@ -19,6 +21,10 @@ export interface DashboardSession {
   userId: string;
   orgId: string;
   role: Role;
+  /** What the member may do now: their role's permissions plus their SCIM groups' (roles/resolve.ts). */
+  permissions: Permission[];
+  /** How messages name the role: `a member`, `the custom role "Writers"`. */
+  roleLabel: string;
   /** The header value state-changing requests must send as `X-CSRF-Token`. */
   csrfToken: string;
 }
@@ -46,7 +52,8 @@ function slidingExpiry(env: Env, now: Date, max: Date): Date {
 
 /**
  * The live session of a token with the user's current role in its organization, or undefined
- * (unknown, expired, or the membership was removed). Extends the sliding expiry.
+ * (unknown, expired, the membership was removed or suspended). Extends the sliding expiry.
+ * Permissions are resolved here, on every request, so a role change applies at once.
  */
 export async function findSession(m: Models, env: Env, token: string, now: Date): Promise<DashboardSession | undefined> {
   const sessionId = tokenHash(token);
@@ -54,11 +61,12 @@ export async function findSession(m: Models, env: Env, token: string, now: Date)
   // The TTL sweeper runs now and then; expiry is decided here, to the millisecond.
   if (!s || s.expires_at.getTime() <= now.getTime()) return undefined;
   const membership = await m.Membership.findOne({ org_id: s.org_id, user_id: s.user_id }).lean();
-  if (!membership) return undefined;
+  if (!membership || membership.active === false) return undefined;
   if (now.getTime() - s.last_seen_at.getTime() >= TOUCH_EVERY_MS) {
     await m.Session.updateOne({ _id: sessionId }, { $set: { last_seen_at: now, expires_at: slidingExpiry(env, now, s.max_expires_at) } });
   }
-  return { sessionId, userId: s.user_id, orgId: s.org_id, role: membership.role as Role, csrfToken: csrfTokenFor(token) };
+  const actor = await resolveActor(m, s.org_id, s.user_id, membership.role);
+  return { sessionId, userId: s.user_id, orgId: s.org_id, role: membership.role as Role, permissions: actor.permissions, roleLabel: actor.roleLabel, csrfToken: csrfTokenFor(token) };
 }
 
 /** Ends one session. */

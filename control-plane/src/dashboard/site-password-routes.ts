@@ -22,7 +22,7 @@ const ctxOf = (deps: Deps) => ({ m: deps.m, now: deps.now(), upgradeUrl: deps.en
 
 export function registerSitePasswordRoutes(router: DashboardRouter, _deps: Deps): void {
   router.add(defineDashboardRoute({
-    method: 'get', path: '/projects/:id/password', operationId: 'dashboardGetSitePassword', summary: 'Whether the site is password protected',
+    method: 'get', path: '/projects/:id/password', operationId: 'dashboardGetSitePassword', permission: 'projects.read', summary: 'Whether the site is password protected',
     params: projectParams, responses: { 200: { description: 'The setting (never the password)', schema: view } },
     async handler({ params, session, deps }) {
       const project = await findOwnProject(deps.m, session.orgId, params.id);
@@ -30,9 +30,8 @@ export function registerSitePasswordRoutes(router: DashboardRouter, _deps: Deps)
     },
   }));
   router.add(defineDashboardRoute({
-    method: 'put', path: '/projects/:id/password', operationId: 'dashboardSetSitePassword', summary: 'Set or replace the site password',
-    description: 'Pro plan. Stored as a scrypt hash. Every visitor signed in with the previous password must sign in again.',
-    roles: ['owner', 'admin'], params: projectParams, body: sitePasswordBody,
+    method: 'put', path: '/projects/:id/password', operationId: 'dashboardSetSitePassword', permission: 'settings.manage', summary: 'Set or replace the site password',
+    description: 'Pro plan. Stored as a scrypt hash. Every visitor signed in with the previous password must sign in again.', params: projectParams, body: sitePasswordBody,
     responses: { 200: { description: 'Protected', schema: view } },
     async handler({ ctx, params, body, session, deps }) {
       const project = await findOwnProject(deps.m, session.orgId, params.id);
@@ -42,8 +41,7 @@ export function registerSitePasswordRoutes(router: DashboardRouter, _deps: Deps)
     },
   }));
   router.add(defineDashboardRoute({
-    method: 'delete', path: '/projects/:id/password', operationId: 'dashboardRemoveSitePassword', summary: 'Make the site public again',
-    roles: ['owner', 'admin'], params: projectParams, responses: { 204: { description: 'Public' } },
+    method: 'delete', path: '/projects/:id/password', operationId: 'dashboardRemoveSitePassword', permission: 'settings.manage', summary: 'Make the site public again', params: projectParams, responses: { 204: { description: 'Public' } },
     async handler({ ctx, params, session, deps }) {
       const project = await findOwnProject(deps.m, session.orgId, params.id);
       await removeSitePassword(ctxOf(deps), session.orgId, project._id);

@@ -1,11 +1,11 @@
 /**
  * Runs a public API handler for a dashboard session, so the dashboard shares the `/v1` logic
  * (validation, quotas, serializers) instead of copying it. The session acts with every scope of
- * its organization; the dashboard route decides which roles may call it.
+ * its organization; the dashboard route's permission decides who may call it.
  */
 import type { AuthenticatedKey } from '../auth/api-keys.ts';
 import type { HandlerOutput, RouteDef } from '../http/route.ts';
-import type { Role } from '../db/models/membership.ts';
+import type { Permission } from '../roles/roles.ts';
 import { defineDashboardRoute, type DashboardHandlerInput, type DashboardRouteDef } from './dashboard-route.ts';
 
 /** The key-shaped identity a session presents to `/v1` handlers. */
@@ -23,10 +23,10 @@ export async function callV1<P, Q, B>(def: RouteDef<P, Q, B>, input: DashboardHa
 }
 
 /** A dashboard route that is a `/v1` route as is (same path below the prefix, schemas and answers). */
-export function passThrough(def: RouteDef, opts: { operationId: string; roles?: Role[] }): DashboardRouteDef {
+export function passThrough(def: RouteDef, opts: { operationId: string; permission: Permission }): DashboardRouteDef {
   return defineDashboardRoute({
     method: def.method, path: def.path, operationId: opts.operationId, summary: def.summary,
-    description: `${def.description ?? ''} Same as \`/v1${def.path}\`.`.trim(), roles: opts.roles,
+    description: `${def.description ?? ''} Same as \`/v1${def.path}\`.`.trim(), permission: opts.permission,
     params: def.params, query: def.query, body: def.body, responses: def.responses,
     handler: (input) => callV1(def, input),
   });

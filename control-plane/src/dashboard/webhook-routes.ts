@@ -22,7 +22,7 @@ const delivery = z.object({
 
 export function registerWebhookRoutes(router: DashboardRouter, _deps: Deps): void {
   router.add(defineDashboardRoute({
-    method: 'get', path: '/projects/:id/webhooks', operationId: 'dashboardListWebhooks', summary: 'List the project\'s webhook endpoints',
+    method: 'get', path: '/projects/:id/webhooks', operationId: 'dashboardListWebhooks', permission: 'projects.read', summary: 'List the project\'s webhook endpoints',
     params: projectParams, responses: { 200: { description: 'Endpoints (secrets are never shown again)', schema: z.object({ data: z.array(endpoint) }) } },
     async handler({ params, session, deps }) {
       const project = await findOwnProject(deps.m, session.orgId, params.id);
@@ -30,9 +30,8 @@ export function registerWebhookRoutes(router: DashboardRouter, _deps: Deps): voi
     },
   }));
   router.add(defineDashboardRoute({
-    method: 'post', path: '/projects/:id/webhooks', operationId: 'dashboardCreateWebhook', summary: 'Register a webhook endpoint',
-    description: 'Pro plan. `events` defaults to every event. The URL must resolve to public addresses only. The answer carries the signing `secret`, shown once.',
-    roles: ['owner', 'admin'], params: projectParams, body: webhookEndpointBody,
+    method: 'post', path: '/projects/:id/webhooks', operationId: 'dashboardCreateWebhook', permission: 'settings.manage', summary: 'Register a webhook endpoint',
+    description: 'Pro plan. `events` defaults to every event. The URL must resolve to public addresses only. The answer carries the signing `secret`, shown once.', params: projectParams, body: webhookEndpointBody,
     responses: { 201: { description: 'Registered', schema: endpoint.extend({ secret: z.string() }) } },
     async handler({ ctx, params, body, session, deps }) {
       const project = await findOwnProject(deps.m, session.orgId, params.id);
@@ -42,8 +41,7 @@ export function registerWebhookRoutes(router: DashboardRouter, _deps: Deps): voi
     },
   }));
   router.add(defineDashboardRoute({
-    method: 'delete', path: '/projects/:id/webhooks/:hookId', operationId: 'dashboardDeleteWebhook', summary: 'Remove a webhook endpoint and its deliveries',
-    roles: ['owner', 'admin'], params: hookParams, responses: { 204: { description: 'Removed' } },
+    method: 'delete', path: '/projects/:id/webhooks/:hookId', operationId: 'dashboardDeleteWebhook', permission: 'settings.manage', summary: 'Remove a webhook endpoint and its deliveries', params: hookParams, responses: { 204: { description: 'Removed' } },
     async handler({ ctx, params, session, deps }) {
       const project = await findOwnProject(deps.m, session.orgId, params.id);
       await deleteEndpoint(deps.m, project._id, params.hookId);
@@ -52,7 +50,7 @@ export function registerWebhookRoutes(router: DashboardRouter, _deps: Deps): voi
     },
   }));
   router.add(defineDashboardRoute({
-    method: 'get', path: '/projects/:id/webhooks/:hookId/deliveries', operationId: 'dashboardListWebhookDeliveries', summary: 'The delivery log of an endpoint',
+    method: 'get', path: '/projects/:id/webhooks/:hookId/deliveries', operationId: 'dashboardListWebhookDeliveries', permission: 'projects.read', summary: 'The delivery log of an endpoint',
     description: 'Newest first: each event with its status and every attempt\'s response code or error.',
     params: hookParams, query: z.object({ limit: z.coerce.number().int().min(1).max(100).default(50) }).strict(),
     responses: { 200: { description: 'Deliveries', schema: z.object({ data: z.array(delivery) }) } },

@@ -59,7 +59,7 @@ t.test('dashboard members and invitations', async (t) => {
       [adminAuth, 'DELETE', `/members/${owner.userId}`, undefined, 403, { error: 'forbidden_role', message: 'Admins can remove members only' }],
       [owner.auth, 'PATCH', `/members/${owner.userId}`, { role: 'admin' }, 409, { error: 'last_owner', message: 'An organization needs an owner; make another member owner first' }],
       [owner.auth, 'DELETE', `/members/${owner.userId}`, undefined, 409, { error: 'last_owner', message: 'An organization needs an owner; make another member owner first' }],
-      [owner.auth, 'PATCH', `/members/${member.userId}`, { role: 'boss' }, 400, { error: 'invalid_request', message: 'role: Invalid option: expected one of "owner"|"admin"|"member"' }],
+      [owner.auth, 'PATCH', `/members/${member.userId}`, { role: 'boss' }, 400, { error: 'invalid_request', message: 'role: Invalid option: expected one of "owner"|"admin"|"editor"|"viewer"|"member" or "custom:<id>"' }],
     ];
     for (const [auth, method, path, body, status, expected] of cases) {
       const res = await dash(api, method, path, { auth, body });

@@ -3,6 +3,7 @@ import { bootstrap } from '../../src/server.ts';
 import { parseEnv } from '../../src/env.ts';
 import { startTestApi } from '../helpers/api.ts';
 import { addUser, dash, dashTenant, PASSWORD, sessionTokenOf, signIn } from '../helpers/dashboard.ts';
+import { PERMISSIONS } from '../../src/roles/roles.ts';
 
 const NOT_SIGNED_IN = { error: 'unauthorized', message: 'Not signed in; sign in to the dashboard first' };
 const KEY_REFUSED = { error: 'unauthorized', message: 'The dashboard API accepts only a signed-in session, never an API key; use /v1 with API keys' };
@@ -37,7 +38,7 @@ t.test('dashboard sessions', async (t) => {
     t.same({ ...claimed.body, csrf_token: typeof claimed.body.csrf_token }, {
       user: { id: claimed.body.user.id, email: 'owner@example.com', name: 'Ada' },
       organization: { id: claimed.body.organization.id, name: 'Default organization', handle: 'default', plan: 'free' },
-      role: 'owner', csrf_token: 'string',
+      role: 'owner', permissions: [...PERMISSIONS], csrf_token: 'string',
     });
     t.ok(sessionTokenOf(claimed));
     const reused = await dash(api, 'POST', '/auth/claim', { body: { token: fresh, email: 'other@example.com', password: PASSWORD } });

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Schema, type InferSchemaType } from 'mongoose';
-import { ROLES } from './membership.ts';
+import { isRoleName } from './membership.ts';
 
 /**
  * A pending invitation to an organization's dashboard. The link's token is stored only as its
@@ -11,7 +11,7 @@ export const invitationSchema = new Schema({
   _id: { type: String, default: () => randomUUID() },
   org_id: { type: String, required: true, index: true },
   email: { type: String, required: true },
-  role: { type: String, enum: ROLES, required: true },
+  role: { type: String, required: true, validate: { validator: isRoleName, message: 'role must be a built-in role or custom:<id>' } },
   token_hash: { type: String, required: true, unique: true },
   invited_by: { type: String, required: true },
   created_at: { type: Date, default: () => new Date() },
