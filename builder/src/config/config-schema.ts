@@ -160,7 +160,10 @@ export const configSchema = z.object({
   redirects: z
     .array(
       z.object({
-        source: z.string().regex(/^\//, { error: expected('a path starting with /') }),
+        // Mintlify reads a source without its leading / as a site path too (`old` is `/old`).
+        source: text()
+          .regex(/^(?![a-z][a-z0-9+.-]*:)/i, { error: expected('a path of this site such as /old-page') })
+          .transform((source) => (source.startsWith('/') ? source : `/${source}`)),
         destination: text().describe('A docs path or an absolute URL'),
         permanent: z.boolean().default(false).describe('308 when true, 307 otherwise'),
       }),

@@ -83,9 +83,11 @@ export interface Navigation { items: NavigationEntry[]; paths: (string | number)
 const pagePath = z
   .string()
   // Or an API operation of `api.openapi`, Mintlify's way: "GET /users" (optionally after the document's path).
-  .regex(/^(?:(?:\S+ )?(?:GET|PUT|POST|DELETE|OPTIONS|HEAD|PATCH|TRACE) \/\S*|(?!\/)(?!.*\.mdx?$)(?!(.*\/)?\.\.(\/|$))[^\s]+)$/, {
+  .regex(/^(?:(?:\S+ )?(?:GET|PUT|POST|DELETE|OPTIONS|HEAD|PATCH|TRACE) \/\S*|(?:\.?\/)*(?!\/)(?!.*\.mdx?$)(?!(.*\/)?\.\.(\/|$))[^\s]+)$/, {
     error: expected('a page path relative to contentRoot, without extension, such as guides/install, or an API operation such as GET /users'),
   })
+  // Mintlify reads `/guides/install` and `./guides/install` as `guides/install`.
+  .transform((ref) => (/^(?:\S+ )?[A-Z]+ \//.test(ref) ? ref : ref.replace(/^(?:\.?\/)+/, '')))
   .describe('A page: its path relative to contentRoot without extension, e.g. "guides/install"');
 
 /** Mintlify writes icons as a name or `{ name, style, library }`. */

@@ -49,6 +49,15 @@ t.test('Mintlify schema keys', async (t) => {
     t.same(c.globalLinks, [{ kind: 'anchor', label: 'Status', href: 'https://status.example' }]);
   });
 
+  t.test('should read page paths and redirect sources as Mintlify does: a leading / or ./ is the same path', async (t) => {
+    const c = parse({ name: 'A', navigation: ['/guides/install', './quickstart', { group: 'G', root: '/api', pages: ['openapi.json GET /users/'] }], redirects: [{ source: 'old', destination: '/new' }] });
+    t.same(c.navigation, ['guides/install', 'quickstart', { group: 'G', root: 'api', pages: ['openapi.json GET /users/'] }]);
+    t.same(c.redirects, [{ source: '/old', destination: '/new', permanent: false }]);
+    t.same(problems(t, { name: 'A', redirects: [{ source: 'old', destination: '/a' }, { source: '/old', destination: '/b' }] }), [
+      'docs.json: redirects[1].source: Unexpected "/old"; expected each source at most once',
+    ]);
+  });
+
   t.test('should read three-digit colours as six digits, and typed navbar links and buttons', async (t) => {
     const c = parse({
       name: 'A', colors: { primary: '#0aF', light: '#fff', dark: '#123456' }, background: { color: { light: '#eee' } },
@@ -111,9 +120,9 @@ t.test('Mintlify schema keys', async (t) => {
   });
 
   t.test('should list at most 100 problems, then count the rest', async (t) => {
-    const lines = problems(t, { name: 'A', redirects: Array.from({ length: 130 }, (_, i) => ({ source: `no-slash-${i}`, destination: '/x' })) });
+    const lines = problems(t, { name: 'A', redirects: Array.from({ length: 130 }, (_, i) => ({ source: `https://old.example/${i}`, destination: '/x' })) });
     t.equal(lines.length, 101);
-    t.equal(lines[0], 'docs.json: redirects[0].source: Unexpected "no-slash-0"; expected a path starting with /');
+    t.equal(lines[0], 'docs.json: redirects[0].source: Unexpected "https://old.example/0"; expected a path of this site such as /old-page');
     t.equal(lines[100], 'docs.json: …and 30 more');
   });
 });

@@ -285,9 +285,9 @@ t.test('parseConfig', async (t) => {
 
   t.test('should validate redirects and reject a repeated source', async (t) => {
     t.same(
-      problems(t, { name: 'A', redirects: [{ source: 'old', destination: '/new' }, { source: '/a', permanent: 'yes' }, { source: '/x', destination: '/y' }, { source: '/x', destination: '/z' }] }),
+      problems(t, { name: 'A', redirects: [{ source: 'https://old.example/a', destination: '/new' }, { source: '/a', permanent: 'yes' }, { source: '/x', destination: '/y' }, { source: '/x', destination: '/z' }] }),
       [
-        'docs.json: redirects[0].source: Unexpected "old"; expected a path starting with /',
+        'docs.json: redirects[0].source: Unexpected "https://old.example/a"; expected a path of this site such as /old-page',
         'docs.json: redirects[1].destination: Required',
         'docs.json: redirects[1].permanent: Unexpected "yes"; expected boolean',
         'docs.json: redirects[3].source: Unexpected "/x"; expected each source at most once',
@@ -305,11 +305,11 @@ t.test('parseConfig', async (t) => {
 
   t.test('should validate navigation entries, nested groups included', async (t) => {
     t.same(
-      problems(t, { name: 'A', navigation: ['a', { group: 'G', pages: ['b', 5, { group: 'H' }] }, '/abs', 'x.mdx', 'a/../b', { group: 'X', pages: [], page: 1 }] }),
+      problems(t, { name: 'A', navigation: ['a', { group: 'G', pages: ['b', 5, { group: 'H' }] }, 'two words', 'x.mdx', 'a/../b', { group: 'X', pages: [], page: 1 }] }),
       [
         'docs.json: navigation[1].pages[1]: Unexpected 5; expected a page path or a group { "group", "pages" }',
         'docs.json: navigation[1].pages[2].pages: Required',
-        'docs.json: navigation[2]: Unexpected "/abs"; expected a page path relative to contentRoot, without extension, such as guides/install, or an API operation such as GET /users',
+        'docs.json: navigation[2]: Unexpected "two words"; expected a page path relative to contentRoot, without extension, such as guides/install, or an API operation such as GET /users',
         'docs.json: navigation[3]: Unexpected "x.mdx"; expected a page path relative to contentRoot, without extension, such as guides/install, or an API operation such as GET /users',
         'docs.json: navigation[4]: Unexpected "a/../b"; expected a page path relative to contentRoot, without extension, such as guides/install, or an API operation such as GET /users',
         'docs.json: navigation[5].page: Unexpected key; navigation[5] accepts group, pages, icon, expanded, isDefaultOpen, root, tag, hidden, boost, searchable, directory, public, openapi, asyncapi, graphql, sdk',
