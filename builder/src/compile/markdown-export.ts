@@ -28,6 +28,10 @@
  *   `Expandable`, `Icon`, …) is replaced by its content (block content in paragraphs).
  * - A component imported from a `.md`/`.mdx` snippet is replaced by the snippet's export.
  * - Code fences keep their language and options; GFM tables, task lists and strikethrough stay.
+ * - Whatever a container holds is indented as that container needs: a `Step` (a list item)
+ *   indents every line of its content, a fence's closing line included, by its marker's width,
+ *   and the page's own indentation inside JSX tags is removed first (`dedentedSlice`), so a
+ *   CommonMark reader sees the same blocks the page shows.
  */
 import type { BlockContent, Heading, Nodes, Paragraph, PhrasingContent, Root, RootContent } from 'mdast';
 import type {} from 'mdast-util-mdx';
@@ -98,20 +102,70 @@ function serialize(doc: Root): string {
   return toMarkdown(doc, { extensions: [gfmToMarkdown()], bullet: '-', listItemIndent: 'one', rule: '-', fences: true });
 }
 
+/** Visual width of a run of spaces and tabs (tab stops every 4 columns, as CommonMark counts). */
+function widthOf(space: string): number {
+  let width = 0;
+  for (const ch of space) width = ch === '\t' ? width + 4 - (width % 4) : width + 1;
+  return width;
+}
+
+/**
+ * The source from `start` to `end` with every line after the first moved left by the
+ * indentation of the first (what the page nests it in: JSX tags, list items), so the text can be
+ * placed in any container of the export, which indents every line by its own amount. Lines
+ * indented less lose what they have. Undefined when the first line's prefix is not blank (a
+ * block quote's `>`): such text cannot be moved and is serialised from its tree instead.
+ */
+export function dedentedSlice(source: string, start: number, end: number): string | undefined {
+  const lineStart = source.lastIndexOf('\n', start - 1) + 1;
+  const prefix = source.slice(lineStart, start);
+  if (!/^[ \t]*$/.test(prefix)) return undefined;
+  const text = source.slice(start, end);
+  const indent = widthOf(prefix);
+  if (indent === 0) return text;
+  return text.split('\n').map((line, i) => {
+    if (i === 0) return line;
+    let width = 0;
+    let cut = 0;
+    while (cut < line.length && (line[cut] === ' ' || line[cut] === '\t')) {
+      const next = line[cut] === '\t' ? width + 4 - (width % 4) : width + 1;
+      if (next > indent) break;
+      width = next;
+      cut += 1;
+    }
+    return line.slice(cut);
+  }).join('\n');
+}
+
 function exportNodes(nodes: RootContent[], source: string, file: string, snippets: ReadonlyMap<string, string>): RootContent[] {
   let lastDepth = 1;
+  // Inside a Markdown block quote every source line carries its `>`: nothing there is copied.
+  let quoted = 0;
   const convert = (nodes: RootContent[]): RootContent[] => nodes.flatMap((n) => one(n));
   const one = (node: RootContent): RootContent[] => {
     if (node.type === 'heading') lastDepth = node.depth;
+    // A fence is written from its tree: its value is exactly the code, whatever the page's
+    // indentation, and the serialiser fences it for the container it ends up in.
+    if (node.type === 'code') return [{ type: 'code', lang: node.lang, meta: node.meta, value: node.value }];
     const start = node.position?.start.offset;
     const end = node.position?.end.offset;
-    if (start !== undefined && end !== undefined && FLOW.has(node.type) && node.type !== 'html' && plainMarkdown(node)) {
-      // An `html` node is written out as-is by mdast-util-to-markdown. Paragraphs stay
-      // paragraphs (a callout label may be put in front of their text).
-      if (node.type !== 'paragraph') return [{ type: 'html', value: source.slice(start, end) }];
-      const first = node.children[0]?.position?.start.offset;
-      const last = node.children.at(-1)?.position?.end.offset;
-      if (first !== undefined && last !== undefined) return [{ type: 'paragraph', children: [{ type: 'html', value: source.slice(first, last) }] }];
+    if (!quoted && start !== undefined && end !== undefined && FLOW.has(node.type) && node.type !== 'html' && plainMarkdown(node)) {
+      // An `html` node is written out as-is by mdast-util-to-markdown, indented by the
+      // container it is in. Paragraphs stay paragraphs (a callout label may be put in front of
+      // their text).
+      if (node.type !== 'paragraph') {
+        const text = dedentedSlice(source, start, end);
+        if (text !== undefined) return [{ type: 'html', value: text }];
+      } else {
+        const first = node.children[0]?.position?.start.offset;
+        const last = node.children.at(-1)?.position?.end.offset;
+        const text = first !== undefined && last !== undefined ? dedentedSlice(source, first, last) : undefined;
+        if (text !== undefined) return [{ type: 'paragraph', children: [{ type: 'html', value: text }] }];
+      }
+    }
+    if (node.type === 'blockquote') {
+      quoted += 1;
+      try { return [{ ...node, children: convert(node.children) as BlockContent[] }]; } finally { quoted -= 1; }
     }
     switch (node.type) {
       case 'yaml':
