@@ -9,6 +9,7 @@ import { pageDeps } from './cache/page-deps.ts';
 import { COMPILER_VERSION, createCompiler, isPageFailure, urlPathFor, type Compiler, type PageLimits } from './compile/index.ts';
 import { navigationOpenapi } from './config/navigation-schema.ts';
 import type { ResolvedConfig } from './config/parse-config.ts';
+import { listedPages } from './config/navigation-files.ts';
 import { readRepoConfig } from './config/read-repo-config.ts';
 import { isGitRepository, openDirSnapshot, openGitSnapshot, type RepoSnapshot } from './git/repo-snapshot.ts';
 import { detectRenames } from './git/detect-renames.ts';
@@ -201,7 +202,7 @@ async function buildSite(opts: BuildOptions, started: Map<string, StartedShard>,
   const readText = async (p: string) => (snapshot.files.has(p) ? Buffer.from(await snapshot.read(p)).toString('utf8') : undefined);
   const config = loaded.config;
   const contentRoot = config.contentRoot;
-  const layout = repoLayout(snapshot.files.keys(), contentRoot, await readText(IGNORE_FILE));
+  const layout = repoLayout(snapshot.files.keys(), contentRoot, await readText(IGNORE_FILE), listedPages(config.navigation));
   const sources = layout.pages;
   const keyOf = (p: string) => pageCacheKey(snapshot.files.get(p)!, COMPILER_VERSION, TEMPLATE_VERSION, contentRoot);
   const limit = limitConcurrency(32);

@@ -7,8 +7,9 @@
  * - pages are the `.md`/`.mdx` files under `contentRoot`, except those in a dot-folder
  *   (`.github/`, `.vale/`, …), in `node_modules/`, in the content root's `snippets/` folder (files
  *   to import, not pages), the repository files README, CONTRIBUTING, CHANGELOG, LICENSE,
- *   CODE_OF_CONDUCT, SECURITY and SUPPORT (upper case, `.md`, at the content root), and any
- *   path matched by `.mintignore` (gitignore syntax, at the repository root);
+ *   CODE_OF_CONDUCT, SECURITY and SUPPORT (upper case, `.md`, at the content root) unless the
+ *   navigation lists them (Mintlify builds a listed `README` as a page), and any path matched by
+ *   `.mintignore` (gitignore syntax, at the repository root);
  * - static files are `public/` (published at the site root, as before) and every file under the
  *   content root with a media, font or document extension ({@link ASSET_EXTENSIONS}) outside
  *   dot-folders, `node_modules/` and `.mintignore`, published at its path relative to the content
@@ -45,8 +46,9 @@ const hidden = (rel: string) => rel.split('/').some((segment) => segment.startsW
  * Sorts the repository's files into pages and static files.
  *
  * @param ignoreText the text of `.mintignore`, when the repository has one.
+ * @param listed page paths the navigation names (`README`): repository files listed there are pages.
  */
-export function repoLayout(paths: Iterable<string>, contentRoot: string, ignoreText?: string): RepoLayout {
+export function repoLayout(paths: Iterable<string>, contentRoot: string, ignoreText?: string, listed?: ReadonlySet<string>): RepoLayout {
   const ignored = ignore({ allowRelativePaths: true });
   if (ignoreText) ignored.add(ignoreText);
   const pages: string[] = [];
@@ -62,7 +64,7 @@ export function repoLayout(paths: Iterable<string>, contentRoot: string, ignoreT
     // Without an ignore file nothing is asked: `ignores` costs ~9 µs a path, on every build.
     if (hidden(rel) || (ignoreText && ignored.ignores(repoPath))) continue;
     if (/\.mdx?$/.test(rel)) {
-      if (!rel.startsWith('snippets/') && !REPOSITORY_FILES.test(rel)) pages.push(repoPath);
+      if (!rel.startsWith('snippets/') && (!REPOSITORY_FILES.test(rel) || listed?.has(rel.replace(/\.mdx?$/, '')))) pages.push(repoPath);
       continue;
     }
     const ext = /\.([a-z0-9]+)$/i.exec(rel)?.[1]?.toLowerCase();

@@ -21,6 +21,11 @@ t.test('repoLayout', async (t) => {
     ]);
   });
 
+  t.test('should make a repository file a page when the navigation lists it', async (t) => {
+    const layout = repoLayout(['README.md', 'CONTRIBUTING.md', 'index.mdx'], '', undefined, new Set(['index', 'README']));
+    t.same(layout.pages, ['README.md', 'index.mdx']);
+  });
+
   t.test('should publish media under a content folder at their path inside it', async (t) => {
     const layout = repoLayout(['docs/index.mdx', 'docs/images/a.png', 'docs/snippets/s.mdx', 'docs/README.md', 'images/outside.png', 'README.md'], 'docs/');
     t.same(layout.pages, ['docs/index.mdx']);

@@ -14,6 +14,7 @@ import type { NavigationEntry } from './navigation-schema.ts';
 import { capProblems, formatPath } from './error-map.ts';
 import { readDimensions } from '../nav/dimensions.ts';
 import { userError } from '../errors.ts';
+import { repoLayout } from '../repo-layout.ts';
 
 type Key = string | number;
 
@@ -31,6 +32,11 @@ function pageRefs(items: readonly NavigationEntry[], paths: readonly Key[][], at
     const root = entry.root !== undefined && !OPERATION.test(entry.root) ? [{ ref: entry.root, at: [...here, 'root'] }] : [];
     return [...root, ...pageRefs(entry.pages, entry.pages.map((_, j) => ['pages', j]), here, withHidden)];
   });
+}
+
+/** Every page path the navigation names (hidden parts included): repository files listed there are pages (see `repoLayout`). */
+export function listedPages(navigation: readonly NavigationEntry[] | undefined): Set<string> {
+  return new Set(navigation ? pageRefs(navigation, navigation.map(() => []), [], true).map(({ ref }) => ref) : []);
 }
 
 /** Whether `ref` names a page file under `root` (`guides` also names `guides/index`). */
@@ -62,7 +68,7 @@ export function chooseContentRoot(
  */
 export function checkNavigationFiles(
   files: ReadonlyMap<string, string>, contentRoot: string,
-  navigation: readonly NavigationEntry[] | undefined, paths: readonly Key[][] | undefined,
+  navigation: readonly NavigationEntry[] | undefined, paths: readonly Key[][] | undefined, ignoreText?: string,
 ): void {
   if (!navigation) return;
   const dims = readDimensions(navigation);
@@ -74,8 +80,8 @@ export function checkNavigationFiles(
     return segments.join('/');
   };
   const known = new Set<string>();
-  for (const p of files.keys()) {
-    if (!p.startsWith(contentRoot) || !PAGE.test(p)) continue;
+  // The pages the build will have: snippets, ignored files and unlisted repository files are none.
+  for (const p of repoLayout(files.keys(), contentRoot, ignoreText, listedPages(navigation)).pages) {
     const ref = p.slice(contentRoot.length).replace(PAGE, '');
     known.add(ref).add(bare(ref));
     if (ref.endsWith('/index')) known.add(ref.slice(0, -'/index'.length)).add(bare(ref.slice(0, -'/index'.length)));

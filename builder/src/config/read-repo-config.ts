@@ -1,6 +1,7 @@
 import { userError } from '../errors.ts';
 import type { RepoSnapshot } from '../git/repo-snapshot.ts';
 import { checkNavigationFiles, chooseContentRoot } from './navigation-files.ts';
+import { IGNORE_FILE } from '../repo-layout.ts';
 import { CONFIG_FILE, loadConfig, type LoadedConfig, type SiteLocation } from './parse-config.ts';
 
 /** `docs.json` of a repository: its bytes as committed and the configuration they resolve to. */
@@ -26,6 +27,6 @@ export async function readRepoConfig(snapshot: RepoSnapshot, location: SiteLocat
   const { config } = loaded;
   const written = (JSON.parse(text) as { contentRoot?: unknown }).contentRoot !== undefined;
   config.contentRoot = chooseContentRoot(snapshot.files, config.contentRoot, written, config.navigation, config.navigationPaths);
-  checkNavigationFiles(snapshot.files, config.contentRoot, config.navigation, config.navigationPaths);
+  checkNavigationFiles(snapshot.files, config.contentRoot, config.navigation, config.navigationPaths, await readText(IGNORE_FILE));
   return { bytes, loaded };
 }

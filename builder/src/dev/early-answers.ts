@@ -28,6 +28,7 @@ import { isPageFailure, type Compiler, type CompileContext, type CompileInput } 
 import { COMPILER_VERSION } from '../compile/compiler-version.ts';
 import { urlPathFor } from '../compile/url-path.ts';
 import type { ResolvedConfig } from '../config/parse-config.ts';
+import { listedPages } from '../config/navigation-files.ts';
 import { readRepoConfig } from '../config/read-repo-config.ts';
 import { CACHE_PREFIX, readManifest, type BuildManifest } from '../manifest.ts';
 import { htmlKey } from '../outputs/site-paths.ts';
@@ -89,7 +90,7 @@ export function createEarlyAnswers(opts: EarlyAnswersOptions): EarlyAnswers {
     const { loaded } = await readRepoConfig(tree, { siteUrl: opts.siteUrl, basePath: '' });
     const config = loaded.config;
     const ignoreText = tree.files.has(IGNORE_FILE) ? Buffer.from(await tree.read(IGNORE_FILE)).toString('utf8') : undefined;
-    const layout = repoLayout(tree.files.keys(), config.contentRoot, ignoreText);
+    const layout = repoLayout(tree.files.keys(), config.contentRoot, ignoreText, listedPages(config.navigation));
     const byHtml = new Map(layout.pages.map((p) => [htmlKey(urlPathFor(p, config.contentRoot)), p]));
     const [{ clientBundle }, tailwind] = await Promise.all([import('../render-site.ts'), import('../outputs/tailwind-css.ts')]);
     return { config, layout, byHtml, assets: new Set(layout.assets.values()), clientBundle, tailwind };

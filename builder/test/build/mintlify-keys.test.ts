@@ -137,15 +137,19 @@ t.test('Mintlify keys', async (t) => {
   await t.test('should read page paths from the root when docs.json there names pages in its own docs/ folder', async (t) => {
     const dir = tempDir();
     writeFiles(dir, {
-      'docs.json': JSON.stringify({ name: 'Root', navigation: { groups: [{ group: 'All', pages: ['index', 'docs/setup', 'docs/usage'] }] } }),
+      'docs.json': JSON.stringify({ name: 'Root', navigation: { groups: [{ group: 'All', pages: ['index', 'docs/setup', 'docs/usage', 'README'] }] } }),
       'index.mdx': '# Home\n',
+      // Listed in the navigation, the repository's README is a page, as on Mintlify; CONTRIBUTING stays out.
+      'README.md': '# About\n',
+      'CONTRIBUTING.md': '# Contributing\n',
       'docs/setup.mdx': '# Setup\n',
       'docs/usage.mdx': '# Usage\n',
     });
     const out = tempDir();
     const res = await build({ source: { kind: 'dir', dir }, store: createLocalDirStore(out), siteUrl: location.siteUrl, compiler, year: 2026 });
-    t.same({ total: res.pagesTotal, errors: res.errors }, { total: 3, errors: [] });
+    t.same({ total: res.pagesTotal, errors: res.errors }, { total: 4, errors: [] });
     t.match(read(out, 'docs/setup/index.html'), '<a href="/docs/setup" aria-current="page">Setup</a>');
+    t.match(read(out, 'README/index.html'), '<a href="/README" aria-current="page">About</a>');
     // contentRoot written in docs.json still wins: then the entries name no page, before any compiles.
     writeFiles(dir, { 'docs.json': JSON.stringify({ name: 'Root', contentRoot: 'docs/', navigation: { groups: [{ group: 'All', pages: ['index', 'docs/setup', 'docs/usage'] }] } }) });
     const err = await build({ source: { kind: 'dir', dir }, store: createLocalDirStore(tempDir()), siteUrl: location.siteUrl, compiler: refusingCompiler(t), year: 2026 }).catch((e) => e);
