@@ -11,7 +11,7 @@ export { prefixStore, type ObjectStore, type ObjectHead, type PutOptions } from 
 export { createLocalDirStore } from './store/local-dir-store.ts';
 export { createS3Store, type S3StoreOptions } from './store/s3-store.ts';
 export { storeFromEnv, type StoreEnv } from './store/store-from-env.ts';
-export { cacheControlFor, contentTypeFor, IMMUTABLE, SHORT, PRIVATE } from './store/content-type.ts';
+export { cacheControlFor, contentTypeFor, IMMUTABLE, REVALIDATE, SHORT, PRIVATE } from './store/content-type.ts';
 export { DEFAULT_LIMITS, type BuildLimits } from './limits/build-limits.ts';
 export { scrubbedEnv } from './limits/scrubbed-env.ts';
 export { readManifest, MANIFEST_KEY, CACHE_PREFIX, type BuildManifest } from './manifest.ts';

@@ -23,19 +23,28 @@ export function contentTypeFor(key: string): string {
 
 /** For content-hashed files: cached by browsers and the CDN for a year, never revalidated. */
 export const IMMUTABLE = 'public, max-age=31536000, immutable';
-/** For pages, exports, feeds and other files at stable URLs: a minute, then revalidated. */
-export const SHORT = 'public, max-age=60, must-revalidate';
+/**
+ * For pages, exports, feeds and every other file at a stable URL: stored, but revalidated on
+ * every use (a conditional request answered 304 by ETag), so a deploy shows on the next request.
+ * No `s-maxage`: a shared cache would serve the old file until it expires, and a deploy does not
+ * purge any cache.
+ */
+export const REVALIDATE = 'public, max-age=0, must-revalidate';
+/** @deprecated The old name of `REVALIDATE` (was a minute, which kept old pages up after a deploy). */
+export const SHORT = REVALIDATE;
 /** For the builder's own state (manifest, page cache): never cached by anyone. */
 export const PRIVATE = 'no-store';
 
 /**
  * Cache-Control for a key: `IMMUTABLE` for the template's content-hashed bundle (`_folio/*`)
  * and Pagefind's hashed fragments, indexes and filters; `PRIVATE` for the builder's state
- * (`_folio/cache/**`: manifest, summaries, page cache); `SHORT` for everything else.
+ * (`_folio/cache/**`: manifest, summaries, page cache); `REVALIDATE` for everything else (pages,
+ * `404.html`, `.md` exports, llms files, feeds, sitemap, Pagefind's entry and loader,
+ * `_redirects.json`, `_headers.json`, files from `public/`).
  */
 export function cacheControlFor(key: string): string {
   if (key.startsWith('_folio/cache/')) return PRIVATE;
   if (key.startsWith('_folio/')) return IMMUTABLE;
   if (/(^|\/)_pagefind\/(.+\/)?(fragment|index|filter)\//.test(key) || /\.pf_(fragment|index|filter)$/.test(key)) return IMMUTABLE;
-  return SHORT;
+  return REVALIDATE;
 }

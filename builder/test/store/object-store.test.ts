@@ -152,8 +152,8 @@ t.test('object stores', async (t) => {
       };
       t.same(await seen('_folio/client-1a2b3c.js'), ['text/javascript; charset=utf-8', 'public, max-age=31536000, immutable']);
       t.same(await seen('_pagefind/fragment/en_1a2b3c.pf_fragment'), ['application/octet-stream', 'public, max-age=31536000, immutable']);
-      t.same(await seen('guides/index.html'), ['text/html; charset=utf-8', 'public, max-age=60, must-revalidate']);
-      t.same(await seen('llms.txt'), ['text/plain; charset=utf-8', 'public, max-age=60, must-revalidate']);
+      t.same(await seen('guides/index.html'), ['text/html; charset=utf-8', 'public, max-age=0, must-revalidate']);
+      t.same(await seen('llms.txt'), ['text/plain; charset=utf-8', 'public, max-age=0, must-revalidate']);
       t.same(await seen('_folio/cache/manifest.json.gz'), ['application/gzip', 'no-store']);
     });
   });

@@ -9,7 +9,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { cacheControlFor, candidateKeys, contentTypeFor, matchRedirect, wantsMarkdown, type ObjectStore, type RedirectRule } from '@folio/builder';
+import { cacheControlFor, candidateKeys, contentTypeFor, matchRedirect, REVALIDATE, wantsMarkdown, type ObjectStore, type RedirectRule } from '@folio/builder';
 import type { Models } from '../db/models/index.ts';
 import { listen } from '../http/listen.ts';
 import { decoratePreviewHtml, PREVIEW_ROBOTS_HEADER, PREVIEW_ROBOTS_TXT } from '../previews/preview-page.ts';
@@ -18,6 +18,7 @@ import { PRIVATE_CACHE, type SiteGate } from './password-gate.ts';
 import { normalizeHost, siteForHost, type HostSite } from './host-project.ts';
 import { siteUrlFrom } from './site-url.ts';
 import { siteHeadersReader } from './site-headers.ts';
+import { ifNoneMatch } from './if-none-match.ts';
 
 export interface SiteServerOptions {
   m: Models;
@@ -95,12 +96,15 @@ export async function startSiteServer(opts: SiteServerOptions): Promise<SiteServ
     if (type.startsWith('image/svg+xml')) res.setHeader('Content-Security-Policy', SVG_CSP);
     // Pages get the headers their build wrote: the site's Content-Security-Policy (site-headers.ts).
     if (type.startsWith('text/html')) for (const [name, value] of Object.entries(await htmlHeaders(prefix))) res.setHeader(name, value);
-    res.setHeader('Cache-Control', isPrivate ? PRIVATE_CACHE : status === 200 ? cacheControlFor(key) : 'public, max-age=60');
+    // Decided from the key at each request, not read from the object: a site published under an
+    // older policy is served under the current one without being republished.
+    res.setHeader('Cache-Control', isPrivate ? PRIVATE_CACHE : status === 200 ? cacheControlFor(key) : REVALIDATE);
     res.setHeader('ETag', etag);
     res.setHeader('X-Content-Type-Options', 'nosniff');
     if (isPrivate) res.setHeader('Vary', key.endsWith('.md') ? 'Accept, Cookie' : 'Cookie');
     else if (key.endsWith('.md')) res.setHeader('Vary', 'Accept');
-    if (status === 200 && req.headers['if-none-match'] === etag) { res.statusCode = 304; res.end(); return true; }
+    // Only a file that exists is compared: a 404 is never answered 304 (RFC 9110 §13.2.1).
+    if (status === 200 && ifNoneMatch(req.headers['if-none-match'], etag)) { res.removeHeader('Content-Type'); res.statusCode = 304; res.end(); return true; }
     const stored = await opts.store.get(prefix + key);
     if (stored === undefined) return false;
     const bytes = decorate ? decorate(stored) : stored;
@@ -130,7 +134,7 @@ export async function startSiteServer(opts: SiteServerOptions): Promise<SiteServ
       if (req.method !== 'GET' && req.method !== 'HEAD') { res.statusCode = 405; res.setHeader('Allow', 'GET, HEAD'); res.end(); return; }
       if (preview && url.pathname === '/robots.txt') {
         res.setHeader('Content-Type', 'text/plain; charset=utf-8');
-        res.setHeader('Cache-Control', isPrivate ? PRIVATE_CACHE : 'public, max-age=60');
+        res.setHeader('Cache-Control', isPrivate ? PRIVATE_CACHE : REVALIDATE);
         res.end(req.method === 'HEAD' ? undefined : PREVIEW_ROBOTS_TXT);
         return;
       }
