@@ -18,10 +18,11 @@ import { outcomeText } from '../deploy/deployment-outcome.ts';
 import { siteUrlOf } from '../deploy/internal-api.ts';
 import { deploymentForToken, enqueueDeployment } from '../deploy/queue.ts';
 import { watchDeployment } from '../deploy/queue-events.ts';
+import { dashboardOrigin } from '../env.ts';
 import { AppError } from '../errors.ts';
 import { methodNotAllowed } from '../http/method-guard.ts';
 import type { Deps } from '../http/route.ts';
-import { serveAdvertisement, serveExchange, smartRequest } from './git-service.ts';
+import { refuseAdvertisement, serveAdvertisement, serveExchange, smartRequest } from './git-service.ts';
 import { runBackend, type Progress } from './http-backend.ts';
 import { branchHeads, repoPath } from './managed-repos.ts';
 import { deletePreview, previewsAllowed, queuePreview, type PreviewProject } from '../previews/previews.ts';
@@ -97,7 +98,14 @@ export function gitHttpMiddleware(deps: Deps): Koa.Middleware {
     } else if (credential.kind === 'invalid') {
       return challenge(ctx, 401, 'Invalid credentials');
     } else if (project && credential.key.orgId === project.org_id) {
-      if (!hasScope(credential.key.scopes, push ? 'projects:write' : 'projects:read')) return challenge(ctx, 403, `This API key lacks the scope ${push ? 'projects:write' : 'projects:read'}`);
+      const scope = push ? 'projects:write' : 'projects:read';
+      if (!hasScope(credential.key.scopes, scope)) {
+        const message = `This API key lacks the scope ${scope}, which Git ${push ? 'pushes' : 'fetches'} need; create a key with ${scope} in Settings → API keys and use it as the password`;
+        // The advertisement is where git prints a refusal; the exchange (a client that skipped it) keeps the 403.
+        const smart = smartRequest(ctx.method, rest, ctx.query);
+        if (smart?.advertise) return refuseAdvertisement(ctx, smart.service, message);
+        return challenge(ctx, 403, message);
+      }
       allowed = true;
       keyId = credential.key.id;
     }
@@ -134,12 +142,28 @@ export function gitHttpMiddleware(deps: Deps): Koa.Middleware {
   };
 }
 
+/** The dashboard's page of a deployment: where a person follows it (the API's URL answers 401 in a browser). */
+export function deploymentPageUrl(deps: Deps, projectId: string, deploymentId: string): string {
+  return `${dashboardOrigin(deps.env)}/projects/${encodeURIComponent(projectId)}/deployments/${encodeURIComponent(deploymentId)}`;
+}
+
+/** How many failed pages a push lists before "…and N more". */
+export const PUSH_FAILED_PAGES = 10;
+
+/** The failed pages of a deployment that went live anyway, as `file:line:column: message`, the first {@link PUSH_FAILED_PAGES}. */
+export function failedPageLines(d: Pick<Deployment, 'status' | 'pages_failed' | 'error'>): string[] {
+  if (d.status !== 'deployed' || !d.pages_failed) return [];
+  const lines = (d.error ?? '').split('\n').filter((l) => l.trim());
+  const shown = lines.slice(0, PUSH_FAILED_PAGES).map((l) => `  ${l}`);
+  return lines.length > PUSH_FAILED_PAGES ? [...shown, `  …and ${lines.length - PUSH_FAILED_PAGES} more`] : shown;
+}
+
 /**
  * Push feedback, as GitHub prints pull-request links: where to follow the deployment, then its
  * outcome when it finishes within `PUSH_WAIT_MS`, else a line saying it is still running.
  */
 async function reportDeployment(deps: Deps, project: { _id: string; slug: string; custom_domain?: string | null }, deploymentId: string, progress: Progress): Promise<void> {
-  const follow = `${deps.env.publicApiUrl}/projects/${project._id}/deployments/${deploymentId}`;
+  const follow = deploymentPageUrl(deps, project._id, deploymentId);
   progress(`Deployment ${deploymentId} queued — follow it at ${follow}`);
   const deadline = Date.now() + deps.env.PUSH_WAIT_MS;
   if (deps.env.PUSH_WAIT_MS === 0) return;
@@ -150,7 +174,10 @@ async function reportDeployment(deps: Deps, project: { _id: string; slug: string
     const d = await deps.m.Deployment.findById(deploymentId).lean().catch((err: unknown) => { watch.stop(); throw err; });
     if (!d || d.status === 'deployed' || d.status === 'failed') {
       watch.stop();
-      if (d) progress(outcomeText(d, siteUrlOf(deps, project)));
+      if (d) {
+        progress(outcomeText(d, siteUrlOf(deps, project)));
+        for (const line of failedPageLines(d)) progress(line);
+      }
       return;
     }
     await watch.changed;
@@ -185,7 +212,7 @@ async function otherBranches(
       continue;
     }
     await audit(queued.deploymentId, sha);
-    progress?.(`Preview of branch ${name} queued — follow it at ${deps.env.publicApiUrl}/projects/${project._id}/deployments/${queued.deploymentId}`);
+    progress?.(`Preview of branch ${name} queued — follow it at ${deploymentPageUrl(deps, project._id, queued.deploymentId)}`);
     progress?.(`Preview URL: ${queued.preview.url}`);
   }
 }

@@ -63,6 +63,24 @@ export async function serveAdvertisement(ctx: Koa.Context, gitdir: string, servi
 }
 
 /**
+ * Refuses a smart request with `message`, which `git` prints: a ref advertisement holding only an
+ * `ERR` pkt-line (git answers "fatal: remote error: <message>"), where the protocol allows it. Git
+ * prints the body of an HTTP error status in only some cases, so a refusal in a 403 alone reaches
+ * the user as a bare "The requested URL returned error: 403".
+ */
+export function refuseAdvertisement(ctx: Koa.Context, service: GitService, message: string): void {
+  ctx.respond = false;
+  const res = ctx.res;
+  res.statusCode = 200;
+  for (const [name, value] of Object.entries(NO_CACHE)) res.setHeader(name, value);
+  res.setHeader('Content-Type', `application/x-${service}-advertisement`);
+  // The `# service=` line first in any protocol version: git looks for it to know the answer is smart.
+  const body = Buffer.concat([pktLine(`# service=${service}\n`), Buffer.from('0000'), pktLine(`ERR ${message.replace(/[\r\n]+/g, ' ')}\n`)]);
+  res.setHeader('Content-Length', body.length);
+  res.end(body);
+}
+
+/**
  * Runs the service's exchange for one request (the request's body in, its answer out), then
  * `trailer` before the answer ends (see `answerWithTrailer`).
  */

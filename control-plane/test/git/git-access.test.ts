@@ -43,10 +43,28 @@ t.test('git access to managed repositories', async (t) => {
     t.equal(await refs('git-access-missing', 'git-upload-pack', tp.key), 404);
   });
 
-  await t.test('should let a read-only key fetch but not push', async (t) => {
+  await t.test('should let a read-only key fetch but not push, and tell git why', async (t) => {
     const { key } = await createApiKey(m, { orgId: tp.orgId, scopes: ['projects:read'] });
     t.equal(await refs('git-access', 'git-upload-pack', key), 200);
-    t.equal(await refs('git-access', 'git-receive-pack', key), 403);
+    const message = 'This API key lacks the scope projects:write, which Git pushes need; create a key with projects:write in Settings → API keys and use it as the password';
+    const res = await fetch(`${tp.p.internalUrl}/git/git-access.git/info/refs?service=git-receive-pack`, { headers: { authorization: `Basic ${Buffer.from(`git:${key}`).toString('base64')}` } });
+    t.same([res.status, res.headers.get('content-type'), await res.text()], [
+      200, 'application/x-git-receive-pack-advertisement',
+      `001f# service=git-receive-pack\n0000${(Buffer.byteLength(`ERR ${message}\n`) + 4).toString(16).padStart(4, '0')}ERR ${message}\n`,
+    ], 'the refusal as an ERR pkt-line in the advertisement');
+    await wc.write({ 'docs/more.mdx': '# More\n' });
+    const pushed = await run('git', ['push', url('git-access', key), 'main'], { cwd: wc.dir }).then(() => 'pushed', (err: { stderr: string }) => err.stderr.trim());
+    t.equal(pushed, `fatal: remote error: ${message}`, 'git prints the server\'s explanation');
+    const post = await fetch(`${tp.p.internalUrl}/git/git-access.git/git-receive-pack`, {
+      method: 'POST', headers: { authorization: `Basic ${Buffer.from(`git:${key}`).toString('base64')}`, 'content-type': 'application/x-git-receive-pack-request' }, body: '0000',
+    });
+    t.same([post.status, await post.json()], [403, { error: 'forbidden', message }], 'a client that skipped the advertisement gets the 403');
+  });
+
+  await t.test('should tell git why a key without projects:read cannot fetch', async (t) => {
+    const { key } = await createApiKey(m, { orgId: tp.orgId, scopes: ['deployments:trigger'] });
+    t.equal(await lsRemote('git-access', key),
+      'failed: fatal: remote error: This API key lacks the scope projects:read, which Git fetches need; create a key with projects:read in Settings → API keys and use it as the password');
   });
 
   await t.test('should confine a build token to fetching its own project while it builds', async (t) => {
