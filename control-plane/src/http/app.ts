@@ -34,6 +34,11 @@ const multipartBody = koaBody({
   multipart: true, json: false, text: false, urlencoded: true,
   formidable: { maxFileSize: UPLOAD_LIMIT_BYTES, maxFiles: MAX_FORM_FILES, maxFieldsSize: FORM_FIELDS_BYTES, allowEmptyFiles: false, keepExtensions: false },
 });
+/** `$`-keys SCIM bodies carry (RFC 7643 `$ref`); SCIM handlers read named fields only. */
+const SCIM_KEYS: ReadonlySet<string> = new Set(['$ref']);
+
+/** SCIM clients send `application/scim+json` (RFC 7644 section 3.1); plain JSON is read too. */
+const scimBody = koaBody({ jsonLimit: JSON_LIMIT, jsonStrict: true, includeUnparsed: true, text: false, urlencoded: false, jsonTypes: ['application/json', 'application/scim+json'] });
 const rawBody = koaBody({ json: false, multipart: false, text: false, urlencoded: false, includeUnparsed: true, jsonLimit: JSON_LIMIT });
 
 export function createApp(opts: AppOptions): Koa {
@@ -49,10 +54,11 @@ export function createApp(opts: AppOptions): Koa {
   for (const def of opts.routes) {
     const parser = !def.body && def.method !== 'put' && def.method !== 'post' && def.method !== 'patch'
       ? undefined
-      : def.bodyType === 'multipart' ? multipartBody : def.bodyType === 'raw' ? rawBody : jsonBody;
+      : def.bodyType === 'multipart' ? multipartBody : def.bodyType === 'raw' ? rawBody : def.bodyType === 'scim' ? scimBody : jsonBody;
     // Authentication and scope come before any body is read, so an unauthenticated caller can
     // make the server parse (or store, for uploads) nothing.
     const guard: Koa.Middleware = async (ctx, next) => {
+      if (def.formatError) ctx.state.formatError = def.formatError;
       const auth = def.auth === 'none' ? undefined : await authenticate(opts.deps.m, ctx.get('authorization') || undefined, opts.deps.now());
       if (auth && def.auth !== 'key' && def.auth !== 'none' && !hasScope(auth.scopes, def.auth)) throw forbidden(def.auth);
       ctx.state.auth = auth;
@@ -67,7 +73,7 @@ export function createApp(opts: AppOptions): Koa {
         const raw = def.bodyType === 'multipart' ? { ...((ctx.request.body as object) ?? {}), ...((ctx.request.files as object) ?? {}) } : ctx.request.body;
         // formidable files a part without a name under "null"; no route has such a field.
         if (def.bodyType === 'multipart' && Object.hasOwn(raw as object, 'null')) throw invalid('body', 'Unexpected part without a name; expected Content-Disposition: form-data; name="<field>"');
-        if (def.bodyType !== 'multipart') assertPlainJson(raw);
+        if (def.bodyType !== 'multipart') assertPlainJson(raw, def.bodyType === 'scim' ? SCIM_KEYS : undefined);
         body = validate(def.body, raw ?? {}, 'body');
       }
       const out = await def.handler({ ctx, params, query, body, auth: auth!, deps: opts.deps });
@@ -84,7 +90,7 @@ export function createApp(opts: AppOptions): Koa {
       ctx.status = status;
       if (out.body !== undefined) ctx.body = out.body;
     };
-    const typeCheck = def.body && (def.bodyType ?? 'json') === 'json' ? jsonOnly : withDefaultJsonType;
+    const typeCheck = def.bodyType === 'scim' ? scimJsonOnly : def.body && (def.bodyType ?? 'json') === 'json' ? jsonOnly : withDefaultJsonType;
     const chain: Koa.Middleware[] = parser ? [guard, typeCheck, parser, handler] : [guard, handler];
     router.register(def.path, [def.method.toUpperCase()], chain as any);
   }
@@ -114,6 +120,22 @@ const hasBody = (ctx: Koa.Context) => Number(ctx.get('content-length') || 0) > 0
 const withDefaultJsonType: Koa.Middleware = async (ctx, next) => {
   if (!ctx.get('content-type') && hasBody(ctx)) ctx.request.headers['content-type'] = 'application/json';
   if (ctx.is('multipart') && Number(ctx.get('content-length') || 0) > MULTIPART_LIMIT_BYTES) throw payloadTooLarge(`${MULTIPART_LIMIT_BYTES} byte`);
+  await next();
+};
+
+/** Like {@link jsonOnly}, for SCIM routes: `application/scim+json` or `application/json`, UTF-8. */
+const scimJsonOnly: Koa.Middleware = async (ctx, next) => {
+  if (hasBody(ctx)) {
+    if (!ctx.get('content-type')) ctx.request.headers['content-type'] = 'application/scim+json';
+    if (!ctx.is('application/scim+json', 'json')) {
+      const type = JSON.stringify((ctx.request.type || ctx.get('content-type')).slice(0, 60));
+      throw new AppError(415, 'unsupported_media_type', `Content-Type: Unexpected ${type}; expected application/scim+json`);
+    }
+    const charset = ctx.request.charset;
+    if (charset && !/^utf-?8$/i.test(charset)) {
+      throw new AppError(415, 'unsupported_media_type', `Content-Type: Unexpected charset ${JSON.stringify(charset.slice(0, 40))}; expected utf-8`);
+    }
+  }
   await next();
 };
 

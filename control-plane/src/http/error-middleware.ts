@@ -3,7 +3,8 @@
  * status and code; errors raised while reading a body are mapped to `invalid_request` (malformed
  * JSON, multipart or compression), `payload_too_large` or `unsupported_media_type`
  * (body-errors.ts); anything else is logged and answered as `500 internal_error`
- * without leaking internals.
+ * without leaking internals. A route may give its own error shape (`formatError`, route.ts):
+ * SCIM's, which keeps `error` and `message`.
  */
 import type Koa from 'koa';
 import { AppError, internal, payloadTooLarge } from '../errors.ts';
@@ -44,6 +45,14 @@ export function errorMiddleware(log: Logger): Koa.Middleware {
       if (err.status >= 500) log(`${ctx.method} ${ctx.path} failed`, raw);
       ctx.status = err.status;
       for (const [k, v] of Object.entries(err.headers ?? {})) ctx.set(k, v);
+      const format = ctx.state.formatError as ((e: AppError) => { body: Record<string, unknown>; contentType: string }) | undefined;
+      if (format) {
+        const shown = err.expose ? err : new AppError(err.status, err.code, 'Internal server error', { extra: err.extra });
+        const { body, contentType } = format(shown);
+        ctx.body = body;
+        ctx.type = contentType;
+        return;
+      }
       ctx.body = { error: err.code, message: err.expose ? err.message : 'Internal server error', ...(err.extra ?? {}) };
     }
   };

@@ -88,7 +88,7 @@ export function buildOpenApi(routes: RouteDef[], info: OpenApiInfo): Record<stri
       'x-required-scope': r.auth === 'none' || r.auth === 'key' ? null : r.auth,
     };
     if (r.body) {
-      const type = r.bodyType === 'multipart' ? 'multipart/form-data' : 'application/json';
+      const type = r.bodyType === 'multipart' ? 'multipart/form-data' : r.bodyType === 'scim' ? 'application/scim+json' : 'application/json';
       op.requestBody = { required: true, content: { [type]: { schema: jsonSchema(r.body, 'input', components) } } };
     }
     (paths[toOpenApiPath(r.path)] ??= {})[r.method] = op;

@@ -10,6 +10,7 @@ import type { AuthenticatedKey } from '../auth/api-keys.ts';
 import type { Scope } from '../auth/scopes.ts';
 import type { Models } from '../db/models/index.ts';
 import type { Env } from '../env.ts';
+import type { AppError } from '../errors.ts';
 
 /** What every handler may use besides the request. */
 export interface Deps {
@@ -48,8 +49,13 @@ export interface RouteDef<P = any, Q = any, B = any> {
   params?: ZodType<P>;
   query?: ZodType<Q>;
   body?: ZodType<B>;
-  /** How the body arrives; default `json` when `body` is set. */
-  bodyType?: 'json' | 'multipart' | 'raw';
+  /** How the body arrives; default `json` when `body` is set. `scim`: JSON sent as `application/json` or `application/scim+json`. */
+  bodyType?: 'json' | 'multipart' | 'raw' | 'scim';
+  /**
+   * How this route's errors look, from authentication on (default `{ error, message }`):
+   * SCIM routes answer RFC 7644 error bodies that still carry `error` and `message`.
+   */
+  formatError?(err: AppError): { body: Record<string, unknown>; contentType: string };
   /** Successful responses by status. Error responses are added to the document for every route. */
   responses: Record<number, ResponseSpec>;
   handler(input: HandlerInput<P, Q, B>): Promise<HandlerOutput>;

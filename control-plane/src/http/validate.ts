@@ -62,15 +62,16 @@ function pathOf(p: Pending): string {
  * Refuses `$`-operator and prototype keys anywhere in a JSON body, so no client-supplied
  * operator can ever reach a database query, whatever a schema lets through; and refuses bodies
  * nested deeper than {@link MAX_JSON_DEPTH}. The walk is iterative: a body nested thousands of
- * levels deep (a few kilobytes of `[`) is a 400, not a stack overflow.
+ * levels deep (a few kilobytes of `[`) is a 400, not a stack overflow. `allow` lets through
+ * `$`-keys a format defines (SCIM's `$ref`), for bodies whose values never become queries.
  */
-export function assertPlainJson(value: unknown): void {
+export function assertPlainJson(value: unknown, allow?: ReadonlySet<string>): void {
   // Depth-first in document order (children pushed in reverse), so the first offending key of
   // the body is the one reported.
   const stack: Pending[] = [{ value, depth: 0 }];
   while (stack.length > 0) {
     const at = stack.pop()!;
-    if (at.key !== undefined && at.parent && !Array.isArray(at.parent.value) && (at.key.startsWith('$') || FORBIDDEN_KEYS.has(at.key))) {
+    if (at.key !== undefined && at.parent && !Array.isArray(at.parent.value) && ((at.key.startsWith('$') && !allow?.has(at.key)) || FORBIDDEN_KEYS.has(at.key))) {
       throw invalid(pathOf(at), 'Unexpected key; operator and prototype keys are not allowed');
     }
     if (at.value === null || typeof at.value !== 'object') continue;
