@@ -128,12 +128,15 @@ export async function finishOidc(
   const config = await discover(m, conn, allowHosts);
   const current = new URL(oidcRedirectUri(env));
   current.search = query.toString();
-  let claims: oidc.IDToken | undefined;
+  let claims: { email?: unknown; email_verified?: unknown } | undefined;
   try {
     const tokens = await oidc.authorizationCodeGrant(config, current, {
       pkceCodeVerifier: pending.code_verifier!, expectedState: state, expectedNonce: pending.nonce!, idTokenExpected: true,
     });
-    claims = tokens.claims();
+    const idToken = tokens.claims()!;
+    claims = idToken as { email?: unknown; email_verified?: unknown };
+    // Providers that follow the spec strictly put scope claims in UserInfo only when an access token is issued.
+    if (typeof idToken.email !== 'string') claims = await oidc.fetchUserInfo(config, tokens.access_token, idToken.sub);
   } catch (err) {
     throw Object.assign(classify(err), { orgId: pending.org_id });
   }
