@@ -26,7 +26,11 @@ export const projectSchema = z.object({
   id: z.string(),
   name: z.string(),
   slug: z.string(),
-  status: z.enum(PROJECT_STATUSES),
+  status: z.enum(PROJECT_STATUSES).describe(
+    '`pending` until the first deployment; `building` while a production deployment builds; `active` while a site is live, '
+      + 'also after a later deployment failed (the last deployed site is still served; the failure shows on the deployment); '
+      + '`failed` only when a deployment failed and no deployment was ever live. Branch previews never change it',
+  ),
   created_at: dateTime,
   github_repo: z.string().nullable().describe('Own GitHub repository (owner/name, as GitHub spells it), read through a GitHub App installation of the organization; null: the platform hosts the repository'),
   custom_domain: z.string().nullable(),

@@ -1,38 +1,70 @@
 /**
- * Deployments in the dashboard: the `/v1` list and trigger (every role may redeploy), a detail
- * with what only the dashboard shows (the trigger and the builder's step timings), and a
- * Server-Sent Events stream of one deployment's status changes.
+ * Deployments in the dashboard: the list and a detail with what only the dashboard shows (the
+ * trigger, the commit's message and author, the builder's step timings and the build log), the
+ * `/v1` trigger (every role may redeploy), and Server-Sent Events: one deployment's status
+ * changes, and a project's (or the organization's) deployments as they appear and change.
  */
 import type Koa from 'koa';
 import { z } from 'zod';
 import { deploymentRoutes } from '../api/deployments.ts';
 import { findOwnProject } from '../api/projects.ts';
-import { deploymentParams, deploymentSchema } from '../api/schemas.ts';
+import { deploymentParams, deploymentSchema, listDeploymentsQuery, projectParams } from '../api/schemas.ts';
 import { deploymentJson } from '../api/serialize.ts';
 import type { Deployment } from '../db/models/index.ts';
 import { queueEvents } from '../deploy/queue-events.ts';
 import { notFound } from '../errors.ts';
 import { validate } from '../http/validate.ts';
 import type { Deps } from '../http/route.ts';
+import { addCommitInfo, commitInfo } from './commit-info.ts';
 import { defineDashboardRoute, type DashboardRouter } from './dashboard-route.ts';
+import { streamDeployments } from './deployment-stream.ts';
 import { requirePermission, requireSession, type DashboardSession } from './session-auth.ts';
 import { passThrough, v1Route } from './v1-handlers.ts';
 
 export const deploymentDetailSchema = deploymentSchema.extend({
   trigger: z.enum(['manual', 'push', 'webhook', 'ci']).describe('manual (API or dashboard), push (managed repository), webhook (own repository), ci'),
   stats: z.record(z.string(), z.unknown()).nullable().describe('What the builder reported: pages compiled, objects uploaded, timings per step (ms)'),
+  commit_message: z.string().nullable().describe('The subject line of the commit built, read from the managed repository; null for own GitHub repositories and before it is known'),
+  commit_author: z.string().nullable().describe('`Name <email>` of the commit\'s author; null when the message is'),
+  log: z.array(z.string()).describe('The build log, kept when the deployment ended: each failed page as `error: file:line:column: message` (or the error that failed the build), warnings, steps with their timings, the outcome; at most 500 lines and 64 KB. Empty while it runs'),
 }).meta({ id: 'DashboardDeployment' });
 
 /** A deployment as the dashboard's detail page shows it. */
 export function deploymentDetail(d: Deployment) {
-  return { ...deploymentJson(d), trigger: (d.trigger ?? 'manual') as 'manual' | 'push' | 'webhook' | 'ci', stats: (d.stats as Record<string, unknown> | null) ?? null };
+  const commit = commitInfo(d);
+  return {
+    ...deploymentJson(d), trigger: (d.trigger ?? 'manual') as 'manual' | 'push' | 'webhook' | 'ci', stats: (d.stats as Record<string, unknown> | null) ?? null,
+    commit_message: commit?.message ?? null, commit_author: commit?.author ?? null, log: d.log ?? [],
+  };
 }
 
 async function findOwnDeployment(deps: Deps, orgId: string, projectId: string, deploymentId: string): Promise<Deployment> {
   const project = await findOwnProject(deps.m, orgId, projectId);
-  const d = await deps.m.Deployment.findOne({ _id: deploymentId, project_id: project._id }).lean();
+  const d = await deps.m.Deployment.findOne({ _id: deploymentId, project_id: project._id }).lean() as Deployment | null;
   if (!d) throw notFound('deployment');
-  return d as Deployment;
+  await addCommitInfo(deps, project, [d]);
+  return d;
+}
+
+/** `GET /projects/{id}/deployments/events`: the project's deployments as they appear and change (deployment-stream.ts). */
+function projectDeploymentEvents(): Koa.Middleware {
+  return async (ctx) => {
+    const deps = ctx.state.dashboardDeps as Deps;
+    const session = ctx.state.session as DashboardSession;
+    const params = validate(projectParams, ctx.params, 'path');
+    const project = await findOwnProject(deps.m, session.orgId, params.id);
+    await streamDeployments(ctx, deps, { filter: { project_id: project._id }, serialize: deploymentDetail, enrich: (rows) => addCommitInfo(deps, project, rows) });
+  };
+}
+
+/** `GET /deployments/events`: the deployments of every project of the organization (the projects list follows it). */
+function organizationDeploymentEvents(): Koa.Middleware {
+  return async (ctx) => {
+    const deps = ctx.state.dashboardDeps as Deps;
+    const session = ctx.state.session as DashboardSession;
+    const ids = await deps.m.Project.distinct('_id', { org_id: session.orgId }) as string[];
+    await streamDeployments(ctx, deps, { filter: { project_id: { $in: ids } }, serialize: deploymentDetail });
+  };
 }
 
 /** How often the stream re-reads the deployment besides the queue's own events (which only this process sees). */
@@ -87,7 +119,23 @@ function deploymentEvents(): Koa.Middleware {
 }
 
 export function registerDeploymentRoutes(router: DashboardRouter, _deps: Deps): void {
-  router.add(passThrough(v1Route(deploymentRoutes, 'listDeployments'), { operationId: 'dashboardListDeployments', permission: 'projects.read' }));
+  // Before `…/deployments/:deploymentId`, whose id would not match `events` anyway (a UUID).
+  router.koa.get('/projects/:id/deployments/events', requireSession, requirePermission('projects.read'), projectDeploymentEvents());
+  router.koa.get('/deployments/events', requireSession, requirePermission('projects.read'), organizationDeploymentEvents());
+  const listV1 = v1Route(deploymentRoutes, 'listDeployments');
+  router.add(defineDashboardRoute({
+    method: 'get', path: listV1.path, operationId: 'dashboardListDeployments', permission: 'projects.read', summary: listV1.summary,
+    description: 'Newest first, as `/v1`, each with what the detail shows (trigger, commit message and author, build log). Follow `…/deployments/events` for changes.',
+    params: projectParams, query: listDeploymentsQuery,
+    responses: { 200: { description: 'Deployments of the project', schema: z.object({ data: z.array(deploymentDetailSchema) }) } },
+    async handler({ params, query, session, deps }) {
+      const project = await findOwnProject(deps.m, session.orgId, params.id);
+      const rows = await deps.m.Deployment.find({ project_id: project._id, ...(query.status ? { status: query.status } : {}) })
+        .sort({ started_at: -1, _id: -1 }).limit(query.limit).lean() as Deployment[];
+      await addCommitInfo(deps, project, rows);
+      return { body: { data: rows.map(deploymentDetail) } };
+    },
+  }));
   router.add(passThrough(v1Route(deploymentRoutes, 'triggerDeployment'), { operationId: 'dashboardRedeploy', permission: 'deployments.trigger' }));
   router.add(defineDashboardRoute({
     method: 'get', path: '/projects/:id/deployments/:deploymentId', operationId: 'dashboardGetDeployment', permission: 'projects.read', summary: 'A deployment with its trigger and step timings',

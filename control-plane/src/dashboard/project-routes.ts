@@ -30,17 +30,22 @@ export const dashboardProjectSchema = projectSchema.extend({
   git_url: z.string().nullable().describe('Clone/push URL of the managed repository (HTTP Basic, an API key with projects:write as the password); null for own GitHub repositories'),
   site_url: z.string(),
   last_deployment: deploymentSchema.nullable(),
+  live_commit_sha: z.string().nullable().describe('The commit the production site serves: that of its newest deployed deployment (a failed deployment after it leaves it live); null when nothing is live or the commit is unknown'),
 }).meta({ id: 'DashboardProject' });
 
 /** A project as the dashboard shows it. */
 export async function dashboardProject(deps: Deps, p: Project) {
   // The production site's last deployment: branch previews are listed with the deployments.
-  const last = await deps.m.Deployment.findOne({ project_id: p._id, preview_label: null }).sort({ started_at: -1, _id: -1 }).lean();
+  const [last, live] = await Promise.all([
+    deps.m.Deployment.findOne({ project_id: p._id, preview_label: null }).sort({ started_at: -1, _id: -1 }).lean(),
+    deps.m.Deployment.findOne({ project_id: p._id, preview_label: null, status: 'deployed' }, { commit_sha: 1 }).sort({ finished_at: -1, _id: -1 }).lean(),
+  ]);
   return {
     ...projectJson(p),
     git_url: p.github_repo ? null : `${new URL(deps.env.publicApiUrl).origin}/git/${p.slug}.git`,
     site_url: siteUrlOf(deps, p),
     last_deployment: last ? deploymentJson(last) : null,
+    live_commit_sha: live?.commit_sha ?? null,
   };
 }
 

@@ -19,7 +19,7 @@ t.test('dashboard projects', async (t) => {
     const slug = `acme-docs-${process.pid}`;
     t.same(res.body, {
       id: res.body.id, name, slug, status: 'pending', created_at: api.clock.now.toISOString(), github_repo: null, custom_domain: null,
-      github_branch: 'main', last_deploy_at: null, git_url: `${origin}/git/${slug}.git`, site_url: `http://${slug}.localhost:4100`, last_deployment: null,
+      github_branch: 'main', last_deploy_at: null, git_url: `${origin}/git/${slug}.git`, site_url: `http://${slug}.localhost:4100`, last_deployment: null, live_commit_sha: null,
     });
     const second = await dash(api, 'POST', '/projects', { auth, body: { name } });
     t.equal(second.body.slug, `${slug}-2`, 'a taken slug gets a suffix');

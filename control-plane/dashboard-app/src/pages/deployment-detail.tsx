@@ -1,4 +1,4 @@
-/** One deployment: status (live while it runs), commit, trigger, step timings and per-page failures. */
+/** One deployment: status (live while it runs), commit with its message and author, trigger, step timings, per-page failures and the build log. */
 import { api } from '../api.ts';
 import { navigate } from '../router.ts';
 import { submitWith, useSubmit } from '../ui/form.tsx';
@@ -9,7 +9,7 @@ import { StatusBadge } from '../ui/status-badge.tsx';
 import { useLoad } from '../ui/use-load.ts';
 import { usePoll } from '../ui/use-poll.ts';
 import { useProject } from '../ui/use-project.ts';
-import { isLive, type Deployment } from './deployments.tsx';
+import { isLive, triggerLabel, type Deployment } from './deployments.tsx';
 
 /** The failures as `file:line:column: message` lines, from a structured list or the error text. */
 export function failureLines(d: Deployment): string[] {
@@ -40,9 +40,9 @@ export function DeploymentDetailPage({ id, deploymentId }: { id: string; deploym
       {!d ? (!dep.error && <Loading />) : (
         <>
           <dl class="facts" aria-live="polite">
-            <dt>Status</dt><dd data-testid="deployment-status"><StatusBadge status={d.status} />{isLive(d) && <span class="muted"> (updating live)</span>}</dd>
-            <dt>Commit</dt><dd><code>{d.commit_sha ?? '—'}</code></dd>
-            <dt>Trigger</dt><dd>{d.trigger ?? '—'}</dd>
+            <dt>Status</dt><dd data-testid="deployment-status"><StatusBadge status={d.status} failedPages={d.pages_failed} />{isLive(d) && <span class="muted"> (updating live)</span>}</dd>
+            <dt>Commit</dt><dd><code>{d.commit_sha ?? '—'}</code>{d.commit_message && <div class="commit-message">{d.commit_message}</div>}{d.commit_author && <div class="muted small">{d.commit_author}</div>}</dd>
+            <dt>Trigger</dt><dd>{triggerLabel(d.trigger)}</dd>
             <dt>Started</dt><dd>{formatDate(d.started_at)}</dd>
             <dt>Finished</dt><dd>{formatDate(d.finished_at)}</dd>
             <dt>Pages</dt><dd>{d.pages_total == null ? '—' : `${d.pages_success ?? 0} of ${d.pages_total} built, ${d.pages_failed ?? 0} failed`}</dd>
@@ -62,6 +62,12 @@ export function DeploymentDetailPage({ id, deploymentId }: { id: string; deploym
             <section aria-labelledby="failures-title">
               <h2 id="failures-title">{d.status === 'failed' && !d.pages_failed ? 'Error' : 'Failed pages'}</h2>
               <pre class="failures" tabIndex={0}><code>{failures.join('\n')}</code></pre>
+            </section>
+          )}
+          {(d.log?.length ?? 0) > 0 && (
+            <section aria-labelledby="log-title">
+              <h2 id="log-title">Build log</h2>
+              <pre class="build-log" tabIndex={0} data-testid="build-log"><code>{d.log!.join('\n')}</code></pre>
             </section>
           )}
           {!isLive(d) && (

@@ -43,7 +43,7 @@ function PushRecipe({ gitUrl, branch }: { gitUrl: string; branch: string }) {
   return (
     <section class="panel" aria-labelledby="repo-title">
       <h2 id="repo-title">Managed repository</h2>
-      <p>Push to this URL and Folio deploys the branch <code>{branch}</code>. When Git asks, the user name is <code>git</code> and the password is an API key with <code>deployments:trigger</code> (create one under <a href="/settings/api-keys">API keys</a>).</p>
+      <p>Push to this URL and Folio deploys the branch <code>{branch}</code>. When Git asks, the user name is <code>git</code> and the password is an API key with <code>projects:write</code> (pushing changes the project's content; <code>projects:read</code> is enough to clone or fetch; create one under <a href="/settings/api-keys">API keys</a>).</p>
       <CopyField label="Clone and push URL" value={gitUrl} />
       <CopyField label="First push" value={recipe} multiline />
     </section>

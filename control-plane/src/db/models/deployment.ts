@@ -42,6 +42,10 @@ export const deploymentSchema = new Schema({
   stats: { type: Schema.Types.Mixed, default: null },
   /** Pages the build found renamed, `[{ from, to }]` URL paths: each old URL now redirects to the new one. */
   redirects_added: { type: Schema.Types.Mixed, default: null },
+  /** The build log kept with the deployment (deploy/build-log.ts): steps, warnings, failed pages; bounded (500 lines, 64 KB). */
+  log: { type: [String], default: undefined },
+  /** `{ sha, message, author }` of the commit built: its subject line and `Name <email>`, read from the managed repository when first shown (dashboard/commit-info.ts); stale once `commit_sha` moves on. */
+  commit_info: { type: Schema.Types.Mixed, default: null },
 }, { versionKey: false });
 deploymentSchema.index({ project_id: 1, started_at: -1 });
 deploymentSchema.index({ status: 1, next_attempt_at: 1 });
