@@ -109,7 +109,8 @@ const domainParams = z.object({ domain: domainSchema });
 
 export function registerSsoRoutes(router: DashboardRouter, deps: Deps): void {
   registerSsoSignInRoutes(router, deps);
-  const owner = { roles: ['owner' as const] };
+  // Owners only (not every holder of sso.manage): the connection decides who can become a member.
+  const owner = { permission: 'sso.manage' as const, roles: ['owner' as const] };
 
   router.add(defineDashboardRoute({
     method: 'get', path: '/sso', operationId: 'dashboardSsoSettings', summary: 'The organization\'s single sign-on settings', ...owner,
