@@ -70,6 +70,7 @@ export function checkNavigationFiles(
   files: ReadonlyMap<string, string>, contentRoot: string,
   navigation: readonly NavigationEntry[] | undefined, paths: readonly Key[][] | undefined, ignoreText?: string,
 ): void {
+  // `ignoreText`: the text of `.mintignore`, when pages it ignores should count as missing.
   if (!navigation) return;
   const dims = readDimensions(navigation);
   const prefixes = new Set([...dims.languages, ...dims.versions].map((d) => d.prefix).filter(Boolean));
