@@ -97,6 +97,12 @@ export function createHttpStore(opts: HttpStoreOptions): ObjectStore {
         await res.body?.cancel();
       }));
     },
+    // A build never copies: preserving objects for a rollback is the control plane's, which holds
+    // the real store (deploy/publish-rollback.ts). The job routes offer no copy a build could misuse.
+    async copy(from) {
+      assertKey(from);
+      throw appError('store_unsupported', 'Unexpected copy through the job object routes; expected puts, gets, heads, lists and deletes only');
+    },
   };
 }
 

@@ -131,6 +131,7 @@ export function createDevSession(opts: DevSessionOptions): DevSession {
     ...opts.store,
     put: async (key, bytes, putOpts) => { touched.add(key); await opts.store.put(key, bytes, putOpts); },
     delete: async (keys) => { for (const k of keys) touched.add(k); await opts.store.delete(keys); },
+    copy: async (from, to) => { touched.add(to); return opts.store.copy(from, to); },
   };
 
   /** Shows a problem of the whole site (docs.json, a limit); printed again only when it changes. */

@@ -123,6 +123,44 @@ export function createLocalDirStore(folder: string, concurrency = 16): ObjectSto
       await visit(dirPart);
       return keys.sort();
     },
+    // A hard link of the file in place: writes never change a file, they rename a new one over
+    // the key, so the link keeps the bytes it was made from whatever is written to either key
+    // later, and copying a 55 MB file costs one directory entry. Another file system (or one
+    // without hard links) gets a real copy. Either way the copy is renamed into place like a write.
+    copy: (from, to) => limit(async () => {
+      const source = file(from);
+      const target = file(to);
+      const temp = `${target}${TEMP_MARK}${randomBytes(6).toString('hex')}`;
+      const place = async (): Promise<void> => {
+        try {
+          await fs.promises.link(source, temp);
+        } catch (err) {
+          const code = (err as NodeJS.ErrnoException).code;
+          if (code === 'ENOENT') throw err;
+          // EXDEV (another device), EPERM/ENOTSUP/EMLINK (no hard links here, too many): copy.
+          await fs.promises.copyFile(source, temp);
+        }
+      };
+      try {
+        await ensureDir(path.dirname(target));
+        try {
+          await place();
+        } catch (err) {
+          if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+          // The source is missing, or the target's folder was removed behind the store's back.
+          const stat = await fs.promises.stat(source).catch(() => undefined);
+          if (!stat?.isFile()) return false;
+          await ensureDir(path.dirname(target), true);
+          await place();
+        }
+        await fs.promises.rename(temp, target);
+        etags.delete(target);
+        return true;
+      } catch (err) {
+        await fs.promises.rm(temp, { force: true });
+        throw appError('store_write_failed', `Could not copy ${from} to ${to}`, err);
+      }
+    }),
     delete: async (keys) => {
       await Promise.all(keys.map((key) => limit(async () => {
         const target = file(key);

@@ -1,6 +1,7 @@
 /**
  * The one object-store interface the builder publishes through. Two real implementations:
- * `createLocalDirStore` (the embedded default) and `createS3Store` (any S3 API).
+ * `createLocalDirStore` (the embedded default) and `createS3Store` (any S3 API); a build in a
+ * worker or a CI run publishes through `createHttpStore` (the control plane's job object routes).
  * Keys are `/`-separated, never start with `/` and never contain `..`.
  */
 export interface PutOptions {
@@ -38,6 +39,14 @@ export interface ObjectStore {
   list(prefix: string): Promise<string[]>;
   /** Deletes the keys; missing keys are not an error. */
   delete(keys: string[]): Promise<void>;
+  /**
+   * Copies the object at `fromKey` to `toKey`, replacing what `toKey` held, without the bytes
+   * passing through this process where the store can avoid it (a hard link in a local folder, a
+   * server-side copy on S3). Resolves `true` when copied, `false` when `fromKey` does not exist.
+   * The control plane preserves a key's previous object with it before a deployment replaces it
+   * (deploy/publish-rollback.ts).
+   */
+  copy(fromKey: string, toKey: string): Promise<boolean>;
 }
 
 /**
@@ -54,6 +63,7 @@ export function prefixStore(store: ObjectStore, prefix: string): ObjectStore {
     head: (key) => store.head(p + key),
     list: async (sub) => (await store.list(p + sub)).map((k) => k.slice(p.length)),
     delete: (keys) => store.delete(keys.map((k) => p + k)),
+    copy: (from, to) => store.copy(p + from, p + to),
   };
 }
 

@@ -14,6 +14,7 @@ export function recordingStore(root: string): { store: ObjectStore; puts: string
     head: (key) => inner.head(key),
     list: (prefix) => inner.list(prefix),
     delete: (keys) => { deletes.push(...keys); return inner.delete(keys); },
+    copy: (from, to) => { puts.push(to); return inner.copy(from, to); },
   };
   return { store, puts, deletes, gets, clear: () => { puts.length = 0; deletes.length = 0; gets.length = 0; } };
 }

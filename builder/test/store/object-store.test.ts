@@ -84,6 +84,29 @@ async function contract(t: Test, store: ObjectStore) {
   await t.test('should refuse keys that climb out of the store', async (t) => {
     await t.rejects(store.put('../x.html', Buffer.from('x')), { message: 'Unexpected object key "../x.html"; expected a relative path without "." or ".." segments' });
     await t.rejects(store.putStream('../x.html', pieces('x')), { message: 'Unexpected object key "../x.html"; expected a relative path without "." or ".." segments' });
+    await t.rejects(store.copy('ok.html', '../x.html'), { message: 'Unexpected object key "../x.html"; expected a relative path without "." or ".." segments' });
+  });
+
+  await t.test('should copy an object over another, keep the copy\'s bytes when the source changes, and answer false for a missing source', async (t) => {
+    const text = async (key: string) => { const bytes = await store.get(key); return bytes && Buffer.from(bytes).toString(); };
+    await store.put('copy/page.html', Buffer.from('<p>one</p>'));
+    await store.put('copy/other.html', Buffer.from('other'));
+    t.equal(await store.copy('copy/page.html', 'copy/other.html'), true);
+    t.equal(await text('copy/other.html'), '<p>one</p>', 'the target replaced');
+    t.same(await store.head('copy/other.html'), { etag: md5('<p>one</p>'), size: 10, contentType: 'text/html; charset=utf-8' });
+    t.equal(await store.copy('copy/page.html', 'rollback/d1/k/sites/p/copy/page.html'), true, 'into folders that do not exist yet');
+    await store.put('copy/page.html', Buffer.from('<p>two</p>'));
+    await store.putStream('copy/other.html', pieces('<p>', 'three', '</p>'));
+    t.equal(await text('rollback/d1/k/sites/p/copy/page.html'), '<p>one</p>', 'a put does not change a copy');
+    t.equal(await text('copy/other.html'), '<p>three</p>', 'nor a streamed one');
+    t.equal(await store.copy('rollback/d1/k/sites/p/copy/page.html', 'copy/page.html'), true, 'copied back');
+    t.same(await store.head('copy/page.html'), { etag: md5('<p>one</p>'), size: 10, contentType: 'text/html; charset=utf-8' });
+    t.equal(await store.copy('copy/missing.html', 'copy/never.html'), false);
+    t.equal(await store.head('copy/never.html'), undefined);
+    t.same(await store.list('rollback/'), ['rollback/d1/k/sites/p/copy/page.html']);
+    await store.delete(['rollback/d1/k/sites/p/copy/page.html', 'copy/page.html', 'copy/other.html']);
+    t.same(await store.list('copy/'), []);
+    t.same(await store.list('rollback/'), []);
   });
 }
 
@@ -107,6 +130,19 @@ t.test('object stores', async (t) => {
       fs.rmSync(path.join(root, 'x'), { recursive: true });
       await store.put('x/y/3.txt', Buffer.from('3'));
       t.same(fs.readdirSync(path.join(root, 'x/y')), ['3.txt']);
+    });
+    await t.test('should copy by a hard link, leaving no temp file', async (t) => {
+      await store.put('linked/a.txt', Buffer.from('a'));
+      t.equal(await store.copy('linked/a.txt', 'linked/deep/b.txt'), true);
+      const [a, b] = ['a.txt', 'deep/b.txt'].map((f) => fs.statSync(path.join(root, 'linked', f)));
+      t.equal(b.ino, a.ino, 'the same file, no bytes copied');
+      t.equal(a.nlink, 2);
+      t.same(fs.readdirSync(path.join(root, 'linked')).sort(), ['a.txt', 'deep']);
+      t.same(fs.readdirSync(path.join(root, 'linked/deep')), ['b.txt']);
+      await store.put('linked/a.txt', Buffer.from('changed'));
+      t.equal(fs.readFileSync(path.join(root, 'linked/deep/b.txt'), 'utf8'), 'a');
+      await store.delete(['linked/a.txt', 'linked/deep/b.txt']);
+      t.equal(fs.existsSync(path.join(root, 'linked')), false);
     });
     await t.test('should keep the object as it was when an upload fails', async (t) => {
       await store.put('kept.txt', Buffer.from('kept'));
