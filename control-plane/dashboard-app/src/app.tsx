@@ -23,6 +23,7 @@ import { ProjectSettingsPage } from './pages/project-settings.tsx';
 import { ProjectsPage } from './pages/projects.tsx';
 import { PlanPage } from './pages/plan.tsx';
 import { nextPath, SignInPage } from './pages/sign-in.tsx';
+import { SsoPage } from './pages/sso.tsx';
 
 type Route = [pattern: string, title: string, render: (p: Record<string, string>) => ComponentChildren];
 
@@ -40,6 +41,7 @@ const ROUTES: Route[] = [
   ['/settings/plan', 'Plan and usage', () => <PlanPage />],
   ['/settings/github', 'GitHub', () => <GithubPage />],
   ['/settings/github/setup', 'Connect GitHub', () => <GithubSetupPage />],
+  ['/settings/sso', 'Single sign-on', () => <SsoPage />],
 ];
 
 /** Pages reachable signed out. */

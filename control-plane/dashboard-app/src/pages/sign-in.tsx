@@ -1,6 +1,11 @@
-/** Sign-in with email and password; a 429 says when to try again. */
+/**
+ * Sign-in with email and password (a 429 says when to try again), or "Continue with SSO": the
+ * email's domain picks the organization's identity provider, and the browser goes there. A
+ * failed SSO sign-in comes back here with `?sso_error=<code>`, shown as its message.
+ */
 import { useState } from 'preact/hooks';
-import { api } from '../api.ts';
+import { api, ApiError } from '../api.ts';
+import { ssoErrorFromUrl } from '../sso-errors.ts';
 import { Field, submitWith, useSubmit } from '../ui/form.tsx';
 import { ErrorNotice } from '../ui/notice.tsx';
 
@@ -17,6 +22,14 @@ export function SignInPage({ onSignedIn }: { onSignedIn(): Promise<void> }) {
     await api('POST', '/auth/sign-in', { email, password });
     await onSignedIn();
   });
+  const sso = useSubmit(async () => {
+    if (!email.trim()) throw new ApiError(400, 'invalid_request', 'Enter your work email first; its domain says where to sign in.');
+    const { redirect_url } = await api<{ redirect_url: string }>('POST', '/auth/sso/start', { email });
+    location.assign(redirect_url);
+    // Keep the button busy while the browser leaves.
+    await new Promise(() => undefined);
+  });
+  const ssoError = ssoErrorFromUrl();
   return (
     <AuthFrame title="Sign in to Folio">
       {nextPath() === '/accept-invite' && <p>Sign in with the invited address; you will then come back to accept the invitation.</p>}
@@ -26,6 +39,12 @@ export function SignInPage({ onSignedIn }: { onSignedIn(): Promise<void> }) {
         <Field label="Password" type="password" autoComplete="current-password" required value={password} onInput={(e) => setPassword(e.currentTarget.value)} />
         <button type="submit" disabled={submit.pending}>{submit.pending ? 'Signing in…' : 'Sign in'}</button>
       </form>
+      <div class="sso">
+        <p class="muted">Or, if your organization uses single sign-on:</p>
+        {ssoError && !sso.error && <div class="notice error" role="alert"><p>{ssoError}</p></div>}
+        <ErrorNotice error={sso.error} />
+        <button type="button" class="secondary" onClick={() => sso.run()} disabled={sso.pending}>{sso.pending ? 'Redirecting…' : 'Continue with SSO'}</button>
+      </div>
       <p class="muted">No account yet? Ask an owner or admin of your organization for an invitation link.</p>
     </AuthFrame>
   );

@@ -10,7 +10,11 @@ const NAV = [
   ['/settings/members', 'Members'],
   ['/settings/plan', 'Plan and usage'],
   ['/settings/github', 'GitHub'],
+  ['/settings/sso', 'SSO'],
 ] as const;
+
+/** Pages only owners can use, left out of other members' navigation. */
+const OWNER_ONLY = new Set(['/settings/sso']);
 
 export function Layout({ path, children }: { path: string; children: ComponentChildren }) {
   const { session } = useSession();
@@ -26,7 +30,7 @@ export function Layout({ path, children }: { path: string; children: ComponentCh
         <span class="org" title={session.organization.handle}>{session.organization.name} · {session.organization.plan}</span>
         <nav aria-label="Main">
           <ul>
-            {NAV.map(([href, label]) => (
+            {NAV.filter(([href]) => session.role === 'owner' || !OWNER_ONLY.has(href)).map(([href, label]) => (
               <li key={href}><a href={href} aria-current={path.startsWith(href) ? 'page' : undefined}>{label}</a></li>
             ))}
           </ul>
