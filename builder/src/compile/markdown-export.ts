@@ -201,7 +201,9 @@ function exportNodes(nodes: RootContent[], source: string, file: string, snippet
       if (label !== undefined) {
         const strong: PhrasingContent = { type: 'strong', children: [{ type: 'text', value: label }] };
         const first = children[0];
-        if (first?.type === 'paragraph') children[0] = { ...first, children: [strong, { type: 'text', value: ' ' }, ...first.children] };
+        // Only the callout's own text takes the label: a nested component's first line (a card's
+        // or a field's title) stays a paragraph of its own.
+        if (first?.type === 'paragraph' && node.children[0]?.type !== 'mdxJsxFlowElement') children[0] = { ...first, children: [strong, { type: 'text', value: ' ' }, ...first.children] };
         else children.unshift({ type: 'paragraph', children: [strong] });
       }
       return [{ type: 'blockquote', children }];
