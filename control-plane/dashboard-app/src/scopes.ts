@@ -1,7 +1,7 @@
 /** The API key scope table (spec section 5), as the key forms offer it. */
 export const SCOPES: { scope: string; grants: string }[] = [
-  { scope: 'projects:read', grants: 'list and get projects' },
-  { scope: 'projects:write', grants: 'create, update, delete projects; manage the project logo' },
+  { scope: 'projects:read', grants: 'list and get projects; clone and fetch managed repositories' },
+  { scope: 'projects:write', grants: 'create, update, delete projects; manage the project logo; git push to managed repositories' },
   { scope: 'pages:read', grants: 'list and get pages' },
   { scope: 'pages:write', grants: 'reserved; page writes are dashboard/Git only, for future endpoints' },
   { scope: 'deployments:read', grants: 'list deployments' },
