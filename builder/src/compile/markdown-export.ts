@@ -11,10 +11,12 @@
  * - `<Visibility for="humans">` is removed with its content; `<Visibility for="agents">` is
  *   replaced by its content.
  * - `Callout`, `Note`, `Tip`, `Warning`, `Info`, `Check`, `Danger` become block quotes; all but `Callout`
- *   start with a bold label (`**Note:** …`), a `Callout` with a `title` starts with it in bold.
+ *   start with a bold label (`**Note:** …`), a `Callout` with a `title` starts with it in bold
+ *   (joined to the callout's own first paragraph, not to a nested component's first line).
  * - `Tab`, `Accordion`, `View` and `Update` become headed sections: a heading one level below the last
  *   heading before them (level 2 when there is none, at most 6) with their `title` (`label` for
- *   `Update`, followed by its date in italics and its description), then their content.
+ *   `Update`, followed by its date in italics and its description), then their content, whose
+ *   own headings (a snippet's included) are moved down to fall under that heading.
  * - `Steps` becomes an ordered list; each `Step` is an item starting with its bold `title`.
  * - `Card` becomes its bold title (linked when it has `href`) followed by its content.
  * - `ParamField`/`ResponseField` become a bold code name with its facts in brackets
@@ -38,6 +40,7 @@ import type {} from 'mdast-util-mdx';
 import { toMarkdown } from 'mdast-util-to-markdown';
 import { gfmToMarkdown } from 'mdast-util-gfm';
 import { componentExport } from './component-export.ts';
+import { headingsAtLeast, shallowestHeading } from './export-headings.ts';
 import { isJsx, stringProp, textProp, type JsxElement } from './jsx-attributes.ts';
 import { plainText } from './search-text.ts';
 import { visibilityOf } from './visibility.ts';
@@ -139,10 +142,19 @@ export function dedentedSlice(source: string, start: number, end: number): strin
 
 function exportNodes(nodes: RootContent[], source: string, file: string, snippets: ReadonlyMap<string, string>): RootContent[] {
   let lastDepth = 1;
+  // Inside a section, headings written in the page move down by `shift` so they fall under the
+  // section's own heading; `floor` is the shallowest depth allowed there (export-headings.ts).
+  let shift = 0;
+  let floor = 1;
   // Inside a Markdown block quote every source line carries its `>`: nothing there is copied.
   let quoted = 0;
   const convert = (nodes: RootContent[]): RootContent[] => nodes.flatMap((n) => one(n));
   const one = (node: RootContent): RootContent[] => {
+    if (node.type === 'heading' && shift > 0) {
+      const depth = Math.min(6, node.depth + shift) as Heading['depth'];
+      lastDepth = depth;
+      return [{ ...node, depth, children: convert(node.children) as PhrasingContent[] }];
+    }
     if (node.type === 'heading') lastDepth = node.depth;
     // A fence is written from its tree: its value is exactly the code, whatever the page's
     // indentation, and the serialiser fences it for the container it ends up in.
@@ -194,7 +206,7 @@ function exportNodes(nodes: RootContent[], source: string, file: string, snippet
     const flow = node.type === 'mdxJsxFlowElement';
     if (name === 'Visibility') return visibilityOf(node, file) === 'agents' ? convert(node.children) : [];
     const snippet = snippets.get(name);
-    if (snippet !== undefined) return snippet === '' ? [] : [{ type: 'html', value: snippet }];
+    if (snippet !== undefined) return snippet === '' ? [] : [{ type: 'html', value: headingsAtLeast(snippet, floor) }];
     if (flow && (LABELLED.has(name) || name === 'Callout')) {
       const children = paragraphs(convert(node.children));
       const label = LABELLED.has(name) ? `${name}:` : stringProp(node, 'title');
@@ -213,10 +225,12 @@ function exportNodes(nodes: RootContent[], source: string, file: string, snippet
       const heading: Heading = { type: 'heading', depth, children: [{ type: 'text', value: textProp(node, name === 'Update' ? 'label' : 'title') ?? name }] };
       const date = name === 'Update' ? stringProp(node, 'date') : undefined;
       const about = name === 'Update' ? stringProp(node, 'description') : undefined;
-      const saved = lastDepth;
+      const saved = [lastDepth, shift, floor] as const;
       lastDepth = depth;
+      floor = Math.min(6, depth + 1);
+      shift = Math.max(0, floor - (shallowestHeading(node.children as RootContent[]) ?? floor));
       const body = paragraphs(convert(node.children));
-      lastDepth = saved;
+      [lastDepth, shift, floor] = saved;
       const meta: Paragraph[] = [];
       if (date) meta.push({ type: 'paragraph', children: [{ type: 'emphasis', children: [{ type: 'text', value: date }] }] });
       if (about) meta.push({ type: 'paragraph', children: [{ type: 'text', value: about }] });

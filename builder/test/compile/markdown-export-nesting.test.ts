@@ -31,6 +31,7 @@ const CODE = 'const a = 1;\n\n  indented();\n// ```not a fence';
 const leaves: { name: string; mdx: string | ((indent: number) => string); check: Check }[] = [
   { name: 'code fence', mdx: '```js example.js\n' + CODE + '\n```', check: (b) => b.some((n) => n.type === 'code' && n.lang === 'js' && n.meta === 'example.js' && n.value === CODE) },
   { name: 'tilde fence', mdx: '~~~md\n```\ninside\n```\n~~~', check: (b) => b.some((n) => n.type === 'code' && n.lang === 'md' && n.value === '```\ninside\n```') },
+  { name: 'level-two heading', mdx: '## Level two\n\nUnder level two.', check: (b) => b.some((n, i) => n.type === 'heading' && textOf(n) === 'Level two' && textOf(b[i + 1]) === 'Under level two.') },
   { name: 'heading', mdx: '### Inner heading', check: (b) => b.some((n) => n.type === 'heading' && textOf(n) === 'Inner heading') },
   {
     name: 'nested list', mdx: '- one\n- two\n  - nested\n\n  two, continued',
@@ -48,7 +49,24 @@ const leaves: { name: string; mdx: string | ((indent: number) => string); check:
     name: 'block quote', mdx: '> Quoted.\n>\n> ```sh\n> quoted code\n> ```',
     check: (b) => b.some((n) => n.type === 'blockquote' && n.children.some((c) => c.type === 'code' && c.value === 'quoted code') && n.children.some((c) => textOf(c) === 'Quoted.')),
   },
+  {
+    name: 'file tree', mdx: '<Tree>\n  <Tree.Folder name="src">\n    <Tree.File name="index.ts" />\n  </Tree.Folder>\n</Tree>',
+    check: (b) => b.some((n) => n.type === 'list' && n.children.length === 1 && textOf(n.children[0].children[0]) === 'src/' && n.children[0].children[1]?.type === 'list' && textOf(n.children[0].children[1]) === 'index.ts'),
+  },
+  { name: 'colour', mdx: '<Color>\n  <Color.Item name="Primary" value="#123456" />\n</Color>', check: (b) => b.some((n) => n.type === 'list' && textOf(n) === 'Primary: #123456') },
+  { name: 'mermaid', mdx: '<Mermaid chart="graph TD; A-->B" />', check: (b) => b.some((n) => n.type === 'code' && n.lang === 'mermaid' && n.value === 'graph TD; A-->B') },
+  { name: 'repository', mdx: '<GitHub.Repo repo="acme/rockets" description="Rockets" />', check: (b) => b.some((n) => n.type === 'paragraph' && n.children[0]?.type === 'link' && textOf(n) === 'acme/rockets: Rockets') },
+  { name: 'tile', mdx: '<Tile href="/tile" title="A tile" description="About it" />', check: (b) => b.some((n) => n.type === 'paragraph' && n.children[0]?.type === 'link' && textOf(n) === 'A tile: About it') },
+  { name: 'tooltip', mdx: 'Hover <Tooltip tip="a hint">here</Tooltip> now.', check: (b) => b.some((n) => n.type === 'paragraph' && textOf(n).endsWith('Hover here (a hint) now.')) },
+  { name: 'image', mdx: '<img src="/pic.png" alt="A picture" />', check: (b) => b.some((n) => n.type === 'paragraph' && n.children[0]?.type === 'image' && n.children[0].url === '/pic.png') },
+  { name: 'rule', mdx: 'Above.\n\n---\n\nBelow.', check: (b) => b.some((n, i) => n.type === 'thematicBreak' && textOf(b[i - 1]).endsWith('Above.') && textOf(b[i + 1]) === 'Below.') },
+  { name: 'heading then fence', mdx: '#### Run it\n```sh\nrun --now\n```', check: (b) => b.some((n, i) => n.type === 'heading' && textOf(n) === 'Run it' && b[i + 1]?.type === 'code' && (b[i + 1] as { value: string }).value === 'run --now') },
+  {
+    name: 'snippet', mdx: '<Shared />',
+    check: (b) => b.some((n, i) => n.type === 'heading' && textOf(n) === 'From a snippet' && b[i + 1]?.type === 'code' && (b[i + 1] as { value: string }).value === 'snippet code\n\n  more'),
+  },
 ];
+const SNIPPET = '## From a snippet\n\n```sh\nsnippet code\n\n  more\n```\n';
 
 const section = (title: string, inner: Check, blocks: Blocks): boolean => {
   const at = blocks.findIndex((n) => n.type === 'heading' && textOf(n) === title);
@@ -106,10 +124,10 @@ t.test('markdownExport nesting', async (t) => {
     const cases = containers.flatMap((outer) => components.flatMap((inner) => [2, 0].map((indent) => ({ outer, inner, indent }))));
     const inputs: CompileInput[] = cases.map(({ outer, inner, indent }, i) => ({
       sourcePath: `docs/pair-${i}.mdx`,
-      source: `---\ntitle: Pair\n---\n\n${outer.wrap(typeof inner.mdx === 'string' ? inner.mdx : inner.mdx(indent), indent)}\n\n## After\n\nTail paragraph.\n`,
+      source: `---\ntitle: Pair\n---\n\nimport Shared from '/snippets/shared.mdx';\n\n${outer.wrap(typeof inner.mdx === 'string' ? inner.mdx : inner.mdx(indent), indent)}\n\n## After\n\nTail paragraph.\n`,
       contentRoot: 'docs/',
     }));
-    const results = await compiler.compile(inputs, { readFile: async () => undefined });
+    const results = await compiler.compile(inputs, { readFile: async (path) => (path === 'snippets/shared.mdx' ? SNIPPET : undefined) });
     const wrong: string[] = [];
     results.forEach((result, i) => {
       const { outer, inner, indent } = cases[i];
