@@ -228,5 +228,32 @@ export function navigationWarnings(navigation: unknown): string[] {
     }
   };
   visit(navigation, 'navigation', true);
-  return [...found].map(([key, { first, more }]) => `docs.json: ${first}: ignored; ${IGNORED_NAVIGATION[key]}${more ? ` (and ${more} more place${more > 1 ? 's' : ''})` : ''}`);
+  const lines = [...found].map(([key, { first, more }]) => `docs.json: ${first}: ignored; ${IGNORED_NAVIGATION[key]}${more ? ` (and ${more} more place${more > 1 ? 's' : ''})` : ''}`);
+  return [...lines, ...emptyEntries(navigation)];
+}
+
+const DIVISION_KEYS = ['tab', 'anchor', 'dropdown', 'product', 'item'];
+const CHILD_KEYS = ['languages', 'versions', 'products', 'dropdowns', 'tabs', 'menu', 'anchors', 'groups', 'pages'];
+
+/**
+ * Divisions (other than languages and versions) with no pages, children or `href`, and groups
+ * with no pages: Mintlify accepts them and shows nothing (a group: its title). One warning per
+ * kind, naming the first and counting the others.
+ */
+function emptyEntries(navigation: unknown): string[] {
+  const found = new Map<string, { first: string; more: number }>();
+  const visit = (value: unknown, path: string) => {
+    if (Array.isArray(value)) { value.forEach((v, i) => visit(v, `${path}[${i}]`)); return; }
+    const obj = rec(value);
+    if (!obj) return;
+    const kind = DIVISION_KEYS.find((k) => typeof obj[k] === 'string') ?? (typeof obj.group === 'string' ? 'group' : undefined);
+    if (kind && obj.href === undefined && obj.openapi === undefined && !CHILD_KEYS.some((k) => Array.isArray(obj[k]) && (obj[k] as unknown[]).length > 0)) {
+      const seen = found.get(kind);
+      if (seen) seen.more++;
+      else found.set(kind, { first: path, more: 0 });
+    }
+    for (const key of CHILD_KEYS) if (obj[key] !== undefined) visit(obj[key], `${path}.${key}`);
+  };
+  visit(navigation, 'navigation');
+  return [...found].map(([kind, { first, more }]) => `docs.json: ${first}: ignored; ${kind === 'group' ? 'a group without pages shows only its title' : `a ${kind === 'item' ? 'menu item' : kind} without pages or href shows nothing`}${more ? ` (and ${more} more)` : ''}`);
 }

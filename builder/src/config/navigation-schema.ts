@@ -125,9 +125,8 @@ const navigationGroup = z.strictObject({
   openapi: z.unknown().optional().describe('With empty pages: every API reference page of api.openapi, grouped by tag'),
   asyncapi: z.unknown().optional().describe('Accepted for Mintlify files; ignored'),
   ...unsupported,
-}).superRefine((value, ctx) => {
-  // Mintlify's way: a group with `openapi` and no pages holds the whole API reference.
-  if (value.pages === undefined && value.openapi === undefined) ctx.addIssue({ code: 'custom', path: ['pages'], input: undefined, message: 'Required' });
+  // Mintlify's way: a group with `openapi` and no pages holds the whole API reference. Without
+  // either it is only a title (Mintlify accepts it; the build warns, see mintlify-keys.ts).
 }).transform(({ public: _p, openapi, asyncapi: _a, pages, isDefaultOpen, expanded, directory: _d, graphql: _g, sdk: _s, ...rest }): NavigationGroup => dropUndefined({
   ...rest, expanded: expanded ?? isDefaultOpen, pages: pages ?? [], ...(openapi !== undefined ? { openapi: openapiSource(openapi) } : {}),
 }));
@@ -225,13 +224,8 @@ function division(kind: DivisionKind): z.ZodType<NavigationDivision, unknown> {
       global: z.unknown().optional().describe('Accepted for Mintlify files; the top-level navigation.global applies (warning)'),
       ...unsupported,
     }))
-    .superRefine((value, ctx) => {
-      // A language or version without pages shows the default one's navigation in its own folder.
-      const dimension = kind === 'language' || kind === 'version';
-      if (!dimension && value.href === undefined && value.openapi === undefined && childrenOf(value as Children).items.length === 0) {
-        ctx.addIssue({ code: 'custom', input: value, message: `Unexpected ${kind} without pages; expected ${Object.values(plural).join(', ')}, groups, pages or href` });
-      }
-    })
+    // A language or version without pages shows the default one's navigation in its own folder;
+    // another division without pages or href shows nothing (Mintlify accepts it; the build warns).
     .transform((value): NavigationDivision => {
       const v = value as Record<string, unknown> & Children;
       return dropUndefined({

@@ -124,7 +124,6 @@ t.test('Mintlify docs.json', async (t) => {
     }), [
       'docs.json: navigation.global.anchors[0].href: Required',
       'docs.json: navigation.languages[0].language: Unexpected "english"; expected a language code such as en, fr or pt-BR',
-      'docs.json: navigation.tabs[0]: Unexpected tab without pages; expected languages, versions, products, dropdowns, tabs, menu, anchors, groups, pages or href',
       'docs.json: navigation.tabs[1].groups[0].pages[1]: Unexpected 3; expected a page path or a group { "group", "pages" }',
       'docs.json: navigation.tabs[1].colour: Unexpected key; navigation.tabs[1] accepts tab, icon, href, default, tag, hidden, description, color, public, openapi, asyncapi, searchable, directory, iconType, align, global, graphql, sdk, languages, versions, products, dropdowns, tabs, menu, anchors, groups, pages',
       'docs.json: navigation.foo: Unexpected key; navigation accepts global, directory, graphql, sdk, languages, versions, products, dropdowns, tabs, menu, anchors, groups, pages',

@@ -89,7 +89,6 @@ t.test('Mintlify schema keys', async (t) => {
       'docs.json: navigation.tabs[0].groups[0].boost: Unexpected "high"; expected number',
       'docs.json: navigation.tabs[0].groups[0].directory: Unexpected "list"; expected one of none, accordion, card',
       'docs.json: navigation.tabs[1].menu[0].item: Required',
-      'docs.json: navigation.tabs[1].menu[1]: Unexpected item without pages; expected languages, versions, products, dropdowns, tabs, menu, anchors, groups, pages or href',
       'docs.json: navigation.tabs[1].menu[2].colour: Unexpected key; navigation.tabs[1].menu[2] accepts item, icon, href, default, tag, hidden, description, color, public, openapi, asyncapi, searchable, directory, iconType, global, graphql, sdk, languages, versions, products, dropdowns, tabs, menu, anchors, groups, pages',
     ]);
   });
@@ -99,8 +98,8 @@ t.test('Mintlify schema keys', async (t) => {
       directory: 'card',
       global: { tabs: [] },
       languages: [
-        { language: 'en', navbar: {}, footer: {}, tabs: [{ tab: 'A', align: 'end', global: {}, groups: [{ group: 'G', directory: 'none', graphql: {}, pages: [] }] }] },
-        { language: 'fr', navbar: {}, tabs: [{ tab: 'A', sdk: {}, groups: [{ group: 'G', directory: 'accordion', pages: [] }] }] },
+        { language: 'en', navbar: {}, footer: {}, tabs: [{ tab: 'A', align: 'end', global: {}, groups: [{ group: 'G', directory: 'none', graphql: {}, pages: ['a'] }] }] },
+        { language: 'fr', navbar: {}, tabs: [{ tab: 'A', sdk: {}, groups: [{ group: 'G', directory: 'accordion', pages: ['b'] }] }] },
       ],
     }), [
       'docs.json: navigation.directory: ignored; directory listings on group root pages are not rendered yet (and 1 more place)',
@@ -117,6 +116,16 @@ t.test('Mintlify schema keys', async (t) => {
       'docs.json: api.mdx: ignored; not supported yet (API pages are generated from api.openapi)',
       'docs.json: banner.type: ignored; the banner uses the accent colour',
     ], 'drilldown: false is what the sidebar already does');
+  });
+
+  t.test('should accept divisions and groups without pages, as Mintlify does, with a warning', async (t) => {
+    const c = parse({ name: 'A', navigation: { tabs: [{ tab: 'Empty' }, { tab: 'Other', menu: [{ item: 'Nothing' }], groups: [{ group: 'Title only' }, { group: 'Also' }] }] } });
+    t.same(c.navigation?.[0], { division: 'tab', name: 'Empty', paths: [], items: [] });
+    t.same(c.warnings, [
+      'docs.json: navigation.tabs[0]: ignored; a tab without pages or href shows nothing',
+      'docs.json: navigation.tabs[1].menu[0]: ignored; a menu item without pages or href shows nothing',
+      'docs.json: navigation.tabs[1].groups[0]: ignored; a group without pages shows only its title (and 1 more)',
+    ]);
   });
 
   t.test('should list at most 100 problems, then count the rest', async (t) => {

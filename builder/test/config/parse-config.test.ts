@@ -305,10 +305,10 @@ t.test('parseConfig', async (t) => {
 
   t.test('should validate navigation entries, nested groups included', async (t) => {
     t.same(
-      problems(t, { name: 'A', navigation: ['a', { group: 'G', pages: ['b', 5, { group: 'H' }] }, 'two words', 'x.mdx', 'a/../b', { group: 'X', pages: [], page: 1 }] }),
+      problems(t, { name: 'A', navigation: ['a', { group: 'G', pages: ['b', 5, { group: 'H', pages: 'c' }] }, 'two words', 'x.mdx', 'a/../b', { group: 'X', pages: [], page: 1 }] }),
       [
         'docs.json: navigation[1].pages[1]: Unexpected 5; expected a page path or a group { "group", "pages" }',
-        'docs.json: navigation[1].pages[2].pages: Required',
+        'docs.json: navigation[1].pages[2].pages: Unexpected "c"; expected array',
         'docs.json: navigation[2]: Unexpected "two words"; expected a page path relative to contentRoot, without extension, such as guides/install, or an API operation such as GET /users',
         'docs.json: navigation[3]: Unexpected "x.mdx"; expected a page path relative to contentRoot, without extension, such as guides/install, or an API operation such as GET /users',
         'docs.json: navigation[4]: Unexpected "a/../b"; expected a page path relative to contentRoot, without extension, such as guides/install, or an API operation such as GET /users',
