@@ -35,6 +35,8 @@ export interface DeploymentStreamOptions {
   serialize(d: Deployment): unknown;
   /** Runs on each read before anything is sent (adds commit messages, for instance). */
   enrich?(rows: Deployment[]): Promise<void>;
+  /** The projects watched: a queue event naming another project is no reason to read again. */
+  projectIds: readonly string[];
 }
 
 /** Answers `ctx` with the stream until the client goes away. */
@@ -75,14 +77,17 @@ export async function streamDeployments(ctx: Koa.Context, deps: Deps, opts: Depl
   };
   const events = queueEvents(deps.m);
   const timer = setInterval(check, STREAM_POLL_MS);
-  for (const n of EVENT_NAMES) events.on(n, check);
+  const watched = new Set(opts.projectIds);
+  // Events that name their project wake only its streams; the others (queued, retried, …) wake all.
+  const onEvent = (e: { projectId?: string }) => { if (!e.projectId || watched.has(e.projectId)) check(); };
+  for (const n of EVENT_NAMES) events.on(n, onEvent);
   let resolveDone: () => void = () => {};
   const done = new Promise<void>((resolve) => { resolveDone = resolve; });
   function finish() {
     if (closed) return;
     closed = true;
     clearInterval(timer);
-    for (const n of EVENT_NAMES) events.off(n, check);
+    for (const n of EVENT_NAMES) events.off(n, onEvent);
     res.end();
     resolveDone();
   }
