@@ -101,8 +101,10 @@ export async function startSiteServer(opts: SiteServerOptions): Promise<SiteServ
     res.setHeader('Cache-Control', isPrivate ? PRIVATE_CACHE : status === 200 ? cacheControlFor(key) : REVALIDATE);
     res.setHeader('ETag', etag);
     res.setHeader('X-Content-Type-Options', 'nosniff');
-    if (isPrivate) res.setHeader('Vary', key.endsWith('.md') ? 'Accept, Cookie' : 'Cookie');
-    else if (key.endsWith('.md')) res.setHeader('Vary', 'Accept');
+    // A page's path answers HTML or, to `Accept: text/markdown`, its export: both name the header.
+    const negotiated = key.endsWith('.md') || type.startsWith('text/html');
+    if (isPrivate) res.setHeader('Vary', negotiated ? 'Accept, Cookie' : 'Cookie');
+    else if (negotiated) res.setHeader('Vary', 'Accept');
     // Only a file that exists is compared: a 404 is never answered 304 (RFC 9110 §13.2.1).
     if (status === 200 && ifNoneMatch(req.headers['if-none-match'], etag)) { res.removeHeader('Content-Type'); res.statusCode = 304; res.end(); return true; }
     const stored = await opts.store.get(prefix + key);

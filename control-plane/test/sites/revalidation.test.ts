@@ -71,6 +71,9 @@ t.test('revalidation of a published site', async (t) => {
       const weak = await get('/guide', { 'if-none-match': `"other", W/${etag}` }, method);
       t.equal(weak.status, 304, 'a weakened or listed tag matches');
     }
+    t.equal(v1.page.headers.get('vary'), 'Accept', 'the HTML names the header that picks the export');
+    const md = await get('/guide', { accept: 'text/markdown', 'if-none-match': etag });
+    t.same([md.status, md.headers.get('etag'), md.headers.get('vary')], [200, v1.md.headers.get('etag'), 'Accept'], "the page's ETag does not validate its export");
     const head = await get('/guide', {}, 'HEAD');
     t.same([head.status, head.body, head.headers.get('etag'), head.headers.get('content-length')], [200, '', etag, String(Buffer.byteLength(v1.page.body))]);
   });
