@@ -13,8 +13,14 @@ import { createHash } from 'node:crypto';
 import { dropTitleHeading } from '@folio/site-template/node/title-heading.ts';
 import type { CompiledPage } from '../types.ts';
 
-/** The page fields the search index reads. */
-export type SearchPage = Pick<CompiledPage, 'urlPath' | 'title' | 'bodyHtml'>;
+/** The page fields the search index reads (`frontmatter` for its `boost`). */
+export type SearchPage = Pick<CompiledPage, 'urlPath' | 'title' | 'bodyHtml'> & Partial<Pick<CompiledPage, 'frontmatter'>>;
+
+/** A page's own `boost` (frontmatter, Mintlify's), which wins over its navigation group's; capped at Pagefind's 10. */
+function ownBoost(page: SearchPage): number | undefined {
+  const boost = page.frontmatter?.boost;
+  return typeof boost === 'number' && Number.isFinite(boost) && boost >= 0 ? Math.min(10, boost) : undefined;
+}
 
 /**
  * Pagefind filters and metadata of a page by URL (its languages and versions on sites that have
@@ -117,7 +123,7 @@ export function searchDocument(page: SearchPage, scopes?: SearchFilters): string
     .replace(HEADING_ANCHOR, '')
     .replace(CELL_END, '</$1> ');
   const tags = scopeTags(page.urlPath, scopes);
-  const weight = scopes?.weight?.(page.urlPath);
+  const weight = ownBoost(page) ?? scopes?.weight?.(page.urlPath);
   const content = `<h1 data-pagefind-meta="title">${title}</h1>${weight !== undefined ? `<div data-pagefind-weight="${weight}">${body}</div>` : body}`;
   // A page left out of search keeps an empty body: a shard of such pages only would otherwise
   // have no data-pagefind-body at all, and Pagefind would index every page of it whole.

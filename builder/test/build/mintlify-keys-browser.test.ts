@@ -35,7 +35,7 @@ t.test('Mintlify menus and search settings in the browser', async (t) => {
     await page.fill('.search-input', 'workshop');
     await page.waitForSelector('.search-result');
     const results = await page.locator('.search-result a').evaluateAll((links) => links.map((a) => a.getAttribute('href')));
-    // Install (boost 3), Basics (none), Tuning (0.5); the Archive tab's page is not searchable.
+    // Install (its group's boost 3), Basics (its own boost 2), Tuning (0.5); the Archive tab's page is not searchable.
     t.same(results, ['/install', '/usage/basics', '/deeper/tuning']);
   });
 });

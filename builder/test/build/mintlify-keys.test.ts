@@ -110,6 +110,9 @@ t.test('Mintlify keys', async (t) => {
     t.equal(searchDocument(page('/install'), scopes), '<!doctype html><html lang="en"><head><title>T</title></head><body><main data-pagefind-body>'
       + '<span data-pagefind-filter="scope[data-value]" data-value="en"></span><span data-pagefind-meta="path[data-value]" data-value="/install"></span>'
       + '<span data-pagefind-meta="boost[data-value]" data-value="3"></span><h1 data-pagefind-meta="title">T</h1><div data-pagefind-weight="3"><p>Body</p></div></main></body></html>');
+    // A page's own frontmatter boost wins over its group's.
+    t.match(searchDocument({ ...page('/install'), frontmatter: { boost: 5 } }, scopes), '<div data-pagefind-weight="5"><p>Body</p></div>');
+    t.match(searchDocument({ ...page('/usage/basics'), frontmatter: { boost: 2 } }, scopes), '<div data-pagefind-weight="2"><p>Body</p></div>');
     t.equal(searchDocument(page('/archive/notes'), scopes), '<!doctype html><html lang="en"><head><title>T</title></head><body><main data-pagefind-body>'
       + '<span data-pagefind-filter="scope[data-value]" data-value="en"></span><span data-pagefind-meta="path[data-value]" data-value="/archive/notes"></span>'
       + '<span data-folio-unsearchable></span></main></body></html>');
