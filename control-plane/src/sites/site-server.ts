@@ -142,7 +142,14 @@ export async function startSiteServer(opts: SiteServerOptions): Promise<SiteServ
       }
       const prefix = preview ? previewSitePrefix(projectId, preview.label) : sitePrefix(projectId);
       const rule = matchRedirect(await rulesFor(prefix), url.pathname);
-      if (rule) { res.statusCode = rule.status; res.setHeader('Location', rule.destination + url.search); res.end(); return; }
+      if (rule) {
+        // Asked again every time (a 308 is otherwise kept indefinitely): a deploy may change or drop the rule.
+        res.statusCode = rule.status;
+        res.setHeader('Cache-Control', isPrivate ? PRIVATE_CACHE : REVALIDATE);
+        res.setHeader('Location', rule.destination + url.search);
+        res.end();
+        return;
+      }
       const keys = candidateKeys(url.pathname, wantsMarkdown(req.headers.accept));
       for (const key of keys ?? []) {
         if (!await send(req, res, key, prefix, 200, isPrivate, preview)) continue;

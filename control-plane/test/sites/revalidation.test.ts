@@ -46,6 +46,8 @@ t.test('revalidation of a published site', async (t) => {
       const res = await get(path);
       t.same([path, res.status, res.headers.get('cache-control'), /^"[^"]+"$/.test(res.headers.get('etag') ?? '')], [path, 200, REVALIDATE, true]);
     }
+    const moved = await get('/old');
+    t.same([moved.status, moved.headers.get('location'), moved.headers.get('cache-control')], [307, '/guide', REVALIDATE], 'a redirect is asked again too');
     const missing = await get('/no-such-page');
     t.same([missing.status, missing.headers.get('cache-control')], [404, REVALIDATE], 'the 404 page revalidates too');
     t.equal((await get('/no-such-page', { 'if-none-match': missing.headers.get('etag') ?? '"x"' })).status, 404, 'a 404 is never answered 304');
