@@ -5,7 +5,11 @@ import { dash, dashTenant, sessionTokenOf } from '../helpers/dashboard.ts';
 
 const KEY_REFUSED = { error: 'unauthorized', message: 'The dashboard API accepts only a signed-in session, never an API key; use /v1 with API keys' };
 const NOT_SIGNED_IN = { error: 'unauthorized', message: 'Not signed in; sign in to the dashboard first' };
-const PUBLIC = new Set(['/auth/sign-in', '/auth/claim', '/auth/invitation', '/auth/accept-invite', '/openapi.json']);
+const PUBLIC = new Set([
+  '/auth/sign-in', '/auth/claim', '/auth/invitation', '/auth/accept-invite', '/openapi.json',
+  // Single sign-on: starting it, the IdP's way back (protected by state, PKCE, signatures), our SP metadata.
+  '/auth/sso/start', '/auth/sso/oidc/callback', '/auth/sso/saml/{orgId}/acs', '/auth/sso/saml/{orgId}/metadata',
+]);
 
 t.test('dashboard security', async (t) => {
   const logged: string[] = [];

@@ -34,6 +34,14 @@ function keyPair(dir: string, name: string): { key: string; cert: string } {
   return { key: fs.readFileSync(key, 'utf8'), cert: fs.readFileSync(cert, 'utf8') };
 }
 
+/** The SP's HTTP-POST assertion consumer service, read from its metadata. */
+function acsOf(spMetadata: string): string {
+  const acs = /<(?:\w+:)?AssertionConsumerService\b[^>]*Binding="urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST"[^>]*Location="([^"]+)"/.exec(spMetadata)?.[1]
+    ?? /<(?:\w+:)?AssertionConsumerService\b[^>]*Location="([^"]+)"/.exec(spMetadata)?.[1];
+  if (!acs) throw new Error('The SP metadata has no AssertionConsumerService');
+  return acs;
+}
+
 export interface ResponseOptions {
   email: string;
   /** The AuthnRequest answered; omitted for an IdP-initiated response. */
@@ -80,7 +88,7 @@ export async function startSamlIdp(spMetadataUrl: () => string): Promise<SamlIdp
     const shift = o.shiftMs ?? 0;
     const now = new Date(Date.now() + shift);
     const later = new Date(now.getTime() + 5 * 60_000).toISOString();
-    const acs = sp.entityMeta.getAssertionConsumerService(samlify.Constants.namespace.binding.post) as string;
+    const acs = acsOf(spMetadata);
     const id = `_${randomUUID()}`;
     const result = await signer.createLoginResponse(sp, { extract: { request: { id: o.inResponseTo ?? '' } } } as any, 'post', { email: o.email }, (template: string) => {
       const t = o.inResponseTo ? template : template.replace(/ InResponseTo="\{InResponseTo\}"/g, '');
@@ -114,8 +122,7 @@ export async function startSamlIdp(spMetadataUrl: () => string): Promise<SamlIdp
         const requestId = /\sID="([^"]+)"/.exec(request)?.[1] ?? '';
         saml.requests.push(requestId);
         const spMetadata = await (await fetch(spMetadataUrl())).text();
-        const sp = samlify.ServiceProvider({ metadata: spMetadata });
-        const acs = sp.entityMeta.getAssertionConsumerService(samlify.Constants.namespace.binding.post) as string;
+        const acs = acsOf(spMetadata);
         const body = await response(spMetadata, { email: saml.user, inResponseTo: requestId });
         const relay = u.searchParams.get('RelayState') ?? '';
         res.setHeader('content-type', 'text/html; charset=utf-8');

@@ -115,9 +115,10 @@ function ServiceProvider({ s }: { s: SsoSettings }) {
   return (
     <section class="panel">
       <h2>Details for your identity provider</h2>
-      <CopyField label="ACS URL" value={sp.acs_url} />
-      <CopyField label="Entity ID" value={sp.entity_id} />
-      <CopyField label="OIDC redirect URI" value={sp.oidc_redirect_uri} />
+      {/* Multiline: long URLs wrap in a focusable box instead of scrolling out of reach of the keyboard. */}
+      <CopyField label="ACS URL" value={sp.acs_url} multiline />
+      <CopyField label="Entity ID" value={sp.entity_id} multiline />
+      <CopyField label="OIDC redirect URI" value={sp.oidc_redirect_uri} multiline />
       <p><a href={sp.metadata_url} download="folio-sp-metadata.xml">Download SP metadata (XML)</a></p>
     </section>
   );
@@ -166,8 +167,8 @@ function DomainRow({ d, onChange }: { d: SsoDomain; onChange(): Promise<void> })
         <ErrorNotice error={verify.error ?? remove.error} />
         {pending && (
           <>
-            <CopyField label="TXT name" value={d.verification.txt_name} />
-            <CopyField label="TXT value" value={d.verification.txt_value} />
+            <CopyField label="TXT name" value={d.verification.txt_name} multiline />
+            <CopyField label="TXT value" value={d.verification.txt_value} multiline />
           </>
         )}
       </div>
