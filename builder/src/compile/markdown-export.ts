@@ -116,13 +116,13 @@ function widthOf(space: string): number {
  * The source from `start` to `end` with every line after the first moved left by the
  * indentation of the first (what the page nests it in: JSX tags, list items), so the text can be
  * placed in any container of the export, which indents every line by its own amount. Lines
- * indented less lose what they have. Undefined when the first line's prefix is not blank (a
- * block quote's `>`): such text cannot be moved and is serialised from its tree instead.
+ * indented less lose what they have. Undefined when the first line's prefix holds more than
+ * spaces and list markers (a block quote's `>`): such text is serialised from its tree instead.
  */
 export function dedentedSlice(source: string, start: number, end: number): string | undefined {
   const lineStart = source.lastIndexOf('\n', start - 1) + 1;
   const prefix = source.slice(lineStart, start);
-  if (!/^[ \t]*$/.test(prefix)) return undefined;
+  if (!/^[ \t]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)*$/.test(prefix)) return undefined;
   const text = source.slice(start, end);
   const indent = widthOf(prefix);
   if (indent === 0) return text;
@@ -161,7 +161,9 @@ function exportNodes(nodes: RootContent[], source: string, file: string, snippet
     if (node.type === 'code') return [{ type: 'code', lang: node.lang, meta: node.meta, value: node.value }];
     const start = node.position?.start.offset;
     const end = node.position?.end.offset;
-    if (!quoted && start !== undefined && end !== undefined && FLOW.has(node.type) && node.type !== 'html' && plainMarkdown(node)) {
+    // Lists are written from their tree (their items' content is still copied): the serialiser
+    // then marks a list that follows another (`1)` after `1.`) so a reader does not join them.
+    if (!quoted && start !== undefined && end !== undefined && FLOW.has(node.type) && node.type !== 'html' && node.type !== 'list' && plainMarkdown(node)) {
       // An `html` node is written out as-is by mdast-util-to-markdown, indented by the
       // container it is in. Paragraphs stay paragraphs (a callout label may be put in front of
       // their text).

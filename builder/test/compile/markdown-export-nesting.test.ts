@@ -142,6 +142,19 @@ t.test('markdownExport nesting', async (t) => {
     t.same(wrong, [], `${cases.length} pages`);
   });
 
+  t.test('should keep a list apart from a list next to it that another component wrote', async (t) => {
+    const step = (title: string) => `<Steps>\n  <Step title="${title}">\n    Body.\n  </Step>\n</Steps>`;
+    const pages: [string, number[]][] = [
+      [`${step('A')}\n\n1. foo\n2. bar`, [1, 2]],
+      [`${step('A')}\n\n${step('B')}`, [1, 1]],
+      ['- a\n- b\n\n<Tree>\n  <Tree.File name="x.ts" />\n</Tree>', [2, 1]],
+      ['- a\n\n<Visibility for="humans">\nOnly on the page.\n</Visibility>\n\n- b', [1, 1]],
+      ['<Note>\n  - a\n</Note>\n\n- b', [1]],
+    ];
+    const results = await compiler.compile(pages.map(([body], i) => ({ sourcePath: `docs/lists-${i}.mdx`, source: `---\ntitle: Lists\n---\n\n${body}\n`, contentRoot: 'docs/' })), { readFile: async () => undefined });
+    t.same(results.map((r) => (isPageFailure(r) ? r.message : parse(r.markdown).children.filter((n) => n.type === 'list').map((n) => n.children.length))), pages.map(([, counts]) => counts));
+  });
+
   t.test('should export the example quickstart with its fences closed inside the steps', async (t) => {
     const root = new URL('../../examples/acme-docs/', import.meta.url);
     const source = await readFile(new URL('docs/quickstart.mdx', root), 'utf8');
