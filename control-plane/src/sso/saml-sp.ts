@@ -2,7 +2,8 @@
  * Our SAML 2.0 service provider, one per organization (node-saml): the organization's own
  * entity id and ACS URL, so an assertion meant for one organization is the wrong audience for
  * every other. Signed assertions are required (`wantAssertionsSigned`) with the certificates
- * from the IdP's metadata, the issuer must be the IdP's entity id, the audience our entity id.
+ * from the IdP's metadata, the signed assertion's Issuer must be the IdP's entity id (checked
+ * here: node-saml's `idpIssuer` covers logout messages only), the audience our entity id.
  *
  * SP-initiated sign-ins store the AuthnRequest ID (sso_pending, 10 minutes, one answer).
  * IdP-initiated ones (no InResponseTo) are accepted only when the connection allows them.
@@ -123,9 +124,19 @@ export async function validateSamlResponse(m: Models, env: Env, conn: SsoConnect
     throw failure;
   }
   if (!profile) throw new SsoFailure('sso_failed', 'The response is a logout, not a sign-in');
+  // node-saml checks `idpIssuer` on logout messages only; the signed assertion's Issuer is checked here.
+  if (profile.issuer !== conn.saml_idp_entity_id) {
+    throw new SsoFailure('sso_wrong_issuer', `Unexpected assertion Issuer ${JSON.stringify(profile.issuer ?? null)}; expected ${conn.saml_idp_entity_id}`);
+  }
   const assertion = (profile.getAssertion?.() as any)?.Assertion;
   const assertionId: string | undefined = assertion?.$?.ID;
   if (!assertionId) throw new SsoFailure('sso_invalid_signature', 'The signed assertion has no ID');
+  // The Web SSO profile requires the bearer confirmation's Recipient to be our ACS; node-saml does not check it.
+  const { acsUrl } = spUrls(env, conn.org_id);
+  const recipients: string[] = (assertion.Subject?.[0]?.SubjectConfirmation ?? []).map((c: any) => c?.SubjectConfirmationData?.[0]?.$?.Recipient);
+  if (!recipients.includes(acsUrl)) {
+    throw new SsoFailure('sso_wrong_audience', `SubjectConfirmationData Recipient ${JSON.stringify(recipients)}; expected ${acsUrl}`);
+  }
   const issued = Date.parse(assertion.$.IssueInstant ?? '');
   const notOnOrAfter = Date.parse(assertion.Conditions?.[0]?.$?.NotOnOrAfter ?? '');
   const limit = Math.min(...[issued + MAX_ASSERTION_AGE_MS, notOnOrAfter].filter(Number.isFinite), now.getTime() + MAX_ASSERTION_AGE_MS);

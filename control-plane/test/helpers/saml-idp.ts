@@ -51,6 +51,8 @@ export interface ResponseOptions {
   otherKey?: boolean;
   /** Shift every timestamp (ms; negative: in the past). */
   shiftMs?: number;
+  /** Name another issuer (still signed with the IdP's key). */
+  issuer?: string;
 }
 
 export interface SamlIdp {
@@ -96,7 +98,7 @@ export async function startSamlIdp(spMetadataUrl: () => string): Promise<SamlIdp
         id,
         context: SamlLib.replaceTagsByValue(t, {
           ID: id, AssertionID: `_${randomUUID()}`, Destination: acs, Audience: o.audience ?? sp.entityMeta.getEntityID(), EntityID: sp.entityMeta.getEntityID(),
-          SubjectRecipient: acs, Issuer: entityId, IssueInstant: now.toISOString(), StatusCode: 'urn:oasis:names:tc:SAML:2.0:status:Success',
+          SubjectRecipient: acs, Issuer: o.issuer ?? entityId, IssueInstant: now.toISOString(), StatusCode: 'urn:oasis:names:tc:SAML:2.0:status:Success',
           ConditionsNotBefore: now.toISOString(), ConditionsNotOnOrAfter: later, SubjectConfirmationDataNotOnOrAfter: later,
           NameIDFormat: EMAIL_FORMAT, NameID: o.email, InResponseTo: o.inResponseTo ?? '', AuthnStatement: '', AttributeStatement: '',
         }),

@@ -93,6 +93,21 @@ t.test('SAML sign-in', async (t) => {
     t.equal((await failures('sso_expired')).length, 1);
   });
 
+  t.test('should refuse an assertion naming another issuer', async (t) => {
+    const done = await post(await idp.response(spMetadata, { email: `iss@${tenant.domain}`, inResponseTo: await requestId(`iss@${tenant.domain}`), issuer: 'https://other-idp.example/metadata' }));
+    t.same(done, { status: 303, location: signInPage('sso_wrong_issuer'), signedIn: false });
+    t.equal((await failures('sso_wrong_issuer')).length, 1);
+  });
+
+  t.test('should refuse a member deactivated by SCIM, even with a valid assertion', async (t) => {
+    const email = `gone@${tenant.domain}`;
+    const user = await sso.api.cp.m.User.create({ email, name: 'Gone', password_hash: null, created_at: new Date() });
+    await sso.api.cp.m.Membership.create({ org_id: tenant.orgId, user_id: user._id, role: 'editor', active: false, created_at: new Date() });
+    const done = await post(await idp.response(spMetadata, { email, inResponseTo: await requestId(email) }));
+    t.same(done, { status: 303, location: signInPage('sso_member_deactivated'), signedIn: false });
+    t.equal((await failures('sso_member_deactivated')).length, 1);
+  });
+
   t.test('should refuse an IdP-initiated response unless the connection allows them', async (t) => {
     const done = await post(await idp.response(spMetadata, { email: `idp@${tenant.domain}` }));
     t.same(done, { status: 303, location: signInPage('sso_unsolicited'), signedIn: false });

@@ -77,6 +77,21 @@ t.test('SSO settings', async (t) => {
     t.ok(await signIn(api, member.email), 'passwords work again once it is off');
   });
 
+  t.test('should stop SSO sign-in and Require SSO when the plan no longer includes SSO', async (t) => {
+    const a = await ssoTenant(sso);
+    const xml = `<md:EntityDescriptor xmlns:md="urn:oasis:names:tc:SAML:2.0:metadata" entityID="https://idp.example/e"><md:IDPSSODescriptor protocolSupportEnumeration="urn:oasis:names:tc:SAML:2.0:protocol"><md:KeyDescriptor><ds:KeyInfo xmlns:ds="http://www.w3.org/2000/09/xmldsig#"><ds:X509Data><ds:X509Certificate>MIIBfake</ds:X509Certificate></ds:X509Data></ds:KeyInfo></md:KeyDescriptor><md:SingleSignOnService Binding="urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect" Location="https://idp.example/sso"/></md:IDPSSODescriptor></md:EntityDescriptor>`;
+    t.equal((await dash(api, 'PUT', '/sso/connection', { auth: a.auth, body: { protocol: 'saml', metadata_xml: xml } })).status, 200);
+    t.equal((await dash(api, 'PATCH', '/sso/connection', { auth: a.auth, body: { require_sso: true } })).status, 200);
+    const member = await addUser(api, a.orgId, 'viewer', `reader@${a.domain}`);
+    const started = await dash(api, 'POST', '/auth/sso/start', { body: { email: member.email } });
+    t.equal(started.status, 200);
+    t.match(started.body.redirect_url, /^https:\/\/idp\.example\/sso\?SAMLRequest=/);
+    await api.cp.m.Organization.updateOne({ _id: a.orgId }, { $set: { plan: 'pro' } });
+    const refused = await dash(api, 'POST', '/auth/sso/start', { body: { email: member.email } });
+    t.same([refused.status, refused.body], [402, { error: 'plan_required', message: 'The single_sign_on feature needs the Team plan or higher', upgrade_url: api.cp.deps.env.UPGRADE_URL }]);
+    t.ok(await signIn(api, member.email), 'passwords work again on a plan without SSO');
+  });
+
   t.test('should verify the domain for the test helpers too', async (t) => {
     const { auth } = await dashTenant(api, 'enterprise');
     await verifyDomain(sso, auth, `ent-${process.pid}.test`);
