@@ -14,6 +14,7 @@ import { recordServed } from './analytics/served-request.ts';
 import { usageToAnalytics } from './analytics/usage-events.ts';
 import type { ProjectHooks } from './api/projects.ts';
 import { ciApi } from './deploy/ci-api.ts';
+import { sweepPublishJournal, usePublishRollback } from './deploy/publish-rollback.ts';
 import { internalApi, siteUrlOf } from './deploy/internal-api.ts';
 import { warmProcessStarter } from './git/process-starter.ts';
 import { startWebhookScheduler } from './outgoing-webhooks/deliver.ts';
@@ -31,6 +32,9 @@ import type { UsageSink } from './assistant/usage-sink.ts';
 import { passwordGate } from './sites/password-gate.ts';
 import { startSiteServer, type SiteServer } from './sites/site-server.ts';
 import { projectPrefixes } from './sites/bucket-prefixes.ts';
+
+/** How often leftover rollback copies are looked for. */
+const JOURNAL_SWEEP_MS = 60 * 60_000;
 
 export interface PlatformOptions extends Omit<ControlPlaneOptions, 'middleware' | 'services'> {
   /** Site server port override (0 = ephemeral); default env.SITE_PORT. */
@@ -104,6 +108,8 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
     middleware: [lazy((d) => internalApi(d, workerSecret)), lazy((d) => ciApi(d)), lazy((d) => gitHttpMiddleware(d)), lazy((d) => logIngestApi(d, ref.analytics!))],
   });
   ref.deps = cp.deps;
+  // The job object routes preserve what a deployment replaces in this store; a failed one is undone from it.
+  usePublishRollback(cp.m, services.siteStore as ObjectStore);
   const analytics = new AnalyticsRecorder(cp.m, { onError: (err) => opts.log?.('analytics write failed', err) });
   ref.analytics = analytics;
   await ensureAnalyticsIndexes(cp.m, env.ANALYTICS_RETENTION_DAYS);
@@ -121,6 +127,11 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
   // Workers in other containers set INTERNAL_API_URL (e.g. http://control-plane:4000); 127.0.0.1 is only right on one machine.
   services.internalBaseUrl ??= env.INTERNAL_API_URL?.replace(/\/$/, '') ?? internalUrl;
   const log = (msg: string) => (err: unknown) => opts.log?.(msg, err);
+  // Rollback copies a deployed deployment's background discard left behind (publish-rollback.ts).
+  const sweepJournal = () => void sweepPublishJournal(cp.m, cp.deps.now()).catch(log('publish journal sweep failed'));
+  sweepJournal();
+  const journalSweep = setInterval(sweepJournal, JOURNAL_SWEEP_MS);
+  journalSweep.unref();
   const webhooks = startWebhookScheduler({
     m: cp.m, now: () => cp.deps.now(), onError: log('outgoing webhook delivery failed'),
     allowHosts: () => services.fetchAllowHosts as string[] | undefined,
@@ -139,12 +150,13 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
     ),
     onServed: recordServed(analytics, env.TRUST_PROXY),
     globalFiles: fs.existsSync(schemaPath) ? { '/docs.schema.json': { body: fs.readFileSync(schemaPath), contentType: 'application/schema+json' } } : {},
-  }).catch(async (err: unknown) => { unwatch(); stopWarming(); await webhooks.stop(); await cp.close(); throw err; });
+  }).catch(async (err: unknown) => { clearInterval(journalSweep); unwatch(); stopWarming(); await webhooks.stop(); await cp.close(); throw err; });
   // SITE_PORT=0 takes a free port: the default site URLs (API, webhooks, logs) name the one it got.
   if (env.SITE_URL_TEMPLATE === undefined && env.SITE_PORT === 0) env.siteUrlTemplate = cp.deps.env.siteUrlTemplate = `http://{slug}.${env.SITES_DOMAIN}:${site.port}`;
   return {
     cp, site, store, workerSecret, internalUrl, analytics, webhooks, assistantIndex,
     async close() {
+      clearInterval(journalSweep);
       unwatch();
       stopWarming();
       await webhooks.stop();

@@ -154,6 +154,9 @@ export function createLocalDirStore(folder: string, concurrency = 16): ObjectSto
           await place();
         }
         await fs.promises.rename(temp, target);
+        // Renaming a link over a link to the same file changes nothing and leaves the temp name
+        // (POSIX): a copy back onto a key that was never replaced.
+        await fs.promises.rm(temp, { force: true });
         etags.delete(target);
         return true;
       } catch (err) {

@@ -139,6 +139,8 @@ t.test('object stores', async (t) => {
       t.equal(a.nlink, 2);
       t.same(fs.readdirSync(path.join(root, 'linked')).sort(), ['a.txt', 'deep']);
       t.same(fs.readdirSync(path.join(root, 'linked/deep')), ['b.txt']);
+      t.equal(await store.copy('linked/deep/b.txt', 'linked/a.txt'), true, 'back onto the same file');
+      t.same(fs.readdirSync(path.join(root, 'linked')).sort(), ['a.txt', 'deep'], 'no temp file left');
       await store.put('linked/a.txt', Buffer.from('changed'));
       t.equal(fs.readFileSync(path.join(root, 'linked/deep/b.txt'), 'utf8'), 'a');
       await store.delete(['linked/a.txt', 'linked/deep/b.txt']);

@@ -13,7 +13,9 @@
  * credentials. Every object route checks the lease (build token, fencing, expiry) and is confined
  * to the prefixes of its site (production's or a preview's); keys are relative to its site
  * (`job-keys.ts` keeps the builder's state out of the public prefix). The run then reports
- * through the ordinary `/jobs/:id/heartbeat|pages|complete` routes.
+ * through the ordinary `/jobs/:id/heartbeat|pages|complete` routes. Every PUT and DELETE first
+ * preserves what the key held (publish-rollback.ts), so an attempt that does not end deployed is
+ * undone; the preserved objects live under `rollback/`, which no job key can reach.
  */
 import Router from '@koa/router';
 import type { ObjectStore } from '@folio/builder';
@@ -32,6 +34,7 @@ import { findOwnProject } from '../api/projects.ts';
 import { siteUrlOf } from './internal-api.ts';
 import { bucketKeyOf, listingsOf, sharedKeyOf } from './job-keys.ts';
 import { buildPrefixesOf, sitePrefix } from '../sites/bucket-prefixes.ts';
+import { preserveBeforeWrite, trackWrite } from './publish-rollback.ts';
 import { startCiDeployment, verifyLease } from './queue.ts';
 
 /**
@@ -106,27 +109,38 @@ function objectRoutes(deps: Deps): Koa.Middleware {
   return async (ctx, next) => {
     const match = OBJECT_PATH.exec(ctx.path);
     if (!match) return next();
-    const store = deps.services.siteStore as ObjectStore;
     let deploymentId: string;
     try {
       deploymentId = decodeURIComponent(match[1]);
     } catch {
       throw invalid('id', 'Unexpected percent-encoding; expected a deployment id');
     }
+    // A write is counted before its lease check: a restore revokes the token, then waits for the
+    // writes that may have passed the check (publish-rollback.ts).
+    const written = ctx.method === 'PUT' || ctx.method === 'DELETE' ? trackWrite(deploymentId) : undefined;
+    try {
+      await serve(ctx, deploymentId, match[2]);
+    } finally {
+      written?.();
+    }
+  };
+
+  async function serve(ctx: Koa.Context, deploymentId: string, rawKey: string | undefined): Promise<void> {
+    const store = deps.services.siteStore as ObjectStore;
     const d = await verifyLease(deps.m, { deploymentId, fencing: fencingOf(ctx), token: buildToken(ctx) }, deps.now());
     // A preview whose branch was deleted while it built publishes nothing more: its files are gone for good.
     if (d.preview_label && !await deps.m.Preview.exists({ project_id: d.project_id, label: d.preview_label, status: 'active' })) {
       throw new AppError(409, 'lease_lost', 'The branch of this preview was deleted; the build publishes nothing');
     }
     const prefixes = buildPrefixesOf(d);
-    if (match[2] === undefined || match[2] === '') {
+    if (rawKey === undefined || rawKey === '') {
       if (ctx.method !== 'GET') throw methodNotAllowed(ctx.method, ['GET']);
       const listings = listingsOf(prefixes, listPrefixOf(ctx.query.prefix));
       const keys = await Promise.all(listings.map(async (l) => (await store.list(l.prefix)).map(l.toJobKey)));
       ctx.body = { keys: keys.flat().sort() };
       return;
     }
-    const jobKey = keyOf(match[2]);
+    const jobKey = keyOf(rawKey);
     const key = bucketKeyOf(prefixes, jobKey);
     // Reads only: writes and deletes never leave the build's own prefixes.
     const shared = sharedKeyOf(prefixes, jobKey);
@@ -154,6 +168,8 @@ function objectRoutes(deps: Deps): Koa.Middleware {
         const contentType = ctx.get('x-folio-content-type') || undefined;
         const cacheControl = ctx.get('x-folio-cache-control') || undefined;
         try {
+          // What the key held is kept until the deployment ends, so a failure can put it back.
+          await preserveBeforeWrite(deps.m, d, key);
           await store.putStream(key, { chunks: ctx.req, size }, { contentType, cacheControl });
         } finally {
           release();
@@ -162,13 +178,14 @@ function objectRoutes(deps: Deps): Koa.Middleware {
         return;
       }
       case 'DELETE':
+        await preserveBeforeWrite(deps.m, d, key);
         await store.delete([key]);
         ctx.status = 204;
         return;
       default:
         throw methodNotAllowed(ctx.method, ['GET', 'HEAD', 'PUT', 'DELETE']);
     }
-  };
+  }
 }
 
 /**

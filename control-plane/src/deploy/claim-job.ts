@@ -11,11 +11,14 @@
  *   project because of quick pushes. A manual trigger (`force`) always builds.
  * - Poison: a building job whose lease ran out `MAX_ATTEMPTS` times (its builders died on it) is
  *   failed with a clear message instead of taking down one builder after another.
+ * - Rollback: a job claimed again (taken over, retried) has its earlier attempts' writes undone
+ *   before it is handed out (publish-rollback.ts); a poison or lost CI job's, before it fails.
  */
 import { randomBytes } from 'node:crypto';
 import type { Deployment, Models, Project } from '../db/models/index.ts';
 import type { PlanId } from '../db/models/organization.ts';
 import { FairShare, PLAN_WEIGHTS } from './fair-share.ts';
+import { restoreAttempt } from './publish-rollback.ts';
 import { queueEvents } from './queue-events.ts';
 import { finish, hashToken, LEASE_MS, MAX_ATTEMPTS, poisonMessage, TOKEN_TTL_MS, type ClaimedJob, type DeploymentFilter } from './queue.ts';
 
@@ -139,6 +142,9 @@ export async function claimJob(m: Models, workerId: string, now: Date, leaseMs =
       c.org ? m.Organization.findById(c.org, { plan: 1 }).lean() : null,
     ]);
     if (!claimed) continue;
+    // What an earlier attempt left published (its builder died mid-publish, a restore cut short)
+    // is undone before this attempt starts: the claim's fencing already shuts the old one out.
+    if (c.fencing > 0) await restoreAttempt(m, claimed._id);
     fair.charge(c.org, PLAN_WEIGHTS[org?.plan as PlanId] ?? 1);
     if (!claimed.preview_label) await m.Project.updateOne({ _id: claimed.project_id }, { $set: { status: 'building' } });
     const since = takeover ? new Date(c.lease_expires_at!) : c.fencing === 0 ? new Date(c.started_at) : new Date(c.next_attempt_at ?? c.started_at);

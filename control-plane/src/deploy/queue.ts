@@ -18,6 +18,8 @@
  * - A CI deployment (`trigger: 'ci'`) is built by the customer's CI from its own checkout: it is
  *   created already leased to that run, and no worker can take it over (it has no checkout), so
  *   a lost lease, a hand-back or a failure ends it `failed`.
+ * - An attempt that does not end deployed (failed, retried, handed back, taken over) has its
+ *   writes undone before the deployment reads failed or is handed out again (publish-rollback.ts).
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { QueryFilter } from 'mongoose';
@@ -25,6 +27,7 @@ import type { JobReport } from '@folio/builder';
 import type { Deployment, Models } from '../db/models/index.ts';
 import { AppError } from '../errors.ts';
 import { logDeploymentOutcome } from './deployment-outcome.ts';
+import { discardAttempt, revokeAndRestore } from './publish-rollback.ts';
 import { queueEvents } from './queue-events.ts';
 
 /** Default lease; the control plane passes env.BUILD_LEASE_MS. */
@@ -150,12 +153,14 @@ export async function heartbeat(m: Models, proof: LeaseProof, now: Date, leaseMs
  * fails it.
  */
 export async function releaseJob(m: Models, proof: LeaseProof, now: Date): Promise<void> {
-  const held = await verifyLease(m, proof, now);
-  if (held.trigger === 'ci') {
-    await finish(m, held, { status: 'failed', error: 'The CI run was stopped before it finished' }, now, leaseFilter(proof, now));
+  const current = await verifyLease(m, proof, now);
+  if (current.trigger === 'ci') {
+    await finish(m, current, { status: 'failed', error: 'The CI run was stopped before it finished' }, now, leaseFilter(proof, now));
     return;
   }
-  const d = await m.Deployment.findOneAndUpdate(leaseFilter(proof, now), {
+  // Whatever it published is undone before the job is queued again (publish-rollback.ts).
+  const held = await revokeAndRestore(m, current, leaseFilter(proof, now), now);
+  const d = await m.Deployment.findOneAndUpdate(held, {
     $set: { status: 'queued', lease_owner: null, lease_expires_at: null, token_hash: null, next_attempt_at: now },
     $inc: { attempts: -1 },
   }).lean();
@@ -171,7 +176,9 @@ export async function completeJob(m: Models, proof: LeaseProof, report: JobRepor
   const d = await verifyLease(m, proof, now);
   if (report.status === 'failed' && report.retryable && d.trigger !== 'ci' && (d.attempts ?? 0) < MAX_ATTEMPTS) {
     const delay = BACKOFF_BASE_MS * 2 ** ((d.attempts ?? 1) - 1);
-    const requeued = await m.Deployment.findOneAndUpdate(leaseFilter(proof, now), {
+    // The attempt's writes are undone before the retry can be claimed (publish-rollback.ts).
+    const held = await revokeAndRestore(m, d, leaseFilter(proof, now), now);
+    const requeued = await m.Deployment.findOneAndUpdate(held, {
       $set: { status: 'queued', lease_owner: null, lease_expires_at: null, token_hash: null, next_attempt_at: new Date(now.getTime() + delay), error: report.error ?? null },
     }, { returnDocument: 'after' }).lean();
     if (!requeued) throw leaseLost();
@@ -183,6 +190,8 @@ export async function completeJob(m: Models, proof: LeaseProof, report: JobRepor
 
 /** Ends a deployment with `report` (conditionally on `filter`) and sets its project's status. */
 export async function finish(m: Models, d: Deployment, report: JobReport, now: Date, filter: DeploymentFilter, reason?: 'poison' | 'ci_lost'): Promise<Deployment> {
+  // A failed attempt's writes are undone before anyone is told it failed (publish-rollback.ts).
+  if (report.status === 'failed') filter = await revokeAndRestore(m, d, filter, now);
   const done = await m.Deployment.findOneAndUpdate(filter, {
     $set: {
       status: report.status, finished_at: now, error: report.error ?? (report.status === 'failed' ? 'Build failed' : null),
@@ -195,6 +204,8 @@ export async function finish(m: Models, d: Deployment, report: JobReport, now: D
     },
   }, { returnDocument: 'after' }).lean();
   if (!done) throw leaseLost();
+  // Its rollback copies are dropped in the background: the answer does not wait for them.
+  if (report.status === 'deployed') discardAttempt(m, done._id);
   queueEvents(m).emit('finished', { deploymentId: done._id, projectId: done.project_id, status: report.status, buildMs: d.claimed_at ? now.getTime() - new Date(d.claimed_at).getTime() : undefined, reason });
   // A preview's outcome is its own: the project's status and last deployment describe production.
   if (!d.preview_label) {

@@ -8,6 +8,15 @@ export const statePrefix = (projectId: string) => `state/${projectId}/`;
 export const previewSitePrefix = (projectId: string, label: string) => `previews/${projectId}/${label}/`;
 /** The private prefix of a branch preview's own builder state. */
 export const previewStatePrefix = (projectId: string, label: string) => `preview-state/${projectId}/${label}/`;
+/**
+ * Where the control plane preserves the objects a deployment's attempt replaced or deleted, until
+ * the attempt ends (deploy/publish-rollback.ts). Outside every site and state prefix: the site
+ * server reads only a site's prefix, a CDN must map only `sites/` and `previews/`, and a build's
+ * object routes confine its keys to its own prefixes, so nothing serves or lists these.
+ */
+export const ROLLBACK_ROOT = 'rollback/';
+/** The rollback prefix of one deployment. */
+export const rollbackPrefix = (deploymentId: string) => `${ROLLBACK_ROOT}${deploymentId}/`;
 /** Every prefix a project's objects may live under (what deleting the project removes). */
 export const projectPrefixes = (projectId: string) => [sitePrefix(projectId), statePrefix(projectId), `previews/${projectId}/`, `preview-state/${projectId}/`];
 

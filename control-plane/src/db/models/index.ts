@@ -28,6 +28,7 @@ import { ssoConnectionSchema, type SsoConnection } from './sso-connection.ts';
 import { ssoDomainSchema, type SsoDomain } from './sso-domain.ts';
 import { ssoPendingSchema, type SsoPending } from './sso-pending.ts';
 import { ssoAssertionSchema, type SsoAssertion } from './sso-assertion.ts';
+import { publishJournalSchema, type PublishJournal } from './publish-journal.ts';
 
 export interface Models {
   Organization: Model<Organization>;
@@ -59,6 +60,7 @@ export interface Models {
   SsoDomain: Model<SsoDomain>;
   SsoPending: Model<SsoPending>;
   SsoAssertion: Model<SsoAssertion>;
+  PublishJournal: Model<PublishJournal>;
 }
 
 const cache = new WeakMap<Connection, Models>();
@@ -97,6 +99,7 @@ export function models(connection: Connection): Models {
       SsoDomain: connection.model<SsoDomain>('SsoDomain', ssoDomainSchema, 'sso_domains'),
       SsoPending: connection.model<SsoPending>('SsoPending', ssoPendingSchema, 'sso_pending'),
       SsoAssertion: connection.model<SsoAssertion>('SsoAssertion', ssoAssertionSchema, 'sso_assertions'),
+      PublishJournal: connection.model<PublishJournal>('PublishJournal', publishJournalSchema, 'publish_journal'),
     };
     cache.set(connection, m);
   }
@@ -117,4 +120,4 @@ export async function syncIndexes(connection: Connection): Promise<void> {
   for (const model of Object.values(m)) await (model as Model<unknown>).createIndexes();
 }
 
-export type { AnalyticsEvent, AnalyticsSalt, ApiKey, AuditEntry, ServerSecret, WebhookEndpoint, WebhookMessage, Organization, Project, UsageCounter, Deployment, Page, WebhookDelivery, User, Membership, Session, OwnerClaim, Invitation, Domain, Preview, GithubInstallation, SsoConnection, SsoDomain, SsoPending, SsoAssertion };
+export type { AnalyticsEvent, AnalyticsSalt, ApiKey, AuditEntry, ServerSecret, WebhookEndpoint, WebhookMessage, Organization, Project, UsageCounter, Deployment, Page, WebhookDelivery, User, Membership, Session, OwnerClaim, Invitation, Domain, Preview, GithubInstallation, SsoConnection, SsoDomain, SsoPending, SsoAssertion, PublishJournal };
