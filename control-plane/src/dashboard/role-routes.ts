@@ -20,7 +20,7 @@ import type { DashboardSession } from './session-store.ts';
 
 const BUILT_IN_DESCRIPTIONS: Record<(typeof BUILT_IN_ROLES)[number], string> = {
   owner: 'Everything, including roles, the plan and other owners',
-  admin: 'Everything but roles, the plan and owners',
+  admin: 'Everything but roles, the plan, single sign-on and owners',
   editor: 'Reads everything, redeploys, edits and publishes content (earlier called member)',
   viewer: 'Reads everything, changes nothing',
 };

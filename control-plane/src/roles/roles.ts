@@ -84,8 +84,8 @@ export const DEFAULT_MEMBER_ROLE: BuiltInRole = 'viewer';
 
 const READ: Permission[] = ['projects.read', 'members.read', 'plan.read', 'analytics.read'];
 const EDITOR: Permission[] = [...READ, 'deployments.trigger', 'content.edit', 'content.publish'];
-/** Owner only: changing roles, custom roles, the plan. */
-const OWNER_ONLY: Permission[] = ['members.manage', 'roles.manage', 'plan.manage'];
+/** Owner only: changing roles, custom roles, the plan, single sign-on (who can sign in at all). */
+const OWNER_ONLY: Permission[] = ['members.manage', 'roles.manage', 'plan.manage', 'sso.manage'];
 
 /** The permissions of each built-in role. */
 export const BUILT_IN_PERMISSIONS: Record<BuiltInRole, readonly Permission[]> = {
