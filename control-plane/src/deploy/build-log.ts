@@ -13,6 +13,7 @@ export const MAX_LOG_BYTES = 64 * 1024;
 /** Longest line kept; longer ones are cut with `…`. */
 const MAX_LINE = 2_000;
 
+const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
 const cut = (line: string) => (line.length > MAX_LINE ? `${line.slice(0, MAX_LINE - 1)}…` : line);
 
 /** `lines` within {@link MAX_LOG_LINES} and {@link MAX_LOG_BYTES}, the last line saying how many were left out. */
@@ -45,7 +46,7 @@ export function buildLog(report: JobReport): string[] {
   const stats = report.stats;
   if (stats) {
     for (const [step, ms] of Object.entries(stats.timings ?? {})) lines.push(`step ${step}: ${Math.round(ms)} ms`);
-    lines.push(`compiled ${stats.compiled} pages, uploaded ${stats.uploaded} files, deleted ${stats.deleted} files`);
+    lines.push(`compiled ${count(stats.compiled, 'page')}, uploaded ${count(stats.uploaded, 'file')}, deleted ${count(stats.deleted, 'file')}`);
   }
   if (report.status === 'deployed') lines.push(`deployed ${report.pages_total ?? 0} pages (${report.pages_failed ?? 0} failed)`);
   else lines.push('failed');
