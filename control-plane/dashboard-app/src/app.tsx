@@ -22,6 +22,7 @@ import { NewProjectPage } from './pages/project-new.tsx';
 import { ProjectSettingsPage } from './pages/project-settings.tsx';
 import { ProjectsPage } from './pages/projects.tsx';
 import { PlanPage } from './pages/plan.tsx';
+import { RolesPage } from './pages/roles.tsx';
 import { nextPath, SignInPage } from './pages/sign-in.tsx';
 import { SsoPage } from './pages/sso.tsx';
 
@@ -38,6 +39,7 @@ const ROUTES: Route[] = [
   ['/projects/:id/analytics', 'Analytics', (p) => <AnalyticsPage id={p.id} />],
   ['/settings/api-keys', 'API keys', () => <ApiKeysPage />],
   ['/settings/members', 'Members', () => <MembersPage />],
+  ['/settings/roles', 'Roles', () => <RolesPage />],
   ['/settings/plan', 'Plan and usage', () => <PlanPage />],
   ['/settings/github', 'GitHub', () => <GithubPage />],
   ['/settings/github/setup', 'Connect GitHub', () => <GithubSetupPage />],

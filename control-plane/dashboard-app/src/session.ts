@@ -3,12 +3,21 @@ import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
 import { api, setCsrfToken } from './api.ts';
 
-export type Role = 'owner' | 'admin' | 'member';
+/** A built-in role (`owner`, `admin`, `editor`, `viewer`), the `member` alias of editor, or `custom:<id>`. */
+export type Role = string;
+
+/** What a role may do (the server's list: control-plane/src/roles/roles.ts). */
+export type Permission =
+  | 'projects.read' | 'projects.write' | 'deployments.trigger' | 'domains.manage' | 'keys.manage' | 'members.read' | 'members.invite'
+  | 'members.manage' | 'roles.manage' | 'plan.read' | 'plan.manage' | 'analytics.read' | 'settings.manage' | 'content.edit'
+  | 'content.publish' | 'audit.read' | 'github.manage' | 'sso.manage';
 
 export interface Session {
   user: { id: string; email: string; name: string };
   organization: { id: string; name: string; handle: string; plan: string };
   role: Role;
+  /** What this member may do now; the server refuses the rest, so the app hides it. */
+  permissions: Permission[];
   csrf_token: string;
 }
 
@@ -34,7 +43,7 @@ export function useSession(): SessionState {
   return s;
 }
 
-/** Owners and admins manage keys, members and project settings; members read. */
-export function canManage(role: Role): boolean {
-  return role === 'owner' || role === 'admin';
+/** Whether the session holds `permission` (the same answer the server gives). */
+export function can(session: Session, permission: Permission): boolean {
+  return session.permissions.includes(permission);
 }

@@ -4,7 +4,7 @@
  */
 import { useState } from 'preact/hooks';
 import { api, items } from '../api.ts';
-import { canManage, useSession } from '../session.ts';
+import { can, useSession } from '../session.ts';
 import { CopyField } from '../ui/copy-button.tsx';
 import { Field, submitWith, useSubmit } from '../ui/form.tsx';
 import { formatDate, relative } from '../ui/format.ts';
@@ -29,7 +29,7 @@ const choiceOf = (k: ApiKey): ScopeChoice => (Array.isArray(k.scopes) && k.scope
 
 export function ApiKeysPage() {
   const { session } = useSession();
-  const manage = canManage(session.role);
+  const manage = can(session, 'keys.manage');
   // Keys act for the whole organization: only owners and admins see or manage them.
   const keys = useLoad(async () => (manage ? items<ApiKey>(await api('GET', '/api-keys')) : []), [manage]);
   const [secret, setSecret] = useState<{ name: string; value: string }>();

@@ -4,7 +4,7 @@
  */
 import { useState } from 'preact/hooks';
 import { api, items } from '../api.ts';
-import { canManage, useSession } from '../session.ts';
+import { can, useSession } from '../session.ts';
 import { CopyField } from '../ui/copy-button.tsx';
 import { Field, submitWith, useSubmit } from '../ui/form.tsx';
 import { formatDate } from '../ui/format.ts';
@@ -34,7 +34,7 @@ export function DomainsPage({ id }: { id: string }) {
     setHostname('');
     await domains.reload();
   });
-  const manage = canManage(session.role);
+  const manage = can(session, 'domains.manage');
   return (
     <>
       <ProjectTabs id={id} name={project.data?.name ?? '…'} current="domains" />

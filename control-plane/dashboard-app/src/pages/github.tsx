@@ -7,7 +7,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, ApiError } from '../api.ts';
 import { navigate } from '../router.ts';
-import { canManage, useSession } from '../session.ts';
+import { can, useSession } from '../session.ts';
 import { useSubmit } from '../ui/form.tsx';
 import { formatDate } from '../ui/format.ts';
 import { ErrorNotice, Loading, Notice } from '../ui/notice.tsx';
@@ -18,7 +18,7 @@ interface Installations { enabled: boolean; app_url: string | null; data: Instal
 
 export function GithubPage() {
   const { session } = useSession();
-  const manage = canManage(session.role);
+  const manage = can(session, 'github.manage');
   const list = useLoad(() => api<Installations>('GET', '/github/installations'), []);
   const connect = useSubmit(async () => {
     const { url } = await api<{ url: string }>('GET', '/github/install-link');

@@ -5,7 +5,7 @@
 import { useState } from 'preact/hooks';
 import { api } from '../api.ts';
 import { navigate } from '../router.ts';
-import { canManage, useSession } from '../session.ts';
+import { can, useSession } from '../session.ts';
 import { CopyField } from '../ui/copy-button.tsx';
 import { Field, submitWith, useSubmit } from '../ui/form.tsx';
 import { ProjectTabs } from '../ui/layout.tsx';
@@ -68,7 +68,7 @@ function GeneralForm({ p, onSaved }: { p: Project; onSaved(): Promise<void> }) {
         {saved && <Notice tone="success">Saved.</Notice>}
         <Field label="Name" required maxLength={80} value={name} onInput={(e) => setName(e.currentTarget.value)} />
         <Field label="Branch" value={branch} placeholder="main" hint="Pushes to this branch deploy the site." onInput={(e) => setBranch(e.currentTarget.value.trim())} />
-        <button type="submit" disabled={!canManage(session.role) || submit.pending || !name.trim()}>Save</button>
+        <button type="submit" disabled={!can(session, 'projects.write') || submit.pending || !name.trim()}>Save</button>
       </form>
     </section>
   );
@@ -96,7 +96,7 @@ function SlugForm({ p, onSaved }: { p: Project; onSaved(): Promise<void> }) {
       <form onSubmit={submitWith(submit.run)}>
         <ErrorNotice error={submit.error} />
         <SlugField label="New slug" value={slug} current={p.slug} onInput={setSlug} onCheck={setCheck} />
-        <button type="submit" disabled={!canManage(session.role) || submit.pending || slug === p.slug || !check?.available}>Rename</button>
+        <button type="submit" disabled={!can(session, 'projects.write') || submit.pending || slug === p.slug || !check?.available}>Rename</button>
       </form>
     </section>
   );
@@ -116,7 +116,7 @@ function DeleteProject({ p }: { p: Project }) {
       <form onSubmit={submitWith(submit.run)}>
         <ErrorNotice error={submit.error} />
         <Field label={`Type ${p.slug} to confirm`} autoCapitalize="none" spellcheck={false} value={typed} onInput={(e) => setTyped(e.currentTarget.value)} />
-        <button type="submit" class="danger" disabled={!canManage(session.role) || typed !== p.slug || submit.pending}>Delete project</button>
+        <button type="submit" class="danger" disabled={!can(session, 'projects.write') || typed !== p.slug || submit.pending}>Delete project</button>
       </form>
     </section>
   );

@@ -1,7 +1,7 @@
 /** Projects: every project of the organization with its status and last deploy, kept current by the organization's deployment stream. */
 import { useEffect, useRef } from 'preact/hooks';
 import { api, items } from '../api.ts';
-import { canManage, useSession } from '../session.ts';
+import { can, useSession } from '../session.ts';
 import { formatDate } from '../ui/format.ts';
 import { ErrorNotice, Loading } from '../ui/notice.tsx';
 import { StatusBadge } from '../ui/status-badge.tsx';
@@ -45,7 +45,7 @@ export function ProjectsPage() {
     <>
       <div class="heading-row">
         <h1>Projects</h1>
-        {canManage(session.role) && <a class="button" href="/projects/new">New project</a>}
+        {can(session, 'projects.write') && <a class="button" href="/projects/new">New project</a>}
       </div>
       <ErrorNotice error={projects.error} />
       {projects.loading && !projects.data ? <Loading /> : projects.data?.length === 0 ? (

@@ -2,19 +2,20 @@
 import type { ComponentChildren } from 'preact';
 import { api } from '../api.ts';
 import { navigate } from '../router.ts';
-import { useSession } from '../session.ts';
+import { can, useSession, type Permission } from '../session.ts';
 
 const NAV = [
   ['/projects', 'Projects'],
   ['/settings/api-keys', 'API keys'],
   ['/settings/members', 'Members'],
+  ['/settings/roles', 'Roles'],
   ['/settings/plan', 'Plan and usage'],
   ['/settings/github', 'GitHub'],
   ['/settings/sso', 'SSO'],
 ] as const;
 
-/** Pages only owners can use, left out of other members' navigation. */
-const OWNER_ONLY = new Set(['/settings/sso']);
+/** Pages that need a permission, left out of the navigation of members without it. */
+const NEEDS: Record<string, Permission> = { '/settings/sso': 'sso.manage' };
 
 export function Layout({ path, children }: { path: string; children: ComponentChildren }) {
   const { session } = useSession();
@@ -30,7 +31,7 @@ export function Layout({ path, children }: { path: string; children: ComponentCh
         <span class="org" title={session.organization.handle}>{session.organization.name} · {session.organization.plan}</span>
         <nav aria-label="Main">
           <ul>
-            {NAV.filter(([href]) => session.role === 'owner' || !OWNER_ONLY.has(href)).map(([href, label]) => (
+            {NAV.filter(([href]) => !NEEDS[href] || can(session, NEEDS[href])).map(([href, label]) => (
               <li key={href}><a href={href} aria-current={path.startsWith(href) ? 'page' : undefined}>{label}</a></li>
             ))}
           </ul>
