@@ -26,6 +26,7 @@ import type { QueryFilter } from 'mongoose';
 import type { JobReport } from '@folio/builder';
 import type { Deployment, Models } from '../db/models/index.ts';
 import { AppError } from '../errors.ts';
+import { buildLog } from './build-log.ts';
 import { logDeploymentOutcome } from './deployment-outcome.ts';
 import { discardAttempt, revokeAndRestore } from './publish-rollback.ts';
 import { queueEvents } from './queue-events.ts';
@@ -200,6 +201,7 @@ export async function finish(m: Models, d: Deployment, report: JobReport, now: D
       ...(report.warnings?.length ? { warnings: report.warnings } : {}),
       ...(report.redirects_added ? { redirects_added: report.redirects_added } : {}),
       ...(report.pages_total !== undefined ? { pages_total: report.pages_total, pages_success: report.pages_success ?? 0, pages_failed: report.pages_failed ?? 0 } : {}),
+      log: buildLog(report),
       lease_owner: null, lease_expires_at: null, token_hash: null, token_expires_at: null,
     },
   }, { returnDocument: 'after' }).lean();
@@ -209,8 +211,10 @@ export async function finish(m: Models, d: Deployment, report: JobReport, now: D
   queueEvents(m).emit('finished', { deploymentId: done._id, projectId: done.project_id, status: report.status, buildMs: d.claimed_at ? now.getTime() - new Date(d.claimed_at).getTime() : undefined, reason });
   // A preview's outcome is its own: the project's status and last deployment describe production.
   if (!d.preview_label) {
+    // `failed` only when nothing is live: a failed deployment leaves the last deployed site served.
+    const live = report.status === 'deployed' || Boolean(await m.Deployment.exists({ project_id: d.project_id, preview_label: null, status: 'deployed' }));
     await m.Project.updateOne({ _id: d.project_id }, {
-      $set: report.status === 'deployed' ? { status: 'active', last_deploy_at: now } : { status: 'failed' },
+      $set: report.status === 'deployed' ? { status: 'active', last_deploy_at: now } : { status: live ? 'active' : 'failed' },
     });
   }
   logDeploymentOutcome(done as Deployment);

@@ -65,7 +65,7 @@ t.test('push to live', async (t) => {
     t.equal(d.status, 'failed');
     t.match(d.error, /docs\.json: name: Required/);
     t.match((await tp.site('acme-e2e', '/guides/install')).body, /folio@2/);
-    t.equal((await tp.api('GET', `/projects/${project.id}`)).body.status, 'failed');
+    t.equal((await tp.api('GET', `/projects/${project.id}`)).body.status, 'active', 'the last deployed site is still live: the project stays active');
   });
 
   t.test('should queue a manual trigger and deploy it', async (t) => {
