@@ -43,6 +43,8 @@ t.test('dashboard: connect GitHub', async (t) => {
     await page.getByLabel('Password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('heading', { level: 1, name: 'GitHub' }).waitFor();
+    // The list loads after the heading: wait for it rather than count at once.
+    await page.getByText('None yet.').waitFor();
     t.equal(await page.getByText('None yet.').count(), 1);
     await page.getByRole('button', { name: 'Connect GitHub' }).click();
     await page.getByText('Connected the installation on AcmeCorp.').waitFor();
