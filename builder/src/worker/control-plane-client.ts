@@ -51,6 +51,9 @@ export const MAX_WARNING_LENGTH = 1000;
 export interface JobReport {
   status: 'deployed' | 'failed';
   commit_sha?: string | null;
+  /** The first line of the built commit's message and its author (`Name <email>`), when the source is a Git repository. */
+  commit_message?: string;
+  commit_author?: string;
   pages_total?: number;
   pages_success?: number;
   pages_failed?: number;

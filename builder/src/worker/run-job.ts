@@ -12,6 +12,7 @@ import type { BuildProgress } from '../progress/progress-reporter.ts';
 import { BuilderError, userError } from '../errors.ts';
 import type { ObjectStore } from '../store/object-store.ts';
 import type { BuildResult } from '../types.ts';
+import { readCommitInfo } from './commit-info.ts';
 import { LeaseLostError, MAX_PAGE_RECORD_BYTES, PAGE_FIELD_LIMITS, MAX_WARNING_LENGTH, MAX_WARNINGS, pageRecordBytes, pageTooLarge, type BuildJob, type ControlPlaneClient, type JobReport, type PageRecord } from './control-plane-client.ts';
 
 export interface RunJobOptions {
@@ -121,8 +122,10 @@ export async function runJob(job: BuildJob, opts: RunJobOptions): Promise<'repor
     if (result === 'aborted') return released ?? 'released';
     if (released) return released;
     if (lost) return 'lease_lost';
+    const commit = await readCommitInfo(opts.source, result.commit);
     const report: JobReport = {
       status: 'deployed', commit_sha: result.commit ?? null,
+      ...(commit ? { commit_message: commit.message, commit_author: commit.author } : {}),
       pages_total: result.pagesTotal, pages_success: result.pagesSuccess, pages_failed: result.pagesFailed,
       ...(result.pagesFailed ? { error: failureMessage(result) } : {}),
       ...(result.warnings.length ? { warnings: reportWarnings(result.warnings) } : {}),

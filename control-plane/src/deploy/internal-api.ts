@@ -57,6 +57,7 @@ const pageUpsert = z.strictObject({
 const pagesBody = z.strictObject({ fencing, upserts: z.array(pageUpsert).max(500).default([]), deletes: z.array(z.string()).max(10_000).default([]) });
 const completeBody = z.strictObject({
   fencing, status: z.enum(['deployed', 'failed']), commit_sha: z.string().regex(/^[0-9a-f]{40}$/).nullable().optional(),
+  commit_message: z.string().max(300).optional(), commit_author: z.string().max(300).optional(),
   pages_total: z.number().int().min(0).optional(), pages_success: z.number().int().min(0).optional(), pages_failed: z.number().int().min(0).optional(),
   error: z.string().max(20_000).optional(), retryable: z.boolean().optional(),
   warnings: z.array(z.string().max(MAX_WARNING_LENGTH)).max(MAX_WARNINGS).optional(),

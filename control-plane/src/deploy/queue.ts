@@ -202,6 +202,9 @@ export async function finish(m: Models, d: Deployment, report: JobReport, now: D
       ...(report.redirects_added ? { redirects_added: report.redirects_added } : {}),
       ...(report.pages_total !== undefined ? { pages_total: report.pages_total, pages_success: report.pages_success ?? 0, pages_failed: report.pages_failed ?? 0 } : {}),
       log: buildLog(report),
+      // The builder read the commit (own repositories too): kept with the sha it describes (dashboard/commit-info.ts).
+      ...(report.commit_message !== undefined && report.commit_author !== undefined && (report.commit_sha ?? d.commit_sha)
+        ? { commit_info: { sha: report.commit_sha ?? d.commit_sha, message: report.commit_message, author: report.commit_author } } : {}),
       lease_owner: null, lease_expires_at: null, token_hash: null, token_expires_at: null,
     },
   }, { returnDocument: 'after' }).lean();

@@ -58,12 +58,13 @@ t.test('dashboard deployment streams', async (t) => {
     const job = (await claimJob(m, 'worker-1', api.clock.now))!;
     t.equal((await stream.until((e) => e.id === queued.id && e.status === 'building')).status, 'building');
     await completeJob(m, { deploymentId: job.deployment._id, fencing: job.deployment.fencing!, token: job.token }, {
-      status: 'deployed', commit_sha: 'a'.repeat(40), pages_total: 3, pages_success: 1, pages_failed: 2,
+      status: 'deployed', commit_sha: 'a'.repeat(40), commit_message: 'Rename the guides', commit_author: 'Ada <ada@example.com>', pages_total: 3, pages_success: 1, pages_failed: 2,
       error: 'docs/a.mdx:3:5: Unexpected end of file in expression\ndocs/b.mdx:10:1: Unexpected closing tag </Tab>',
       warnings: ['docs.json: theme: mapped to the default theme'],
       stats: { compiled: 3, uploaded: 4, deleted: 0, timings: { clone: 120, compile: 340 } },
     }, api.clock.now);
     const done = await stream.until((e) => e.id === queued.id && e.status === 'deployed');
+    t.same([done.commit_message, done.commit_author], ['Rename the guides', 'Ada <ada@example.com>'], 'the commit as the builder read it (own repositories too)');
     t.same([done.pages_failed, done.log], [2, [
       'error: docs/a.mdx:3:5: Unexpected end of file in expression',
       'error: docs/b.mdx:10:1: Unexpected closing tag </Tab>',
