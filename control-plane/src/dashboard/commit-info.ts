@@ -3,7 +3,9 @@
  * repository with one `git log --no-walk` for every deployment still missing them, and stored on
  * the deployment so each commit is read once. Whatever queued the deployment (a push, the API,
  * the dashboard, a retry) the commit is in the repository by the time it has a `commit_sha`.
- * Own GitHub repositories are not cloned here: their deployments show the commit id alone.
+ * Own GitHub repositories are not cloned here: the builder reports their commits' message and
+ * author with the deployment's outcome (deploy/queue.ts keeps them the same way); until then
+ * their deployments show the commit id alone.
  */
 import fs from 'node:fs';
 import path from 'node:path';
