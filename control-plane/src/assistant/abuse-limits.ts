@@ -57,7 +57,12 @@ export const DEFAULT_ABUSE_LIMITS: AbuseLimits = {
 export class VisitorRate {
   readonly #recent = new Map<string, number[]>();
   readonly limits: Pick<AbuseLimits, 'visitorMessages' | 'visitorWindowMs'>;
-  constructor(limits: Pick<AbuseLimits, 'visitorMessages' | 'visitorWindowMs'>) { this.limits = limits; }
+  readonly #message: (waitSeconds: number) => string;
+  /** `message` words the 429 (default: the assistant's "Too many questions…"). */
+  constructor(limits: Pick<AbuseLimits, 'visitorMessages' | 'visitorWindowMs'>, message = (wait: number) => `Too many questions from you in a short time; ask again in ${wait} s`) {
+    this.limits = limits;
+    this.#message = message;
+  }
 
   /**
    * Counts `count` messages (default 1) of `visitor` at `now`, or, when they do not all fit in
@@ -72,7 +77,7 @@ export class VisitorRate {
       const frees = count > this.limits.visitorMessages ? now : times[over - 1];
       const wait = Math.max(1, Math.ceil((frees - since) / 1000));
       this.#recent.set(visitor, times);
-      throw new AppError(429, 'rate_limited', `Too many questions from you in a short time; ask again in ${wait} s`, { headers: { 'Retry-After': String(wait) } });
+      throw new AppError(429, 'rate_limited', this.#message(wait), { headers: { 'Retry-After': String(wait) } });
     }
     for (let i = 0; i < count; i++) times.push(now);
     this.#recent.set(visitor, times);

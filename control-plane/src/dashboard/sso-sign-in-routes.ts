@@ -29,7 +29,8 @@ import { SSO_ERRORS, SsoFailure } from '../sso/sso-error.ts';
 import type { SsoProtocol } from '../db/models/sso-connection.ts';
 import { defineDashboardRoute, type DashboardRouter } from './dashboard-route.ts';
 import { emailSchema } from './schemas.ts';
-import { requestIsHttps } from './session-auth.ts';
+import { requestIp, requestIsHttps } from './session-auth.ts';
+import { VisitorRate } from '../assistant/abuse-limits.ts';
 
 /** The cookie binding an OIDC sign-in to the browser that started it. */
 export const SSO_STATE_COOKIE = 'folio_sso_state';
@@ -84,14 +85,24 @@ async function readForm(ctx: Koa.Context): Promise<URLSearchParams> {
   return new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
 }
 
+/**
+ * Starts of single sign-on per client address and minute. The route is public, writes a pending
+ * sign-in and may fetch the IdP's discovery document, so a loop must not turn it into a way to
+ * fill the database or make the platform hammer an IdP. Counted per API process.
+ */
+export const SSO_STARTS_PER_MINUTE = 20;
+
 export function registerSsoSignInRoutes(router: DashboardRouter, _deps: Deps): void {
+  const starts = new VisitorRate({ visitorMessages: SSO_STARTS_PER_MINUTE, visitorWindowMs: 60_000 },
+    (wait) => `Too many single sign-on attempts from this address; try again in ${wait} s`);
   router.add(defineDashboardRoute({
     method: 'post', path: '/auth/sso/start', operationId: 'dashboardSsoStart', summary: 'Start single sign-on for an email address', auth: 'public',
     description: 'Finds the organization that verified the email\'s domain and answers the URL of its identity provider to send the browser to. '
-      + 'Unknown domain: 404 `sso_unknown_domain`; the organization is not on the Team plan: 402 `plan_required`; the identity provider cannot be reached: 502 `sso_idp_unreachable`.',
+      + 'Unknown domain: 404 `sso_unknown_domain`; more than 20 starts from one address in a minute: 429 `rate_limited`; the organization is not on the Team plan: 402 `plan_required`; the identity provider cannot be reached: 502 `sso_idp_unreachable`.',
     body: z.strictObject({ email: emailSchema }),
-    responses: { 200: { description: 'Where to send the browser', schema: z.object({ redirect_url: z.string() }) }, 404: { description: 'sso_unknown_domain' } },
+    responses: { 200: { description: 'Where to send the browser', schema: z.object({ redirect_url: z.string() }) }, 404: { description: 'sso_unknown_domain' }, 429: { description: 'rate_limited: more than 20 starts from one address in a minute' } },
     async handler({ ctx, body, deps }) {
+      starts.take(requestIp(ctx, deps.env), deps.now().getTime());
       const domain = emailDomain(body.email);
       const claim = await deps.m.SsoDomain.findOne({ domain, status: 'verified' }).lean();
       const conn = claim ? await deps.m.SsoConnection.findOne({ org_id: claim.org_id }).lean() : null;
