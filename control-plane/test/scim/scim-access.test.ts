@@ -40,6 +40,12 @@ t.test('SCIM access and effects', async (t) => {
     t.same(types.body.Resources.map((r: any) => [r.id, r.endpoint, r.schema]), [['User', '/Users', USER], ['Group', '/Groups', GROUP]]);
     const schema = await scim(api, key, 'GET', `/Schemas/${USER}`);
     t.same(schema.body.attributes.map((a: any) => a.name), ['userName', 'name', 'displayName', 'emails', 'active', 'groups']);
+    const doc = (await api.request('GET', '/openapi.json')).body;
+    const create = doc.paths['/scim/v2/Users'].post;
+    t.same([create['x-required-scope'], Object.keys(create.requestBody.content), Object.keys(create.responses['201'].content)], ['scim', ['application/scim+json'], ['application/scim+json']], 'SCIM is in the OpenAPI document');
+    t.same(Object.keys(doc.paths).filter((p: string) => p.startsWith('/scim/v2/')).sort(), [
+      '/scim/v2/Groups', '/scim/v2/Groups/{id}', '/scim/v2/ResourceTypes', '/scim/v2/ResourceTypes/{id}', '/scim/v2/Schemas', '/scim/v2/Schemas/{id}', '/scim/v2/ServiceProviderConfig', '/scim/v2/Users', '/scim/v2/Users/{id}',
+    ]);
     const unknown = await scim(api, key, 'GET', '/Schemas/urn:nope');
     t.same([unknown.status, unknown.body], [404, scimErrorBody(404, 'not_found', 'Schema urn:nope not found')]);
   });
@@ -72,6 +78,9 @@ t.test('SCIM access and effects', async (t) => {
     const { key, orgId } = await scimTenant(api, 'team');
     const made = await scim(api, key, 'POST', '/Users', { schemas: [USER], userName: `etag-${orgId}@example.com` });
     const { id } = made.body;
+    const stranger = await scimTenant(api, 'team');
+    const foreign = await scim(api, stranger.key, 'GET', `/Users/${id}`);
+    t.same([foreign.status, foreign.body], [404, scimErrorBody(404, 'not_found', `User ${id} not found`)], 'another organization\'s user is not found');
     const body = { schemas: [USER], userName: `etag-${orgId}@example.com`, displayName: 'Second' };
     const ok = await scim(api, key, 'PUT', `/Users/${id}`, body, { 'if-match': 'W/"1"' });
     t.same([ok.status, ok.headers.get('etag'), ok.body.meta.version], [200, 'W/"2"', 'W/"2"']);
