@@ -18,7 +18,7 @@ import { randomBytes } from 'node:crypto';
 import type { Deployment, Models, Project } from '../db/models/index.ts';
 import type { PlanId } from '../db/models/organization.ts';
 import { FairShare, PLAN_WEIGHTS } from './fair-share.ts';
-import { restoreAttempt } from './publish-rollback.ts';
+import { restoreBeforeAttempt } from './publish-rollback.ts';
 import { queueEvents } from './queue-events.ts';
 import { finish, hashToken, LEASE_MS, MAX_ATTEMPTS, poisonMessage, TOKEN_TTL_MS, type ClaimedJob, type DeploymentFilter } from './queue.ts';
 
@@ -144,7 +144,7 @@ export async function claimJob(m: Models, workerId: string, now: Date, leaseMs =
     if (!claimed) continue;
     // What an earlier attempt left published (its builder died mid-publish, a restore cut short)
     // is undone before this attempt starts: the claim's fencing already shuts the old one out.
-    if (c.fencing > 0) await restoreAttempt(m, claimed._id);
+    if (c.fencing > 0) await restoreBeforeAttempt(m, claimed as Deployment, now, leaseMs);
     fair.charge(c.org, PLAN_WEIGHTS[org?.plan as PlanId] ?? 1);
     if (!claimed.preview_label) await m.Project.updateOne({ _id: claimed.project_id }, { $set: { status: 'building' } });
     const since = takeover ? new Date(c.lease_expires_at!) : c.fencing === 0 ? new Date(c.started_at) : new Date(c.next_attempt_at ?? c.started_at);

@@ -151,6 +151,22 @@ export async function restoreAttempt(m: Models, deploymentId: string): Promise<n
 }
 
 /**
+ * Undoes earlier attempts' writes of a job just claimed again (`claimed`: its new fencing), before
+ * the claim answers. While it restores, the new lease is held for `RESTORE_LEASE_MS`, so no other
+ * claim takes the job over meanwhile (a cold 10,000-page deploy journals ~40,000 objects); then
+ * it is set to `leaseMs` from when the restore ended.
+ */
+export async function restoreBeforeAttempt(m: Models, claimed: Pick<Deployment, '_id' | 'fencing'>, now: Date, leaseMs: number): Promise<void> {
+  await writesSettled(claimed._id);
+  if (!await m.PublishJournal.exists({ deployment_id: claimed._id })) return;
+  const started = Date.now();
+  const held = { _id: claimed._id, fencing: claimed.fencing, status: 'building' } as DeploymentFilter;
+  await m.Deployment.updateOne(held, { $set: { lease_expires_at: new Date(now.getTime() + RESTORE_LEASE_MS) } });
+  await restoreAttempt(m, claimed._id);
+  await m.Deployment.updateOne(held, { $set: { lease_expires_at: new Date(now.getTime() + (Date.now() - started) + leaseMs) } });
+}
+
+/**
  * Ends the attempt holding `filter` (a lease filter) without it publishing anything more, and
  * undoes its writes: revokes its build token (its object routes answer `lease_lost` from now),
  * then restores, holding the lease meanwhile. Returns the filter that still matches the deployment (same fencing, still

@@ -81,6 +81,8 @@ t.test('publish rollback', async (t) => {
     await write(job.deployment, `sites/${id}/index.html`, 'v2');
     const again = (await claimJob(m, 'w2', at(60_000), 1000))!;
     t.equal(again.deployment.fencing, job.deployment.fencing + 1);
+    const lease = (await m.Deployment.findById(job.deployment._id).lean())!.lease_expires_at!;
+    t.ok(lease.getTime() >= at(61_000).getTime() && lease.getTime() < at(61_000 + 60_000).getTime(), 'the new lease runs from the end of the restore');
     t.equal(await text(`sites/${id}/index.html`), 'v1');
     t.equal(await m.PublishJournal.countDocuments(), 0);
     // The new attempt journals its own writes.
