@@ -17,6 +17,7 @@
  */
 import { z } from 'zod';
 import type { Role } from '../db/models/membership.ts';
+import { accessModels } from '../db/models/access-models.ts';
 import { checkLifetimeCap } from '../entitlements/resolver.ts';
 import { assertCanGrant, groupRolesByUser } from '../roles/grant.ts';
 import { rolePermissions } from '../roles/resolve.ts';
@@ -157,6 +158,10 @@ export function registerMemberRoutes(router: DashboardRouter, _deps: Deps): void
       if (membership.role === 'owner' && await onlyOwner(deps, session.orgId, params.userId)) throw lastOwner();
       await deps.m.Membership.deleteOne({ _id: membership._id });
       await deleteUserSessions(deps.m, params.userId, session.orgId);
+      // A provisioned member leaves SCIM too: the identity provider sees the user gone (404).
+      const am = await accessModels(deps.m);
+      const scimUser = await am.ScimUser.findOneAndDelete({ org_id: session.orgId, user_id: params.userId }).lean();
+      if (scimUser) await am.ScimGroup.updateMany({ org_id: session.orgId, members: scimUser._id }, { $pull: { members: scimUser._id }, $inc: { version: 1 }, $set: { updated_at: deps.now() } });
       return { status: 204 };
     },
   }));

@@ -117,6 +117,9 @@ t.test('SCIM access and effects', async (t) => {
     const last = await scim(api, key, 'PATCH', `/Users/${ownerScim.body.id}`, { schemas: [PATCH_OP], Operations: [{ op: 'replace', path: 'active', value: false }] });
     t.same([last.status, last.body], [409, scimErrorBody(409, 'last_owner', 'An organization needs an owner; make another member owner in the dashboard first')]);
     t.equal((await scim(api, key, 'DELETE', `/Users/${ownerScim.body.id}`)).status, 409);
+    t.equal((await dash(api, 'DELETE', `/members/${person.userId}`, { auth: ownerAuth })).status, 204);
+    const removed = await scim(api, key, 'GET', `/Users/${linked.body.id}`);
+    t.same([removed.status, removed.body.status], [404, '404'], 'removing a member in the dashboard removes their SCIM user');
   });
 
   t.test('should let a SCIM group carry a custom role that the server enforces', async (t) => {
