@@ -102,7 +102,7 @@ const isDuplicate = (err: unknown) => (err as { code?: unknown })?.code === 1100
  * at once). See the module comment for why the copy comes before the entry.
  *
  * @throws AppError 503 `store_unavailable` when the object cannot be preserved: nothing is
- *   written (the builder retries, or the build fails and is undone).
+ *   written (the build fails, is undone and retried).
  */
 export async function preserveBeforeWrite(m: Models, d: Pick<Deployment, '_id' | 'fencing'>, key: string): Promise<void> {
   const store = storeOf(m);

@@ -109,6 +109,16 @@ t.test('publish rollback', async (t) => {
     t.equal(await restoreAttempt(m, job.deployment._id), 0, 'restoring again changes nothing');
   });
 
+  await t.test('should refuse a write whose object cannot be preserved, writing nothing', async (t) => {
+    const { id, job } = await claimed({ 'index.html': 'v1' });
+    usePublishRollback(m, { ...store, copy: async () => { throw new Error('disk gone'); } });
+    t.teardown(() => usePublishRollback(m, store));
+    await t.rejects(preserveBeforeWrite(m, job.deployment, `sites/${id}/index.html`), {
+      status: 503, code: 'store_unavailable', message: `Could not preserve sites/${id}/index.html before replacing it; try again`,
+    });
+    t.equal(await m.PublishJournal.countDocuments({ deployment_id: job.deployment._id }), 0);
+  });
+
   await t.test('should drop a deployed attempt\'s copies in the background, and sweep old leftovers of ended deployments only', async (t) => {
     const { id, job, proof } = await claimed({ 'index.html': 'v1' });
     await write(job.deployment, `sites/${id}/index.html`, 'v2');
