@@ -49,11 +49,19 @@ async function onlyOwner(deps: Deps, orgId: string, userId: string): Promise<boo
   return owners.length === 1 && owners[0].user_id === userId;
 }
 
+/** 403 unless a non-owner actor holds every permission of the member's current role (no acting on someone above). */
+async function assertWithinActor(deps: Deps, session: DashboardSession, targetRole: string): Promise<void> {
+  if (session.role === 'owner') return;
+  const target = (await rolePermissions(deps.m, session.orgId, targetRole)).permissions;
+  const beyond = target.filter((p) => !session.permissions.includes(p));
+  if (beyond.length) throw new AppError(403, 'forbidden_role', `This member's role grants ${beyond.join(', ')}, which you do not hold`);
+}
+
 /** 403 unless the session may remove a member holding `targetRole` (see the module comment). */
 async function assertCanRemove(deps: Deps, session: DashboardSession, targetRole: string): Promise<void> {
   if (session.role === 'owner') return;
   if (targetRole === 'owner') throw new AppError(403, 'forbidden_role', session.role === 'admin' ? 'Admins can remove members only' : 'Only an owner can remove an owner');
-  if (can(session, 'members.manage')) return;
+  if (can(session, 'members.manage')) return assertWithinActor(deps, session, targetRole);
   if (!can(session, 'members.invite')) throw new AppError(403, 'forbidden_role', 'Members can remove only themselves');
   const target = (await rolePermissions(deps.m, session.orgId, targetRole)).permissions;
   // Strictly less: an admin removes editors and viewers, not other admins.
@@ -136,6 +144,7 @@ export function registerMemberRoutes(router: DashboardRouter, _deps: Deps): void
       if (!membership) throw notFound('member');
       if ((membership.role === 'owner' || body.role === 'owner') && session.role !== 'owner') throw new AppError(403, 'forbidden_role', 'Only an owner can make or change an owner');
       await assertCanGrant(deps, session, body.role);
+      await assertWithinActor(deps, session, membership.role);
       if (membership.role === 'owner' && body.role !== 'owner' && await onlyOwner(deps, session.orgId, params.userId)) throw lastOwner();
       await deps.m.Membership.updateOne({ _id: membership._id }, { $set: { role: body.role } });
       const user = await deps.m.User.findById(params.userId).lean();

@@ -164,6 +164,16 @@ t.test('SCIM access and effects', async (t) => {
     const delegateAuth = await signIn(api, delegate.email);
     const beyond = await dash(api, 'POST', '/roles', { auth: delegateAuth, body: { name: 'Key holders', permissions: ['keys.manage'] } });
     t.same([beyond.status, beyond.body], [403, { error: 'forbidden_role', message: 'permissions: keys.manage is not yours to grant' }]);
+    const managers = await dash(api, 'POST', '/roles', { auth: owner, body: { name: 'People managers', permissions: ['projects.read', 'members.read', 'plan.read', 'analytics.read', 'members.manage'] } });
+    const manager = await signIn(api, (await addUser(api, ent.id, managers.body.id)).email);
+    const admin = await addUser(api, ent.id, 'admin');
+    const viewer = await addUser(api, ent.id, 'viewer');
+    const demote = await dash(api, 'PATCH', `/members/${admin.userId}`, { auth: manager, body: { role: 'viewer' } });
+    t.same([demote.status, demote.body], [403, { error: 'forbidden_role', message: 'This member\'s role grants projects.write, deployments.trigger, domains.manage, keys.manage, members.invite, settings.manage, content.edit, content.publish, audit.read, github.manage, which you do not hold' }]);
+    const promote = await dash(api, 'PATCH', `/members/${viewer.userId}`, { auth: manager, body: { role: 'editor' } });
+    t.same([promote.status, promote.body], [403, { error: 'forbidden_role', message: 'role: "editor" grants deployments.trigger, content.edit, content.publish, which you do not hold' }]);
+    const peer = await dash(api, 'PATCH', `/members/${viewer.userId}`, { auth: manager, body: { role: managers.body.id } });
+    t.same([peer.status, peer.body.role], [200, managers.body.id], 'a role within one\'s own permissions can be given');
     const unknown = await dash(api, 'POST', '/roles', { auth: owner, body: { name: 'Bad', permissions: ['everything'] } });
     t.equal(unknown.status, 400);
     const clash = await dash(api, 'POST', '/roles', { auth: owner, body: { name: 'role ADMINS', permissions: [] } });
