@@ -6,7 +6,8 @@
  *   inviter's own (only owners invite owners), list and revoke invitations, and remove members
  *   whose role grants strictly less than the remover's.
  * - `members.manage` (owner): change roles and remove anyone; a non-owner holding it (a custom
- *   role) still cannot touch owners or give a role beyond their own permissions.
+ *   role) still cannot touch owners, give a role beyond their own permissions, or act on a
+ *   member whose role grants something they lack.
  * - Anyone may leave (remove themselves).
  *
  * An organization always keeps one owner: the last owner can be neither demoted nor removed
