@@ -38,7 +38,7 @@ t.test('API reference pages built from the platform\'s own OpenAPI document', as
   const first = await run();
 
   await t.test('should make one page per operation, grouped by tag, at exact routes', async (t) => {
-    t.same([first.pagesTotal, first.pagesFailed, first.compiled, first.apiPagesGenerated], [23, 0, 1, 22]);
+    t.same([first.pagesTotal, first.pagesFailed, first.compiled, first.apiPagesGenerated], [37, 0, 1, 36]);
     const llms = (await read(store, 'llms.txt'))!;
     const routes = [...llms.matchAll(/\(https:\/\/docs\.folio\.test(\/api-reference\/[^)]+)\.md\)/g)].map((m) => m[1]);
     t.same(routes, [
@@ -48,7 +48,12 @@ t.test('API reference pages built from the platform\'s own OpenAPI document', as
       '/api-reference/deployments/trigger-a-deployment', '/api-reference/deployments/list-deployments', '/api-reference/deployments/get-a-deployment',
       '/api-reference/pages/list-pages', '/api-reference/pages/search-pages',
       '/api-reference/entitlements/read-the-organization-s-entitlements',
-      '/api-reference/scim/scim-service-provider-configuration', '/api-reference/scim/list-scim-users', '/api-reference/scim/list-scim-groups',
+      '/api-reference/scim/scim-service-provider-configuration', '/api-reference/scim/the-user-and-group-schemas-stored-attributes-only',
+      '/api-reference/scim/one-schema-by-urn', '/api-reference/scim/user-and-group', '/api-reference/scim/one-resource-type',
+      '/api-reference/scim/list-or-filter-users', '/api-reference/scim/create-a-user', '/api-reference/scim/one-user',
+      '/api-reference/scim/replace-a-user', '/api-reference/scim/change-part-of-a-user-patchop-add-replace-remove', '/api-reference/scim/delete-a-user',
+      '/api-reference/scim/list-or-filter-groups', '/api-reference/scim/create-a-group', '/api-reference/scim/one-group',
+      '/api-reference/scim/replace-a-group', '/api-reference/scim/change-part-of-a-group-patchop-add-replace-remove', '/api-reference/scim/delete-a-group',
       '/api-reference/webhooks/github-app-webhook',
       '/api-reference/analytics/analytics-overview', '/api-reference/analytics/analytics-breakdown', '/api-reference/analytics/ai-and-llm-insights',
       '/api-reference/meta/this-api-s-openapi-3-1-description',
@@ -88,7 +93,7 @@ t.test('API reference pages built from the platform\'s own OpenAPI document', as
   await t.test('should list the pages in the sitemap', async (t) => {
     const sitemap = (await read(store, 'sitemap.xml'))!;
     t.match(sitemap, '<loc>https://docs.folio.test/api-reference/projects/list-projects</loc>');
-    t.equal(sitemap.match(/<loc>https:\/\/docs\.folio\.test\/api-reference\//g)?.length, 22);
+    t.equal(sitemap.match(/<loc>https:\/\/docs\.folio\.test\/api-reference\//g)?.length, 36);
   });
 
   await t.test('should generate nothing again while the document is unchanged', async (t) => {
@@ -99,7 +104,7 @@ t.test('API reference pages built from the platform\'s own OpenAPI document', as
   await t.test('should regenerate the pages when the document changes', async (t) => {
     write({ 'openapi.json': spec.replace('"summary":"List projects"', '"summary":"List all projects"') });
     const changed = await run();
-    t.same([changed.compiled, changed.apiPagesGenerated, changed.pagesTotal], [0, 22, 23]);
+    t.same([changed.compiled, changed.apiPagesGenerated, changed.pagesTotal], [0, 36, 37]);
     t.ok(await store.head('api-reference/projects/list-all-projects/index.html'));
     t.notOk(await store.head('api-reference/projects/list-projects/index.html'), 'the old route is gone');
   });
