@@ -58,7 +58,7 @@ export function registerAuthRoutes(router: DashboardRouter, deps: Deps, limitOpt
   router.add(defineDashboardRoute({
     method: 'post', path: '/auth/sign-in', operationId: 'dashboardSignIn', summary: 'Sign in with email and password', auth: 'public',
     description: `Sets the \`folio_session\` cookie. Each attempt takes a slot before the password is checked: ${limits.opts.perEmail} per email `
-      + `(successes included) and ${limits.opts.perIp} failed ones per address within ${limits.opts.windowMs / 60_000} minutes; past either, `
+      + `and ${limits.opts.perIp} per address (a success gives its slots back) within ${limits.opts.windowMs / 60_000} minutes; past either, `
       + '429 `rate_limited` with Retry-After, whatever the password. When the organization owning the email\'s domain requires SSO, a correct password '
       + 'of a member other than an owner is 403 `sso_required`; an owner\'s is accepted and recorded as `session.break_glass`.',
     body: z.strictObject({ email: emailSchema, password: z.string().min(1, 'Required').max(200, 'must be at most 200 characters') }),
@@ -68,7 +68,8 @@ export function registerAuthRoutes(router: DashboardRouter, deps: Deps, limitOpt
       const user = await deps.m.User.findOne({ email: body.email }).lean();
       const ok = await limits.checkPassword({ email: body.email, ip, now: deps.now(), password: body.password, storedHash: user?.password_hash });
       // The oldest seat is the one a sign-in opens; an account without one cannot sign in.
-      const membership = ok && user ? await deps.m.Membership.findOne({ user_id: user._id }).sort({ created_at: 1 }).lean() : null;
+      // A seat suspended through SCIM opens nothing: its session would be refused at the next request.
+      const membership = ok && user ? await deps.m.Membership.findOne({ user_id: user._id, active: { $ne: false } }).sort({ created_at: 1 }).lean() : null;
       if (!user || !membership) throw new AppError(401, 'invalid_credentials', 'Email or password is incorrect');
       // Checked after the password, so the answer tells nothing to someone without it.
       const sso = await ssoPolicyFor(deps.m, user._id, user.email);

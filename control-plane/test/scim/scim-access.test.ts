@@ -4,7 +4,7 @@
  */
 import t from 'tap';
 import { startTestApi } from '../helpers/api.ts';
-import { addUser, dash, signIn } from '../helpers/dashboard.ts';
+import { addUser, dash, PASSWORD, signIn } from '../helpers/dashboard.ts';
 import { GROUP, PATCH_OP, scim, scimErrorBody, scimTenant, USER } from '../helpers/scim.ts';
 
 const NOT_SIGNED_IN = { error: 'unauthorized', message: 'Not signed in; sign in to the dashboard first' };
@@ -110,6 +110,8 @@ t.test('SCIM access and effects', async (t) => {
     t.equal(off.status, 200);
     t.same((await dash(api, 'GET', '/session', { auth })).body, NOT_SIGNED_IN, 'the live session ended');
     t.equal(await api.cp.m.Session.countDocuments({ user_id: person.userId, org_id: orgId }), 0);
+    const again = await dash(api, 'POST', '/auth/sign-in', { body: { email: person.email, password: PASSWORD } });
+    t.same([again.status, again.body], [401, { error: 'invalid_credentials', message: 'Email or password is incorrect' }], 'a suspended seat cannot sign in with a password');
     const ownerAuth = await signIn(api, owner.email);
     const listed = await dash(api, 'GET', '/members', { auth: ownerAuth });
     t.same(listed.body.data.find((m: any) => m.user_id === person.userId)?.active, false, 'the dashboard shows the suspension');
