@@ -140,7 +140,7 @@ export function registerMemberRoutes(router: DashboardRouter, _deps: Deps): void
     description: 'Takes effect on the member\'s next request. Only owners make or unmake owners; the role\'s permissions must all be the changer\'s own.',
     params: userParams, body: z.strictObject({ role: roleSchema }),
     responses: { 200: { description: 'The member', schema: memberSchema }, 409: { description: 'last_owner' } },
-    async handler({ params, body, session, deps }) {
+    async handler({ ctx, params, body, session, deps }) {
       const membership = await deps.m.Membership.findOne({ org_id: session.orgId, user_id: params.userId }).lean();
       if (!membership) throw notFound('member');
       if ((membership.role === 'owner' || body.role === 'owner') && session.role !== 'owner') throw new AppError(403, 'forbidden_role', 'Only an owner can make or change an owner');
@@ -149,6 +149,7 @@ export function registerMemberRoutes(router: DashboardRouter, _deps: Deps): void
       if (membership.role === 'owner' && body.role !== 'owner' && await onlyOwner(deps, session.orgId, params.userId)) throw lastOwner();
       await deps.m.Membership.updateOne({ _id: membership._id }, { $set: { role: body.role } });
       const user = await deps.m.User.findById(params.userId).lean();
+      await auditAction(ctx, deps, session, 'member.role_changed', { type: 'user', id: params.userId, name: user?.email ?? null }, { from: membership.role, to: body.role });
       const groups = await groupRolesByUser(deps.m, session.orgId);
       return { body: {
         user_id: params.userId, email: user?.email ?? '', name: user?.name ?? '', role: body.role, joined_at: membership.created_at.toISOString(),
@@ -161,13 +162,15 @@ export function registerMemberRoutes(router: DashboardRouter, _deps: Deps): void
     method: 'delete', path: '/members/:userId', operationId: 'dashboardRemoveMember', summary: 'Remove a member (or leave); their sessions in this organization end', permission: 'signed_in',
     description: 'Anyone may leave. Removing someone else needs `members.manage` (owners only are removed by owners), or `members.invite` for a member whose role grants strictly less than the remover\'s.',
     params: userParams, responses: { ...noContent, 409: { description: 'last_owner' } },
-    async handler({ params, session, deps }) {
+    async handler({ ctx, params, session, deps }) {
       const membership = await deps.m.Membership.findOne({ org_id: session.orgId, user_id: params.userId }).lean();
       if (!membership) throw notFound('member');
       if (params.userId !== session.userId) await assertCanRemove(deps, session, membership.role);
       if (membership.role === 'owner' && await onlyOwner(deps, session.orgId, params.userId)) throw lastOwner();
       await deps.m.Membership.deleteOne({ _id: membership._id });
       await deleteUserSessions(deps.m, params.userId, session.orgId);
+      const removedUser = await deps.m.User.findById(params.userId, { email: 1 }).lean();
+      await auditAction(ctx, deps, session, 'member.removed', { type: 'user', id: params.userId, name: removedUser?.email ?? null }, { role: membership.role, left: params.userId === session.userId });
       // A provisioned member leaves SCIM too: the identity provider sees the user gone (404).
       const am = await accessModels(deps.m);
       const scimUser = await am.ScimUser.findOneAndDelete({ org_id: session.orgId, user_id: params.userId }).lean();

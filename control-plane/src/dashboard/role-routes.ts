@@ -14,6 +14,7 @@ import { assertCanGrant } from '../roles/grant.ts';
 import {
   BUILT_IN_PERMISSIONS, BUILT_IN_ROLES, CUSTOM_ROLE_PREFIX, PERMISSION_DESCRIPTIONS, PERMISSIONS, ROLE_LABELS, withinPermissions, type Permission,
 } from '../roles/roles.ts';
+import { auditAction } from './audit-hook.ts';
 import { defineDashboardRoute, type DashboardRouter } from './dashboard-route.ts';
 import { noContent, roleSchema } from './schemas.ts';
 import type { DashboardSession } from './session-store.ts';
@@ -83,7 +84,7 @@ export function registerRoleRoutes(router: DashboardRouter, _deps: Deps): void {
     description: 'Every permission must be one you hold (403 `forbidden_role`). 402 `plan_required` without `custom_roles`; 409 `role_name_taken`.',
     body: z.strictObject({ name: roleName, description: roleDescription.optional(), permissions: permissionList }),
     responses: { 201: { description: 'The role', schema: roleJson }, 402: { description: 'plan_required' }, 409: { description: 'role_name_taken' } },
-    async handler({ body, session, deps }) {
+    async handler({ ctx, body, session, deps }) {
       await requireFeature(deps.m, session.orgId, 'custom_roles', deps.now(), deps.env.UPGRADE_URL);
       assertWithinOwn(session, body.permissions);
       await assertNameFree(deps, session.orgId, body.name);
@@ -93,6 +94,7 @@ export function registerRoleRoutes(router: DashboardRouter, _deps: Deps): void {
           org_id: session.orgId, name: body.name, name_lower: body.name.toLowerCase(), description: body.description ?? '',
           permissions: body.permissions, created_by: session.userId, created_at: now, updated_at: now,
         });
+        await auditAction(ctx, deps, session, 'role.created', { type: 'role', id: created._id, name: body.name }, { permissions: body.permissions });
         return { status: 201, body: customJson(created.toObject() as CustomRole) };
       } catch (err) {
         if ((err as { code?: number }).code === 11000) throw nameTaken(body.name);
@@ -106,7 +108,7 @@ export function registerRoleRoutes(router: DashboardRouter, _deps: Deps): void {
     description: 'Members and groups holding the role get the new permissions on their next request.',
     params: roleParams, body: z.strictObject({ name: roleName.optional(), description: roleDescription.optional(), permissions: permissionList.optional() }),
     responses: { 200: { description: 'The role', schema: roleJson }, 402: { description: 'plan_required' }, 409: { description: 'role_name_taken' } },
-    async handler({ params, body, session, deps }) {
+    async handler({ ctx, params, body, session, deps }) {
       await requireFeature(deps.m, session.orgId, 'custom_roles', deps.now(), deps.env.UPGRADE_URL);
       const { CustomRole } = await accessModels(deps.m);
       const role = await CustomRole.findOne({ _id: params.id, org_id: session.orgId }).lean();
@@ -121,6 +123,7 @@ export function registerRoleRoutes(router: DashboardRouter, _deps: Deps): void {
       if (body.permissions) set.permissions = body.permissions;
       try {
         const updated = await CustomRole.findOneAndUpdate({ _id: role._id }, { $set: set }, { returnDocument: 'after' }).lean();
+        await auditAction(ctx, deps, session, 'role.updated', { type: 'role', id: role._id, name: updated?.name ?? role.name }, { permissions: updated?.permissions ?? role.permissions });
         return { body: customJson(updated as CustomRole) };
       } catch (err) {
         if ((err as { code?: number }).code === 11000) throw nameTaken(body.name ?? role.name);
@@ -133,7 +136,7 @@ export function registerRoleRoutes(router: DashboardRouter, _deps: Deps): void {
     method: 'delete', path: '/roles/:id', operationId: 'dashboardDeleteRole', permission: 'roles.manage', summary: 'Delete a custom role nobody holds',
     description: '409 `role_in_use` while a member, a pending invitation or a SCIM group holds it.',
     params: roleParams, responses: { ...noContent, 409: { description: 'role_in_use' } },
-    async handler({ params, session, deps }) {
+    async handler({ ctx, params, session, deps }) {
       const am = await accessModels(deps.m);
       const role = await am.CustomRole.findOne({ _id: params.id, org_id: session.orgId }).lean();
       if (!role) throw notFound('role');
@@ -148,6 +151,7 @@ export function registerRoleRoutes(router: DashboardRouter, _deps: Deps): void {
         throw new AppError(409, 'role_in_use', `${JSON.stringify(role.name)} is held by ${members} member(s), ${invitations} invitation(s) and ${groups} SCIM group(s); give them another role first`);
       }
       await am.CustomRole.deleteOne({ _id: role._id });
+      await auditAction(ctx, deps, session, 'role.deleted', { type: 'role', id: role._id, name: role.name });
       return { status: 204 };
     },
   }));
@@ -166,13 +170,14 @@ export function registerRoleRoutes(router: DashboardRouter, _deps: Deps): void {
     description: 'Members hold the role\'s permissions on top of their own from their next request. Not `owner` (400); a custom role needs `custom_roles` (402).',
     params: z.object({ id: z.string() }), body: z.strictObject({ role: roleSchema.nullable() }),
     responses: { 200: { description: 'The group', schema: groupJson }, 402: { description: 'plan_required' } },
-    async handler({ params, body, session, deps }) {
+    async handler({ ctx, params, body, session, deps }) {
       const { ScimGroup } = await accessModels(deps.m);
       const group = await ScimGroup.findOne({ _id: params.id, org_id: session.orgId }).lean();
       if (!group) throw notFound('SCIM group');
       if (body.role === 'owner') throw invalid('role', 'Unexpected "owner"; ownership is given to a person, never through a group');
       if (body.role) await assertCanGrant(deps, session, body.role);
       const updated = await ScimGroup.findOneAndUpdate({ _id: group._id }, { $set: { role: body.role } }, { returnDocument: 'after' }).lean();
+      await auditAction(ctx, deps, session, 'scim_group.role_set', { type: 'scim_group', id: group._id, name: group.display_name }, { from: group.role ?? null, to: body.role });
       return { body: { id: updated!._id, display_name: updated!.display_name, external_id: updated!.external_id ?? null, members: updated!.members.length, role: body.role } };
     },
   }));

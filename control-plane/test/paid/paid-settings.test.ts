@@ -110,13 +110,21 @@ t.test('paid-plan settings in the dashboard API', async (t) => {
     t.equal((await dash(api, 'POST', `/projects/${project.id}/domains`, { auth: team.auth, body: { hostname: `docs-${process.pid}.example.com` } })).status, 201);
     t.equal((await dash(api, 'POST', '/invitations', { auth: team.auth, body: { email: 'new.member@example.com', role: 'member' } })).status, 201);
     t.equal((await dash(api, 'POST', `/projects/${project.id}/deployments`, { auth: team.auth })).status, 202);
+    const role = await dash(api, 'POST', '/roles', { auth: team.auth, body: { name: 'Writers', permissions: ['projects.read'] } });
+    t.equal(role.status, 201);
+    t.equal((await dash(api, 'PATCH', `/roles/${role.body.id}`, { auth: team.auth, body: { name: 'Readers' } })).status, 200);
+    t.equal((await dash(api, 'DELETE', `/roles/${role.body.id}`, { auth: team.auth })).status, 204);
+    const colleague = await addUser(api, team.orgId, 'viewer');
+    t.equal((await dash(api, 'PATCH', `/members/${colleague.userId}`, { auth: team.auth, body: { role: 'editor' } })).status, 200);
+    t.equal((await dash(api, 'DELETE', `/members/${colleague.userId}`, { auth: team.auth })).status, 204);
 
     const all = await dash(api, 'GET', '/audit-log', { auth: team.auth });
     t.equal(all.status, 200);
     t.same(all.body.data.map((e: any) => e.action).sort(), [
-      'api_key.created', 'api_key.deleted', 'api_key.updated', 'deployment.triggered', 'deployment.triggered', 'domain.added', 'member.invited', 'plan.changed',
-      'project.created', 'project.deleted', 'project.renamed', 'session.signed_in', 'site_password.removed', 'site_password.set', 'webhook.created', 'webhook.deleted',
+      'api_key.created', 'api_key.deleted', 'api_key.updated', 'deployment.triggered', 'deployment.triggered', 'domain.added', 'member.invited', 'member.removed', 'member.role_changed', 'plan.changed',
+      'project.created', 'project.deleted', 'project.renamed', 'role.created', 'role.deleted', 'role.updated', 'session.signed_in', 'site_password.removed', 'site_password.set', 'webhook.created', 'webhook.deleted',
     ]);
+    t.same(byActionOf(all.body.data)['member.role_changed'].details, { from: 'viewer', to: 'editor' });
     // Both triggers share the test clock's time, so their order in the log is not asserted.
     const triggers = all.body.data.filter((e: any) => e.action === 'deployment.triggered');
     const byUser = triggers.find((e: any) => e.actor.user_id === team.userId);
@@ -139,7 +147,7 @@ t.test('paid-plan settings in the dashboard API', async (t) => {
     const filtered = await dash(api, 'GET', '/audit-log?action=webhook.created', { auth: team.auth });
     t.same(filtered.body.data.map((e: any) => e.action), ['webhook.created']);
     const mine = await dash(api, 'GET', `/audit-log?actor=${team.userId}`, { auth: team.auth });
-    t.equal(mine.body.data.length, 14, 'every dashboard action of the user');
+    t.equal(mine.body.data.length, 19, 'every dashboard action of the user');
     const seen: string[] = [];
     let before: string | null = null;
     do {
