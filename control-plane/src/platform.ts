@@ -12,10 +12,10 @@ import { logIngestApi } from './analytics/log-ingest-api.ts';
 import { AnalyticsRecorder } from './analytics/recorder.ts';
 import { recordServed } from './analytics/served-request.ts';
 import { usageToAnalytics } from './analytics/usage-events.ts';
-import type { ProjectHooks } from './api/projects.ts';
+import type { ProjectHooks } from './projects/project-hooks.ts';
 import { ciApi } from './deploy/ci-api.ts';
 import { sweepPublishJournal, usePublishRollback } from './deploy/publish-rollback.ts';
-import { internalApi, siteUrlOf } from './deploy/internal-api.ts';
+import { internalApi } from './deploy/internal-api.ts';
 import { warmProcessStarter } from './git/process-starter.ts';
 import { startWebhookScheduler } from './outgoing-webhooks/deliver.ts';
 import { watchDeployments } from './outgoing-webhooks/events.ts';
@@ -32,6 +32,7 @@ import type { UsageSink } from './assistant/usage-sink.ts';
 import { passwordGate } from './sites/password-gate.ts';
 import { startSiteServer, type SiteServer } from './sites/site-server.ts';
 import { projectPrefixes } from './sites/bucket-prefixes.ts';
+import { siteUrlOf } from './sites/site-url.ts';
 
 /** How often leftover rollback copies are looked for. */
 const JOURNAL_SWEEP_MS = 60 * 60_000;

@@ -6,7 +6,7 @@ import { MAX_BUCKETS } from '../analytics/buckets.ts';
 import { overview } from '../analytics/overview.ts';
 import { aiQuery, breakdownQuery, DIMENSIONS, overviewQuery, resolveBuckets, resolveWindow } from '../analytics/query-params.ts';
 import { defineRoute } from '../http/route.ts';
-import { findOwnProject } from './projects.ts';
+import { findOwnProject } from '../projects/own-project.ts';
 import { projectParams } from './schemas.ts';
 
 const TAGS = ['Analytics'];

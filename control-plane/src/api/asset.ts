@@ -7,7 +7,7 @@ import { confineDir, confineName } from '../uploads/asset-path.ts';
 import { detectFile, type FileKind } from '../uploads/detect-type.ts';
 import { putSiteFile, shortHash } from '../uploads/site-files.ts';
 import { discardSpooled, fileBytes, fileField } from '../uploads/upload-input.ts';
-import { findOwnProject } from './projects.ts';
+import { findOwnProject } from '../projects/own-project.ts';
 import { projectParams } from './schemas.ts';
 
 const ASSET_KINDS: readonly FileKind[] = ['svg', 'png', 'ico', 'webp', 'jpeg'];

@@ -3,7 +3,7 @@ import { recordAudit } from '../audit/record.ts';
 import { enqueueDeployment } from '../deploy/queue.ts';
 import { notFound } from '../errors.ts';
 import { defineRoute } from '../http/route.ts';
-import { findOwnProject } from './projects.ts';
+import { findOwnProject } from '../projects/own-project.ts';
 import { deploymentParams, deploymentSchema, listDeploymentsQuery, projectParams } from './schemas.ts';
 import { deploymentJson } from './serialize.ts';
 import { z } from 'zod';

@@ -8,7 +8,7 @@ import { detectFile, type DetectedFile, type FileKind } from '../uploads/detect-
 import { safeFetch } from '../uploads/safe-fetch.ts';
 import { deleteSiteFiles, putSiteFile, shortHash } from '../uploads/site-files.ts';
 import { discardSpooled, fileBytes, fileField, readJsonBody, type UploadedFile } from '../uploads/upload-input.ts';
-import { findOwnProject } from './projects.ts';
+import { findOwnProject } from '../projects/own-project.ts';
 import { projectParams } from './schemas.ts';
 
 const LOGO_KINDS: readonly FileKind[] = ['svg', 'png', 'jpeg', 'webp'];

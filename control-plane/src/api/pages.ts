@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { searchPages } from '../pages/search-pages.ts';
 import { defineRoute } from '../http/route.ts';
-import { findOwnProject } from './projects.ts';
+import { findOwnProject } from '../projects/own-project.ts';
 import { listPagesQuery, pageSchema, projectParams, SEARCH_DEFAULT_LIMIT, SEARCH_MAX_LIMIT, searchPagesBody, searchResultSchema } from './schemas.ts';
 import { pageJson } from './serialize.ts';
 

@@ -1,27 +1,16 @@
 /** Project endpoints (spec section 4). A key sees only its organization's projects. */
 import { isPreviewHost } from '../previews/previews.ts';
-import type { Models, Project } from '../db/models/index.ts';
+import type { Project } from '../db/models/index.ts';
 import { checkLifetimeCap, settleProjectCap, withProjectLock } from '../entitlements/resolver.ts';
 import { conflict, invalid, notFound } from '../errors.ts';
 import { resolveRepo } from '../github/resolve-repo.ts';
 import { defineRoute, type Deps } from '../http/route.ts';
+import { findOwnProject } from '../projects/own-project.ts';
+import type { ProjectHooks } from '../projects/project-hooks.ts';
 import {
   createProjectBody, listProjectsQuery, projectListSchema, projectParams, projectSchema, updateProjectBody,
 } from './schemas.ts';
 import { projectJson } from './serialize.ts';
-
-/** Hooks other modules register to follow a project's life (managed repository, site files). */
-export interface ProjectHooks {
-  created?(project: { id: string; slug: string; github_repo: string | null; github_branch: string }): Promise<void>;
-  deleted?(project: { id: string; slug: string }): Promise<void>;
-}
-
-/** The project of `id` in the caller's organization; another organization's answers as missing. */
-export async function findOwnProject(m: Models, orgId: string, id: string) {
-  const project = await m.Project.findOne({ _id: id, org_id: orgId }).lean();
-  if (!project) throw notFound('project');
-  return project;
-}
 
 function hooks(deps: Deps): ProjectHooks[] {
   return (deps.services.projectHooks as ProjectHooks[] | undefined) ?? [];

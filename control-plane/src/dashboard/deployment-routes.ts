@@ -7,7 +7,7 @@
 import type Koa from 'koa';
 import { z } from 'zod';
 import { deploymentRoutes } from '../api/deployments.ts';
-import { findOwnProject } from '../api/projects.ts';
+import { findOwnProject } from '../projects/own-project.ts';
 import { deploymentParams, deploymentSchema, listDeploymentsQuery, projectParams } from '../api/schemas.ts';
 import { deploymentJson } from '../api/serialize.ts';
 import type { Deployment } from '../db/models/index.ts';

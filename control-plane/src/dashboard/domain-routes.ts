@@ -8,7 +8,7 @@
  * first verified domain.
  */
 import { z } from 'zod';
-import { findOwnProject } from '../api/projects.ts';
+import { findOwnProject } from '../projects/own-project.ts';
 import { projectParams } from '../api/schemas.ts';
 import type { Domain } from '../db/models/index.ts';
 import { DOMAIN_STATUSES, liveDomainFilter, PENDING_DOMAIN_TTL_MS } from '../db/models/domain.ts';

@@ -15,11 +15,11 @@ import { deploymentSchema, githubRepoSchema, projectParams, projectSchema, slugS
 import { deploymentJson, projectJson } from '../api/serialize.ts';
 import { branchSchema } from '../api/branch-name.ts';
 import type { Models, Project } from '../db/models/index.ts';
-import { siteUrlOf } from '../deploy/internal-api.ts';
+import { siteUrlOf } from '../sites/site-url.ts';
 import { enqueueDeployment } from '../deploy/queue.ts';
 import { conflict, notFound } from '../errors.ts';
 import type { Deps } from '../http/route.ts';
-import { findOwnProject } from '../api/projects.ts';
+import { findOwnProject } from '../projects/own-project.ts';
 import { auditAction } from './audit-hook.ts';
 import { defineDashboardRoute, type DashboardRouter } from './dashboard-route.ts';
 import { nameSchema, noContent } from './schemas.ts';

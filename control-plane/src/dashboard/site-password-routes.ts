@@ -5,7 +5,7 @@
  * its settings are read-only). Another organization's project answers 404.
  */
 import { z } from 'zod';
-import { findOwnProject } from '../api/projects.ts';
+import { findOwnProject } from '../projects/own-project.ts';
 import { projectParams } from '../api/schemas.ts';
 import type { Deps } from '../http/route.ts';
 import { removeSitePassword, setSitePassword, sitePasswordBody, sitePasswordView } from '../sites/password-settings.ts';

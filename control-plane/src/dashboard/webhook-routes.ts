@@ -4,7 +4,7 @@
  * listing, the delivery log and deleting always work. Owners and admins change them.
  */
 import { z } from 'zod';
-import { findOwnProject } from '../api/projects.ts';
+import { findOwnProject } from '../projects/own-project.ts';
 import { projectParams, uuidParam } from '../api/schemas.ts';
 import { WEBHOOK_EVENTS } from '../db/models/webhook-endpoint.ts';
 import type { Deps } from '../http/route.ts';

@@ -36,7 +36,7 @@ import { claimWaitersOf, MAX_CLAIM_WAIT_MS, msUntilLeaseEnds } from './claim-wai
 import { completeJob, heartbeat, releaseJob, verifyBuildToken, verifyLease, type LeaseProof } from './queue.ts';
 import { checkPageSizes, isDocumentTooLarge, pageTooLarge } from './page-report.ts';
 import { buildPrefixesOf } from '../sites/bucket-prefixes.ts';
-import { siteUrlFrom } from '../sites/site-url.ts';
+import { siteUrlOf } from '../sites/site-url.ts';
 import { safeFetch } from '../uploads/safe-fetch.ts';
 
 const fencing = z.number().int().min(1);
@@ -79,11 +79,6 @@ function sameSecret(a: string, b: string): boolean {
   const x = Buffer.from(a);
   const y = Buffer.from(b);
   return x.length === y.length && timingSafeEqual(x, y);
-}
-
-/** The public URL of a project's site. */
-export function siteUrlOf(deps: Deps, project: { slug: string; custom_domain?: string | null }): string {
-  return siteUrlFrom(deps.env.siteUrlTemplate, project);
 }
 
 /** The project fields {@link sourceOf} reads. */

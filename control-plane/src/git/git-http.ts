@@ -15,7 +15,7 @@ import { authenticate, type AuthenticatedKey } from '../auth/api-keys.ts';
 import type { Deployment } from '../db/models/index.ts';
 import { hasScope } from '../auth/scopes.ts';
 import { outcomeText } from '../deploy/deployment-outcome.ts';
-import { siteUrlOf } from '../deploy/internal-api.ts';
+import { siteUrlOf } from '../sites/site-url.ts';
 import { deploymentForToken, enqueueDeployment } from '../deploy/queue.ts';
 import { watchDeployment } from '../deploy/queue-events.ts';
 import { dashboardOrigin } from '../env.ts';
