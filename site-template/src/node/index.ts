@@ -1,6 +1,6 @@
 /**
- * Folio site template: page shells, MDX components and the client bundle (see the README's
- * "Markup contract" for the HTML the builder emits and the template styles).
+ * Folio site template: page shells, MDX components and the client bundle (see
+ * docs/markup-contract.md for the HTML the builder emits and the template styles).
  */
 export { renderPage, render404 } from './render-page.tsx';
 export { buildClientAssets, cachedClientAssets, ASSET_DIR, type BuildClientAssetsOptions, type CachedClientAssets } from './build-client-assets.ts';

@@ -13,7 +13,7 @@ function esc(s: string): string {
 export interface SampleCodeOptions { lang?: string; title?: string; lines?: boolean; wrap?: boolean; expandable?: boolean; highlight?: number[]; focus?: number[] }
 
 /**
- * A code block in the markup the builder emits (README, "Markup contract"), with shiki-style
+ * A code block in the markup the builder emits (docs/markup-contract.md), with shiki-style
  * dual-theme spans (`defaultColor: false`: both colours as CSS variables). Used by the sample page, the tests and the bench.
  */
 export function sampleCodeBlock(code: string, o: SampleCodeOptions = {}): string {
