@@ -1,5 +1,5 @@
 /**
- * The screenshot of the root README's authoring quick start: the bundled example repository
+ * The screenshot of the authoring quick start (docs/authoring.md): the bundled example repository
  * (`builder/examples/acme-docs`) built as a push would build it, its home page in Chromium, light
  * mode, 1366×800, as compressed JPEG in `builder/docs/example-site.jpg`. Uses Debian's Chromium,
  * like the template's browser tests.

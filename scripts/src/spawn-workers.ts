@@ -20,7 +20,7 @@ const WORKER_MAIN = fileURLToPath(new URL('../../builder/src/worker/main.ts', im
 /**
  * Workers run from a bundle of their sources (run-bundled.mjs), as `build-site` does, not through
  * tsx: a worker's build processes start the way it did, so through tsx each would carry tsx's
- * loader (a 1,000-page build process peaked at 170 MB through tsx, 133 MB from the bundle).
+ * loader and its memory (figures: docs/benchmarks.md, "Commands").
  */
 const RUN_BUNDLED = fileURLToPath(new URL('../bin/run-bundled.mjs', import.meta.url));
 

@@ -1,6 +1,6 @@
 /**
- * The theme screenshots of the site template README: the sample page in every theme, light
- * mode, 1366×800, as compressed JPEG in `site-template/docs/themes/<theme>.jpg`. Uses Debian's
+ * The theme screenshots of `site-template/docs/configuration.md`: the sample page in every theme,
+ * light mode, 1366×800, as compressed JPEG in `site-template/docs/themes/<theme>.jpg`. Uses Debian's
  * Chromium, like the template's browser tests.
  *
  *   npx tsx scripts/src/theme-screenshots.ts

@@ -3,12 +3,11 @@
  * never starts a process itself.
  *
  * Why: starting a process forks the caller, and after a fork every page of memory the caller
- * writes takes a copy-on-write fault, however quickly the child goes away. On the 2-core machine
- * measured, writing 400 MB after one spawn took 102,400 faults and 2.3-2.7 s of CPU; a kept
- * builder at 10,000 pages wrote its 55 MB `llms-full.txt` into a buffer it reused and took
- * 13,400 faults doing it, 0 once the `git commit` ran elsewhere. The deployment worker's build
- * process fetches with isomorphic-git and starts nothing per job, so a benchmark of it must not
- * either. The helper is forked first, while the builder's heap is still small.
+ * writes takes a copy-on-write fault, however quickly the child goes away, which would be
+ * counted as the builder's own time (figures: docs/benchmarks.md, "Processes and forks"). The
+ * deployment worker's build process fetches with isomorphic-git and starts nothing per job, so
+ * a benchmark of it must not either. The helper is forked first, while the builder's heap is
+ * still small.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { nodeEntryArgs } from '@folio/builder/node-entry-args.ts';
