@@ -20,6 +20,7 @@ FROM ${NODE_IMAGE} AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY control-plane/package.json control-plane/
+COPY control-plane/embedded-mongo/package.json control-plane/embedded-mongo/
 COPY builder/package.json builder/
 COPY site-template/package.json site-template/
 COPY scripts/package.json scripts/

@@ -13,6 +13,7 @@ FROM ${NODE_IMAGE} AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY control-plane/package.json control-plane/
+COPY control-plane/embedded-mongo/package.json control-plane/embedded-mongo/
 COPY builder/package.json builder/
 COPY site-template/package.json site-template/
 COPY scripts/package.json scripts/
@@ -42,6 +43,8 @@ COPY --from=deps /app/node_modules ./node_modules
 COPY package.json tsconfig.json ./
 COPY control-plane/package.json control-plane/
 COPY control-plane/src control-plane/src
+COPY control-plane/embedded-mongo/package.json control-plane/embedded-mongo/
+COPY control-plane/embedded-mongo/src control-plane/embedded-mongo/src
 COPY builder/package.json builder/
 COPY builder/src builder/src
 COPY builder/schema builder/schema

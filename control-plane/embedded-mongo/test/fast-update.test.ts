@@ -1,8 +1,8 @@
 import type { Document } from 'bson';
 import t from 'tap';
-import { cloneDoc } from '../../src/embedded-mongo/bson-values.ts';
-import { fastModify } from '../../src/embedded-mongo/fast-update.ts';
-import { applyModifier } from '../../src/embedded-mongo/mingo-context.ts';
+import { cloneDoc } from '../src/bson-values.ts';
+import { fastModify } from '../src/fast-update.ts';
+import { applyModifier } from '../src/mingo-context.ts';
 
 const DOC: Document = { _id: 'r1', c: { views: 2, up: 1 }, pv: { 'k/a': 1 }, pages: ['/a', '/b'], n: 5, s: 'x' };
 

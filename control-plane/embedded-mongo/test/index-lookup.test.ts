@@ -1,8 +1,8 @@
 import { Decimal128, ObjectId, type Document } from 'bson';
 import t from 'tap';
-import { Collection } from '../../src/embedded-mongo/collection.ts';
-import { compileFastFilter } from '../../src/embedded-mongo/fast-filter.ts';
-import { compileFilter } from '../../src/embedded-mongo/mingo-context.ts';
+import { Collection } from '../src/collection.ts';
+import { compileFastFilter } from '../src/fast-filter.ts';
+import { compileFilter } from '../src/mingo-context.ts';
 
 const d = (iso: string) => new Date(iso);
 

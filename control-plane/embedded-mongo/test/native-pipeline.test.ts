@@ -1,7 +1,7 @@
 import type { Document } from 'bson';
 import t from 'tap';
-import { runPipeline } from '../../src/embedded-mongo/mingo-context.ts';
-import { runNative } from '../../src/embedded-mongo/native-pipeline.ts';
+import { runPipeline } from '../src/mingo-context.ts';
+import { runNative } from '../src/native-pipeline.ts';
 
 /** Events across a DST change (Europe/Berlin, 2026-03-29) and both sides of UTC midnight. */
 const KINDS = ['page_view', 'page_view', 'search', 'feedback', 'export'];

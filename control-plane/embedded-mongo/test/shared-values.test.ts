@@ -1,7 +1,7 @@
 import { Binary, BSON, Decimal128, Long, ObjectId, type Document } from 'mongodb';
 import t from 'tap';
-import { Collection } from '../../src/embedded-mongo/collection.ts';
-import { updatedVersion } from '../../src/embedded-mongo/update-document.ts';
+import { Collection } from '../src/collection.ts';
+import { updatedVersion } from '../src/update-document.ts';
 import { forEachTarget } from './helpers/targets.ts';
 
 const HOUR = new Date('2026-03-01T10:00:00Z');

@@ -1,6 +1,6 @@
 import t from 'tap';
-import { Store } from '../../src/embedded-mongo/store.ts';
-import { sweepExpired } from '../../src/embedded-mongo/ttl-sweeper.ts';
+import { Store } from '../src/store.ts';
+import { sweepExpired } from '../src/ttl-sweeper.ts';
 
 t.test('ttl sweeper', async (t) => {
   await t.test('should remove only documents whose TTL date has passed', async (t) => {

@@ -1,8 +1,8 @@
 import net from 'node:net';
 import { deserialize, serialize, type Document } from 'bson';
 import t from 'tap';
-import { startEmbeddedMongo } from '../../src/embedded-mongo/index.ts';
-import { OP_MSG, OP_QUERY, OP_REPLY } from '../../src/embedded-mongo/wire.ts';
+import { startEmbeddedMongo } from '../src/index.ts';
+import { OP_MSG, OP_QUERY, OP_REPLY } from '../src/wire.ts';
 
 /** Sends raw messages and collects whole replies. */
 async function exchange(port: number, messages: Buffer[], expectReplies: number): Promise<Buffer[]> {

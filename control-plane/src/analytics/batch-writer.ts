@@ -17,7 +17,7 @@ import type { Document } from 'bson';
 import { mongo } from 'mongoose';
 import { inProcessCommands } from '../db/connect.ts';
 import type { Models } from '../db/models/index.ts';
-import type { InProcessCommands } from '../embedded-mongo/index.ts';
+import type { InProcessCommands } from '@folio/embedded-mongo';
 
 /** The collections a batch writes to. */
 export type BatchTarget = 'events' | 'rollups' | 'visitorHours' | 'visitorDays' | 'days';

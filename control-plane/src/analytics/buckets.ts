@@ -3,7 +3,7 @@
  * applies (`$dateTrunc` with the zone, weeks starting on Monday), so every bucket the database
  * returns has a slot and empty buckets can be filled with zeros.
  */
-import { truncateDate } from '../embedded-mongo/date-operators.ts';
+import { truncateDate } from '../../embedded-mongo/src/date-operators.ts';
 
 export type Unit = 'minute' | 'hour' | 'day' | 'week' | 'month';
 

@@ -10,7 +10,7 @@
  * query over a window older than the retention finds no events while the rollups keep counting
  * (and the part hours at the edges of such a window count nothing).
  */
-import { offsetAt, resolveZone } from '../embedded-mongo/time-zone.ts';
+import { offsetAt, resolveZone } from '../../embedded-mongo/src/time-zone.ts';
 import type { Unit } from './buckets.ts';
 import type { Window } from './query-params.ts';
 

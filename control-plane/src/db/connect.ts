@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import mongoose from 'mongoose';
-import type { EmbeddedMongo, InProcessCommands } from '../embedded-mongo/index.ts';
+import type { EmbeddedMongo, InProcessCommands } from '@folio/embedded-mongo';
 import { AppError } from '../errors.ts';
 import { syncIndexes } from './models/index.ts';
 
@@ -82,7 +82,7 @@ export async function connectDatabase(opts: ConnectOptions = {}): Promise<Databa
   if (!uri) {
     // Loaded only when this process runs the server: a command beside a running platform, or
     // one using MONGODB_URI, never loads the query engine.
-    const { startEmbeddedMongo } = await import('../embedded-mongo/index.ts');
+    const { startEmbeddedMongo } = await import('@folio/embedded-mongo');
     embedded = await startEmbeddedMongo({ dataDir: opts.dataDir ? path.join(opts.dataDir, 'db') : undefined });
     uri = embedded.uri;
     if (endpointFile) {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { MongoClient, type Db } from 'mongodb';
 import type { Test } from 'tap';
-import { startEmbeddedMongo } from '../../../src/embedded-mongo/index.ts';
+import { startEmbeddedMongo } from '../../src/index.ts';
 
 /** A server the conformance suite talks to, through the official driver only. */
 export interface Target {
