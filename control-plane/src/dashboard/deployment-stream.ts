@@ -15,7 +15,7 @@
 import type Koa from 'koa';
 import type { Deployment } from '../db/models/index.ts';
 import { queueEvents, type QueueEventMap } from '../deploy/queue-events.ts';
-import type { DeploymentFilter } from '../deploy/queue.ts';
+import type { DeploymentFilter } from '../db/models/deployment.ts';
 import type { Deps } from '../http/route.ts';
 
 /** How often a stream reads the deployments again when no queue event woke it. */

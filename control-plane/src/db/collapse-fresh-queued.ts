@@ -5,13 +5,13 @@
  * a join would have done it: the oldest keeps its id and takes the newest commit; the others end
  * `failed` with a reason naming the deployment that carries their sync.
  */
-import type { Models } from './models/index.ts';
-import { FRESH_QUEUED } from './models/deployment.ts';
+import type { Model } from 'mongoose';
+import { FRESH_QUEUED, type Deployment } from './models/deployment.ts';
 
 interface Group { _id: { project: string; preview: string | null }; ids: string[]; shas: (string | null)[] }
 
 /** Folds duplicate fresh queued deployments per project; returns how many were folded away. */
-export async function collapseFreshQueued(m: Models, now: Date): Promise<number> {
+export async function collapseFreshQueued(m: { Deployment: Model<Deployment> }, now: Date): Promise<number> {
   const groups = await m.Deployment.aggregate<Group>([
     { $match: FRESH_QUEUED },
     { $sort: { started_at: 1, _id: 1 } },

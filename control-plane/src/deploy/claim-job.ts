@@ -20,7 +20,8 @@ import type { PlanId } from '../db/models/organization.ts';
 import { FairShare, PLAN_WEIGHTS } from './fair-share.ts';
 import { restoreBeforeAttempt } from './publish-rollback.ts';
 import { queueEvents } from './queue-events.ts';
-import { finish, hashToken, LEASE_MS, MAX_ATTEMPTS, poisonMessage, TOKEN_TTL_MS, type ClaimedJob, type DeploymentFilter } from './queue.ts';
+import { finish, hashToken, LEASE_MS, MAX_ATTEMPTS, poisonMessage, TOKEN_TTL_MS, type ClaimedJob } from './queue.ts';
+import type { DeploymentFilter } from '../db/models/deployment.ts';
 
 export interface ClaimOptions {
   /**

@@ -31,11 +31,11 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { ObjectStore } from '@folio/builder';
+import type { DeploymentFilter } from '../db/models/deployment.ts';
 import type { Deployment, Models } from '../db/models/index.ts';
 import { AppError } from '../errors.ts';
 import { logEvent } from '../log/structured-log.ts';
 import { rollbackPrefix } from '../sites/bucket-prefixes.ts';
-import type { DeploymentFilter } from './queue.ts';
 
 /** How long a restore waits for this process's writes of the deployment still in flight. */
 const SETTLE_MS = 120_000;

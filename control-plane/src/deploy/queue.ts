@@ -22,9 +22,9 @@
  *   writes undone before the deployment reads failed or is handed out again (publish-rollback.ts).
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import type { QueryFilter } from 'mongoose';
 import type { JobReport } from '@folio/builder';
 import type { Deployment, Models } from '../db/models/index.ts';
+import type { DeploymentFilter } from '../db/models/deployment.ts';
 import { AppError } from '../errors.ts';
 import { buildLog } from './build-log.ts';
 import { logDeploymentOutcome } from './deployment-outcome.ts';
@@ -42,9 +42,6 @@ export type Trigger = 'manual' | 'push' | 'webhook' | 'ci';
 
 /** The preview a deployment builds: the branch, its host label and its URL (previews/previews.ts). */
 export interface PreviewTarget { branch: string; label: string; url: string }
-
-/** A query filter on deployments. */
-export type DeploymentFilter = QueryFilter<Deployment>;
 
 /** Only the hash of a build token is stored. */
 export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');

@@ -9,7 +9,11 @@ import type { Role } from '../db/models/membership.ts';
 import type { PlanId } from '../db/models/organization.ts';
 import { AppError } from '../errors.ts';
 import { BOOLEAN_FEATURES, planIncludes } from '../entitlements/plans.ts';
-import { emailDomain } from './provision.ts';
+
+/** The domain part of an email, lower-cased. */
+export function emailDomain(email: string): string {
+  return email.slice(email.lastIndexOf('@') + 1).toLowerCase();
+}
 
 /** 403 for a password sign-in the organization's "Require SSO" refuses. */
 export const ssoRequired = (domain: string) =>

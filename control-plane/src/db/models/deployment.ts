@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Schema, type InferSchemaType } from 'mongoose';
+import { Schema, type InferSchemaType, type QueryFilter } from 'mongoose';
 
 export const DEPLOYMENT_STATUSES = ['queued', 'building', 'deployed', 'failed'] as const;
 
@@ -63,3 +63,6 @@ export const FRESH_QUEUED = { status: 'queued', fencing: 0 } as const;
 deploymentSchema.index({ project_id: 1, preview_label: 1 }, { name: FRESH_QUEUED_INDEX, unique: true, partialFilterExpression: FRESH_QUEUED });
 
 export type Deployment = InferSchemaType<typeof deploymentSchema> & { _id: string };
+
+/** A query filter on deployments. */
+export type DeploymentFilter = QueryFilter<Deployment>;

@@ -14,17 +14,13 @@ import type { SsoProtocol } from '../db/models/sso-connection.ts';
 import { checkLifetimeCap, requireFeature } from '../entitlements/resolver.ts';
 import { AppError } from '../errors.ts';
 import type { Deps } from '../http/route.ts';
-import { signIn } from '../dashboard/auth-routes.ts';
-import { requestIp } from '../dashboard/session-auth.ts';
-import { SsoFailure } from './sso-error.ts';
+import { emailDomain } from '../sso/require-sso.ts';
+import { SsoFailure } from '../sso/sso-error.ts';
+import { signIn } from './auth-routes.ts';
+import { requestIp } from './session-auth.ts';
 
 /** Where audit entries go for attempts no organization can be named for (an unknown domain). */
 export const UNATTRIBUTED_ORG = 'platform';
-
-/** The domain part of an email, lower-cased. */
-export function emailDomain(email: string): string {
-  return email.slice(email.lastIndexOf('@') + 1).toLowerCase();
-}
 
 async function planAllowsSso(deps: Deps, orgId: string): Promise<void> {
   try {
