@@ -3,8 +3,8 @@ import { openPagefindShard, type PagefindShard } from './outputs/pagefind-shard.
 import type { SearchManifest, StartedShard } from './outputs/search-index.ts';
 import { decideOverlay, OVERLAY_NAME, pageStamp } from './outputs/search-overlay.ts';
 import { shardCount, shardOf, type SearchFilters } from './outputs/search-shards.ts';
-import type { PageRecord } from './page-bodies.ts';
-import type { Spool } from './spool.ts';
+import type { PageRecord } from './state/page-bodies.ts';
+import type { Spool } from './state/spool.ts';
 import type { CompiledPage } from './types.ts';
 
 /** What {@link startChangedShards} needs. */

@@ -14,7 +14,7 @@ export { storeFromEnv, type StoreEnv } from './store/store-from-env.ts';
 export { cacheControlFor, contentTypeFor, IMMUTABLE, REVALIDATE, SHORT, PRIVATE } from './store/content-type.ts';
 export { DEFAULT_LIMITS, type BuildLimits } from './limits/build-limits.ts';
 export { scrubbedEnv } from './limits/scrubbed-env.ts';
-export { readManifest, MANIFEST_KEY, CACHE_PREFIX, type BuildManifest } from './manifest.ts';
+export { readManifest, MANIFEST_KEY, CACHE_PREFIX, type BuildManifest } from './state/manifest.ts';
 export type { JobReport, PageRecord } from './worker/control-plane-client.ts';
 export { candidateKeys, wantsMarkdown, matchRedirect, type RedirectRule } from './serve/resolve-path.ts';
 export { HEADERS_KEY, DEFAULT_SITE_HEADERS, readSiteHeaders, type SiteHeaders } from './outputs/site-headers.ts';

@@ -2,7 +2,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import t from 'tap';
 import { detachedStrings } from '../src/detached-strings.ts';
-import { summarize } from '../src/page-summaries.ts';
+import { summarize } from '../src/state/page-summaries.ts';
 import type { CompiledPage } from '../src/types.ts';
 
 setFlagsFromString('--expose-gc');

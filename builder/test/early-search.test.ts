@@ -3,9 +3,9 @@ import { startChangedShards } from '../src/early-search.ts';
 import { closePagefind } from '../src/outputs/pagefind-shard.ts';
 import { buildSearchIndex } from '../src/outputs/search-index.ts';
 import { shardOf } from '../src/outputs/search-shards.ts';
-import type { PageRecord } from '../src/page-bodies.ts';
-import { summarize } from '../src/page-summaries.ts';
-import { Spool } from '../src/spool.ts';
+import type { PageRecord } from '../src/state/page-bodies.ts';
+import { summarize } from '../src/state/page-summaries.ts';
+import { Spool } from '../src/state/spool.ts';
 import type { CompiledPage } from '../src/types.ts';
 
 const page = (i: number, text = `Widget number ${i} spins.`): CompiledPage => ({

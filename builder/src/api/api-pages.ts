@@ -14,8 +14,8 @@ import type { ApiOperationView } from '@folio/site-template/shared/api-types.ts'
 import { slugify } from '@folio/site-template/node/urls.ts';
 import type { PageCache } from '../cache/page-cache.ts';
 import { decodeJson, encodeJson, GZIP_JSON } from '../cache/gzip-json.ts';
-import type { PageBodies, PageRecord } from '../page-bodies.ts';
-import { summarize, type PageSummary } from '../page-summaries.ts';
+import type { PageBodies, PageRecord } from '../state/page-bodies.ts';
+import { summarize, type PageSummary } from '../state/page-summaries.ts';
 import { limitConcurrency } from '../store/limit-concurrency.ts';
 import type { ObjectStore } from '../store/object-store.ts';
 import type { CompiledPage, PageFailure } from '../types.ts';

@@ -1,7 +1,7 @@
 import type { ObjectStore } from '../store/object-store.ts';
 import type { CompiledPage, PageFailure } from '../types.ts';
 import { depsHold } from './page-deps.ts';
-import { isLimitFailure } from '../compile/sandbox-pool.ts';
+import { isLimitFailure } from '../sandbox/sandbox-pool.ts';
 import { decodeJson, encodeJson, GZIP_JSON } from './gzip-json.ts';
 import { sha256Again } from '../sha256.ts';
 

@@ -4,7 +4,18 @@
  */
 import type { CompiledPage, PageFailure } from '../types.ts';
 import type { CodeThemes } from './highlighter.ts';
-import type { PageLimits } from './sandbox-pool.ts';
+
+/** Limits of the pages a compiler runs. */
+export interface PageLimits {
+  /** CPU time one page may take to compile and run, in ms (a chunk of several gets twice that). Default 10 s. */
+  pageCpuMs: number;
+  /** Wall time, for a page that waits on something that never comes (a chunk gets twice that). Default 60 s. */
+  pageWallMs: number;
+  /** V8 heap of a sandbox, in MB. Default 1024. */
+  heapMb: number;
+}
+
+export const DEFAULT_PAGE_LIMITS: PageLimits = { pageCpuMs: 10_000, pageWallMs: 60_000, heapMb: 1024 };
 
 /** One page to compile. */
 export interface CompileInput {

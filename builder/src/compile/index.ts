@@ -15,11 +15,11 @@
  */
 import type { CompilerOptions } from './compiler.ts';
 import { availableParallelism } from 'node:os';
-import { createSandboxCompiler, type SandboxCompiler } from './sandbox-pool.ts';
+import { createSandboxCompiler, type SandboxCompiler } from '../sandbox/sandbox-pool.ts';
 
 export type { CompileContext, CompileInput, Compiler, CompilerOptions } from './compiler.ts';
-export type { SandboxCompiler, PageLimits } from './sandbox-pool.ts';
-export { DEFAULT_PAGE_LIMITS } from './sandbox-pool.ts';
+export type { SandboxCompiler } from '../sandbox/sandbox-pool.ts';
+export { DEFAULT_PAGE_LIMITS, type PageLimits } from './compiler.ts';
 export { isPageFailure } from './compiler.ts';
 export { urlPathFor } from './url-path.ts';
 export { COMPILER_VERSION } from './compiler-version.ts';

@@ -4,7 +4,7 @@
  * evaluated in this process; the JSX runtime is imported natively.
  *
  * Why the module runner and not one Vite SSR build of the batch (`build.ssr`, output imported):
- * measured side by side with `npx tsx builder/src/compile/engine-bench.ts 200` (200 synthetic
+ * measured side by side with `npx tsx scripts/src/bench/engine-bench.ts 200` (200 synthetic
  * 3.4 KB pages with two code fences, a table, Note and Tabs; warmed; 2-core machine shared with
  * other builds, load average ~10, so CPU time is the steadier figure):
  *

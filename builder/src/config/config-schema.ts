@@ -20,7 +20,7 @@ import {
 import { mintlifyKeys, mintlifyThemes } from './mintlify-keys.ts';
 import { navigationSchema } from './navigation-schema.ts';
 
-export type { NavigationEntry } from './navigation-schema.ts';
+export type { NavigationEntry } from './navigation-types.ts';
 
 /** The `$schema` URL that gives editors autocomplete for `docs.json`. */
 export const CONFIG_SCHEMA_URL = 'https://folio.dev/docs.schema.json';

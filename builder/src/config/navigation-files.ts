@@ -10,7 +10,7 @@
  * happens to have a `docs/` folder of its own, its entries written `docs/intro`), the root is the
  * content root.
  */
-import type { NavigationEntry } from './navigation-schema.ts';
+import type { NavigationEntry } from './navigation-types.ts';
 import { capProblems, formatPath } from './error-map.ts';
 import { readDimensions } from '../nav/dimensions.ts';
 import { userError } from '../errors.ts';

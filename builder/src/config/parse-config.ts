@@ -9,7 +9,7 @@ import { capProblems, errorMap, formatIssues, MAX_PROBLEM_LINES } from './error-
 import { themeAliases } from './fields.ts';
 import { findJsonSyntaxError } from './json-syntax-error.ts';
 import { applyMintlifyKeys, mintlifyThemes } from './mintlify-keys.ts';
-import type { GlobalLink, NavigationEntry } from './navigation-schema.ts';
+import type { GlobalLink, NavigationEntry } from './navigation-types.ts';
 import { MAX_CONFIG_DEPTH, nestingDepth } from './nesting-depth.ts';
 import { resolveRefs, type ReadRepoFile } from './resolve-refs.ts';
 

@@ -1,5 +1,5 @@
 import type { Compiler } from '../compile/compiler.ts';
-import { MANIFEST_KEY } from '../manifest.ts';
+import { MANIFEST_KEY } from '../state/manifest.ts';
 import type { ObjectStore } from '../store/object-store.ts';
 
 /** Sandboxes are never stopped for idleness during a session: the next edit must not pay their start. */

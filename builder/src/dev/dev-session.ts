@@ -5,7 +5,7 @@ import { BuilderError } from '../errors.ts';
 import { gitBlobId } from '../git/blob-id.ts';
 import type { RepoSnapshot } from '../git/repo-snapshot.ts';
 import { LinkChecker } from '../links/link-check.ts';
-import { readManifest } from '../manifest.ts';
+import { readManifest } from '../state/manifest.ts';
 import { prevNextByPath, type PrevNext } from '../nav/prev-next.ts';
 import type { ShellContext } from '../outputs/page-shells.ts';
 import { htmlKey } from '../outputs/site-paths.ts';
@@ -76,7 +76,7 @@ export interface DevSession {
  */
 async function loadBuildModules() {
   const [{ build }, { isPageFailure }, { renderPage }, { pageContext, pageShellInput }, { PageMemory }] = await Promise.all([
-    import('../build.ts'), import('../compile/index.ts'), import('@folio/site-template'), import('../outputs/page-shells.ts'), import('../page-bodies.ts'),
+    import('../build.ts'), import('../compile/index.ts'), import('@folio/site-template'), import('../outputs/page-shells.ts'), import('../state/page-bodies.ts'),
   ]);
   return { build, isPageFailure, renderPage, pageContext, pageShellInput, pageMemory: new PageMemory() };
 }

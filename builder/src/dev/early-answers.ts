@@ -30,7 +30,7 @@ import { urlPathFor } from '../compile/url-path.ts';
 import type { ResolvedConfig } from '../config/parse-config.ts';
 import { listedPages } from '../config/navigation-files.ts';
 import { readRepoConfig } from '../config/read-repo-config.ts';
-import { CACHE_PREFIX, readManifest, type BuildManifest } from '../manifest.ts';
+import { CACHE_PREFIX, readManifest, type BuildManifest } from '../state/manifest.ts';
 import { htmlKey } from '../outputs/site-paths.ts';
 import { IGNORE_FILE, repoLayout } from '../repo-layout.ts';
 import { contentTypeFor } from '../store/content-type.ts';

@@ -6,8 +6,8 @@
 import { urlPathFor } from '../compile/url-path.ts';
 import type { ResolvedConfig } from '../config/parse-config.ts';
 import { userError } from '../errors.ts';
-import type { PageRecord } from '../page-bodies.ts';
-import type { PageSummary } from '../page-summaries.ts';
+import type { PageRecord } from '../state/page-bodies.ts';
+import type { PageSummary } from '../state/page-summaries.ts';
 import { formatBrokenLink, type LinkChecker, type LinkSource } from './link-check.ts';
 
 /** Broken links listed in the error of a failed build; the rest are counted. */

@@ -11,7 +11,7 @@
  * The sidebar label of a page is `sidebarTitle ?? title`. Paths are site-relative clean URLs.
  */
 import type { NavItem } from '@folio/site-template/shared/types.ts';
-import type { NavigationEntry } from '../config/navigation-schema.ts';
+import type { NavigationEntry } from '../config/navigation-types.ts';
 import { capProblems, formatPath } from '../config/error-map.ts';
 import { userError } from '../errors.ts';
 import type { CompiledPage } from '../types.ts';

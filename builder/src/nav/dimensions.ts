@@ -14,7 +14,7 @@
  *   body, marked as such, its canonical URL the page it shows. Nothing is copied or compiled
  *   again: the shell reuses the fallback's cached body.
  */
-import type { NavigationDivision, NavigationEntry } from '../config/navigation-schema.ts';
+import type { NavigationDivision, NavigationEntry } from '../config/navigation-types.ts';
 import { languageName, pageRef, type NavPage } from './build-nav.ts';
 import { searchSettingsOf, type SearchSettings } from './search-settings.ts';
 

@@ -11,7 +11,7 @@
  * A page listed in several places takes the highest boost and is searchable when any place
  * keeps it so. Pages the navigation does not list keep the defaults (weight 1, searchable).
  */
-import type { NavigationEntry } from '../config/navigation-schema.ts';
+import type { NavigationEntry } from '../config/navigation-types.ts';
 import { pageRef } from './build-nav.ts';
 
 /** Pagefind's highest weight. */

@@ -9,7 +9,7 @@
  * the core the sandboxes have left. The bundles are the same bytes as when indexed early.
  */
 import { appError } from '../errors.ts';
-import type { Spool } from '../spool.ts';
+import type { Spool } from '../state/spool.ts';
 import { openPagefindIndex, searchDocuments, type PagefindShard } from './pagefind-shard.ts';
 import type { SearchFilters } from './search-shards.ts';
 

@@ -11,17 +11,15 @@
  * the page cache, most of them already in memory because this build compiled them.
  */
 import { createHash } from 'node:crypto';
-import type { PageRecord } from '../page-bodies.ts';
-import type { PageSummary } from '../page-summaries.ts';
+import type { PageRecord } from '../state/page-bodies.ts';
+import type { PageSummary } from '../state/page-summaries.ts';
+import type { LlmsFullIndex } from '../state/manifest.ts';
 import type { PublishedObject } from '../publish.ts';
 import type { PublishedMemory } from './published-memory.ts';
 import type { ObjectStore } from '../store/object-store.ts';
 import type { CompiledPage } from '../types.ts';
 import type { LlmsSegment } from './llms-txt.ts';
 import { sha256 } from '../sha256.ts';
-
-/** Object key of an `llms-full.txt` → `[content key, start, length]` (bytes) of each page's Markdown in it. */
-export type LlmsFullIndex = Record<string, Array<[contentKey: string, start: number, length: number]>>;
 
 /**
  * What fixes a page's Markdown: its cache key (blob, compiler and template versions) and the

@@ -9,7 +9,7 @@
  * points to is gone.
  */
 import { decodeJson, encodeJson, GZIP_JSON } from '../cache/gzip-json.ts';
-import { STATE_PREFIX } from '../manifest.ts';
+import { STATE_PREFIX } from '../state/manifest.ts';
 import type { ObjectStore } from '../store/object-store.ts';
 
 /** Key of the moves in the site's store (builder state, never served). */

@@ -9,10 +9,10 @@ import { accessSync, constants, existsSync, mkdirSync, readdirSync, readFileSync
 import path from 'node:path';
 // The version alone: the template's renderer and components are not needed to start a sandbox.
 import { TEMPLATE_VERSION } from '@folio/site-template/node/template-version.ts';
-import { CODE_CACHE_ROOT } from '../sandbox/code-cache.ts';
-import { PLATFORM_ROOT } from '../sandbox/runtime.ts';
-import { startSandbox } from '../sandbox/sandbox-process.ts';
-import { syntheticPage } from './synthetic-page.ts';
+import { CODE_CACHE_ROOT } from './code-cache.ts';
+import { PLATFORM_ROOT } from './runtime.ts';
+import { startSandbox } from './sandbox-process.ts';
+import { syntheticPage } from '../compile/synthetic-page.ts';
 
 let template: string | undefined;
 

@@ -12,7 +12,7 @@
  * links it may only read: see `placeFile`), which is deleted with it: nothing a sandbox writes
  * reaches another.
  * Node checks each entry against its module's source, so a template older than the code only
- * misses; it is keyed by the platform's version (see compile/code-cache-warmup.ts) and made again
+ * misses; it is keyed by the platform's version (see code-cache-warmup.ts) and made again
  * when that changes.
  */
 import { chmodSync, chownSync, copyFileSync, cpSync, existsSync, linkSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';

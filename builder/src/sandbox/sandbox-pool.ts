@@ -11,8 +11,8 @@
  */
 import { appError } from '../errors.ts';
 import type { CompiledPage, PageFailure } from '../types.ts';
-import { SandboxEnded, startSandbox, type Sandbox, type SandboxEnd } from '../sandbox/sandbox-process.ts';
-import type { CompileContext, CompileInput, Compiler, CompilerOptions } from './compiler.ts';
+import { SandboxEnded, startSandbox, type Sandbox, type SandboxEnd } from './sandbox-process.ts';
+import { DEFAULT_PAGE_LIMITS, type CompileContext, type CompileInput, type Compiler, type CompilerOptions, type PageLimits } from '../compile/compiler.ts';
 import { codeCacheTemplate, warmCodeCache } from './code-cache-warmup.ts';
 
 type Result = CompiledPage | PageFailure;
@@ -22,8 +22,8 @@ type Result = CompiledPage | PageFailure;
  * the first sandbox is spawned, not before: in a fresh process the first page waits for that
  * sandbox's start, and this lets it begin that much sooner.
  */
-let resultsModule: Promise<typeof import('../sandbox/results.ts')> | undefined;
-const results = () => (resultsModule ??= import('../sandbox/results.ts'));
+let resultsModule: Promise<typeof import('./results.ts')> | undefined;
+const results = () => (resultsModule ??= import('./results.ts'));
 
 /** Pages sent to a sandbox at a time: small enough that both sandboxes finish a batch together. */
 const CHUNK = 16;
@@ -35,18 +35,6 @@ const IDLE_MS = 30_000;
  * after a large compile. Long enough to bridge the gap between a build's compile batches.
  */
 const SHRINK_MS = 2_000;
-
-/** Limits of the pages a pool compiles. */
-export interface PageLimits {
-  /** CPU time one page may take to compile and run, in ms (a chunk of several gets twice that). Default 10 s. */
-  pageCpuMs: number;
-  /** Wall time, for a page that waits on something that never comes (a chunk gets twice that). Default 60 s. */
-  pageWallMs: number;
-  /** V8 heap of a sandbox, in MB. Default 1024. */
-  heapMb: number;
-}
-
-export const DEFAULT_PAGE_LIMITS: PageLimits = { pageCpuMs: 10_000, pageWallMs: 60_000, heapMb: 1024 };
 
 /** Options of {@link createSandboxCompiler}: `createCompiler`'s, with the pool's sizes settled. */
 export interface SandboxCompilerOptions extends Omit<CompilerOptions, 'workers' | 'workerThreshold'> {

@@ -2,7 +2,7 @@
  * One compile sandbox, seen from the builder: a child process started with `sandboxCommand`, an
  * empty environment and a scratch folder of its own, watched for CPU time and memory while it
  * compiles a chunk of pages. A sandbox that exceeds a limit is killed and says why; the pool
- * decides what that means for the pages (see compile/sandbox-pool.ts).
+ * decides what that means for the pages (see sandbox-pool.ts).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, chownSync, mkdtempSync, rmSync } from 'node:fs';

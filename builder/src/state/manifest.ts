@@ -1,9 +1,8 @@
-import type { ObjectStore } from './store/object-store.ts';
-import type { PublishedObject } from './publish.ts';
-import type { LlmsFullIndex } from './outputs/llms-full-recall.ts';
-import type { UtilitiesState } from './outputs/tailwind-css.ts';
-import { decodeJson, encodeJson, GZIP_JSON } from './cache/gzip-json.ts';
-import { deleteUnreferenced, readBucketedMap, sameJson, writeBucketedMap, type StoredMap } from './cache/bucketed-map.ts';
+import type { ObjectStore } from '../store/object-store.ts';
+import type { PublishedObject } from '../publish.ts';
+import type { UtilitiesState } from '../outputs/tailwind-css.ts';
+import { decodeJson, encodeJson, GZIP_JSON } from '../cache/gzip-json.ts';
+import { deleteUnreferenced, readBucketedMap, sameJson, writeBucketedMap, type StoredMap } from '../cache/bucketed-map.ts';
 
 /**
  * Prefix of the builder's own state (manifest, page summaries, page cache) in a site's store.
@@ -74,6 +73,9 @@ export function manifestFiles(blobs: ReadonlyMap<string, string>, previous: Read
   if (kept < before.length) for (const repoPath of before) if (!blobs.has(repoPath)) changed.push(repoPath);
   return { files: changed.length === 0 ? previous : Object.fromEntries(blobs), changed };
 }
+
+/** Object key of an `llms-full.txt` → `[content key, start, length]` (bytes) of each page's Markdown in it. */
+export type LlmsFullIndex = Record<string, Array<[contentKey: string, start: number, length: number]>>;
 
 /**
  * The state of a published site (`MANIFEST_KEY`), written last by every publish. It drives

@@ -1,8 +1,8 @@
-import { appError } from './errors.ts';
-import type { PageCache } from './cache/page-cache.ts';
+import { appError } from '../errors.ts';
+import type { PageCache } from '../cache/page-cache.ts';
 import { relocate, type PageSummary } from './page-summaries.ts';
-import type { CompiledPage } from './types.ts';
-import { PublishedMemory } from './outputs/published-memory.ts';
+import type { CompiledPage } from '../types.ts';
+import { PublishedMemory } from '../outputs/published-memory.ts';
 
 /**
  * Characters of page text kept in memory at most by default: about 3,500 typical pages (so a

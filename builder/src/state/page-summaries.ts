@@ -1,15 +1,15 @@
-import type { FailureEntry } from './cache/page-cache.ts';
-import { depsHold } from './cache/page-deps.ts';
-import { urlPathFor } from './compile/index.ts';
-import { searchHash } from './outputs/search-shards.ts';
-import { classCandidates } from './outputs/tailwind-css.ts';
-import { detachedStrings } from './detached-strings.ts';
-import type { ObjectStore } from './store/object-store.ts';
-import { decodeJson, gzipBytes, GZIP_JSON } from './cache/gzip-json.ts';
+import type { FailureEntry } from '../cache/page-cache.ts';
+import { depsHold } from '../cache/page-deps.ts';
+import { urlPathFor } from '../compile/index.ts';
+import { searchHash } from '../outputs/search-shards.ts';
+import { classCandidates } from '../outputs/tailwind-css.ts';
+import { detachedStrings } from '../detached-strings.ts';
+import type { ObjectStore } from '../store/object-store.ts';
+import { decodeJson, gzipBytes, GZIP_JSON } from '../cache/gzip-json.ts';
 import { CACHE_PREFIX, STATE_PREFIX } from './manifest.ts';
-import { deleteUnreferenced, readBucketedMap, writeBucketedMap, type StoredMap } from './cache/bucketed-map.ts';
-import type { CompiledPage } from './types.ts';
-import { sha256 } from './sha256.ts';
+import { deleteUnreferenced, readBucketedMap, writeBucketedMap, type StoredMap } from '../cache/bucketed-map.ts';
+import type { CompiledPage } from '../types.ts';
+import { sha256 } from '../sha256.ts';
 
 /** Key of the page summaries in the site's store (builder state, never served). */
 export const SUMMARIES_KEY = `${STATE_PREFIX}summaries.json.gz`;

@@ -9,7 +9,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { appError } from './errors.ts';
+import { appError } from '../errors.ts';
 
 export class Spool {
   private dir: string | undefined;

@@ -5,10 +5,10 @@ import { fileURLToPath } from 'node:url';
 import t from 'tap';
 import { build, type BuildOptions } from '../../src/build.ts';
 import { createCompiler } from '../../src/compile/index.ts';
-import { MANIFEST_KEY, readManifest } from '../../src/manifest.ts';
+import { MANIFEST_KEY, readManifest } from '../../src/state/manifest.ts';
 import { closePagefind } from '../../src/outputs/pagefind-shard.ts';
 import { recordingStore } from '../helpers/recording-store.ts';
-import { PageMemory } from '../../src/page-bodies.ts';
+import { PageMemory } from '../../src/state/page-bodies.ts';
 import { createLocalDirStore } from '../../src/store/local-dir-store.ts';
 import { commitFiles, makeRepo, repoFromFolder, tempDir } from '../helpers/git-repo.ts';
 

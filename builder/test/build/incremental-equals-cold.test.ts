@@ -3,10 +3,10 @@ import path from 'node:path';
 import t, { type Test } from 'tap';
 import { build } from '../../src/build.ts';
 import { createCompiler } from '../../src/compile/index.ts';
-import { STATE_PREFIX } from '../../src/manifest.ts';
+import { STATE_PREFIX } from '../../src/state/manifest.ts';
 import { closePagefind } from '../../src/outputs/pagefind-shard.ts';
 import { REDIRECTS_KEY } from '../../src/outputs/redirects-manifest.ts';
-import { PageMemory } from '../../src/page-bodies.ts';
+import { PageMemory } from '../../src/state/page-bodies.ts';
 import { createLocalDirStore } from '../../src/store/local-dir-store.ts';
 import { commitFiles, makeRepo, tempDir } from '../helpers/git-repo.ts';
 

@@ -6,7 +6,7 @@ import { build, type BuildOptions } from '../../src/build.ts';
 import { createCompiler } from '../../src/compile/index.ts';
 import { closePagefind } from '../../src/outputs/pagefind-shard.ts';
 import type { SearchManifest } from '../../src/outputs/search-index.ts';
-import { PageMemory } from '../../src/page-bodies.ts';
+import { PageMemory } from '../../src/state/page-bodies.ts';
 import { createLocalDirStore } from '../../src/store/local-dir-store.ts';
 import { tempDir, writeFiles } from '../helpers/git-repo.ts';
 

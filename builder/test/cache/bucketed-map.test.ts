@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import t from 'tap';
 import { bucketCount, readBucketedMap, sameJson, unreferenced, writeBucketedMap } from '../../src/cache/bucketed-map.ts';
-import { manifestFiles, manifestPage, MANIFEST_KEY, readManifest, writeManifest, type BuildManifest, type ManifestPage } from '../../src/manifest.ts';
+import { manifestFiles, manifestPage, MANIFEST_KEY, readManifest, writeManifest, type BuildManifest, type ManifestPage } from '../../src/state/manifest.ts';
 import { tempDir } from '../helpers/git-repo.ts';
 import { recordingStore } from '../helpers/recording-store.ts';
 

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import t from 'tap';
 import { launchBrowser } from '../../../site-template/test/helpers/browser.ts';
 import { startDev } from '../../src/dev/dev-command.ts';
-import { MANIFEST_KEY } from '../../src/manifest.ts';
+import { MANIFEST_KEY } from '../../src/state/manifest.ts';
 import { tempDir } from '../helpers/git-repo.ts';
 
 const example = fileURLToPath(new URL('../../examples/acme-docs', import.meta.url));

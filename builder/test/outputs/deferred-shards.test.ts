@@ -1,7 +1,7 @@
 import t from 'tap';
 import { DeferredShards } from '../../src/outputs/deferred-shards.ts';
 import { buildPagefindShard, closePagefind } from '../../src/outputs/pagefind-shard.ts';
-import { Spool } from '../../src/spool.ts';
+import { Spool } from '../../src/state/spool.ts';
 import type { CompiledPage } from '../../src/types.ts';
 
 const page = (i: number): CompiledPage => ({

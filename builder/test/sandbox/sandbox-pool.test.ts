@@ -1,5 +1,5 @@
 import t from 'tap';
-import { createSandboxCompiler } from '../../src/compile/sandbox-pool.ts';
+import { createSandboxCompiler } from '../../src/sandbox/sandbox-pool.ts';
 import type { CompiledPage, PageFailure } from '../../src/types.ts';
 
 const page = (name: string, source: string) => ({ sourcePath: `docs/${name}.mdx`, source, contentRoot: 'docs/' });

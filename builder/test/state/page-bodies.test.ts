@@ -1,10 +1,10 @@
 import t from 'tap';
-import { createPageCache } from '../src/cache/page-cache.ts';
-import { createPageBodies, PageMemory } from '../src/page-bodies.ts';
-import { summarize } from '../src/page-summaries.ts';
-import { createLocalDirStore } from '../src/store/local-dir-store.ts';
-import type { CompiledPage } from '../src/types.ts';
-import { tempDir } from './helpers/git-repo.ts';
+import { createPageCache } from '../../src/cache/page-cache.ts';
+import { createPageBodies, PageMemory } from '../../src/state/page-bodies.ts';
+import { summarize } from '../../src/state/page-summaries.ts';
+import { createLocalDirStore } from '../../src/store/local-dir-store.ts';
+import type { CompiledPage } from '../../src/types.ts';
+import { tempDir } from '../helpers/git-repo.ts';
 
 const page = (n: number): CompiledPage => ({
   sourcePath: `docs/p${n}.mdx`, urlPath: `/p${n}`, title: `P${n}`, frontmatter: {}, bodyHtml: `<p>${'x'.repeat(10)}</p>`,

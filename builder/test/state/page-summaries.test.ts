@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import { gunzipSync } from 'node:zlib';
 import t from 'tap';
-import { searchDocument } from '../src/outputs/search-shards.ts';
-import { failureHolds, readSummaries, relocate, summarize, summaryHolds, SUMMARIES_KEY, writeSummaries, type FailureSummary } from '../src/page-summaries.ts';
-import { createLocalDirStore } from '../src/store/local-dir-store.ts';
-import type { CompiledPage } from '../src/types.ts';
-import { tempDir } from './helpers/git-repo.ts';
+import { searchDocument } from '../../src/outputs/search-shards.ts';
+import { failureHolds, readSummaries, relocate, summarize, summaryHolds, SUMMARIES_KEY, writeSummaries, type FailureSummary } from '../../src/state/page-summaries.ts';
+import { createLocalDirStore } from '../../src/store/local-dir-store.ts';
+import type { CompiledPage } from '../../src/types.ts';
+import { tempDir } from '../helpers/git-repo.ts';
 
 const page: CompiledPage = {
   sourcePath: 'docs/guides/install.mdx', urlPath: '/guides/install', title: 'Install', description: 'Get it running', order: 2,

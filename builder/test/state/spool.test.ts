@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import t from 'tap';
-import { Spool } from '../src/spool.ts';
+import { Spool } from '../../src/state/spool.ts';
 
 const spoolFiles = () => fs.readdirSync(os.tmpdir()).filter((name) => name.startsWith('folio-spool-'));
 

@@ -1,6 +1,6 @@
 /**
  * Measures the two ways of running pages through Vite side by side on the same synthetic pages,
- * plus the raw floor: `npx tsx builder/src/compile/engine-bench.ts [pages=200]`.
+ * plus the raw floor: `npx tsx scripts/src/bench/engine-bench.ts [pages=200]`.
  * - runner: Vite's SSR module runner (what the compiler uses, runner-engine.ts);
  * - build: one Vite SSR build of the whole batch (`build.ssr`, `write: false`), chunks written to
  *   a temporary directory and imported, then rendered the same way (happy path only: a failing
@@ -15,16 +15,16 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import mdx from '@mdx-js/rollup';
 import { build, type Rollup } from 'vite';
-import { createLocalCompiler } from './local-compiler.ts';
-import { createCompiler } from './index.ts';
-import { createRawFloor } from './raw-floor.ts';
-import { createSharedHighlighter } from './highlighter.ts';
-import { mdxOptions } from './mdx-options.ts';
-import { BatchIds, folioPagesPlugin } from './page-plugin.ts';
-import type { PageFacts } from './remark-folio.ts';
-import { CodeBlocks, pageComponents, renderMdx, type MdxContent } from './render.ts';
-import { baseViteConfig, loadTemplateComponents } from './template-components.ts';
-import { syntheticPage } from './synthetic-page.ts';
+import { createLocalCompiler } from '@folio/builder/compile/local-compiler.ts';
+import { createCompiler } from '@folio/builder/compile/index.ts';
+import { createRawFloor } from '@folio/builder/compile/raw-floor.ts';
+import { createSharedHighlighter } from '@folio/builder/compile/highlighter.ts';
+import { mdxOptions } from '@folio/builder/compile/mdx-options.ts';
+import { BatchIds, folioPagesPlugin } from '@folio/builder/compile/page-plugin.ts';
+import type { PageFacts } from '@folio/builder/compile/remark-folio.ts';
+import { CodeBlocks, pageComponents, renderMdx, type MdxContent } from '@folio/builder/compile/render.ts';
+import { baseViteConfig, loadTemplateComponents } from '@folio/builder/compile/template-components.ts';
+import { syntheticPage } from '@folio/builder/compile/synthetic-page.ts';
 
 const count = Number(process.argv[2] ?? 200);
 const pages = (offset: number) => Array.from({ length: count }, (_, i) => ({ sourcePath: `docs/p${offset + i}.mdx`, source: syntheticPage(offset + i), contentRoot: 'docs/' }));
