@@ -21,6 +21,7 @@ import type { Logger } from './http/error-middleware.ts';
 import type { Deps, RouteDef } from './http/route.ts';
 import { fleetMetrics, type FleetMetrics } from './metrics/fleet-metrics.ts';
 import { metricsRoute } from './metrics/metrics-route.ts';
+import { webhookDocs } from './outgoing-webhooks/openapi-webhooks.ts';
 
 export interface ControlPlaneOptions {
   env: Env;
@@ -58,7 +59,7 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Cont
   const m = models(db.connection);
   const deps: Deps = { m, env: opts.env, now: opts.now ?? (() => new Date()), services: opts.services ?? {} };
   const metrics = fleetMetrics({ m, now: deps.now, analyticsCounters: opts.analyticsCounters });
-  const app = createApp({ deps, routes: apiRoutes(opts.extraRoutes), log: opts.log, validateResponses: opts.validateResponses, extra: [
+  const app = createApp({ deps, routes: apiRoutes(opts.extraRoutes, webhookDocs), log: opts.log, validateResponses: opts.validateResponses, extra: [
     metricsRoute(metrics, opts.env.METRICS_TOKEN),
     dashboardApi(deps, { ...opts.dashboard, validateResponses: opts.validateResponses }),
     ...(opts.middleware ?? []),

@@ -1,7 +1,6 @@
 /** Every route of the public API, in one list: it feeds the router and the OpenAPI document. */
 import { z } from 'zod';
-import { buildOpenApi } from '../http/openapi.ts';
-import { webhookDocs } from '../outgoing-webhooks/openapi-webhooks.ts';
+import { buildOpenApi, type WebhookDoc } from '../http/openapi.ts';
 import { defineRoute, type RouteDef } from '../http/route.ts';
 import { analyticsRoutes } from './analytics.ts';
 import { assetRoutes } from './asset.ts';
@@ -15,8 +14,11 @@ import { webhookRoutes } from './webhooks.ts';
 
 export const API_VERSION = '1.0.0';
 
-/** Builds the route list; modules added later (deployments, pages, uploads) pass theirs in. */
-export function apiRoutes(extra: RouteDef[] = []): RouteDef[] {
+/**
+ * Builds the route list; modules added later (deployments, pages, uploads) pass theirs in, and
+ * `webhookDocs` (default none) describes the outgoing webhook events in the OpenAPI document.
+ */
+export function apiRoutes(extra: RouteDef[] = [], webhookDocs: () => Record<string, WebhookDoc> = () => ({})): RouteDef[] {
   const routes: RouteDef[] = [
     ...projectRoutes,
     ...deploymentRoutes,

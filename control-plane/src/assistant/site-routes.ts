@@ -8,7 +8,7 @@ import type http from 'node:http';
 import type { ObjectStore } from '@folio/builder';
 import type { Models } from '../db/models/index.ts';
 import type { Env } from '../env.ts';
-import { clientAddress } from '../http/client-address.ts';
+import { visitorAddress } from '../http/client-address.ts';
 import type { AbuseLimits } from './abuse-limits.ts';
 import { assistantHandler } from './assistant-route.ts';
 import type { LlmConfig } from './llm-client.ts';
@@ -34,11 +34,6 @@ export function llmFromEnv(env: SiteRoutesOptions['env']): LlmConfig | undefined
   return env.ASSISTANT_LLM_URL
     ? { url: env.ASSISTANT_LLM_URL, key: env.ASSISTANT_LLM_KEY, model: env.ASSISTANT_LLM_MODEL, firstTokenMs: env.ASSISTANT_LLM_TIMEOUT_MS }
     : undefined;
-}
-
-/** Who is asking: the socket's address, or with a trusted proxy the address it wrote ({@link clientAddress}). */
-export function visitorAddress(trustProxy: boolean): (req: http.IncomingMessage) => string {
-  return (req) => clientAddress(req, trustProxy) ?? 'unknown';
 }
 
 /** Runs each handler in turn until one answers. */

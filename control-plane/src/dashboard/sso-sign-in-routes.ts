@@ -31,7 +31,7 @@ import type { SsoProtocol } from '../db/models/sso-connection.ts';
 import { defineDashboardRoute, type DashboardRouter } from './dashboard-route.ts';
 import { emailSchema } from './schemas.ts';
 import { requestIp, requestIsHttps } from './session-auth.ts';
-import { VisitorRate } from '../assistant/abuse-limits.ts';
+import { VisitorRate } from '../http/visitor-rate.ts';
 
 /** The cookie binding an OIDC sign-in to the browser that started it. */
 export const SSO_STATE_COOKIE = 'folio_sso_state';

@@ -186,7 +186,7 @@ export function internalApi(deps: Deps, workerSecret: string | undefined): Koa.M
       // A preview publishes under its own prefix (informational: the object routes decide) and is
       // built with production's URL: its canonical links point at production, and its pages are
       // byte for byte what production would serve for the commit (noindex and the banner are added
-      // when served, previews/preview-page.ts), so the two share one incremental cache.
+      // when served, sites/preview-page.ts), so the two share one incremental cache.
       site: { prefix: buildPrefixesOf(job.deployment).site, url: siteUrlOf(deps, project) },
       // Plan features the build applies, from the one entitlement resolver at claim time.
       features: { custom_css: await hasFeature(deps.m, project.org_id, 'custom_css', deps.now()) },

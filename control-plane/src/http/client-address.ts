@@ -29,3 +29,8 @@ export function clientAddress(req: http.IncomingMessage, trustProxy: boolean): s
   }
   return req.socket.remoteAddress?.replace(/^::ffff:/, '') ?? null;
 }
+
+/** Who is asking: the socket's address, or with a trusted proxy the address it wrote ({@link clientAddress}). */
+export function visitorAddress(trustProxy: boolean): (req: http.IncomingMessage) => string {
+  return (req) => clientAddress(req, trustProxy) ?? 'unknown';
+}

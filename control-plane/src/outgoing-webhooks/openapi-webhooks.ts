@@ -15,7 +15,7 @@ const WHEN: Record<(typeof WEBHOOK_EVENTS)[number], string> = {
   'deployment.failed': 'A deployment finished `failed`; `data.deployment.error` says why.',
 };
 
-/** Read when the document is built, not at import (the modules import each other through the API routes). */
+/** The delivery contract every event's description repeats. */
 const how = () => `Signed: \`${SIGNATURE_HEADER}: v1=<hex>\` is HMAC-SHA256, keyed with the endpoint's secret (shown once when it was registered), `
   + `of \`<${TIMESTAMP_HEADER}>.<raw body>\`. Verify it over the raw bytes with a constant-time comparison and reject a timestamp more than `
   + `${REPLAY_WINDOW_SECONDS} s from your clock. \`${ID_HEADER}\` is the same on every retry of one event: use it to deduplicate. `

@@ -1,7 +1,7 @@
 /**
  * Branch previews (pro and up): a push to a branch other than the project's synced branch, to a
  * managed repository or through a GitHub webhook, queues a preview deployment of that branch,
- * served at `{slug}--{label}.{SITES_DOMAIN}` (preview-label.ts) from its own prefix
+ * served at `{slug}--{label}.{SITES_DOMAIN}` (sites/preview-label.ts) from its own prefix
  * (sites/bucket-prefixes.ts). Deleting the branch removes the preview's files, and its host
  * answers 404. The plan is read from the one entitlement resolver when a branch is pushed: after
  * a downgrade, previews already built keep being served, new pushes build nothing.
@@ -12,7 +12,7 @@ import { enqueueDeployment, type PreviewTarget, type Trigger } from '../deploy/q
 import { hasFeature } from '../entitlements/resolver.ts';
 import type { Deps } from '../http/route.ts';
 import { previewSitePrefix, previewStatePrefix } from '../sites/bucket-prefixes.ts';
-import { previewLabel, splitPreviewHost } from './preview-label.ts';
+import { previewLabel, splitPreviewHost } from '../sites/preview-label.ts';
 
 /** The project fields previews need. */
 export interface PreviewProject { _id: string; org_id: string; slug: string }

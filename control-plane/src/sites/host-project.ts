@@ -3,7 +3,7 @@
  * (production), or `{slug}--{label}.{SITES_DOMAIN}` (a branch preview of the project `slug`).
  */
 import type { Models } from '../db/models/index.ts';
-import { splitPreviewHost } from '../previews/preview-label.ts';
+import { splitPreviewHost } from './preview-label.ts';
 
 /** The host lower-cased without port or trailing dot. */
 export const normalizeHost = (host: string | undefined): string => (host ?? '').toLowerCase().replace(/:\d+$/, '').replace(/\.$/, '');

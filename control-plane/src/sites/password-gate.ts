@@ -13,8 +13,8 @@
  * The plan is not read here: protection keeps working after a downgrade (quota rule 6).
  */
 import type http from 'node:http';
-import { VisitorRate } from '../assistant/abuse-limits.ts';
-import { visitorAddress } from '../assistant/site-routes.ts';
+import { visitorAddress } from '../http/client-address.ts';
+import { VisitorRate } from '../http/visitor-rate.ts';
 import type { Models } from '../db/models/index.ts';
 import { AppError } from '../errors.ts';
 import { escapeHtml } from '../http/escape-html.ts';

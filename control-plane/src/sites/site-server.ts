@@ -12,7 +12,7 @@ import type { AddressInfo } from 'node:net';
 import { cacheControlFor, candidateKeys, contentTypeFor, matchRedirect, REVALIDATE, wantsMarkdown, type ObjectStore, type RedirectRule } from '@folio/builder';
 import type { Models } from '../db/models/index.ts';
 import { listen } from '../http/listen.ts';
-import { decoratePreviewHtml, PREVIEW_ROBOTS_HEADER, PREVIEW_ROBOTS_TXT } from '../previews/preview-page.ts';
+import { decoratePreviewHtml, PREVIEW_ROBOTS_HEADER, PREVIEW_ROBOTS_TXT } from './preview-page.ts';
 import { previewSitePrefix, sitePrefix } from './bucket-prefixes.ts';
 import { PRIVATE_CACHE, type SiteGate } from './password-gate.ts';
 import { normalizeHost, siteForHost, type HostSite } from './host-project.ts';
@@ -85,7 +85,7 @@ export async function startSiteServer(opts: SiteServerOptions): Promise<SiteServ
     const head = await opts.store.head(prefix + key);
     if (!head) return false;
     const type = contentTypeFor(key);
-    // A preview's pages get noindex and the banner here, not in its build (previews/preview-page.ts).
+    // A preview's pages get noindex and the banner here, not in its build (preview-page.ts).
     const decorate = preview && type.startsWith('text/html')
       ? (b: Uint8Array) => Buffer.from(decoratePreviewHtml(Buffer.from(b).toString('utf8'), preview.branch, siteUrlFrom(urlTemplate(), { slug: preview.slug, custom_domain: preview.customDomain })))
       : undefined;

@@ -1,8 +1,8 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import t from 'tap';
-import { branchHash, previewLabel, sanitizeBranch, splitPreviewHost } from '../../src/previews/preview-label.ts';
-import { decoratePreviewHtml } from '../../src/previews/preview-page.ts';
+import { branchHash, previewLabel, sanitizeBranch, splitPreviewHost } from '../../src/sites/preview-label.ts';
+import { decoratePreviewHtml } from '../../src/sites/preview-page.ts';
 import { removeSitePassword, setSitePassword } from '../../src/sites/password-settings.ts';
 import { signBody } from '../../src/webhooks/verify-signature.ts';
 import { startGithubStandIn } from '../helpers/github-stand-in.ts';

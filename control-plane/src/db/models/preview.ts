@@ -5,7 +5,7 @@ export const PREVIEW_STATUSES = ['active', 'deleted'] as const;
 
 /**
  * A branch preview of a project: the branch, the host label it is served at
- * (`{slug}--{label}.{SITES_DOMAIN}`, previews/preview-label.ts) and whether it is still served.
+ * (`{slug}--{label}.{SITES_DOMAIN}`, sites/preview-label.ts) and whether it is still served.
  * A branch keeps its label for good, even across deletion and re-creation, so a label once given
  * to one branch never points at another.
  */
