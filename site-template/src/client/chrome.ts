@@ -55,3 +55,26 @@ export function initMenu(): void {
     if ((e.target as Element).closest('a')) set(false);
   });
 }
+
+/**
+ * The header's tab row, when its tabs outnumber its width: the page's own tab is scrolled into
+ * view, and a vertical mouse wheel over the row scrolls it sideways (until an end, where the page
+ * scrolls as usual), since a plain mouse has no other way to reach the hidden tabs.
+ */
+export function initTabRow(): void {
+  const row = document.querySelector<HTMLElement>('.header-tabs');
+  if (!row) return;
+  const current = row.querySelector<HTMLElement>('[aria-current]');
+  if (current && row.scrollWidth > row.clientWidth) {
+    const r = row.getBoundingClientRect();
+    const c = current.getBoundingClientRect();
+    row.scrollLeft += c.left - r.left - (r.width - c.width) / 2;
+  }
+  row.addEventListener('wheel', (e) => {
+    if (Math.abs(e.deltaY) <= Math.abs(e.deltaX) || e.ctrlKey) return;
+    const max = row.scrollWidth - row.clientWidth;
+    if (max <= 0 || (e.deltaY < 0 && row.scrollLeft <= 0) || (e.deltaY > 0 && row.scrollLeft >= max - 1)) return;
+    row.scrollLeft += e.deltaY;
+    e.preventDefault();
+  }, { passive: false });
+}

@@ -4,7 +4,7 @@
  */
 import { initApiPlayground } from './api-playground.ts';
 import { initEngagement } from './beacons.ts';
-import { initAppearance, initMenu } from './chrome.ts';
+import { initAppearance, initMenu, initTabRow } from './chrome.ts';
 import { initCodeBlocks } from './code-blocks.ts';
 import { initMermaid } from './mermaid.ts';
 import { initCopyPage, initFeedback } from './page-actions.ts';
@@ -14,6 +14,7 @@ import { initToc } from './toc.ts';
 
 initAppearance();
 initMenu();
+initTabRow();
 initCodeGroups();
 initTabs();
 initCodeBlocks();

@@ -38,10 +38,10 @@ export function resolveControls(input: Pick<PageShellInput, 'site' | 'switchers'
 
 const SWITCHER_LABELS = { language: 'Language', version: 'Version', product: 'Product' } as const;
 
-function SwitcherControl({ name, switcher, basePath }: { name: 'language' | 'version' | 'product'; switcher: Switcher; basePath: string }) {
+function SwitcherControl({ name, switcher, basePath, inMenu }: { name: 'language' | 'version' | 'product'; switcher: Switcher; basePath: string; inMenu?: boolean }) {
   // <details> keeps the menu usable without JavaScript.
   return (
-    <details class="switcher" data-control={name}>
+    <details class={inMenu ? 'switcher menu-switcher' : 'switcher'} data-control={name}>
       <summary aria-label={`${SWITCHER_LABELS[name]}: ${switcher.current}`}>
         {switcher.current}
         <Icon name="chevron" />
@@ -57,8 +57,11 @@ function SwitcherControl({ name, switcher, basePath }: { name: 'language' | 'ver
   );
 }
 
-/** One control by name. The toggle and the assistant need JavaScript, so they show only once it runs. */
-export function Control({ name, input }: { name: ControlName; input: Pick<PageShellInput, 'site' | 'switchers'> }) {
+/**
+ * One control by name. The toggle and the assistant need JavaScript, so they show only once it
+ * runs. `inMenu` marks a switcher's copy in the narrow-screen menu (class `menu-switcher`).
+ */
+export function Control({ name, input, inMenu }: { name: ControlName; input: Pick<PageShellInput, 'site' | 'switchers'>; inMenu?: boolean }) {
   if (name === 'appearance') {
     return (
       <button class="appearance-toggle js-only" type="button" data-control="appearance" aria-label="Toggle dark mode">
@@ -76,5 +79,5 @@ export function Control({ name, input }: { name: ControlName; input: Pick<PageSh
     );
   }
   const switcher = input.switchers?.[name];
-  return switcher ? <SwitcherControl name={name} switcher={switcher} basePath={input.site.basePath} /> : null;
+  return switcher ? <SwitcherControl name={name} switcher={switcher} basePath={input.site.basePath} inMenu={inMenu} /> : null;
 }

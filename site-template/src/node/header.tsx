@@ -115,7 +115,26 @@ export function Banner({ site }: { site: ShellInput['site'] }) {
   return <div class="site-banner" role="note" data-pagefind-ignore="all">{parts}</div>;
 }
 
-/** The site header: menu button (narrow screens), brand, tabs, links, search, header controls, CTA. */
+/**
+ * The header's tab row: one link per tab (a `<details>` dropdown for a tab with a menu), the
+ * page's own tab marked. It scrolls sideways when the tabs outnumber its width.
+ */
+export function HeaderTabs({ tabs, basePath }: { tabs: DivisionLink[]; basePath: string }) {
+  return (
+    <div class="header-tabs-row">
+      <nav class="header-tabs" aria-label="Sections">
+        {tabs.map((link) => (link.menu ? <TabMenu link={link} basePath={basePath} /> : <DivisionAnchor link={link} basePath={basePath} />))}
+      </nav>
+    </div>
+  );
+}
+
+/**
+ * The site header: a top row (menu button on narrow screens, brand, navbar links, search, header
+ * controls, CTA) and, on sites with tabs, the tab row below it. Narrow screens keep the menu
+ * button, brand, search and the assistant and appearance buttons; the tabs, switchers, links
+ * and CTA are repeated in the menu (`Sidebar`) and shown there instead.
+ */
 export function Header({ input, controls, tabs = [] }: { input: ShellInput; controls: ControlLayout; tabs?: DivisionLink[] }) {
   const { site } = input;
   return (
@@ -125,11 +144,6 @@ export function Header({ input, controls, tabs = [] }: { input: ShellInput; cont
           <Icon name="menu" />
         </button>
         <Brand site={site} />
-        {tabs.length ? (
-          <nav class="header-tabs" aria-label="Sections">
-            {tabs.map((link) => (link.menu ? <TabMenu link={link} basePath={site.basePath} /> : <DivisionAnchor link={link} basePath={site.basePath} />))}
-          </nav>
-        ) : null}
         {site.navbar?.links?.length ? (
           <nav class="header-links" aria-label="Site">
             {site.navbar.links.map((l) => <a href={withBase(site.basePath, l.href)}>{l.label}</a>)}
@@ -148,6 +162,7 @@ export function Header({ input, controls, tabs = [] }: { input: ShellInput; cont
         ) : null}
         <Cta site={site} />
       </div>
+      {tabs.length ? <HeaderTabs tabs={tabs} basePath={site.basePath} /> : null}
     </header>
   );
 }

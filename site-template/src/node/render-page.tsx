@@ -127,6 +127,7 @@ function Shell({ input: full, page, prev, next, notFound }: ShellProps) {
       data-sidebar={traits.sidebar}
       data-width={traits.width}
       data-code={traits.code}
+      data-tabs={scoped?.tabs.length ? '' : undefined}
       style={siteStyle(site)}
     >
       <Head input={input} page={notFound ? undefined : page} title={page.title} notFound={notFound} />
@@ -135,7 +136,7 @@ function Shell({ input: full, page, prev, next, notFound }: ShellProps) {
         <Banner site={site} />
         <Header input={input} controls={controls} tabs={scoped?.tabs} />
         <div class="layout">
-          <Sidebar input={input} current={page.path} controls={controls} anchors={scoped?.anchors} />
+          <Sidebar input={input} current={page.path} controls={controls} anchors={scoped?.anchors} tabs={scoped?.tabs} />
           <main class="content" id="content" tabindex={-1}>
             <article class="page" data-pagefind-body={notFound ? undefined : ''}>
               <header class="page-header">

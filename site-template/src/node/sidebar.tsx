@@ -3,7 +3,8 @@ import { IconGlyph } from '../components/icon.tsx';
 import type { NavItem, PageShellInput, TocEntry } from '../shared/types.ts';
 import { Control, type ControlLayout } from './controls.tsx';
 import type { DivisionLink } from './divisions.ts';
-import { Cta, DivisionAnchor } from './header.tsx';
+import { DivisionAnchor } from './header.tsx';
+import { MenuExtras } from './menu.tsx';
 import { withBase } from './urls.ts';
 
 /**
@@ -91,35 +92,17 @@ function NavList({ items, current, basePath, focused }: { items: NavItem[]; curr
 }
 
 /**
- * The navbar links and the CTA again, for the menu: narrow screens have no room for them in the
- * header, so CSS shows this block (and hides the header's copies) below 800px.
- */
-function MenuLinks({ site }: { site: PageShellInput['site'] }) {
-  const links = site.navbar?.links ?? [];
-  if (!links.length && !site.navbar?.primaryCta) return null;
-  return (
-    <div class="menu-links">
-      {links.length ? (
-        <nav aria-label="Site">
-          {links.map((l) => <a href={withBase(site.basePath, l.href)}>{l.label}</a>)}
-        </nav>
-      ) : null}
-      <Cta site={site} />
-    </div>
-  );
-}
-
-/**
  * The sidebar: the site navigation with the current page marked `aria-current="page"`, and a
  * footer bar for controls placed in the sidebar. On narrow screens the menu button shows it,
- * topped with the navbar links and the CTA.
+ * topped with what the header has no room for there: the tabs, the switchers, the navbar links
+ * and the CTA (`MenuExtras`).
  */
-export function Sidebar({ input, current, controls, anchors = [] }: {
-  input: Omit<PageShellInput, 'page' | 'prev' | 'next'>; current: string; controls: ControlLayout; anchors?: DivisionLink[];
+export function Sidebar({ input, current, controls, anchors = [], tabs = [] }: {
+  input: Omit<PageShellInput, 'page' | 'prev' | 'next'>; current: string; controls: ControlLayout; anchors?: DivisionLink[]; tabs?: DivisionLink[];
 }) {
   return (
     <aside class="sidebar" id="sidebar" data-pagefind-ignore="all">
-      <MenuLinks site={input.site} />
+      <MenuExtras input={input} controls={controls} tabs={tabs} />
       {anchors.length ? (
         <nav class="nav-anchors" aria-label="Sections">
           {anchors.map((link) => <DivisionAnchor link={link} basePath={input.site.basePath} />)}
