@@ -22,7 +22,7 @@ import { watchDeployments } from './outgoing-webhooks/events.ts';
 import type { Env } from './env.ts';
 import { gitHttpMiddleware } from './git/git-http.ts';
 import { createManagedRepo, deleteManagedRepo } from './git/managed-repos.ts';
-import type { Deps } from './http/route.ts';
+import type { Deps, Services } from './http/route.ts';
 import { configureLog } from './log/structured-log.ts';
 import { startControlPlane, type ControlPlane, type ControlPlaneOptions } from './server.ts';
 import { chainHandlers, siteRoutes } from './assistant/site-routes.ts';
@@ -42,7 +42,7 @@ export interface PlatformOptions extends Omit<ControlPlaneOptions, 'middleware' 
   sitePort?: number;
   /** Object store override (tests); default from the environment. */
   store?: ObjectStore;
-  services?: Record<string, unknown>;
+  services?: Services;
   /** Where the assistant and the MCP endpoint report opens, messages and reads (analytics); default: nowhere. */
   usage?: UsageSink;
 }
@@ -93,7 +93,7 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
   const workerSecret = env.WORKER_SECRET ?? randomBytes(24).toString('base64url');
   // Hooks, middleware and metrics are built before the control plane and its recorder exist; they read them through this.
   const ref: { deps?: Deps; analytics?: AnalyticsRecorder } = {};
-  const services: Record<string, unknown> = { siteStore: store, ...opts.services };
+  const services: Services = { siteStore: store, ...opts.services };
   services.projectHooks = [projectHooks(() => ref.deps!, store)];
   const lazy = (make: (d: Deps) => import('koa').Middleware): import('koa').Middleware => {
     let mw: import('koa').Middleware | undefined;
@@ -110,7 +110,7 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
   });
   ref.deps = cp.deps;
   // The job object routes preserve what a deployment replaces in this store; a failed one is undone from it.
-  usePublishRollback(cp.m, services.siteStore as ObjectStore);
+  usePublishRollback(cp.m, services.siteStore ?? store);
   const analytics = new AnalyticsRecorder(cp.m, { onError: (err) => opts.log?.('analytics write failed', err) });
   ref.analytics = analytics;
   await ensureAnalyticsIndexes(cp.m, env.ANALYTICS_RETENTION_DAYS);
@@ -123,7 +123,6 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
     },
     (err) => opts.log?.('analytics backfill failed', err),
   );
-  services.analytics = analytics;
   const internalUrl = `http://${env.API_HOST === '0.0.0.0' ? '127.0.0.1' : env.API_HOST}:${cp.port}`;
   // Workers in other containers set INTERNAL_API_URL (e.g. http://control-plane:4000); 127.0.0.1 is only right on one machine.
   services.internalBaseUrl ??= env.INTERNAL_API_URL?.replace(/\/$/, '') ?? internalUrl;
@@ -135,10 +134,9 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
   journalSweep.unref();
   const webhooks = startWebhookScheduler({
     m: cp.m, now: () => cp.deps.now(), onError: log('outgoing webhook delivery failed'),
-    allowHosts: () => services.fetchAllowHosts as string[] | undefined,
+    allowHosts: () => services.fetchAllowHosts,
   });
   const unwatch = watchDeployments(cp.m, { now: () => cp.deps.now(), siteUrlOf: (p) => siteUrlOf(cp.deps, p), onQueued: webhooks.kick, onError: log('outgoing webhook event failed') });
-  services.webhooks = webhooks;
   const assistantIndex = siteIndex({ store });
   const stopWarming = warmOnDeployment(cp.m, assistantIndex);
   const schemaPath = new URL('../../builder/schema/docs.schema.json', import.meta.url);

@@ -18,7 +18,7 @@ import { createApp } from './http/app.ts';
 import { answerClientError } from './http/client-error.ts';
 import { listen } from './http/listen.ts';
 import type { Logger } from './http/error-middleware.ts';
-import type { Deps, RouteDef } from './http/route.ts';
+import type { Deps, RouteDef, Services } from './http/route.ts';
 import { fleetMetrics, type FleetMetrics } from './metrics/fleet-metrics.ts';
 import { metricsRoute } from './metrics/metrics-route.ts';
 import { webhookDocs } from './outgoing-webhooks/openapi-webhooks.ts';
@@ -31,7 +31,7 @@ export interface ControlPlaneOptions {
   log?: Logger;
   validateResponses?: boolean;
   extraRoutes?: RouteDef[];
-  services?: Record<string, unknown>;
+  services?: Services;
   middleware?: Koa.Middleware[];
   /** Port override (0 = ephemeral); default env.API_PORT. */
   port?: number;

@@ -1,30 +1,14 @@
 /**
  * The worker's side of the control plane's internal build API. The worker holds a worker
  * secret (to claim) and, per job, a build token scoped to that one deployment; no database
- * or platform credentials.
+ * or platform credentials. The requests and answers are defined once, in protocol.ts.
  */
 import { appError, userError, type BuilderError } from '../errors.ts';
 import { MAX_PAGE_RECORD_BYTES, pageRecordTooLarge } from '../sandbox/page-output.ts';
-
-export interface Job {
-  deployment_id: string;
-  fencing: number;
-  token: string;
-  lease_ms: number;
-  commit_sha: string | null;
-  project: { id: string; slug: string };
-  source: { url: string; branch: string; token: string | null };
-  site: { prefix: string; url: string };
-  /** Plan features the build applies (absent from older control planes: none). */
-  features?: { custom_css?: boolean };
-  /** The job's object routes (relative to the control plane): the build publishes through them. */
-  store: { url: string };
-}
-
-/** What reporting on a build needs: a claimed job, or a CI deployment (which has no `source`). */
-export type BuildJob = Omit<Job, 'source' | 'store'>;
-
-export interface PageRecord { path: string; title: string; description: string; source_mdx: string; compiled_html: string; search_text: string; version: string }
+import {
+  CLAIM_WAITED_HEADER, MAX_CLAIM_WAIT_MS, MAX_PAGES_PER_REPORT, MAX_PAGES_REPORT_BYTES, MAX_WARNING_LENGTH, MAX_WARNINGS, PAGE_FIELD_LIMITS,
+  type BuildJob, type ClaimRequest, type CompleteRequest, type FetchRequest, type Job, type JobReport, type LeaseRequest, type PageRecord,
+} from './protocol.ts';
 
 /**
  * Bytes of JSON one page of a page report may take (its source, HTML and search text together):
@@ -32,46 +16,13 @@ export interface PageRecord { path: string; title: string; description: string; 
  * larger page fails as a page when it is compiled; the report checks again before sending.
  */
 export { MAX_PAGE_RECORD_BYTES };
-/** Bytes of JSON one page report request carries at most (the control plane's body limit for it). */
-export const MAX_PAGES_REPORT_BYTES = 32 * 1024 * 1024;
-/** Pages one page report request carries at most. */
-export const MAX_PAGES_PER_REPORT = 200;
-
-/** Longest title, description, URL path and version label of a page the pages API stores (it refuses longer ones with 400). */
-export const PAGE_FIELD_LIMITS = { title: 1000, description: 5000, path: 1000, version: 100 } as const;
+export {
+  CLAIM_WAITED_HEADER, MAX_CLAIM_WAIT_MS, MAX_PAGES_PER_REPORT, MAX_PAGES_REPORT_BYTES, MAX_WARNING_LENGTH, MAX_WARNINGS, PAGE_FIELD_LIMITS,
+  type BuildJob, type Job, type JobReport, type PageRecord,
+};
 
 /** Bytes of a page as a page report carries it. */
 export const pageRecordBytes = (record: PageRecord): number => Buffer.byteLength(JSON.stringify(record));
-
-/** Most warnings a report carries, and the longest line: a site with thousands of broken links reports a count for the rest. */
-export const MAX_WARNINGS = 100;
-export const MAX_WARNING_LENGTH = 1000;
-
-/** A build's final report, as sent to the control plane (which takes this same type). */
-export interface JobReport {
-  status: 'deployed' | 'failed';
-  commit_sha?: string | null;
-  /** The first line of the built commit's message and its author (`Name <email>`), when the source is a Git repository. */
-  commit_message?: string;
-  commit_author?: string;
-  pages_total?: number;
-  pages_success?: number;
-  pages_failed?: number;
-  /** Shown to the customer when the deployment fails, or lists the pages that failed. */
-  error?: string;
-  /** What the build reported without failing (see `BuildResult.warnings`), at most {@link MAX_WARNINGS} lines. */
-  warnings?: string[];
-  /** A platform-side failure worth another attempt (network, storage). */
-  retryable?: boolean;
-  stats?: { compiled: number; uploaded: number; deleted: number; timings: Record<string, number> };
-  /** Pages this deployment found renamed: their old URL paths now redirect to the new ones. */
-  redirects_added?: Array<{ from: string; to: string }>;
-}
-
-/** Longest wait a claim asks the control plane for (it refuses longer ones). */
-export const MAX_CLAIM_WAIT_MS = 30_000;
-/** The header of a 204 whose claim waited the whole time asked (absent: poll after the interval). */
-export const CLAIM_WAITED_HEADER = 'folio-claim-waited';
 
 /** A claim's answer: the job, or none and whether the control plane waited for one. */
 export interface ClaimResult { job?: Job; waited: boolean }
@@ -122,7 +73,8 @@ export class ControlPlaneClient {
   async claim(workerId: string, opts: { waitMs?: number; signal?: AbortSignal } = {}): Promise<ClaimResult> {
     const waitMs = Math.min(MAX_CLAIM_WAIT_MS, Math.max(0, opts.waitMs ?? 0));
     const timeout = AbortSignal.timeout(waitMs + 30_000);
-    const res = await this.post('/jobs/claim', this.workerSecret, { worker_id: workerId, ...(waitMs ? { wait_ms: waitMs } : {}) }, opts.signal ? AbortSignal.any([timeout, opts.signal]) : timeout);
+    const request: ClaimRequest = { worker_id: workerId, ...(waitMs ? { wait_ms: waitMs } : {}) };
+    const res = await this.post('/jobs/claim', this.workerSecret, request, opts.signal ? AbortSignal.any([timeout, opts.signal]) : timeout);
     if (res.status === 204) {
       await res.body?.cancel();
       return { waited: res.headers.has(CLAIM_WAITED_HEADER) };
@@ -131,11 +83,11 @@ export class ControlPlaneClient {
   }
 
   async heartbeat(job: BuildJob): Promise<void> {
-    await this.post(`/jobs/${job.deployment_id}/heartbeat`, job.token, { fencing: job.fencing });
+    await this.post(`/jobs/${job.deployment_id}/heartbeat`, job.token, { fencing: job.fencing } satisfies LeaseRequest);
   }
 
   async release(job: BuildJob): Promise<void> {
-    await this.post(`/jobs/${job.deployment_id}/release`, job.token, { fencing: job.fencing });
+    await this.post(`/jobs/${job.deployment_id}/release`, job.token, { fencing: job.fencing } satisfies LeaseRequest);
   }
 
   /**
@@ -176,13 +128,13 @@ export class ControlPlaneClient {
    * address-checking fetcher. A refusal (private address, too large, no answer) is the
    * customer's to fix: a user error carrying the control plane's message.
    */
-  async fetchDocument(job: BuildJob, url: string, field = 'api.openapi'): Promise<Uint8Array> {
+  async fetchDocument(job: BuildJob, url: string, field: FetchRequest['field'] = 'api.openapi'): Promise<Uint8Array> {
     let res: Response;
     try {
       res = await fetch(`${this.baseUrl}/internal/v1/jobs/${job.deployment_id}/fetch`, {
         method: 'POST',
         headers: { authorization: `Bearer ${job.token}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ fencing: job.fencing, url, field }),
+        body: JSON.stringify({ fencing: job.fencing, url, field } satisfies FetchRequest),
         signal: AbortSignal.timeout(60_000),
       });
     } catch (err) {
@@ -198,7 +150,7 @@ export class ControlPlaneClient {
   }
 
   async complete(job: BuildJob, report: JobReport): Promise<void> {
-    await this.post(`/jobs/${job.deployment_id}/complete`, job.token, { fencing: job.fencing, ...report });
+    await this.post(`/jobs/${job.deployment_id}/complete`, job.token, { fencing: job.fencing, ...report } satisfies CompleteRequest);
   }
 }
 

@@ -20,7 +20,7 @@ export const deploymentRoutes = [
     async handler({ ctx, params, auth, deps }) {
       const project = await findOwnProject(deps.m, auth.orgId, params.id);
       const d = await enqueueDeployment(deps.m, project._id, { trigger: 'manual' }, deps.now());
-      (deps.services.wakeWorkers as (() => void) | undefined)?.();
+      deps.services.wakeWorkers?.();
       // The dashboard's redeploy runs this handler for a signed-in user (dashboard/v1-handlers.ts).
       const userId = (ctx.state.session as { userId?: string } | undefined)?.userId ?? null;
       await recordAudit(deps, {

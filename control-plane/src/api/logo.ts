@@ -28,12 +28,9 @@ export const logoSchema = z.object({
   logo: z.object({ light: z.string(), dark: z.string() }),
 }).meta({ id: 'Logo' });
 
-/** Test and single-machine hooks for downloads (see `safeFetch`): never set in production. */
-interface FetchServices { fetchAllowHosts?: string[]; fetchTimeoutMs?: number }
-
 async function download(deps: Deps, field: Mode, target: string): Promise<Buffer> {
-  const s = deps.services as FetchServices;
-  return safeFetch(target, { field, allowHosts: s.fetchAllowHosts, timeoutMs: s.fetchTimeoutMs });
+  const { fetchAllowHosts, fetchTimeoutMs } = deps.services;
+  return safeFetch(target, { field, allowHosts: fetchAllowHosts, timeoutMs: fetchTimeoutMs });
 }
 
 /** The raw bytes per mode the request carried, from files or from URLs. */

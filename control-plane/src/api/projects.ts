@@ -13,7 +13,7 @@ import {
 import { projectJson } from './serialize.ts';
 
 function hooks(deps: Deps): ProjectHooks[] {
-  return (deps.services.projectHooks as ProjectHooks[] | undefined) ?? [];
+  return deps.services.projectHooks ?? [];
 }
 
 const TAGS = ['Projects'];

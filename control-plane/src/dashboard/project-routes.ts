@@ -134,7 +134,7 @@ export function registerProjectRoutes(router: DashboardRouter, _deps: Deps): voi
         // Only a site that was published has URLs to refresh; an empty repository has nothing to build.
         if (before.last_deploy_at) {
           await enqueueDeployment(deps.m, before._id, { trigger: 'manual' }, deps.now());
-          (deps.services.wakeWorkers as (() => void) | undefined)?.();
+          deps.services.wakeWorkers?.();
         }
       }
       const after = await deps.m.Project.findOne({ _id: before._id, org_id: session.orgId }).lean();

@@ -92,7 +92,7 @@ async function settings(deps: Deps, orgId: string): Promise<z.infer<typeof setti
 }
 
 const gate = (i: DashboardHandlerInput<any, any, any>) => requireFeature(i.deps.m, i.session.orgId, 'single_sign_on', i.deps.now(), i.deps.env.UPGRADE_URL);
-const allowHosts = (deps: Deps) => (deps.services.fetchAllowHosts as string[] | undefined) ?? [];
+const allowHosts = (deps: Deps) => deps.services.fetchAllowHosts ?? [];
 
 /** Checks an issuer by discovering it now, so a typo is a 400 here rather than a failed sign-in later. */
 async function checkIssuer(deps: Deps, issuer: string, clientId: string): Promise<void> {

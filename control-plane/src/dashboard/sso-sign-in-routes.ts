@@ -115,7 +115,7 @@ export function registerSsoSignInRoutes(router: DashboardRouter, _deps: Deps): v
       await requireFeature(deps.m, conn.org_id, 'single_sign_on', deps.now(), deps.env.UPGRADE_URL);
       try {
         if (conn.protocol === 'saml') return { body: { redirect_url: await samlSignInUrl(deps.m, deps.env, conn) } };
-        const { url, state } = await startOidc(deps.m, deps.env, conn, deps.now(), deps.services.fetchAllowHosts as string[] | undefined);
+        const { url, state } = await startOidc(deps.m, deps.env, conn, deps.now(), deps.services.fetchAllowHosts);
         ctx.append('Set-Cookie', stateCookie(ctx, deps, state, OIDC_STATE_TTL_MS / 1000));
         return { body: { redirect_url: url } };
       } catch (err) {
@@ -137,7 +137,7 @@ export function registerSsoSignInRoutes(router: DashboardRouter, _deps: Deps): v
       ctx.append('Set-Cookie', stateCookie(ctx, deps, '', 0));
       const orgId = await orgOfState(deps.m, query.get('state') ?? undefined);
       return finishOrRedirect(ctx, deps, 'oidc', orgId, async () => {
-        const { orgId: org, email } = await finishOidc(deps.m, deps.env, query, cookieState, deps.now(), deps.services.fetchAllowHosts as string[] | undefined);
+        const { orgId: org, email } = await finishOidc(deps.m, deps.env, query, cookieState, deps.now(), deps.services.fetchAllowHosts);
         await completeSsoSignIn(ctx, deps, org, email, 'oidc').catch((err) => { throw Object.assign(err, { email }); });
       });
     },

@@ -35,7 +35,7 @@ export function registerWebhookRoutes(router: DashboardRouter, _deps: Deps): voi
     responses: { 201: { description: 'Registered', schema: endpoint.extend({ secret: z.string() }) } },
     async handler({ ctx, params, body, session, deps }) {
       const project = await findOwnProject(deps.m, session.orgId, params.id);
-      const created = await createEndpoint({ m: deps.m, now: deps.now(), upgradeUrl: deps.env.UPGRADE_URL, allowHosts: deps.services.fetchAllowHosts as string[] | undefined }, session.orgId, project._id, body);
+      const created = await createEndpoint({ m: deps.m, now: deps.now(), upgradeUrl: deps.env.UPGRADE_URL, allowHosts: deps.services.fetchAllowHosts }, session.orgId, project._id, body);
       await auditAction(ctx, deps, session, 'webhook.created', { type: 'webhook', id: created.id, name: created.url });
       return { status: 201, body: created };
     },

@@ -18,7 +18,6 @@
  * undone; the preserved objects live under `rollback/`, which no job key can reach.
  */
 import Router from '@koa/router';
-import type { ObjectStore } from '@folio/builder';
 import { assertKey } from '@folio/builder/store/object-store.ts';
 import type Koa from 'koa';
 import { koaBody } from 'koa-body';
@@ -32,14 +31,16 @@ import { SlotsPerKey } from '../http/slots-per-key.ts';
 import { assertPlainJson, validate } from '../http/validate.ts';
 import { findOwnProject } from '../projects/own-project.ts';
 import { siteUrlOf } from '../sites/site-url.ts';
+import { siteStore } from '../uploads/site-files.ts';
 import { bucketKeyOf, listingsOf, sharedKeyOf } from './job-keys.ts';
 import { buildPrefixesOf, sitePrefix } from '../sites/bucket-prefixes.ts';
 import { preserveBeforeWrite, trackWrite } from './publish-rollback.ts';
 import { startCiDeployment, verifyLease } from './queue.ts';
 
 /**
- * Largest object a build may upload (a page, a search shard, an asset, `llms-full.txt`: ~55 MB at
- * 10,000 pages). Uploads are streamed to storage, so the size costs no memory here.
+ * Largest object a build may upload (a page, a search shard, an asset, `llms-full.txt`, the
+ * largest by far on big sites: control-plane/docs/benchmarks.md). Uploads are streamed to
+ * storage, so the size costs no memory here.
  */
 export const MAX_OBJECT_BYTES = 512 * 1024 * 1024;
 
@@ -126,7 +127,7 @@ function objectRoutes(deps: Deps): Koa.Middleware {
   };
 
   async function serve(ctx: Koa.Context, deploymentId: string, rawKey: string | undefined): Promise<void> {
-    const store = deps.services.siteStore as ObjectStore;
+    const store = siteStore(deps);
     const d = await verifyLease(deps.m, { deploymentId, fencing: fencingOf(ctx), token: buildToken(ctx) }, deps.now());
     // A preview whose branch was deleted while it built publishes nothing more: its files are gone for good.
     if (d.preview_label && !await deps.m.Preview.exists({ project_id: d.project_id, label: d.preview_label, status: 'active' })) {
@@ -149,7 +150,7 @@ function objectRoutes(deps: Deps): Koa.Middleware {
         const bytes = (await store.get(key)) ?? (shared ? await store.get(shared) : undefined);
         if (!bytes) throw new AppError(404, 'not_found', 'object not found');
         ctx.type = 'application/octet-stream';
-        // A view of the bytes, not a copy (`llms-full.txt` is 55 MB at 10,000 pages).
+        // A view of the bytes, not a copy: a large site's `llms-full.txt` is tens of megabytes (docs/benchmarks.md).
         ctx.body = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
         return;
       }

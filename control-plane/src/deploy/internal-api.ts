@@ -8,7 +8,9 @@
  *   POST /internal/v1/jobs/:id/release     Bearer <build token>, { fencing } → 204
  *
  * A build token is scoped to one deployment of one project and expires; a stale worker (its
- * fencing token superseded) gets 409 `lease_lost` and its report changes nothing.
+ * fencing token superseded) gets 409 `lease_lost` and its report changes nothing. Request bodies
+ * and the claim's answer are the builder's worker protocol (`@folio/builder/worker/protocol.ts`),
+ * one zod schema each for both sides.
  *
  * A claim with `wait_ms` (at most 30 s) that finds nothing waits for work on the control plane
  * (claim-waiters.ts) and answers as soon as it got a job, or 204 with `Folio-Claim-Waited` when
@@ -21,8 +23,10 @@ import { timingSafeEqual } from 'node:crypto';
 import Router from '@koa/router';
 import type Koa from 'koa';
 import { koaBody } from 'koa-body';
-import { z } from 'zod';
-import { CLAIM_WAITED_HEADER, MAX_WARNING_LENGTH, MAX_WARNINGS, PAGE_FIELD_LIMITS } from '@folio/builder/worker/control-plane-client.ts';
+import type { ZodType } from 'zod';
+import {
+  CLAIM_WAITED_HEADER, claimRequest, completeRequest, fetchRequest, leaseRequest, pagesRequest, type Job,
+} from '@folio/builder/worker/protocol.ts';
 import { AppError, unauthorized } from '../errors.ts';
 import { hasFeature } from '../entitlements/resolver.ts';
 import { branchHead, repoPath } from '../git/managed-repos.ts';
@@ -32,42 +36,22 @@ import { routesWithAllow } from '../http/method-guard.ts';
 import { assertPlainJson, validate } from '../http/validate.ts';
 import { BuildSourceError, githubBuildSource } from '../github/build-token.ts';
 import { claimJob, type ClaimProject } from './claim-job.ts';
-import { claimWaitersOf, MAX_CLAIM_WAIT_MS, msUntilLeaseEnds } from './claim-waiters.ts';
+import { claimWaitersOf, msUntilLeaseEnds } from './claim-waiters.ts';
 import { completeJob, heartbeat, releaseJob, verifyBuildToken, verifyLease, type LeaseProof } from './queue.ts';
 import { checkPageSizes, isDocumentTooLarge, pageTooLarge } from './page-report.ts';
 import { buildPrefixesOf } from '../sites/bucket-prefixes.ts';
 import { siteUrlOf } from '../sites/site-url.ts';
 import { safeFetch } from '../uploads/safe-fetch.ts';
 
-const fencing = z.number().int().min(1);
 /**
  * A waiting claim tries again at least this often though nothing woke it: each try counts the
  * worker as asking for work (the `folio_builders{state="idle"}` metric looks back 15 s), and
  * finds a job queued through another control-plane replica.
  */
 const CLAIM_RECHECK_MS = 10_000;
-const waitRule = { error: `must be a whole number of milliseconds from 0 to ${MAX_CLAIM_WAIT_MS}` };
-const claimBody = z.object({ worker_id: z.string().min(1).max(200), wait_ms: z.number(waitRule).int(waitRule).min(0, waitRule).max(MAX_CLAIM_WAIT_MS, waitRule).default(0) });
-const pageUpsert = z.strictObject({
-  path: z.string().min(1).max(PAGE_FIELD_LIMITS.path), title: z.string().max(PAGE_FIELD_LIMITS.title), description: z.string().max(PAGE_FIELD_LIMITS.description),
-  source_mdx: z.string(), compiled_html: z.string(), search_text: z.string(),
-  // The content version label (docs.json `navigation.versions`; the default version is `latest`).
-  version: z.string().min(1).max(PAGE_FIELD_LIMITS.version).default('latest'),
-});
-const pagesBody = z.strictObject({ fencing, upserts: z.array(pageUpsert).max(500).default([]), deletes: z.array(z.string()).max(10_000).default([]) });
-const completeBody = z.strictObject({
-  fencing, status: z.enum(['deployed', 'failed']), commit_sha: z.string().regex(/^[0-9a-f]{40}$/).nullable().optional(),
-  commit_message: z.string().max(300).optional(), commit_author: z.string().max(300).optional(),
-  pages_total: z.number().int().min(0).optional(), pages_success: z.number().int().min(0).optional(), pages_failed: z.number().int().min(0).optional(),
-  error: z.string().max(20_000).optional(), retryable: z.boolean().optional(),
-  warnings: z.array(z.string().max(MAX_WARNING_LENGTH)).max(MAX_WARNINGS).optional(),
-  stats: z.object({ compiled: z.number().int(), uploaded: z.number().int(), deleted: z.number().int(), timings: z.record(z.string(), z.number()) }).optional(),
-  redirects_added: z.array(z.strictObject({ from: z.string().min(1).max(2000), to: z.string().min(1).max(2000) })).max(10_000).optional(),
-});
 
 /** Largest document a build may fetch (`api.openapi` by URL); the builder reads at most this much. */
 export const BUILD_FETCH_LIMIT_BYTES = 64 * 1024 * 1024;
-const fetchBody = z.strictObject({ fencing, url: z.string().min(1).max(2000), field: z.enum(['api.openapi']) });
 
 function bearer(ctx: Koa.Context): string {
   const m = /^Bearer\s+(\S+)$/i.exec(ctx.get('authorization'));
@@ -93,7 +77,7 @@ export type SourceProject = { _id: string; slug: string; org_id: string; github_
 export async function sourceOf(deps: Deps, project: SourceProject, buildToken: string, previewBranch?: string | null) {
   const branch = previewBranch ?? project.github_branch ?? 'main';
   if (project.github_repo) return { ...await githubBuildSource(deps, project), branch };
-  const internal = (deps.services.internalBaseUrl as string | undefined) ?? deps.env.publicApiUrl.replace(/\/v1$/, '');
+  const internal = deps.services.internalBaseUrl ?? deps.env.publicApiUrl.replace(/\/v1$/, '');
   return { url: `${internal}/git/${project.slug}.git`, branch, token: buildToken };
 }
 
@@ -112,7 +96,7 @@ export function internalApi(deps: Deps, workerSecret: string | undefined): Koa.M
   const router = new Router({ prefix: '/internal/v1' });
   const json = koaBody({ jsonLimit: '64mb', jsonStrict: true, text: false, urlencoded: false });
   const proofOf = (ctx: Koa.Context, body: { fencing: number }): LeaseProof => ({ deploymentId: ctx.params.id, fencing: body.fencing, token: bearer(ctx) });
-  const bodyOf = <T>(ctx: Koa.Context, schema: z.ZodType<T>): T => { assertPlainJson(ctx.request.body); return validate(schema, ctx.request.body ?? {}, 'body'); };
+  const bodyOf = <T>(ctx: Koa.Context, schema: ZodType<T>): T => { assertPlainJson(ctx.request.body); return validate(schema, ctx.request.body ?? {}, 'body'); };
 
   // Credentials are checked before a body (up to 64 MB of pages) is read.
   const workerFirst: Koa.Middleware = async (ctx, next) => {
@@ -125,7 +109,7 @@ export function internalApi(deps: Deps, workerSecret: string | undefined): Koa.M
   };
 
   router.post('/jobs/claim', workerFirst, json, async (ctx) => {
-    const { worker_id, wait_ms } = bodyOf(ctx, claimBody);
+    const { worker_id, wait_ms } = bodyOf(ctx, claimRequest);
     const waiters = claimWaitersOf(deps.m);
     // The client went away (a worker stopping aborts its waiting claim): stop waiting.
     const gone = new AbortController();
@@ -178,7 +162,7 @@ export function internalApi(deps: Deps, workerSecret: string | undefined): Koa.M
     // The worker fetches the repository next: its ref advertisement is made while this answer
     // travels (git/ref-advertisement.ts), not when the fetch asks for it.
     if (!project.github_repo) refreshAdvertisements(repoPath(deps, project._id), 'git-upload-pack');
-    ctx.body = {
+    const answer: Job = {
       deployment_id: job.deployment._id, fencing: job.deployment.fencing, token: job.token, lease_ms: deps.env.BUILD_LEASE_MS,
       commit_sha: job.deployment.commit_sha ?? null,
       project: { id: project._id, slug: project.slug },
@@ -193,19 +177,20 @@ export function internalApi(deps: Deps, workerSecret: string | undefined): Koa.M
       // Builders publish through the job's object routes (ci-api.ts), confined to the prefix.
       store: { url: `/internal/v1/jobs/${job.deployment._id}/objects` },
     };
+    ctx.body = answer;
   });
   router.post('/jobs/:id/heartbeat', tokenFirst, json, async (ctx) => {
-    const body = bodyOf(ctx, z.object({ fencing }));
+    const body = bodyOf(ctx, leaseRequest);
     await heartbeat(deps.m, proofOf(ctx, body), deps.now(), deps.env.BUILD_LEASE_MS);
     ctx.status = 204;
   });
   router.post('/jobs/:id/release', tokenFirst, json, async (ctx) => {
-    const body = bodyOf(ctx, z.object({ fencing }));
+    const body = bodyOf(ctx, leaseRequest);
     await releaseJob(deps.m, proofOf(ctx, body), deps.now());
     ctx.status = 204;
   });
   router.post('/jobs/:id/pages', tokenFirst, json, async (ctx) => {
-    const body = bodyOf(ctx, pagesBody);
+    const body = bodyOf(ctx, pagesRequest);
     const d = await verifyLease(deps.m, proofOf(ctx, body), deps.now());
     const now = deps.now();
     // The pages API describes production; a preview's pages live in its files only.
@@ -233,14 +218,14 @@ export function internalApi(deps: Deps, workerSecret: string | undefined): Koa.M
   // process cannot reach the network itself, and this fetcher refuses private and loopback
   // addresses, so a customer's URL cannot reach the platform's own network.
   router.post('/jobs/:id/fetch', tokenFirst, json, async (ctx) => {
-    const body = bodyOf(ctx, fetchBody);
+    const body = bodyOf(ctx, fetchRequest);
     await verifyLease(deps.m, proofOf(ctx, body), deps.now());
-    const s = deps.services as { fetchAllowHosts?: string[]; fetchTimeoutMs?: number };
-    ctx.body = await safeFetch(body.url, { field: body.field, maxBytes: BUILD_FETCH_LIMIT_BYTES, timeoutMs: s.fetchTimeoutMs ?? 30_000, allowHosts: s.fetchAllowHosts });
+    const { fetchAllowHosts, fetchTimeoutMs } = deps.services;
+    ctx.body = await safeFetch(body.url, { field: body.field, maxBytes: BUILD_FETCH_LIMIT_BYTES, timeoutMs: fetchTimeoutMs ?? 30_000, allowHosts: fetchAllowHosts });
     ctx.type = 'application/octet-stream';
   });
   router.post('/jobs/:id/complete', tokenFirst, json, async (ctx) => {
-    const body = bodyOf(ctx, completeBody);
+    const body = bodyOf(ctx, completeRequest);
     const { fencing: f, ...report } = body;
     await completeJob(deps.m, proofOf(ctx, { fencing: f }), report, deps.now());
     ctx.status = 204;

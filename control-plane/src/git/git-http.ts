@@ -136,7 +136,7 @@ export function gitHttpMiddleware(deps: Deps): Koa.Middleware {
         orgId: project.org_id, actorUserId: null, actorLabel: `api key ${keyId}`, action: 'deployment.triggered',
         target: { type: 'deployment', id: queued._id, name: project.slug }, details: { via: 'git push', commit_sha: after }, ip: ctx.ip,
       });
-      (deps.services.wakeWorkers as (() => void) | undefined)?.();
+      deps.services.wakeWorkers?.();
       if (progress) await reportDeployment(deps, project, queued._id, progress);
     });
   };

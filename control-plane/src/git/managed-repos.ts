@@ -71,7 +71,7 @@ export async function commitFile(deps: Deps, projectId: string, filePath: string
     const commit = (await runGit(['commit-tree', tree, ...(parent ? ['-p', parent] : []), '-m', message], { cwd, env })).stdout.toString().trim();
     await runGit(['update-ref', `refs/heads/${branch}`, commit, ...(parent ? [parent] : [])], { cwd });
     await enqueueDeployment(deps.m, projectId, { commitSha: commit, trigger: 'push' }, deps.now());
-    (deps.services.wakeWorkers as (() => void) | undefined)?.();
+    deps.services.wakeWorkers?.();
     return commit;
   } finally {
     fs.rmSync(indexFile, { force: true });

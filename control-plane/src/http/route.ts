@@ -6,11 +6,13 @@
  */
 import type Koa from 'koa';
 import type { ZodType } from 'zod';
+import type { ObjectStore } from '@folio/builder';
 import type { AuthenticatedKey } from '../auth/api-keys.ts';
 import type { Scope } from '../auth/scopes.ts';
 import type { Models } from '../db/models/index.ts';
 import type { Env } from '../env.ts';
 import type { AppError } from '../errors.ts';
+import type { ProjectHooks } from '../projects/project-hooks.ts';
 
 /** What every handler may use besides the request. */
 export interface Deps {
@@ -18,8 +20,28 @@ export interface Deps {
   env: Env;
   /** The clock (injectable so tests can cross period boundaries). */
   now(): Date;
-  /** Extension point for services added by other modules (queue, stores, git). */
-  services: Record<string, unknown>;
+  /** Services the platform adds (stores, hooks, test settings); see {@link Services}. */
+  services: Services;
+}
+
+/**
+ * What the platform (platform.ts) or a test hands the routes besides the database and the
+ * environment. All optional: a bare API (tests) runs without them, and a route that cannot work
+ * without one says so (a missing `siteStore` is a set-up error, 500).
+ */
+export interface Services {
+  /** Where sites and builder state live. */
+  siteStore?: ObjectStore;
+  /** Follow a project's life: its managed repository, its site files. */
+  projectHooks?: ProjectHooks[];
+  /** Called after a deployment is queued, to wake idle builder workers at once; without it they poll. */
+  wakeWorkers?: () => void;
+  /** The origin builders reach the internal API and Git at; default `publicApiUrl` without `/v1`. */
+  internalBaseUrl?: string;
+  /** Hosts downloads may reach although private or loopback (tests, single machine); never set in production. */
+  fetchAllowHosts?: string[];
+  /** Time limit of a download in ms (default: each caller's own). */
+  fetchTimeoutMs?: number;
 }
 
 export interface HandlerInput<P, Q, B> {

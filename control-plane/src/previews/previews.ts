@@ -13,6 +13,7 @@ import { hasFeature } from '../entitlements/resolver.ts';
 import type { Deps } from '../http/route.ts';
 import { previewSitePrefix, previewStatePrefix } from '../sites/bucket-prefixes.ts';
 import { previewLabel, splitPreviewHost } from '../sites/preview-label.ts';
+import { siteStore } from '../uploads/site-files.ts';
 
 /** The project fields previews need. */
 export interface PreviewProject { _id: string; org_id: string; slug: string }
@@ -56,7 +57,7 @@ export async function queuePreview(deps: Deps, project: PreviewProject, branch: 
   const preview = await ensurePreview(deps, project, branch);
   if (!preview) return undefined;
   const d = await enqueueDeployment(deps.m, project._id, { commitSha, trigger, preview }, deps.now());
-  (deps.services.wakeWorkers as (() => void) | undefined)?.();
+  deps.services.wakeWorkers?.();
   return { deploymentId: d._id, preview };
 }
 
@@ -80,7 +81,7 @@ export async function deletePreview(deps: Deps, projectId: string, branch: strin
       lease_owner: null, lease_expires_at: null, token_hash: null, token_expires_at: null,
     },
   });
-  const store = deps.services.siteStore as ObjectStore;
+  const store = siteStore(deps);
   await removePrefix(store, previewSitePrefix(projectId, p.label));
   await removePrefix(store, previewStatePrefix(projectId, p.label));
   return true;

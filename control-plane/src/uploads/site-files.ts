@@ -14,7 +14,7 @@ import { sitePrefix } from '../sites/bucket-prefixes.ts';
 
 /** The site store from `deps.services.siteStore`; its absence is a set-up error (500). */
 export function siteStore(deps: Deps): ObjectStore {
-  const store = deps.services.siteStore as ObjectStore | undefined;
+  const store = deps.services.siteStore;
   if (!store) throw internal(new Error('services.siteStore is not configured'));
   return store;
 }

@@ -16,7 +16,7 @@ t.test('logo API', async (t) => {
     if (req.url === '/to-loopback') { res.writeHead(302, { location: 'http://127.0.0.1:9/logo.png' }); res.end(); return; }
     res.writeHead(404); res.end();
   });
-  const services: Record<string, unknown> = { siteStore: sites.store, fetchAllowHosts: [`127.0.0.1:${images.port}`] };
+  const services = { siteStore: sites.store, fetchAllowHosts: [`127.0.0.1:${images.port}`] };
   const api = await startTestApi({ services });
   t.teardown(async () => { await api.close(); await images.close(); sites.cleanup(); });
   const stored = (projectId: string, urlPath: string) => fs.readFileSync(path.join(sites.root, 'sites', projectId, urlPath));
