@@ -41,8 +41,8 @@ async function runOne(msg: BuildRequest): Promise<void> {
   abort = new AbortController();
   // Its sandboxes live as long as it does (the worker ends it when idle, and its sandboxes with it).
   // A sandbox started again by a process whose heap has grown forks that heap: every page the
-  // build process writes afterwards takes a copy-on-write fault (102,400 faults and 2.3-2.7 s of
-  // CPU to write 400 MB after one spawn, measured), besides the sandbox's own ~1.6 s start.
+  // build process writes afterwards takes a copy-on-write fault, a cost in CPU of the same order as
+  // the sandbox's own start (figures: control-plane/docs/benchmarks.md, "Builder workers").
   compiler ??= await createCompiler({ log: (line) => console.error(line), idleMs: Number.POSITIVE_INFINITY });
   // The first sandbox starts while the repository is fetched.
   compiler.prepare();
