@@ -6,7 +6,8 @@
  *   pool), and freed memory in one is not reused by the others: two arenas at most.
  * - Vite's parser and transforms (rolldown, a native addon) allocate with mimalloc, which keeps
  *   freed pages for a while before returning them; returned at once here (`PURGE_DELAY=0`).
- * Together ~20 MB less resident per sandbox, at no measurable CPU cost (builder README, "Memory").
+ * Together they keep a sandbox's resident size down at no measurable CPU cost (builder
+ * docs/benchmarks.md, "Allocators").
  *
  * Both allocators read these when they start (glibc with the process, mimalloc when Vite's addon
  * loads), so they are set in a child's environment when it is started; a sandbox removes them
@@ -19,10 +20,8 @@ export const ALLOCATOR_ENV = { MALLOC_ARENA_MAX: '2', MIMALLOC_PURGE_DELAY: '0' 
  * site's `llms-full.txt` is 55 MB, read back from the last publish and written again; the state's
  * JSON) is asked for in huge pages where the kernel gives them on request (transparent huge
  * pages in `madvise` mode, as on the machines measured). A 4 KB page costs a fault the first
- * time it is written, and on a virtual machine a fault is dear: writing 55 MB of new memory took
- * 228 ms of CPU against 81 ms with the tunable, and a one-page edit of a 10,000-page site in a
- * fresh process took ~35% fewer faults and ~15% less CPU (builder README, "Fresh memory on a
- * virtual machine"). Not for sandboxes: their memory is V8's heap, which glibc does not allocate
+ * time it is written, and on a virtual machine a fault is dear, so large blocks in huge pages
+ * take far fewer faults and less CPU (builder docs/benchmarks.md, "Huge pages"). Not for sandboxes: their memory is V8's heap, which glibc does not allocate
  * (a cold build's faults and CPU were the same with it), and their resident size would only
  * grow. Ignored where the kernel has no transparent huge pages or gives them to every mapping.
  */
@@ -34,7 +33,7 @@ export function withHugePages(tunables: string | undefined): string {
 }
 
 /**
- * V8's young generation grows to 3 x 16 MB by default; at 8 MB semi-spaces a process stays
- * ~45 MB smaller for ~1% more CPU (at 4 MB, ~55 MB for ~5%: builder README, "Memory").
+ * V8's young generation grows to 3 x 16 MB by default; 8 MB semi-spaces keep a process
+ * smaller for little more CPU (builder docs/benchmarks.md, "Semi-space size").
  */
 export const SEMI_SPACE_FLAG = '--max-semi-space-size=8';

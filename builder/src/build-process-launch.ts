@@ -2,7 +2,7 @@
  * How a build process is started (by the CLI, the deployment worker and `bench:build`): the
  * builder's entry as `nodeEntryArgs` runs it, with a smaller young generation and allocators that
  * hand memory back (allocator-env.ts). A 10,000-page build process then peaks ~90 MB lower while
- * its sandboxes compile (builder README, "Memory").
+ * its sandboxes compile (builder docs/benchmarks.md, "Peak memory").
  */
 import { ALLOCATOR_ENV, SEMI_SPACE_FLAG, withHugePages } from './allocator-env.ts';
 import { nodeEntryArgs } from './node-entry-args.ts';

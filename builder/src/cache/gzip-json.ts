@@ -8,11 +8,9 @@ const gunzipAsync = promisify(gunzip);
 export const GZIP_JSON = 'application/gzip';
 
 /**
- * Compression level of the builder's state. Level 2 against zlib's default 6, measured on the
- * state of a 1,000-page realistic site (17 MB of JSON): 2.6x less CPU for 19% more bytes
- * (2.85 MB against 2.39 MB), so the state stays near a seventh of its JSON and about a tenth of
- * the site it describes, while a cold build gzips every page's cache entry and an edit the
- * whole summaries object.
+ * Compression level of the builder's state: level 2 costs far less CPU than zlib's default 6 for
+ * a few more bytes (builder docs/benchmarks.md, "State compression"), and a cold build gzips
+ * every page's cache entry, an edit the whole summaries object.
  */
 const LEVEL = 2;
 
@@ -32,8 +30,8 @@ export function gzipBytes(bytes: Buffer): Promise<Buffer> {
 /**
  * Output chunk size for gunzipping `bytes`: the size gzip's trailer records (ISIZE, the input's
  * size modulo 2^32), within 16 KB and 8 MB. zlib's asynchronous API inflates one chunk per trip
- * to its thread pool, 16 KB by default: a 10,000-page site's state (496 buckets, 26 MB of JSON)
- * took ~1,700 trips and 170 ms of CPU, against 90 ms with one trip per bucket. A wrong trailer
+ * to its thread pool, 16 KB by default, and each trip costs (builder docs/benchmarks.md,
+ * "Gunzip chunks"). A wrong trailer
  * only changes how many trips it takes.
  */
 function outputChunk(bytes: Uint8Array): number {

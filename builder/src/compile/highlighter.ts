@@ -50,9 +50,9 @@ const EMBEDDED: BundledLanguage[] = ['markdown', 'mdx', 'yaml', 'toml', 'tsx', '
 /**
  * Grammars match with JavaScript's own regular expressions (shiki's JavaScript engine: Oniguruma
  * patterns translated by oniguruma-to-es), not with Oniguruma compiled to WebAssembly. The
- * WebAssembly memory grows with every expression a grammar compiles and is never given back (42 MB
- * of a sandbox midway through a 10,000-page build); with the expressions as RegExps in V8's heap a
- * sandbox peaks ~25 MB lower. Same CPU, same HTML: a 1,000-page build came out byte for byte the
+ * WebAssembly memory grows with every expression a grammar compiles and is never given back; with
+ * the expressions as RegExps in V8's heap a sandbox peaks lower (builder docs/benchmarks.md,
+ * "Regular expression engine"). Same CPU, same HTML: a 1,000-page build came out byte for byte the
  * same, and `test/compile/regex-engines.test.ts` compares both engines on the languages docs use
  * most and checks that every bundled grammar translates, but those in {@link ONIGURUMA_ONLY}.
  */

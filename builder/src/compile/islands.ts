@@ -8,7 +8,7 @@
  * module with Preact (outputs/island-bundle.ts); a page without such a component ships no
  * extra script.
  *
- * Limits (documented in the builder README): only uses without children become islands (MDX
+ * Limits (documented in builder docs/authoring.md): only uses without children become islands (MDX
  * children cannot cross to the browser), props must be JSON (functions are dropped), and the
  * client module holds the hook components and their imports, not the template's components.
  */

@@ -4,26 +4,8 @@
  * evaluated in this process; the JSX runtime is imported natively.
  *
  * Why the module runner and not one Vite SSR build of the batch (`build.ssr`, output imported):
- * measured side by side with `npx tsx scripts/src/bench/engine-bench.ts 200` (200 synthetic
- * 3.4 KB pages with two code fences, a table, Note and Tabs; warmed; 2-core machine shared with
- * other builds, load average ~10, so CPU time is the steadier figure):
- *
- *   runner  200 pages: 9.2 s CPU (46.0 ms/page), 35.3 s wall
- *   build   200 pages: 10.1 s CPU (50.4 ms/page), 34.6 s wall
- *   floor   200 pages: 8.9 s CPU (44.4 ms/page), 37.5 s wall (plain @mdx-js/mdx, raw-floor.ts)
- *
- * Earlier runs of the same command gave runner 47.9 / build 57.5 / floor 36.7 ms/page CPU. The
- * runner costs ~1.0-1.3x the floor and, unlike the build, isolates failures: one bad page fails
- * a whole Rollup build, which would then need rebuilding without it.
- *
- * Since then, three costs of the runner path were cut: dev source maps (~7% of compile CPU),
- * code-block HTML as string literals in the modules, and Vite's SSR transform of page modules
- * (~7.5%: it printed, re-parsed and rewrote what MDX had as a tree; recma-runner-module.ts now
- * writes the runner's form directly). Vite's share of a page's compile CPU went from ~14% to
- * ~4.5% (steady-state profile of 300 synthetic pages in one thread).
- *
- * Two worker threads (`… 400 pool` vs `… 400 runner`) measured 67.4 s vs 66.5 s wall on the
- * same loaded machine: no gain could be shown there, since other processes held both cores.
+ * about as cheap per page, and it isolates failures, where one bad page fails a whole Rollup
+ * build. Figures: builder/docs/benchmarks.md, "Compile engine".
  */
 import mdx from '@mdx-js/rollup';
 import { createServer, createServerModuleRunner, moduleRunnerTransform, type Plugin, type ViteDevServer } from 'vite';

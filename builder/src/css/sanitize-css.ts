@@ -12,7 +12,7 @@
  *   anything: other URLs, image functions, script hooks and every at-rule other than `@media`,
  *   `@supports` and `@keyframes` go, with the declaration or rule holding them.
  *
- * Decisions are made on CSS tokens with escapes decoded (css-tokens.ts: `u\72l(`, `"/\9 /x"`,
+ * Decisions are made on CSS tokens with escapes decoded (css-components.ts: `u\72l(`, `"/\9 /x"`,
  * `\` newline continuations, comments between tokens), and a URL is judged as a browser's URL
  * parser will read it (leading and trailing control characters and spaces stripped, tabs and
  * newlines removed, `\` read as `/`). What is kept is written back token for token: CSS with

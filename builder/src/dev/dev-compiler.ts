@@ -9,7 +9,7 @@ const KEEP_SANDBOXES_MS = Number.POSITIVE_INFINITY;
  * The preview's compiler. With an empty cache (no manifest: the first build compiles every page;
  * only its existence is asked, since reading it means reading every bucket it lists) its first
  * sandbox starts at once: the page a visitor opens first waits for that sandbox's ~1.6 s of CPU
- * (see the builder README's "Where a sandbox's start goes"), so `startDev` calls this before it
+ * (see builder docs/benchmarks.md, "Where a sandbox's start goes"), so `startDev` calls this before it
  * loads the session, the server and the configuration's schema, and the sandbox starts beside
  * them. With the cache kept a start may compile nothing, so the sandbox starts when a page
  * first compiles. Close the compiler when the preview stops.

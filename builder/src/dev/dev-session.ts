@@ -6,7 +6,7 @@ import { gitBlobId } from '../git/blob-id.ts';
 import type { RepoSnapshot } from '../git/repo-snapshot.ts';
 import { LinkChecker } from '../links/link-check.ts';
 import { readManifest } from '../state/manifest.ts';
-import { prevNextByPath, type PrevNext } from '../nav/prev-next.ts';
+import { prevNextByPath } from '../nav/prev-next.ts';
 import type { ShellContext } from '../outputs/page-shells.ts';
 import { htmlKey } from '../outputs/site-paths.ts';
 import type { ObjectStore } from '../store/object-store.ts';
@@ -75,10 +75,10 @@ export interface DevSession {
  * without waiting for about two thirds of its module loading; the first build awaits them.
  */
 async function loadBuildModules() {
-  const [{ build }, { isPageFailure }, { renderPage }, { pageContext, pageShellInput }, { PageMemory }] = await Promise.all([
-    import('../build.ts'), import('../compile/index.ts'), import('@folio/site-template'), import('../outputs/page-shells.ts'), import('../state/page-bodies.ts'),
+  const [{ build }, { isPageFailure }, { renderShell }, { PageMemory }] = await Promise.all([
+    import('../build.ts'), import('../compile/index.ts'), import('../outputs/page-shells.ts'), import('../state/page-bodies.ts'),
   ]);
-  return { build, isPageFailure, renderPage, pageContext, pageShellInput, pageMemory: new PageMemory() };
+  return { build, isPageFailure, renderShell, pageMemory: new PageMemory() };
 }
 
 /**
@@ -111,7 +111,7 @@ export function createDevSession(opts: DevSessionOptions): DevSession {
   const listeners = new Set<(event: DevEvent) => void>();
   const pageProblems = new Map<string, DevProblem>();
   let configProblem: DevProblem | undefined;
-  let shell: { ctx: ShellContext; config: ResolvedConfig; neighbours: ReadonlyMap<string, PrevNext> } | undefined;
+  let shell: { ctx: ShellContext; config: ResolvedConfig } | undefined;
   /** Source path → URL path of every page of the last build. */
   let pages = new Map<string, string>();
   const pending = new Set<string>();
@@ -162,7 +162,11 @@ export function createDevSession(opts: DevSessionOptions): DevSession {
       result = await build({
         // The first build takes the pages compiled early (answered before it) instead of compiling them again.
         source: { kind: 'snapshot', snapshot: frozen(tree) }, store, siteUrl: opts.siteUrl, compiler: built ? await compilerReady : early.sharing(await compilerReady), pageMemory, linkChecker,
-        onShell: (ctx, config) => { shell = { ctx, config, neighbours: prevNextByPath(ctx.nav) }; },
+        onShell: (ctx, config) => {
+          shell = { ctx, config };
+          // Made now (once per sidebar, remembered with it), so an edit's fast path finds them.
+          prevNextByPath(ctx.nav);
+        },
       });
       configProblem = undefined;
     } catch (err) {
@@ -198,7 +202,7 @@ export function createDevSession(opts: DevSessionOptions): DevSession {
   const fastPath = async (paths: string[]): Promise<void> => {
     const current = shell!;
     const compiler = await compilerReady;
-    const { isPageFailure, pageContext, pageShellInput, renderPage } = await modules;
+    const { isPageFailure, renderShell } = await modules;
     const readFile = async (p: string) => (tree.files.has(p) ? Buffer.from(await tree.read(p)).toString('utf8') : undefined);
     const inputs = await Promise.all(paths.map(async (p) => ({ sourcePath: p, source: (await readFile(p)) ?? '', contentRoot: current.config.contentRoot })));
     const results = await compiler.compile(inputs, { readFile });
@@ -209,9 +213,7 @@ export function createDevSession(opts: DevSessionOptions): DevSession {
       pageProblems.delete(p);
       const key = htmlKey(res.urlPath);
       // Languages and versions: the page's own sidebar, switchers and locale, as the build renders it.
-      const own = pageContext(current.ctx, res.urlPath);
-      const neighbours = own === current.ctx ? current.neighbours : prevNextByPath(own.nav);
-      await opts.store.put(key, Buffer.from(renderPage(pageShellInput(res, own, neighbours.get(res.urlPath)))));
+      await opts.store.put(key, Buffer.from(renderShell(res, current.ctx)));
       keys.push(key);
     }
     if (keys.length > 0) emit({ type: 'update', keys });

@@ -28,11 +28,9 @@ import { isPageFailure, type Compiler, type CompileContext, type CompileInput } 
 import { COMPILER_VERSION } from '../compile/compiler-version.ts';
 import { urlPathFor } from '../compile/url-path.ts';
 import type { ResolvedConfig } from '../config/parse-config.ts';
-import { listedPages } from '../config/navigation-files.ts';
-import { readRepoConfig } from '../config/read-repo-config.ts';
 import { CACHE_PREFIX, readManifest, type BuildManifest } from '../state/manifest.ts';
 import { htmlKey } from '../outputs/site-paths.ts';
-import { IGNORE_FILE, repoLayout } from '../repo-layout.ts';
+import { planSite } from '../pipeline/site-plan.ts';
 import { contentTypeFor } from '../store/content-type.ts';
 import { prefixStore, type ObjectStore } from '../store/object-store.ts';
 import type { CompiledPage, PageFailure } from '../types.ts';
@@ -87,12 +85,10 @@ export function createEarlyAnswers(opts: EarlyAnswersOptions): EarlyAnswers {
 
   let site: ReturnType<typeof readSite> | undefined;
   async function readSite() {
-    const { loaded } = await readRepoConfig(tree, { siteUrl: opts.siteUrl, basePath: '' });
-    const config = loaded.config;
-    const ignoreText = tree.files.has(IGNORE_FILE) ? Buffer.from(await tree.read(IGNORE_FILE)).toString('utf8') : undefined;
-    const layout = repoLayout(tree.files.keys(), config.contentRoot, ignoreText, listedPages(config.navigation));
+    // The build's own reading of the site: the same configuration and the same pages.
+    const { config, layout } = await planSite(tree, { siteUrl: opts.siteUrl, basePath: '' });
     const byHtml = new Map(layout.pages.map((p) => [htmlKey(urlPathFor(p, config.contentRoot)), p]));
-    const [{ clientBundle }, tailwind] = await Promise.all([import('../render-site.ts'), import('../outputs/tailwind-css.ts')]);
+    const [{ clientBundle }, tailwind] = await Promise.all([import('../pipeline/render-shells.ts'), import('../outputs/tailwind-css.ts')]);
     return { config, layout, byHtml, assets: new Set(layout.assets.values()), clientBundle, tailwind };
   }
 
@@ -127,8 +123,7 @@ export function createEarlyAnswers(opts: EarlyAnswersOptions): EarlyAnswers {
     if (redirectRules(config).some((r) => r.source === urlPathFor(p, contentRoot))) return undefined;
     // Beside the compile: the template, the sidebar's facts, the API pages and the client bundle.
     const modules = Promise.all([
-      import('@folio/site-template'), import('../outputs/page-shells.ts'), import('../nav/dimension-nav.ts'), import('../nav/prev-next.ts'),
-      import('../outputs/search-index.ts'),
+      import('../outputs/page-shells.ts'), import('../nav/dimension-nav.ts'), import('../outputs/search-index.ts'),
     ]);
     const others = Promise.all(s.layout.pages.map(async (q) => (q === p ? undefined : navFacts(q, (await text(q)) ?? '', contentRoot))));
     const api = apiNavPages(config);
@@ -136,7 +131,7 @@ export function createEarlyAnswers(opts: EarlyAnswersOptions): EarlyAnswers {
     for (const pending of [modules, others, api, bundle]) pending.catch(() => undefined);
     const page = await compiledPage(p, contentRoot);
     if (isPageFailure(page) || page.islands) return undefined;
-    const [{ renderPage: render }, { pageContext, pageShellInput }, { siteNav }, { prevNextByPath }, { plannedSearchBase }] = await modules;
+    const [{ renderShell }, { siteNav }, { plannedSearchBase }] = await modules;
     const pages: NavPage[] = (await others).map((o) => o ?? page);
     // An author's page wins its URL over a generated API page, as in the build.
     const taken = new Set(pages.map((q) => q.urlPath));
@@ -156,8 +151,7 @@ export function createEarlyAnswers(opts: EarlyAnswersOptions): EarlyAnswers {
     if (custom && (await store.head(custom).catch(() => undefined))) assets.custom = `/${custom}`;
     const searchBase = plannedSearchBase(pages.map((q) => ({ urlPath: q.urlPath, searchHash: '' })), config.basePath);
     const shell = { site: config, nav, assets, searchBase, year: new Date().getUTCFullYear(), ...(dimensions ? { dimensions } : {}) };
-    const own = pageContext(shell, page.urlPath);
-    const html = render(pageShellInput(page, own, prevNextByPath(own.nav).get(page.urlPath)));
+    const html = renderShell(page, shell);
     return { bytes: Buffer.from(html), page: true };
   };
 

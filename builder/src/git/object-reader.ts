@@ -2,9 +2,8 @@
  * Reads Git objects (loose and packed, deltas resolved) with Node's native zlib and SHA-1.
  *
  * Why not isomorphic-git's `readObject`: it inflates with pako (JavaScript) and hashes through
- * WebCrypto one promise at a time, which took ~1 ms of CPU per object: reading the 1,000 pages
- * of a docs repository and walking its trees cost ~1.6 s of the build process's CPU, ten times
- * what the native path takes (measured side by side on the same repository, loose and packed).
+ * WebCrypto one promise at a time, several times the CPU of the native path per object (builder
+ * docs/benchmarks.md, "Git object reads").
  * Every object read here is checked against its id, as isomorphic-git checks loose ones.
  * Whatever this reader does not handle (alternates, a pack index of another version) is
  * answered by isomorphic-git instead.

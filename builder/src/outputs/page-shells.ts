@@ -68,10 +68,19 @@ export function pageShellInput(page: ShellPage, ctx: ShellContext, neighbours: P
   return input;
 }
 
+/**
+ * The HTML of one page's shell: its own sidebar, switchers and locale (`pageContext`), its
+ * previous/next links from that sidebar, and its client module (site path) when it has one. The
+ * build, the dev server's early page and its edits all render shells with this.
+ */
+export function renderShell(page: ShellPage, shell: ShellContext, island?: string): string {
+  const own = pageContext(shell, page.urlPath);
+  return renderPage(pageShellInput(page, own, prevNextByPath(own.nav).get(page.urlPath), island));
+}
+
 /** Key → HTML of every page's shell. */
 export function pageShells(pages: readonly ShellPage[], ctx: ShellContext): Map<string, string> {
-  const neighbours = prevNextByPath(ctx.nav);
-  return new Map(pages.map((page) => [htmlKey(page.urlPath), renderPage(pageShellInput(page, ctx, neighbours.get(page.urlPath)))]));
+  return new Map(pages.map((page) => [htmlKey(page.urlPath), renderShell(page, ctx)]));
 }
 
 /** Key of the not-found page the server answers 404 with. */

@@ -20,7 +20,7 @@ import { createHash } from 'node:crypto';
 import { shardCount, shardOf, scopeTags, type SearchFilters } from './search-shards.ts';
 import { sha256Again } from '../sha256.ts';
 
-/** URLs the overlay covers at most by default (see the README, "Search shards", for why 32). */
+/** URLs the overlay covers at most by default (see builder docs/site-outputs.md, "Search shards", for why 32). */
 export const OVERLAY_LIMIT = 32;
 
 /** Key of the list the browser reads: the overlay's bundle, its pages' ids and the URLs it covers. */

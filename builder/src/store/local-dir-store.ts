@@ -177,8 +177,8 @@ export function createLocalDirStore(folder: string, concurrency = 16): ObjectSto
 /**
  * Writes all of `bytes` at the handle's position in as few calls as the system takes (one, for a
  * regular file). `FileHandle.writeFile` writes 512 KB per trip to the thread pool, each trip
- * waiting for the main thread: a build's 55 MB `llms-full.txt`, written while the build's loops
- * run, took 110 trips and ~0.5 s instead of ~20 ms.
+ * waiting for the main thread, which a build's loops keep busy (builder docs/benchmarks.md,
+ * "Local store writes").
  */
 async function writeAll(handle: fs.promises.FileHandle, bytes: Uint8Array): Promise<void> {
   for (let at = 0; at < bytes.byteLength;) {

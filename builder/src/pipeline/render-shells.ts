@@ -1,20 +1,22 @@
+/**
+ * Page shells: the site template around each page's body, rendered only where their inputs
+ * changed since the last publish (the render step, see render.ts), and the template's client bundle.
+ */
 import fs from 'node:fs';
 import path from 'node:path';
-import { cachedClientAssets, renderPage, TEMPLATE_VERSION } from '@folio/site-template';
+import { cachedClientAssets, TEMPLATE_VERSION } from '@folio/site-template';
 import type { ClientAssets, NavItem } from '@folio/site-template/shared/types.ts';
-import type { ResolvedConfig } from './config/parse-config.ts';
-import type { RepoSnapshot } from './git/repo-snapshot.ts';
-import type { DimensionNav } from './nav/dimension-nav.ts';
-import { perSidebar } from './nav/per-sidebar.ts';
-import { prevNextByPath, type NavLink, type PrevNext } from './nav/prev-next.ts';
-import { NOT_FOUND_KEY, notFoundShell, pageContext, pageShellInput, type ShellContext, type ShellPage } from './outputs/page-shells.ts';
-import { htmlKey } from './outputs/site-paths.ts';
-import type { PageRecord } from './state/page-bodies.ts';
-import type { PageSummary } from './state/page-summaries.ts';
-import { sameJson } from './cache/bucketed-map.ts';
-import type { Publisher } from './publish.ts';
-import { sha256 } from './sha256.ts';
-
+import type { ResolvedConfig } from '../config/parse-config.ts';
+import type { DimensionNav } from '../nav/dimension-nav.ts';
+import { perSidebar } from '../nav/per-sidebar.ts';
+import { prevNextByPath, type NavLink, type PrevNext } from '../nav/prev-next.ts';
+import { NOT_FOUND_KEY, notFoundShell, pageContext, renderShell, type ShellContext, type ShellPage } from '../outputs/page-shells.ts';
+import { htmlKey } from '../outputs/site-paths.ts';
+import type { PageRecord } from '../state/page-bodies.ts';
+import type { PageSummary } from '../state/page-summaries.ts';
+import { sameJson } from '../cache/bucketed-map.ts';
+import type { Publisher } from '../publish.ts';
+import { sha256 } from '../sha256.ts';
 
 /** Each sidebar's hash (hashing 10,000 entries' JSON per edit is not free). */
 const navHash = perSidebar((nav) => sha256(JSON.stringify(nav)));
@@ -113,9 +115,8 @@ export async function renderSite(records: readonly PageRecord[], ctx: RenderCont
     for (const [j, loaded] of pages.entries()) {
       // A fallback shows its source's body at its own URL.
       const page = { ...loaded, urlPath: batch[j].urlPath };
-      const { shell: own, neighbours } = shellOf(page.urlPath);
       // A fallback's island is its source page's (the body shown is that page's).
-      await publisher.emit(htmlKey(page.urlPath), renderPage(pageShellInput(page, own, neighbours, ctx.islands?.get(loaded.urlPath))));
+      await publisher.emit(htmlKey(page.urlPath), renderShell(page, shell, ctx.islands?.get(loaded.urlPath)));
     }
   }
   inputs[NOT_FOUND_KEY] = siteHash;
@@ -179,23 +180,4 @@ async function clientAssets(publisher: Publisher): Promise<ClientAssets> {
     if (!publisher.keep(key)) await publisher.emit(key, await fs.promises.readFile(file));
   }
   return assets;
-}
-
-/**
- * Publishes the repository's static files (`public/` at the site root, then the content root's
- * media: see `repo-layout.ts`), after the generated outputs: a file named like one of them
- * (`public/robots.txt`, `public/index.html`) is skipped, so every build publishes one
- * well-defined object per key. Keys under `_folio/` and `_pagefind/` are not published.
- */
-export async function publishPublicFiles(
-  snapshot: RepoSnapshot, publisher: Publisher, previousFiles: Record<string, string>, assets: ReadonlyMap<string, string>,
-): Promise<void> {
-  for (const [repoPath, key] of assets) {
-    const oid = snapshot.files.get(repoPath);
-    // `_folio/` and `_pagefind/` belong to the builder (state, bundle, search): never from the repository.
-    if (oid === undefined || publisher.has(key) || key.startsWith('_folio/') || key.startsWith('_pagefind/')) continue;
-    // Same blob as last publish: the object is already up, no need to read it.
-    if (previousFiles[repoPath] === oid && publisher.keep(key)) continue;
-    await publisher.emit(key, await snapshot.read(repoPath));
-  }
 }
