@@ -10,7 +10,7 @@
  * query over a window older than the retention finds no events while the rollups keep counting
  * (and the part hours at the edges of such a window count nothing).
  */
-import { offsetAt, resolveZone } from '../../embedded-mongo/src/time-zone.ts';
+import { tzOffset } from '@date-fns/tz';
 import type { Unit } from './buckets.ts';
 import type { Window } from './query-params.ts';
 
@@ -26,8 +26,8 @@ const DAY = 24 * HOUR;
 /** Whether `tz` is a whole number of hours from UTC at every instant of [from, to). */
 function wholeHourOffsets(w: Window, tz: string): boolean {
   if (tz === 'UTC') return true;
-  const zone = resolveZone(tz);
-  const whole = (ms: number) => offsetAt(zone, ms) % HOUR === 0;
+  // tzOffset: minutes east of UTC.
+  const whole = (ms: number) => tzOffset(tz, new Date(ms)) % 60 === 0;
   // Zones change their offset at most a few times a year and never for less than a day, so a
   // look every 12 hours (and at both ends) sees every offset the window holds.
   for (let at = w.from.getTime(); at < w.to.getTime(); at += DAY / 2) if (!whole(at)) return false;
