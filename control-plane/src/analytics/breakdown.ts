@@ -5,12 +5,9 @@
  */
 import type { Models } from '../db/models/index.ts';
 import { VISITOR_DIMENSIONS } from './dimension-fields.ts';
-import type { Dimension, Window } from './query-params.ts';
+import type { BreakdownInput } from './query-params.ts';
 import { breakdownRowsFromRollups } from './rollup-breakdown.ts';
 import { rollupsCover, type ReadOptions } from './rollup-window.ts';
-
-export interface BreakdownInput extends Window { projectId: string; dimension: Dimension; limit: number; excludeBots: boolean }
-
 
 /**
  * Rows of one dimension. Visits without a value for it (no referrer, no campaign tag, unknown

@@ -3,15 +3,13 @@
  * (analytics/rollup-window.ts), else aggregated from raw events in the database in one pass.
  */
 import type { Models } from '../db/models/index.ts';
-import { START_OF_WEEK, type Unit } from './buckets.ts';
+import { START_OF_WEEK } from './buckets.ts';
 import { HUMANS, OTHER_BOTS } from './dimension-fields.ts';
-import type { Window } from './query-params.ts';
-import { overviewFromRollups } from './rollup-overview.ts';
+import type { OverviewInput } from './query-params.ts';
+import { overviewFromRollups, type OverviewParts } from './rollup-overview.ts';
 import { rollupsCover, type ReadOptions } from './rollup-window.ts';
 
 export { HUMANS, OTHER_BOTS };
-
-export interface OverviewInput extends Window { projectId: string; unit: Unit; tz: string; excludeBots: boolean; buckets: Date[] }
 
 /**
  * `views` are page views (exports are counted by the AI insights); `unique_visitors` are distinct
@@ -50,16 +48,6 @@ export async function overview(m: Models, q: OverviewInput, opts: ReadOptions = 
     byBucket: new Map(facets.timeseries.map((r: any) => [new Date(r._id).getTime(), r])),
     aiSplit: new Map((facets.ai_split as { _id: string; count: number }[]).map((r) => [r._id, r.count])),
   });
-}
-
-/** What an overview is made of, however it was computed. */
-export interface OverviewParts {
-  totals: { views: number; searches: number; up: number; down: number };
-  visitors: number;
-  /** Bucket start (ms) → page views and distinct visitors. */
-  byBucket: Map<number, { views: number; visitors: number }>;
-  /** Visitor family → page views (bots always included). */
-  aiSplit: Map<string, number>;
 }
 
 /** The response body of an overview from its parts. */

@@ -46,6 +46,12 @@ export const aiQuery = z.object({ ...range, limit: limitQuery(20, 250) });
 /** The window a query covers. */
 export interface Window { from: Date; to: Date }
 
+/** What an overview reads: the window, its buckets (from {@link resolveBuckets}) and whether bots count. */
+export interface OverviewInput extends Window { projectId: string; unit: Unit; tz: string; excludeBots: boolean; buckets: Date[] }
+
+/** What a breakdown reads: one dimension over the window, at most `limit` rows. */
+export interface BreakdownInput extends Window { projectId: string; dimension: Dimension; limit: number; excludeBots: boolean }
+
 const DAY_MS = 86_400_000;
 
 /** Applies the defaults (to = now, from = 30 days before to) and checks from < to. */

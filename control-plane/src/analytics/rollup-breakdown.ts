@@ -5,12 +5,12 @@
  */
 import type { AnalyticsRollup } from '../db/models/analytics-rollup.ts';
 import type { Models } from '../db/models/index.ts';
-import type { BreakdownInput } from './breakdown.ts';
 import { VISITOR_DIMENSIONS } from './dimension-fields.ts';
 import { FIELD_SEPARATOR } from './rollup-keys.ts';
 import { countsIn } from './rollup-days.ts';
 import { counter, sumMap } from './rollup-overview.ts';
 import { decodeKey } from './rollup-keys.ts';
+import type { BreakdownInput } from './query-params.ts';
 import { edgeUniques, innerWindow, readEdges, type Edges } from './rollup-edges.ts';
 import { clip, dayUniques, daysOf, visitorsPerValue, type DayCounts } from './rollup-uniques.ts';
 import { PAGES_FIELD } from './rollup-writes.ts';

@@ -5,13 +5,23 @@
  */
 import type { Models } from '../db/models/index.ts';
 import { bucketOf, START_OF_WEEK } from './buckets.ts';
-import type { OverviewInput, OverviewParts } from './overview.ts';
+import type { OverviewInput } from './query-params.ts';
 import { decodeKey } from './rollup-keys.ts';
 import { countsIn, viewsPerHour } from './rollup-days.ts';
 import { edgeUniques, innerWindow } from './rollup-edges.ts';
 import { clip, DAY, dayUniques, daysOf, visitorMatch } from './rollup-uniques.ts';
 
 const HOUR = 3_600_000;
+
+/** What an overview is made of, however it was computed (analytics/overview.ts shapes the body). */
+export interface OverviewParts {
+  totals: { views: number; searches: number; up: number; down: number };
+  visitors: number;
+  /** Bucket start (ms) → page views and distinct visitors. */
+  byBucket: Map<number, { views: number; visitors: number }>;
+  /** Visitor family → page views (bots always included). */
+  aiSplit: Map<string, number>;
+}
 
 /** Adds the decoded entries of a rollup map into `into`. */
 export function sumMap(into: Map<string | null, number>, map: Record<string, number> | undefined): void {
