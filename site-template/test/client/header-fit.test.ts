@@ -153,6 +153,25 @@ t.test('header fit', async (t) => {
     }
   });
 
+  // With JavaScript off there is no menu button: the menu's copies stack above the page instead.
+  const noJs = await browser.newContext({ viewport: { width: 390, height: 800 }, colorScheme: 'light', javaScriptEnabled: false });
+  const plain = await noJs.newPage();
+  const linksOnly = TARGETS.filter((target) => !target.selector.startsWith('button'));
+  const withoutJs: { theme: string; width: number; missing: string[] }[] = [];
+  for (const theme of THEMES) {
+    for (const width of [390, 1280]) {
+      await plain.setViewportSize({ width, height: 800 });
+      await plain.goto(`${server.origin}/crowded-${theme}`);
+      const reach = await reachable(plain, linksOnly, ['.site-header', '#sidebar']);
+      withoutJs.push({ theme, width, missing: Object.entries(reach).filter(([, why]) => why).map(([name, why]) => `${name}: ${why}`) });
+    }
+  }
+  await noJs.close();
+
+  t.test('should keep every tab, switcher and link reachable with JavaScript off', async (t) => {
+    for (const { theme, width, missing } of withoutJs) t.same(missing, [], `${theme} at ${width} px`);
+  });
+
   t.test('should keep the accessible names of the search, assistant and appearance buttons when they show as icons', async (t) => {
     for (const { theme, width, result } of cases) t.same(result.named, NAMED_BUTTONS, `${theme} at ${width} px`);
   });
