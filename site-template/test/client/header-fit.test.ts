@@ -1,7 +1,7 @@
 import t from 'tap';
 import { mkdir } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
-import { THEMES } from '../../src/node/theme-traits.ts';
+import { THEME_TRAITS, THEMES } from '../../src/node/theme-traits.ts';
 import { browseStatic } from '../helpers/browser.ts';
 import { createExampleSite } from '../helpers/example-site.ts';
 import { CROWDED_LINKS, CROWDED_TABS, LONG_LOGO_PATH, LONG_LOGO_SVG, crowdedPage, crowdedSite } from '../fixtures/crowded-header.ts';
@@ -170,6 +170,51 @@ t.test('header fit', async (t) => {
 
   t.test('should keep every tab, switcher and link reachable with JavaScript off', async (t) => {
     for (const { theme, width, missing } of withoutJs) t.same(missing, [], `${theme} at ${width} px`);
+  });
+
+  // Keyboard: Tab walks the header at 1024 px; on a phone, the menu opened with Enter is walked back with Shift+Tab.
+  const keyboard: { theme: string; width: number; missing: string[]; unringed: string[] }[] = [];
+  const FOCUS = `(() => {
+    const el = document.activeElement;
+    if (!el || el === document.body) return null;
+    const c = el.cloneNode(true);
+    c.querySelectorAll('svg, [aria-hidden="true"]').forEach((n) => n.remove());
+    const s = getComputedStyle(el);
+    return { name: (el.getAttribute('aria-label') || c.textContent).replace(/\\s+/g, ' ').trim(), inHeader: !!el.closest('.site-header'), inMenu: !!el.closest('#sidebar'), ring: s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) > 0 };
+  })()`;
+  type Focus = { name: string; inHeader: boolean; inMenu: boolean; ring: boolean } | null;
+  for (const theme of THEMES) {
+    const expected = [...CROWDED_TABS, ...CROWDED_LINKS, 'Get started', 'Language: English'];
+    await page.setViewportSize({ width: 1024, height: 800 });
+    await page.goto(`${server.origin}/crowded-${theme}`);
+    const seen: Focus[] = [];
+    for (let i = 0; i < 40; i++) {
+      await page.keyboard.press('Tab');
+      const f = await page.evaluate<Focus>(FOCUS);
+      if (f && !f.inHeader && seen.some((s) => s?.inHeader)) break;
+      if (f?.inHeader) seen.push(f);
+    }
+    const wide = THEME_TRAITS[theme].sidebarFooterControls ? [] : ['Version: v3.2'];
+    keyboard.push({ theme, width: 1024, missing: [...expected, ...wide, 'Search', 'Ask AI', 'Toggle dark mode'].filter((n) => !seen.some((s) => s?.name === n)), unringed: seen.filter((s) => !s?.ring).map((s) => s!.name) });
+
+    await page.setViewportSize({ width: 390, height: 800 });
+    await page.goto(`${server.origin}/crowded-${theme}`);
+    await page.getByRole('button', { name: 'Menu' }).focus();
+    await page.keyboard.press('Enter');
+    const back: Focus[] = [];
+    for (let i = 0; i < 40; i++) {
+      await page.keyboard.press('Shift+Tab');
+      const f = await page.evaluate<Focus>(FOCUS);
+      if (!f?.inMenu) break;
+      back.push(f);
+    }
+    const narrow = THEME_TRAITS[theme].sidebarFooterControls ? [] : ['Version: v3.2'];
+    keyboard.push({ theme, width: 390, missing: [...expected, ...narrow].filter((n) => !back.some((s) => s?.name === n)), unringed: back.filter((s) => !s?.ring).map((s) => s!.name) });
+    await page.keyboard.press('Escape');
+  }
+
+  t.test('should reach every tab, switcher, link and button from the keyboard, each stop with a focus ring', async (t) => {
+    for (const { theme, width, missing, unringed } of keyboard) t.same({ missing, unringed }, { missing: [], unringed: [] }, `${theme} at ${width} px`);
   });
 
   t.test('should keep the accessible names of the search, assistant and appearance buttons when they show as icons', async (t) => {
