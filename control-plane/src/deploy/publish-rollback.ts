@@ -6,7 +6,7 @@
  * describing it.
  *
  * - Before the first write (PUT or DELETE) of a bucket key in an attempt, the job's object routes
- *   (ci-api.ts) call {@link preserveBeforeWrite}: the key's current object, if any, is copied
+ *   (build-api/ci-api.ts) call {@link preserveBeforeWrite}: the key's current object, if any, is copied
  *   (`ObjectStore.copy`: a hard link, a server-side copy) under `rollback/<deployment id>/`, which
  *   nothing serves, and the key is recorded in the journal (`PublishJournal`, unique per
  *   deployment and key). The copy is made first and the entry inserted after, so an entry always

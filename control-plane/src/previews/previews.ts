@@ -68,7 +68,7 @@ async function removePrefix(store: ObjectStore, prefix: string): Promise<void> {
 
 /**
  * Removes the preview of a deleted branch: marks it deleted first (its host answers 404 at once
- * and a build still running can publish nothing more, see deploy/ci-api.ts), ends its queued and
+ * and a build still running can publish nothing more, see build-api/ci-api.ts), ends its queued and
  * building deployments, then deletes its files and its state. True when there was a preview to remove.
  */
 export async function deletePreview(deps: Deps, projectId: string, branch: string): Promise<boolean> {

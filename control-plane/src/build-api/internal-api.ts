@@ -13,7 +13,7 @@
  * one zod schema each for both sides.
  *
  * A claim with `wait_ms` (at most 30 s) that finds nothing waits for work on the control plane
- * (claim-waiters.ts) and answers as soon as it got a job, or 204 with `Folio-Claim-Waited` when
+ * (deploy/claim-waiters.ts) and answers as soon as it got a job, or 204 with `Folio-Claim-Waited` when
  * the wait ended empty: the worker may claim again at once. A 204 without that header (no wait
  * asked, too many claims waiting already, or an older control plane) means: poll after your
  * interval. The worker secret is checked before any wait, and a waiting claim whose client went
@@ -35,9 +35,9 @@ import type { Deps } from '../http/route.ts';
 import { routesWithAllow } from '../http/method-guard.ts';
 import { assertPlainJson, validate } from '../http/validate.ts';
 import { BuildSourceError, githubBuildSource } from '../github/build-token.ts';
-import { claimJob, type ClaimProject } from './claim-job.ts';
-import { claimWaitersOf, msUntilLeaseEnds } from './claim-waiters.ts';
-import { completeJob, heartbeat, releaseJob, verifyBuildToken, verifyLease, type LeaseProof } from './queue.ts';
+import { claimJob, type ClaimProject } from '../deploy/claim-job.ts';
+import { claimWaitersOf, msUntilLeaseEnds } from '../deploy/claim-waiters.ts';
+import { completeJob, heartbeat, releaseJob, verifyBuildToken, verifyLease, type LeaseProof } from '../deploy/queue.ts';
 import { checkPageSizes, isDocumentTooLarge, pageTooLarge } from './page-report.ts';
 import { buildPrefixesOf } from '../sites/bucket-prefixes.ts';
 import { siteUrlOf } from '../sites/site-url.ts';
@@ -84,7 +84,7 @@ export async function sourceOf(deps: Deps, project: SourceProject, buildToken: s
 /**
  * The head of a managed repository's synced branch, or of a preview's branch; undefined for own
  * repositories (GitHub is not asked at claim time). `project` is the one the claim read (see
- * claim-job.ts); looked up only when a caller has none.
+ * deploy/claim-job.ts); looked up only when a caller has none.
  */
 async function managedHead(deps: Deps, projectId: string, previewBranch: string | null, known?: Pick<ClaimProject, 'github_repo' | 'github_branch'>): Promise<string | undefined> {
   const project = known ?? await deps.m.Project.findById(projectId, { github_repo: 1, github_branch: 1 }).lean();

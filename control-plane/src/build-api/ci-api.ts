@@ -14,7 +14,7 @@
  * to the prefixes of its site (production's or a preview's); keys are relative to its site
  * (`job-keys.ts` keeps the builder's state out of the public prefix). The run then reports
  * through the ordinary `/jobs/:id/heartbeat|pages|complete` routes. Every PUT and DELETE first
- * preserves what the key held (publish-rollback.ts), so an attempt that does not end deployed is
+ * preserves what the key held (deploy/publish-rollback.ts), so an attempt that does not end deployed is
  * undone; the preserved objects live under `rollback/`, which no job key can reach.
  */
 import Router from '@koa/router';
@@ -34,8 +34,8 @@ import { siteUrlOf } from '../sites/site-url.ts';
 import { siteStore } from '../uploads/site-files.ts';
 import { bucketKeyOf, listingsOf, sharedKeyOf } from './job-keys.ts';
 import { buildPrefixesOf, sitePrefix } from '../sites/bucket-prefixes.ts';
-import { preserveBeforeWrite, trackWrite } from './publish-rollback.ts';
-import { startCiDeployment, verifyLease } from './queue.ts';
+import { preserveBeforeWrite, trackWrite } from '../deploy/publish-rollback.ts';
+import { startCiDeployment, verifyLease } from '../deploy/queue.ts';
 
 /**
  * Largest object a build may upload (a page, a search shard, an asset, `llms-full.txt`, the
@@ -117,7 +117,7 @@ function objectRoutes(deps: Deps): Koa.Middleware {
       throw invalid('id', 'Unexpected percent-encoding; expected a deployment id');
     }
     // A write is counted before its lease check: a restore revokes the token, then waits for the
-    // writes that may have passed the check (publish-rollback.ts).
+    // writes that may have passed the check (deploy/publish-rollback.ts).
     const written = ctx.method === 'PUT' || ctx.method === 'DELETE' ? trackWrite(deploymentId) : undefined;
     try {
       await serve(ctx, deploymentId, match[2]);
