@@ -63,36 +63,50 @@ export function DivisionAnchor({ link, basePath }: { link: DivisionLink; basePat
   );
 }
 
+/** The items of a tab's menu, each with its icon and description, linking to its first page or its `href`. */
+export function TabMenuItems({ link, basePath }: { link: DivisionLink; basePath: string }) {
+  return (
+    <ul>
+      {link.menu!.map((item) => (
+        <li>
+          <a
+            href={item.external ? item.href : withBase(basePath, item.href)}
+            aria-current={item.current ? 'true' : undefined}
+            target={item.external ? '_blank' : undefined}
+            rel={item.external ? 'noopener' : undefined}
+          >
+            {item.icon ? <IconGlyph icon={item.icon.startsWith('/') && !item.icon.startsWith('//') ? withBase(basePath, item.icon) : item.icon} class="nav-icon" /> : null}
+            <span class="tab-menu-text">
+              <span class="tab-menu-title">{item.title}</span>
+              {item.description ? <span class="tab-menu-description">{item.description}</span> : null}
+            </span>
+          </a>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** The `<summary>` of a tab with a menu: its title and tag, marked when the page is in it. */
+export function TabSummary({ link }: { link: DivisionLink }) {
+  return (
+    <summary aria-current={link.current ? 'true' : undefined}>
+      {link.title}
+      {link.tag ? <span class="nav-tag">{link.tag}</span> : null}
+      <Icon name="chevron" />
+    </summary>
+  );
+}
+
 /**
  * A tab with a menu (Mintlify's `menu`): a native `<details>` dropdown (no script needed) listing
- * its items, each with its icon and description and linking to its first page or its `href`.
+ * its items (`TabMenuItems`).
  */
 export function TabMenu({ link, basePath }: { link: DivisionLink; basePath: string }) {
   return (
     <details class="tab-menu">
-      <summary aria-current={link.current ? 'true' : undefined}>
-        {link.title}
-        {link.tag ? <span class="nav-tag">{link.tag}</span> : null}
-        <Icon name="chevron" />
-      </summary>
-      <ul>
-        {link.menu!.map((item) => (
-          <li>
-            <a
-              href={item.external ? item.href : withBase(basePath, item.href)}
-              aria-current={item.current ? 'true' : undefined}
-              target={item.external ? '_blank' : undefined}
-              rel={item.external ? 'noopener' : undefined}
-            >
-              {item.icon ? <IconGlyph icon={item.icon.startsWith('/') && !item.icon.startsWith('//') ? withBase(basePath, item.icon) : item.icon} class="nav-icon" /> : null}
-              <span class="tab-menu-text">
-                <span class="tab-menu-title">{item.title}</span>
-                {item.description ? <span class="tab-menu-description">{item.description}</span> : null}
-              </span>
-            </a>
-          </li>
-        ))}
-      </ul>
+      <TabSummary link={link} />
+      <TabMenuItems link={link} basePath={basePath} />
     </details>
   );
 }

@@ -1,38 +1,21 @@
 /** @jsxRuntime automatic @jsxImportSource preact */
-import { Icon } from '../components/icons.tsx';
 import type { PageShellInput } from '../shared/types.ts';
 import { Control, type ControlLayout } from './controls.tsx';
 import type { DivisionLink } from './divisions.ts';
-import { Cta, DivisionAnchor } from './header.tsx';
+import { Cta, DivisionAnchor, TabMenuItems, TabSummary } from './header.tsx';
 import { withBase } from './urls.ts';
 
 type ShellInput = Omit<PageShellInput, 'page' | 'prev' | 'next'>;
 
 /**
  * A tab with a menu, as the narrow-screen menu lists it: a `<details>` (open when it holds the
- * page) with its items as links. Not `.tab-menu`: the header's dropdown stays the only one.
+ * page) with its items. Not `.tab-menu`: the header's dropdown stays the only one.
  */
 function MenuTabGroup({ link, basePath }: { link: DivisionLink; basePath: string }) {
   return (
     <details class="menu-tab-group" open={link.current}>
-      <summary aria-current={link.current ? 'true' : undefined}>
-        {link.title}
-        <Icon name="chevron" />
-      </summary>
-      <ul>
-        {link.menu!.map((item) => (
-          <li>
-            <a
-              href={item.external ? item.href : withBase(basePath, item.href)}
-              aria-current={item.current ? 'true' : undefined}
-              target={item.external ? '_blank' : undefined}
-              rel={item.external ? 'noopener' : undefined}
-            >
-              {item.title}
-            </a>
-          </li>
-        ))}
-      </ul>
+      <TabSummary link={link} />
+      <TabMenuItems link={link} basePath={basePath} />
     </details>
   );
 }
