@@ -9,15 +9,17 @@ export interface Target {
   /** A uniquely named database, dropped after the suite. */
   db: Db;
   uri: string;
+  /** Whether this is the embedded server (for the few known differences, marked todo). */
+  embedded: boolean;
 }
 
 export const REAL_MONGODB_SKIP = 'MONGODB_URI is not set; set it to run this suite against real MongoDB';
 
-async function withTarget(uri: string, body: (target: Target) => Promise<void>): Promise<void> {
+async function withTarget(uri: string, embedded: boolean, body: (target: Target) => Promise<void>): Promise<void> {
   const client = await MongoClient.connect(uri, { serverSelectionTimeoutMS: 5000 });
   const db = client.db(`folio_conformance_${randomBytes(6).toString('hex')}`);
   try {
-    await body({ client, db, uri });
+    await body({ client, db, uri, embedded });
   } finally {
     await db.dropDatabase().catch(() => {});
     await client.close();
@@ -32,13 +34,13 @@ export function forEachTarget(t: Test, suite: (t: Test, target: Target) => Promi
   t.test('embedded server', async (t) => {
     const server = await startEmbeddedMongo();
     try {
-      await withTarget(server.uri, (target) => suite(t, target));
+      await withTarget(server.uri, true, (target) => suite(t, target));
     } finally {
       await server.close();
     }
   });
   const uri = process.env.MONGODB_URI;
   t.test('real MongoDB', { skip: uri ? false : REAL_MONGODB_SKIP }, async (t) => {
-    await withTarget(uri!, (target) => suite(t, target));
+    await withTarget(uri!, false, (target) => suite(t, target));
   });
 }
