@@ -63,5 +63,5 @@ HEALTHCHECK --interval=15s --timeout=5s --start-period=30s --retries=3 \
 # start.ts stops the servers and closes the database on SIGTERM.
 STOPSIGNAL SIGTERM
 # A 64 MB semi-space (young generation), as in `npm start`: with the default size, ingesting a
-# million analytics events took about a quarter more CPU (see control-plane/README.md).
+# million analytics events took about a quarter more CPU (see control-plane/docs/benchmarks.md).
 CMD ["node", "--max-semi-space-size=64", "--import", "tsx", "scripts/src/start.ts"]

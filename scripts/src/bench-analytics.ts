@@ -9,7 +9,7 @@
  * beside each wall-clock figure, the CPU time this process spent (the embedded database runs in
  * it), which a busy machine does not inflate: events per CPU second is what one free core would
  * ingest. Runs with the control plane's Node flags (root package.json: the young generation's
- * size, see control-plane/README.md) and prints them, since they change the garbage collector's
+ * size, see control-plane/docs/analytics.md) and prints them, since they change the garbage collector's
  * share of the figures. The CPU the bench spends making its synthetic events (in chunks of 1,000,
  * between records) is measured and also printed apart: events per CPU second of ingestion alone
  * leave it out, since a live recorder is handed its events.

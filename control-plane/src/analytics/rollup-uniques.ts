@@ -74,8 +74,8 @@ export async function dayUniques(m: Models, q: UniquesScope, parts: readonly Day
   const days = daysOf(q).map((d) => d.day);
   if (days.length === 0) return new Map();
   const span = { $gte: new Date(days[0]), $lt: new Date(days[days.length - 1] + DAY) };
-  // Only the parts the query uses: a day's document holds every dimension's counters (tens of
-  // KB at a million events), and reading them all for an overview cost more than the overview.
+  // Only the parts the query uses: a day's document holds every dimension's counters, and
+  // reading them all for an overview cost more than the overview.
   const projection = Object.fromEntries(['day', ...parts].map((p) => [p, 1]));
   const docs = await m.AnalyticsDayUniques.find({ project_id: q.projectId, day: span, ...(q.excludeBots ? { bot: false } : {}) }, projection).lean<AnalyticsDayUniques[]>();
   const out = new Map<number, DayCounts>();
