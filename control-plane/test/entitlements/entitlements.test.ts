@@ -66,7 +66,11 @@ t.test('entitlements and quotas', async (t) => {
     const { key } = await api.tenant('pro');
     const res = await api.request('GET', '/scim/v2/Users', { key });
     t.equal(res.status, 402);
-    t.same(res.body, { error: 'plan_required', message: 'The single_sign_on feature needs the Team plan or higher', upgrade_url: 'https://folio.dev/pricing' });
+    // SCIM clients read the SCIM error schema; the platform's error and message stay beside it.
+      t.same(res.body, {
+        schemas: ['urn:ietf:params:scim:api:messages:2.0:Error'], status: '402', detail: 'The single_sign_on feature needs the Team plan or higher',
+        error: 'plan_required', message: 'The single_sign_on feature needs the Team plan or higher', upgrade_url: 'https://folio.dev/pricing',
+      });
     const team = await api.tenant('team');
     t.same((await api.request('GET', '/scim/v2/Users', { key: team.key })).body.totalResults, 0);
   });

@@ -2,7 +2,7 @@ import t from 'tap';
 import { changePlan } from '../../src/admin/organizations.ts';
 import { requireFeature } from '../../src/entitlements/resolver.ts';
 import { startTestApi } from '../helpers/api.ts';
-import { dash, dashTenant } from '../helpers/dashboard.ts';
+import { dash, dashTenant, signIn } from '../helpers/dashboard.ts';
 
 const FEATURES = ['preview_deployments', 'password_protection', 'custom_css', 'outgoing_webhooks', 'audit_log'] as const;
 const EXPECTED: Record<string, boolean[]> = {
@@ -53,6 +53,8 @@ t.test('paid-plan feature gates', async (t) => {
     t.teardown(() => { api.clock.now = saved; });
     api.clock.now = new Date((change.effective as Date).getTime());
     t.same(await enabled(key), EXPECTED.free, 'the downgrade applies at the period end');
+    // The period may end weeks after sign-in, past the session's idle expiry: sign in again then.
+    tenant.auth = await signIn(api, tenant.email);
     // Password protection: the site stays protected, the settings read-only.
     const pw = await dash(api, 'GET', `/projects/${project.id}/password`, { auth: tenant.auth });
     t.same([pw.body.enabled, pw.body.editable], [true, false]);

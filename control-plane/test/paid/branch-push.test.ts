@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import t from 'tap';
+import { dashboardOrigin } from '../../src/env.ts';
 import { startTestPlatform } from '../helpers/platform.ts';
 
 const run = promisify(execFile);
@@ -36,7 +37,7 @@ t.test('pushes to other branches', async (t) => {
     const queued = await m.Deployment.findOne({ project_id: project.id, branch: 'docs-fix' }).lean();
     const env = tp.p.cp.deps.env;
     t.same(lines, [
-      `remote: Preview of branch docs-fix queued — follow it at ${env.publicApiUrl}/projects/${project.id}/deployments/${queued?._id}`,
+      `remote: Preview of branch docs-fix queued — follow it at ${dashboardOrigin(env)}/projects/${project.id}/deployments/${queued?._id}`,
       `remote: Preview URL: ${env.siteUrlTemplate.replace('{slug}', 'branches--docs-fix')}`,
     ]);
     t.same([queued?.status, queued?.preview_label, queued?.trigger], ['queued', 'docs-fix', 'push'], 'the preview waits for a builder');
