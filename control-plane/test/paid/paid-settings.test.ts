@@ -46,6 +46,8 @@ t.test('paid-plan settings in the dashboard API', async (t) => {
     const saved = api.clock.now;
     api.clock.now = new Date((change.effective as Date).getTime() + 1000);
     t.teardown(() => { api.clock.now = saved; });
+    // The period may end weeks after sign-in, past the session's idle expiry: sign in again then.
+    pro.auth = await signIn(api, pro.email);
     const after = await dash(api, 'GET', `/projects/${project.id}/password`, { auth: pro.auth });
     t.same([after.body.enabled, after.body.editable], [true, false]);
     for (const method of ['PUT', 'DELETE']) {

@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import t from 'tap';
+import { dashboardOrigin } from '../../src/env.ts';
 import { branchHash, previewLabel, sanitizeBranch, splitPreviewHost } from '../../src/sites/preview-label.ts';
 import { decoratePreviewHtml } from '../../src/sites/preview-page.ts';
 import { removeSitePassword, setSitePassword } from '../../src/sites/password-settings.ts';
@@ -56,7 +57,7 @@ t.test('preview deployments', async (t) => {
     const lines = await git('push', 'origin', BRANCH);
     preview = await tp.waitForDeployment(project.id, (d) => d.branch === BRANCH);
     t.same(lines, [
-      `remote: Preview of branch ${BRANCH} queued — follow it at ${env.publicApiUrl}/projects/${project.id}/deployments/${preview.id}`,
+      `remote: Preview of branch ${BRANCH} queued — follow it at ${dashboardOrigin(env)}/projects/${project.id}/deployments/${preview.id}`,
       `remote: Preview URL: ${previewUrl}`,
     ]);
     t.same({ ...preview, id: 'id', started_at: 'at', finished_at: 'at' }, {
