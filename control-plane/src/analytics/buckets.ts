@@ -24,7 +24,11 @@ const STEP: Record<Unit, number> = { minute: 60_000, hour: HOUR, day: 36 * HOUR,
 const DAY = 24 * HOUR;
 const mod = (a: number, b: number): number => ((a % b) + b) % b;
 
-/** The zone's UTC offset at an instant, in milliseconds east of UTC. */
+/**
+ * The zone's UTC offset at an instant, in milliseconds east of UTC. Wrong for offsets between
+ * -1 hour and 0 (tzOffset drops their sign), which only local mean times before 1972 had:
+ * windows that old hold no events.
+ */
 const offsetAt = (tz: string, ms: number): number => (tz === 'UTC' ? 0 : Math.round(tzOffset(tz, new Date(ms)) * 60_000));
 
 /**
