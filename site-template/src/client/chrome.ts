@@ -31,7 +31,7 @@ export function initAppearance(): void {
   });
 }
 
-/** The menu button shows and hides the sidebar on narrow screens; Escape and link clicks close it. */
+/** The menu button shows and hides the sidebar (the menu) on narrow screens; Escape and link clicks close it. */
 export function initMenu(): void {
   const button = document.querySelector<HTMLButtonElement>('.menu-toggle');
   const sidebar = document.getElementById('sidebar');
@@ -43,7 +43,13 @@ export function initMenu(): void {
   button.addEventListener('click', () => {
     const open = button.getAttribute('aria-expanded') !== 'true';
     set(open);
-    if (open) (sidebar.querySelector<HTMLElement>('a[aria-current=page]') ?? sidebar.querySelector<HTMLElement>('a'))?.focus();
+    if (!open) return;
+    // Focus goes to the current page's link, but the menu opens at its top (the tabs, switchers
+    // and links) and scrolls only as far as needed to keep that link in view.
+    const target = sidebar.querySelector<HTMLElement>('a[aria-current=page]') ?? sidebar.querySelector<HTMLElement>('a');
+    sidebar.scrollTop = 0;
+    target?.focus({ preventScroll: true });
+    target?.scrollIntoView({ block: 'nearest' });
   });
   document.addEventListener('keydown', (e) => {
     if (e.key === 'Escape' && button.getAttribute('aria-expanded') === 'true') {
