@@ -7,9 +7,9 @@ import { createHash, type Hash } from 'node:crypto';
  *
  * Why: an edit rebuilds `llms-full.txt` from the published one, sliced (outputs/llms-full-recall.ts).
  * Without this, every edit downloaded the file, hashed it to check it, and wrote the new one into
- * a fresh allocation; on the hosts measured, touching 55 MB of new memory cost 0.4-0.6 s of page
- * faults alone, more than the copy. With it, the next build slices the file it remembers and
- * writes the new one into the buffer of the file before (double buffering).
+ * a fresh allocation, whose page faults alone cost more than the copy (builder
+ * docs/benchmarks.md, "Published files kept in memory"). With it, the next build slices the
+ * file it remembers and writes the new one into the buffer of the file before (double buffering).
  *
  * One build at a time per memory (the build process runs its jobs in turn): a buffer handed out by
  * `scratch` leaves the pool, and returns only when `remember` replaces the file it became, once
@@ -54,9 +54,9 @@ export class PublishedMemory {
   /**
    * Between builds: a spare for each remembered file, with room to grow, its memory touched now.
    * Otherwise a process's second build, the first with a file to slice, writes its
-   * `llms-full.txt` into new memory and pays its page faults inside the build (~0.25 s for 55 MB,
-   * measured on a slow host), as `scratch` finds no spare until two builds have published. The
-   * build process calls it once a job is reported, so the cost lands between jobs.
+   * `llms-full.txt` into new memory and pays its page faults inside the build, as `scratch` finds
+   * no spare until two builds have published. The build process calls it once a job is reported,
+   * so the cost lands between jobs.
    */
   prepare(): void {
     for (const made of this.missing([...this.current.values()].map((b) => b.byteLength))) {
@@ -69,9 +69,8 @@ export class PublishedMemory {
    * As `prepare`, for files of these sizes, touching the memory a few megabytes per turn of the
    * event loop: a build in a fresh process calls it while it waits for its sandbox to compile an
    * edit (a core otherwise idle), with the sizes of the `llms-full.txt` files it will write again,
-   * so their page faults are not taken when the file is made (~80 ms for 55 MB on the hosts
-   * measured, with huge pages). A spare joins the pool once touched: call `scratch` after this
-   * settles.
+   * so their page faults are not taken when the file is made. A spare joins the pool once
+   * touched: call `scratch` after this settles.
    */
   async reserve(sizes: readonly number[]): Promise<void> {
     for (const made of this.missing(sizes)) {
