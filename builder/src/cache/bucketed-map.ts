@@ -23,8 +23,8 @@ export type StoredMap = string[];
 /**
  * JSON bytes a bucket aims at. An edit rewrites (serialises, compresses, hashes and parses again)
  * each bucket holding a changed entry, so buckets are sized by bytes, not entries: a page's
- * summary is ~2 KB of JSON and a manifest object entry ~100 bytes, and 512 summaries made a
- * 1 MB bucket that cost a one-page edit ~100 ms of CPU.
+ * summary is ~2 KB of JSON and a manifest object entry ~100 bytes, so a bucket of entries would
+ * be twenty times larger for summaries (builder docs/benchmarks.md, "Bucket size").
  */
 const BUCKET_BYTES = 64 * 1024;
 /** At most this many buckets (bigger buckets past that). */

@@ -96,7 +96,7 @@ export function siteWideExports(pages: readonly SiteWidePage[], site: SiteConfig
  * The last text of each site-wide file, by key, with the fields it was made from. A kept builder's
  * edit mostly changes a page's body, which the site feed, the sitemap and `llms.txt` do not read:
  * comparing the fields they read (most by identity: unchanged pages keep their summaries) costs
- * far less than making the files again (~45 ms at 10,000 pages).
+ * far less than making the files again (builder docs/benchmarks.md, "Site-wide files kept").
  */
 const lastMade = new Map<string, { fields: readonly unknown[]; text: string }>();
 
@@ -106,8 +106,8 @@ type FieldWalk = (each: (value: unknown) => void) => void;
 function madeFrom(key: string, walk: FieldWalk, make: () => string): string {
   const last = lastMade.get(key);
   if (last) {
-    // Compared as they come: an unchanged file allocates nothing (gathering 40,000 fields per
-    // file first cost ~25 ms at 10,000 pages, the comparison ~1 ms).
+    // Compared as they come: an unchanged file allocates nothing, where gathering the fields
+    // first cost more than the comparison itself.
     let i = 0;
     let same = true;
     walk((value) => {

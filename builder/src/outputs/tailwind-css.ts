@@ -63,7 +63,8 @@ export function classCandidates(html: string): string[] {
 /**
  * Stylesheets made lately, by their sorted candidates: the CSS depends on nothing else, and a
  * long-lived builder (the worker, the dev preview) asks again for the same classes on nearly every
- * build, where making the compiler and the sheet cost 15-55 ms of CPU.
+ * build, where making the compiler and the sheet is not free (builder docs/benchmarks.md,
+ * "Tailwind sheets").
  */
 const made = new Map<string, Promise<string>>();
 const MADE_KEPT = 16;
@@ -123,7 +124,7 @@ export interface UtilitiesState {
  * The site's utilities sheet: the last build's, kept (`keep` says whether its object is still
  * there) when it was made from the same candidates by the same Tailwind, else made again; `css`
  * is set when the sheet must be published. A fresh build process thus neither loads Tailwind nor
- * makes the sheet (40-70 ms of CPU) for an edit that changes no class.
+ * makes the sheet for an edit that changes no class.
  */
 export async function utilitiesSheet(candidates: Iterable<string>, last: UtilitiesState | undefined, keep: (key: string) => boolean): Promise<{ state: UtilitiesState; css?: string }> {
   const { list, from } = inputsOf(candidates);
@@ -159,7 +160,7 @@ let lastClasses: readonly string[] = [];
  * Every page's class names in one array, for `utilitiesSheet`: the array of the last call itself
  * when each page's list is the one passed then (a kept builder's next build passes the same
  * frozen lists, but for the pages it compiled) or holds the same names, so the sheet's inputs are
- * not sorted and hashed again (~20 ms at 10,000 pages). Read-only.
+ * not sorted and hashed again. Read-only.
  */
 export function classesOfPages(lists: ReadonlyArray<readonly string[] | undefined>): readonly string[] {
   const same = lists.length === lastLists.length && lists.every((list, i) => list === lastLists[i] || sameList(list, lastLists[i]));
