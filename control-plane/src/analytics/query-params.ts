@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { invalid } from '../errors.ts';
-import { limitQuery } from '../api/schemas.ts';
+import { limitQuery } from '../http/list-limit.ts';
 import { bucketStarts, MAX_BUCKETS, type Unit } from './buckets.ts';
 
 export const UNITS = ['minute', 'hour', 'day', 'week', 'month'] as const;

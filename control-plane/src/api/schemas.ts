@@ -5,20 +5,11 @@
 import { z } from 'zod';
 import { DEPLOYMENT_STATUSES } from '../db/models/deployment.ts';
 import { PROJECT_STATUSES } from '../db/models/project.ts';
+import { limitQuery } from '../http/list-limit.ts';
 import { branchSchema } from './branch-name.ts';
-
-/** Largest `limit` accepted by list endpoints (the spec leaves it open; 100 keeps pages cheap). */
-export const MAX_LIST_LIMIT = 100;
 
 export const uuidParam = z.string().describe('Resource id (uuid)');
 export const projectParams = z.object({ id: uuidParam });
-
-export const limitQuery = (def: number, max = MAX_LIST_LIMIT) => z.coerce.number({ error: `must be an integer from 1 to ${max}` })
-  .int({ error: `must be an integer from 1 to ${max}` })
-  .min(1, { error: `must be an integer from 1 to ${max}` })
-  .max(max, { error: `must be an integer from 1 to ${max}` })
-  .default(def)
-  .describe(`Maximum number of items, 1-${max}, default ${def}`);
 
 const dateTime = z.iso.datetime();
 
