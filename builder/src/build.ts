@@ -76,11 +76,12 @@ export async function build(opts: BuildOptions): Promise<BuildResult> {
     await search.done();
     ctx.reached('index');
 
-    const stats = await publish(ctx, planned, site, { publisher, llms, rendered, exported });
+    const stats = await publish(ctx, planned, site, { compiled, publisher, llms, rendered, exported });
     ctx.lap('publish');
     ctx.timings.total = ctx.elapsed();
 
-    const { sources, apiRecords, api, errors, config } = planned;
+    const { sources, apiRecords, api, config } = planned;
+    const { errors } = compiled;
     const pagesTotal = sources.length + apiRecords.length + (api?.failures.length ?? 0);
     return {
       ...(snapshot.commit ? { commit: snapshot.commit } : {}),

@@ -9,7 +9,8 @@ import { pageDeps } from '../cache/page-deps.ts';
 import { createCompiler, isPageFailure } from '../compile/index.ts';
 import { checkCpu } from '../limits/build-limits.ts';
 import { storedTooLarge } from '../sandbox/page-output.ts';
-import { relocate, summarize } from '../state/page-summaries.ts';
+import type { PageRecord } from '../state/page-bodies.ts';
+import { relocate, summarize, type FailureSummary } from '../state/page-summaries.ts';
 import type { CompiledPage, PageFailure } from '../types.ts';
 import type { BuildContext } from './context.ts';
 import type { LlmsFullText } from './llms-full.ts';
@@ -23,6 +24,12 @@ const BATCH = 200;
 export interface CompileResult {
   /** Pages compiled (the cache misses). */
   compiled: number;
+  /** Source path → record of every page: the plan's hits, the pages compiled, and failed pages' previous versions. */
+  records: Map<string, PageRecord>;
+  /** Every page failure of this build by source path. */
+  errors: Map<string, PageFailure>;
+  /** The failures the next build may reuse (summarized for it). */
+  failures: Map<string, FailureSummary>;
   /** Source paths of the pages that failed (this build or, unchanged, before). */
   failed: Set<string>;
 }
@@ -30,10 +37,13 @@ export interface CompileResult {
 /** Where compiled pages go besides the plan's records. */
 export interface CompileFeeds { search: SearchIndexing; llms: LlmsFullText }
 
-/** Compiles the plan's misses; completes `plan.records`, `plan.errors` and `plan.failures`. */
+/** Compiles the plan's misses; returns every page's record and failure, the plan's and its own. */
 export async function compile(ctx: BuildContext, plan: BuildPlan, { search, llms }: CompileFeeds): Promise<CompileResult> {
   const { opts, limits, deadline } = ctx;
-  const { snapshot, contentRoot, keyOf, cache, bodies, records, errors, failures, misses, unique, twins, previous, summaries } = plan;
+  const { snapshot, contentRoot, keyOf, cache, bodies, misses, unique, twins, previous, summaries } = plan;
+  const records = new Map(plan.records);
+  const errors = new Map(plan.errors);
+  const failures = new Map(plan.failures);
   const compiler = opts.compiler ?? (misses.length > 0 ? await createCompiler({ limits: opts.pageLimits }) : undefined);
   const cpuAtStart = compiler?.cpuMs?.() ?? 0;
   const readFile = async (repoPath: string) => (snapshot.files.has(repoPath) ? Buffer.from(await snapshot.read(repoPath)).toString('utf8') : undefined);
@@ -125,5 +135,5 @@ export async function compile(ctx: BuildContext, plan: BuildPlan, { search, llms
     }
     if (summary) records.set(p, { cacheKey: prev.cacheKey, summary: relocate(summary, p, contentRoot) });
   }
-  return { compiled: compiledCount, failed };
+  return { compiled: compiledCount, records, errors, failures, failed };
 }

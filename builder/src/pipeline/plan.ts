@@ -23,7 +23,7 @@ import type { CompiledPage, PageFailure } from '../types.ts';
 import type { BuildContext } from './context.ts';
 import { planSite, type SitePlan } from './site-plan.ts';
 
-/** What the plan step found: the steps after it read it, and the compile step completes it. */
+/** What the plan step found; the steps after it read it and never change it. */
 export interface BuildPlan extends SitePlan {
   snapshot: RepoSnapshot;
   contentRoot: string;
@@ -40,12 +40,12 @@ export interface BuildPlan extends SitePlan {
   keyOf(sourcePath: string): string;
   /** The full page of a record (memory, else the page cache). */
   load(record: PageRecord): Promise<CompiledPage>;
-  /** Source path → the page's record: cache hits now, compiled pages once compiled. */
-  records: Map<string, PageRecord>;
-  /** Every page failure of this build by source path. */
-  errors: Map<string, PageFailure>;
-  /** The failures the next build may reuse (summarized for it). */
-  failures: Map<string, FailureSummary>;
+  /** Source path → the record of each page found (cache hits). */
+  records: ReadonlyMap<string, PageRecord>;
+  /** Page failures known without compiling (reported again, or API reference pages too large), by source path. */
+  errors: ReadonlyMap<string, PageFailure>;
+  /** Those of the reported failures the next build may reuse (summarized for it). */
+  failures: ReadonlyMap<string, FailureSummary>;
   /** Pages to compile, in path order. */
   misses: string[];
   /** The pages to compile first: one per cache key (see `twins`), later ordered for search. */

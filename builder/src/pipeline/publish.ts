@@ -11,6 +11,7 @@ import type { Publisher, PublishStats } from '../publish.ts';
 import { manifestFiles, writeManifest, type BuildManifest } from '../state/manifest.ts';
 import { writeSummaries } from '../state/page-summaries.ts';
 import type { BuildContext } from './context.ts';
+import type { CompileResult } from './compile.ts';
 import type { ExportsResult } from './exports.ts';
 import type { LlmsFullText } from './llms-full.ts';
 import type { BuildPlan } from './plan.ts';
@@ -18,10 +19,10 @@ import type { RenderResult } from './render.ts';
 import type { SitePages } from './site-pages.ts';
 
 /** What the publish step needs from the steps before it. */
-export interface PublishInputs { publisher: Publisher; llms: LlmsFullText; rendered: RenderResult; exported: ExportsResult }
+export interface PublishInputs { compiled: CompileResult; publisher: Publisher; llms: LlmsFullText; rendered: RenderResult; exported: ExportsResult }
 
 /** Waits for the uploads and writes the builder's state; returns what was uploaded and deleted. */
-export async function publish(ctx: BuildContext, plan: BuildPlan, site: SitePages, { publisher, llms, rendered, exported }: PublishInputs): Promise<PublishStats> {
+export async function publish(ctx: BuildContext, plan: BuildPlan, site: SitePages, { compiled, publisher, llms, rendered, exported }: PublishInputs): Promise<PublishStats> {
   const { store } = ctx;
   const { snapshot, previous, summaries } = plan;
   const { objects, changed: objectsChanged } = publisher.seal();
@@ -29,7 +30,7 @@ export async function publish(ctx: BuildContext, plan: BuildPlan, site: SitePage
   uploads.catch(() => undefined); // awaited by the manifest's write, and below
   // Written while the manifest's buckets are: the manifest takes the summaries' hash once known.
   const summariesWritten = Promise.all([
-    writeSummaries(store, site.nextSummaries, plan.failures, { stored: summaries.stored, hash: previous?.summariesHash }),
+    writeSummaries(store, site.nextSummaries, compiled.failures, { stored: summaries.stored, hash: previous?.summariesHash }),
     writeMoves(store, site.moves, plan.previousMoves),
   ]);
   summariesWritten.catch(() => undefined); // awaited by the manifest's write

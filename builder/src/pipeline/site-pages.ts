@@ -49,8 +49,8 @@ export interface SitePages {
 
 /** Puts the compiled site together (see the module comment). */
 export async function sitePages(plan: BuildPlan, compiled: CompileResult, linkChecker = new LinkChecker()): Promise<SitePages> {
-  const { config, snapshot, sources, contentRoot, records, errors, previous, api, apiRecords, layout } = plan;
-  const { failed } = compiled;
+  const { config, snapshot, sources, contentRoot, previous, api, apiRecords, layout } = plan;
+  const { records, errors, failed } = compiled;
   // API reference pages in the document's order, failed ones whose previous version stays live
   // (found by source path) in their place.
   const apiBySource = new Map(apiRecords.map((r) => [r.summary.sourcePath, r]));
