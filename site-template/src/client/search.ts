@@ -189,6 +189,11 @@ export function initSearch(): void {
         } else if (e.key === 'Enter') {
           e.preventDefault();
           options()[active]?.querySelector('a')?.click();
+        } else if (e.key === 'Escape') {
+          // One Esc closes, as in DocSearch and VitePress: a search input's own Esc would only
+          // clear the text and take a second press. The text stays for the next open, selected.
+          e.preventDefault();
+          dialog.close();
         }
       });
       // A chosen result or a closed dialog ends the search: report it now, not after the pause.

@@ -81,4 +81,17 @@ t.test('search', async (t) => {
     t.equal(await page.textContent('.search-status'), 'No results for “qqqxxyy”');
     t.equal(await page.locator('.search-result').count(), 0);
   });
+
+  t.test('should close with one Esc while the box holds text, and keep the text for the next open', async (t) => {
+    await page.goto(`${server.origin}/guides/sdk`);
+    await page.click('.search-open');
+    await page.fill('.search-input', 'zephyrine');
+    await page.waitForSelector('.search-result');
+    await page.keyboard.press('Escape');
+    t.equal(await page.evaluate(() => document.querySelector<HTMLDialogElement>('dialog.search-dialog')?.open), false, 'the dialog is closed');
+    t.equal(await page.evaluate(() => document.activeElement?.matches('.search-open')), true, 'focus is back on the search button');
+    await page.keyboard.press('Control+k');
+    t.equal(await page.inputValue('.search-input'), 'zephyrine', 'the last query is there again');
+    t.same(await page.evaluate(() => { const i = document.querySelector<HTMLInputElement>('.search-input')!; return [i.selectionStart, i.selectionEnd]; }), [0, 9], 'selected, so typing replaces it');
+  });
 });
