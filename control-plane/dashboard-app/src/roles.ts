@@ -4,6 +4,7 @@
  * applies: every permission of the role must be theirs, and only owners make owners.
  */
 import { api } from './api.ts';
+import { ROLE_LABELS } from './shared/labels.ts';
 import type { Permission, Role, Session } from './session.ts';
 
 export interface RoleDefinition { id: Role; name: string; description: string; built_in: boolean; permissions: Permission[] }
@@ -14,7 +15,7 @@ export const loadRoles = () => api<RoleList>('GET', '/roles');
 /** The display name of a role reference (`member` reads as Editor). */
 export function roleName(roles: RoleDefinition[] | undefined, role: Role): string {
   if (role === 'member') return 'Editor (member)';
-  return roles?.find((r) => r.id === role)?.name ?? (role.startsWith('custom:') ? 'Deleted role' : role);
+  return roles?.find((r) => r.id === role)?.name ?? (role.startsWith('custom:') ? 'Deleted role' : ROLE_LABELS[role] ?? role);
 }
 
 /** The permissions of a role reference. */

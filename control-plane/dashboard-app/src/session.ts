@@ -21,11 +21,16 @@ export interface Session {
   csrf_token: string;
 }
 
-/** Reads the session; rejects with a 401 `ApiError` when signed out. */
-export async function fetchSession(): Promise<Session> {
-  const s = await api<Session>('GET', '/session');
-  setCsrfToken(s.csrf_token);
-  return s;
+/**
+ * Reads the session, or null when signed out. It asks `GET /session/probe`, which answers a
+ * signed-out browser with 200 `{ signed_in: false }`: a 401 from `GET /session` would be logged
+ * by the browser as a failed request on every signed-out visit.
+ */
+export async function fetchSession(): Promise<Session | null> {
+  const probe = await api<{ signed_in: boolean; session?: Session }>('GET', '/session/probe');
+  if (!probe.signed_in || !probe.session) return null;
+  setCsrfToken(probe.session.csrf_token);
+  return probe.session;
 }
 
 export interface SessionState {

@@ -27,7 +27,7 @@ import { tokenHash } from './tokens.ts';
 
 const tokenSchema = z.string().min(1, 'Required').max(200, 'must be at most 200 characters');
 
-const invalidToken = () => new AppError(400, 'invalid_token', 'token: This link is unknown, already used or expired; ask for a new one');
+const invalidToken = () => new AppError(400, 'invalid_token', 'This link is unknown, already used or expired; ask for a new one');
 
 /** 409 for a link to an existing account followed without a session. */
 export const signInRequired = () => new AppError(409, 'sign_in_required', 'An account exists for this email; sign in, then open the invitation link again');

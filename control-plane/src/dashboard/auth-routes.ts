@@ -14,7 +14,7 @@ import { defineDashboardRoute, type DashboardRouter } from './dashboard-route.ts
 import { consumeOwnerClaim } from './owner-claim.ts';
 import { hashPassword } from './passwords.ts';
 import { emailSchema, nameSchema, noContent, passwordSchema, sessionResponse } from './schemas.ts';
-import { clearSessionCookie, readSessionToken, requestIp, setSessionCookie } from './session-auth.ts';
+import { clearSessionCookie, currentSession, readSessionToken, requestIp, setSessionCookie } from './session-auth.ts';
 import { recordAudit } from '../audit/record.ts';
 import { resolveActor } from '../roles/resolve.ts';
 import { createSession, csrfTokenFor, deleteSession, deleteUserSessions, type DashboardSession } from './session-store.ts';
@@ -50,7 +50,7 @@ export async function assertEmailFree(m: Models, email: string): Promise<void> {
   if (await m.User.exists({ email })) throw new AppError(409, 'email_taken', `email: "${email}" already has an account; sign in with it instead`);
 }
 
-const invalidToken = () => new AppError(400, 'invalid_token', 'token: This link is unknown, already used or expired; ask for a new one');
+const invalidToken = () => new AppError(400, 'invalid_token', 'This link is unknown, already used or expired; ask for a new one');
 
 export function registerAuthRoutes(router: DashboardRouter, deps: Deps, limitOptions?: Partial<SignInLimitOptions>): void {
   const limits = new SignInLimits(deps.m, limitOptions);
@@ -103,6 +103,22 @@ export function registerAuthRoutes(router: DashboardRouter, deps: Deps, limitOpt
     responses: { 200: { description: 'The session', schema: sessionResponse } },
     async handler({ session, deps }) {
       return { body: await sessionBody(deps.m, session) };
+    },
+  }));
+
+  // The app asks this on every load: signed out is an ordinary answer here, not a 401, so a
+  // signed-out visit logs no failed request in the browser. `GET /session` keeps its 401.
+  router.add(defineDashboardRoute({
+    method: 'get', path: '/session/probe', operationId: 'dashboardProbeSession', auth: 'public',
+    summary: 'Whether this browser is signed in, and the session if it is',
+    description: 'Always 200: `{ signed_in: false }` without a valid session cookie, else `{ signed_in: true, session }` with the body of `GET /session`.',
+    responses: { 200: { description: 'Signed-in state', schema: z.union([
+      z.object({ signed_in: z.literal(false) }),
+      z.object({ signed_in: z.literal(true), session: sessionResponse }),
+    ]) } },
+    async handler({ ctx, deps }) {
+      const session = await currentSession(ctx, deps);
+      return { body: session ? { signed_in: true as const, session: await sessionBody(deps.m, session) } : { signed_in: false as const } };
     },
   }));
 

@@ -12,6 +12,7 @@ import { findOwnProject } from '../projects/own-project.ts';
 import { projectParams } from '../api/schemas.ts';
 import type { Domain } from '../db/models/index.ts';
 import { DOMAIN_STATUSES, liveDomainFilter, PENDING_DOMAIN_TTL_MS } from '../db/models/domain.ts';
+import { hostFromInput } from '../../dashboard-app/src/shared/hostname.ts';
 import { checkLifetimeCap } from '../entitlements/resolver.ts';
 import { AppError, notFound } from '../errors.ts';
 import type { Deps } from '../http/route.ts';
@@ -22,8 +23,10 @@ import { noContent } from './schemas.ts';
 import { newToken } from './tokens.ts';
 
 const HOSTNAME_RULE = 'must be a hostname such as docs.example.com (letters, digits, hyphens, at least one dot, no port)';
-const hostnameSchema = z.string().trim().toLowerCase().max(253, HOSTNAME_RULE)
-  .regex(/^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,61}[a-z0-9]$/, HOSTNAME_RULE);
+// A pasted URL (`https://docs.example.com/path`) counts as its host (shared/hostname.ts); the
+// rule then judges the host alone, so a port or an address without a dot is still refused.
+const hostnameSchema = z.string().transform(hostFromInput).pipe(z.string().max(253, HOSTNAME_RULE)
+  .regex(/^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,61}[a-z0-9]$/, HOSTNAME_RULE));
 
 const domainSchema = z.object({
   hostname: z.string(), status: z.enum(DOMAIN_STATUSES), created_at: z.string(), verified_at: z.string().nullable(),

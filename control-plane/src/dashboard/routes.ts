@@ -21,6 +21,7 @@ import { registerMemberRoutes } from './member-routes.ts';
 import { registerPlanRoutes } from './plan-routes.ts';
 import { registerProjectRoutes } from './project-routes.ts';
 import { registerRoleRoutes } from './role-routes.ts';
+import { humanizeError } from './human-messages.ts';
 import { guardDashboardRequest } from './request-guard.ts';
 import { createDashboardRouter, defineDashboardRoute, type DashboardRouter } from './dashboard-route.ts';
 import type { SignInLimitOptions } from './sign-in-limits.ts';
@@ -92,6 +93,10 @@ export function dashboardApi(deps: Deps, opts: DashboardApiOptions = {}): Koa.Mi
     if (ctx.get('authorization')) throw unauthorized('The dashboard API accepts only a signed-in session, never an API key; use /v1 with API keys');
     guardDashboardRequest(ctx, deps.env);
     ctx.state.dashboardDeps = deps;
-    await routes(ctx, next);
+    try {
+      await routes(ctx, next);
+    } catch (err) {
+      throw humanizeError(err);
+    }
   };
 }

@@ -7,6 +7,7 @@
  * recorded in `overage` for billing. Usage is kept across plan changes: an upgrade applies the
  * higher cap to it, a downgrade keeps it against the lower cap until the next reset.
  */
+import { quotaCount } from '../../dashboard-app/src/shared/labels.ts';
 import type { Models } from '../db/models/index.ts';
 import type { PlanId } from '../db/models/organization.ts';
 import { AppError, invalid } from '../errors.ts';
@@ -50,7 +51,7 @@ export async function consumeQuota(m: Models, orgId: string, feature: PeriodQuot
   if (!after) {
     const resetAt = nextPeriodStart(unit, now);
     throw new AppError(429, 'quota_exceeded',
-      `The ${feature} quota of ${quota} is used up for this period; it resets at ${resetAt.toISOString()}`,
+      `Your plan allows ${quotaCount(feature, quota)}, all used; it resets at ${resetAt.toISOString()}`,
       { headers: { 'Retry-After': String(secondsUntilReset(unit, now)) } });
   }
   return { used: after.used ?? 0, quota, remaining: Math.max(0, quota - (after.used ?? 0)), overage: 0 };

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
  * The one entitlement resolver: `GET /me/entitlements` and every server-side check read it, so
  * what a client is shown and what the server enforces always agree (quota rule 7).
  */
+import { featureLabel, quotaCount } from '../../dashboard-app/src/shared/labels.ts';
 import { liveDomainFilter } from '../db/models/domain.ts';
 import type { Models, Organization } from '../db/models/index.ts';
 import type { PlanId } from '../db/models/organization.ts';
@@ -98,7 +99,7 @@ export async function hasFeature(m: Models, orgId: string, feature: BooleanFeatu
 export async function requireFeature(m: Models, orgId: string, feature: BooleanFeature, now: Date, upgradeUrl: string): Promise<void> {
   const org = await loadOrganization(m, orgId, now);
   const minimum = BOOLEAN_FEATURES[feature];
-  if (!planIncludes(org.plan as PlanId, minimum)) throw planRequired(feature, PLAN_NAMES[minimum], upgradeUrl);
+  if (!planIncludes(org.plan as PlanId, minimum)) throw planRequired(featureLabel(feature), PLAN_NAMES[minimum], upgradeUrl);
 }
 
 /**
@@ -113,9 +114,14 @@ export async function checkLifetimeCap(m: Models, orgId: string, feature: Lifeti
   return entry.type === 'quota' ? entry.quota : null;
 }
 
+/** What an upgrade lets the organization do, per lifetime quota. */
+const ADD_MORE: Record<LifetimeQuota, string> = {
+  max_projects: 'create more', max_dashboard_members: 'invite more', max_custom_domains: 'add more',
+};
+
 function limitReached(org: Organization, feature: LifetimeQuota, quota: number, upgradeUrl: string): AppError {
   return new AppError(402, 'plan_limit_reached',
-    `Your ${PLAN_NAMES[org.plan as PlanId]} plan allows ${quota} of ${feature}; upgrade to create more`,
+    `Your ${PLAN_NAMES[org.plan as PlanId]} plan allows ${quotaCount(feature, quota)}; upgrade to ${ADD_MORE[feature]}`,
     { extra: { upgrade_url: upgradeUrl } });
 }
 

@@ -21,7 +21,7 @@ t.test('assistant_messages_daily quota', async (t) => {
     const refused = await f.post(site.slug, '/_folio/assistant', ask);
     t.same([refused.status, refused.headers['retry-after'], refused.headers['content-type'], refused.json], [429, '30', 'application/json; charset=utf-8', {
       error: 'quota_exceeded',
-      message: 'The assistant_messages_daily quota of 10 is used up for this period; it resets at 2026-03-11T00:00:00.000Z',
+      message: 'Your plan allows 10 assistant messages a day, all used; it resets at 2026-03-11T00:00:00.000Z',
     }]);
     t.equal(await counter(), 10, 'a refused message is not counted');
     const entitlements = await f.api.request('GET', '/me/entitlements', { key });

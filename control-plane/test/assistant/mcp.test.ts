@@ -61,7 +61,7 @@ t.test('MCP endpoint', async (t) => {
     BOOLEAN_FEATURES.mcp_server = 'pro';
     t.teardown(() => { BOOLEAN_FEATURES.mcp_server = minimum; });
     const res = await f.post(acme.slug, '/mcp', { jsonrpc: '2.0', id: 1, method: 'tools/list' }, { headers: { accept: 'application/json, text/event-stream' } });
-    t.same([res.status, res.json], [402, { error: 'plan_required', message: 'The mcp_server feature needs the Pro plan or higher', upgrade_url: 'https://folio.dev/pricing' }]);
+    t.same([res.status, res.json], [402, { error: 'plan_required', message: 'The MCP server feature needs the Pro plan or higher', upgrade_url: 'https://folio.dev/pricing' }]);
     BOOLEAN_FEATURES.mcp_server = minimum;
     const ok = await f.post(acme.slug, '/mcp', { jsonrpc: '2.0', id: 1, method: 'tools/list' }, { headers: { accept: 'application/json, text/event-stream' } });
     t.equal(ok.status, 200);

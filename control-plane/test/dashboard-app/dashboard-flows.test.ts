@@ -233,7 +233,7 @@ t.test('dashboard app in Chromium', async (t) => {
     await p2.getByRole('button', { name: 'Create invitation link' }).click();
     const alert = p2.getByRole('region', { name: 'Invite someone' }).getByRole('alert');
     await alert.waitFor();
-    t.match(await alert.textContent(), /plan allows 1 of max_dashboard_members/);
+    t.match(await alert.textContent(), /plan allows 1 dashboard member; upgrade to invite more/);
     t.equal(await alert.getByRole('link', { name: 'Upgrade your plan' }).getAttribute('href'), tp.p.cp.deps.env.UPGRADE_URL);
   });
 

@@ -30,13 +30,13 @@ t.test('dashboard API keys', async (t) => {
     const write = await api.request('POST', '/projects', { key: scoped.body.secret, body: { name: 'x', slug: `s-${Date.now()}` } });
     t.same([write.status, write.body], [403, { error: 'forbidden', message: 'This API key lacks the scope projects:write' }]);
     const cases: [unknown, string][] = [
-      [{}, 'name: Required'],
-      [{ name: '' }, 'name: must be 1-80 characters'],
-      [{ name: 'x', scopes: ['admin'] }, 'scopes: must be "all" or a list of scopes'],
-      [{ name: 'x', scopes: [] }, 'scopes: must list at least one scope, or be "all"'],
-      [{ name: 'x', expires_at: 'tomorrow' }, 'expires_at: must be an ISO 8601 date-time such as 2027-01-31T00:00:00Z'],
-      [{ name: 'x', expires_at: '2000-01-01T00:00:00Z' }, 'expires_at: must be in the future'],
-      [{ name: 'x', secret: 'mine' }, 'secret: Unexpected key'],
+      [{}, 'Name is required'],
+      [{ name: '' }, 'Name must be 1-80 characters'],
+      [{ name: 'x', scopes: ['admin'] }, 'Scopes must be "all" or a list of scopes'],
+      [{ name: 'x', scopes: [] }, 'Scopes must list at least one scope, or be "all"'],
+      [{ name: 'x', expires_at: 'tomorrow' }, 'Expiry date must be an ISO 8601 date-time such as 2027-01-31T00:00:00Z'],
+      [{ name: 'x', expires_at: '2000-01-01T00:00:00Z' }, 'Expiry date must be in the future'],
+      [{ name: 'x', secret: 'mine' }, 'Secret is not expected here'],
     ];
     for (const [body, message] of cases) {
       const res = await dash(api, 'POST', '/api-keys', { auth, body });

@@ -67,7 +67,7 @@ t.test('dashboard authentication hardening', async (t) => {
     const noCsrf = await dash(api, 'POST', '/auth/accept-invite', { auth: a.auth, noCsrf: true, body: { token } });
     t.same([noCsrf.status, noCsrf.body], [403, { error: 'csrf_failed', message: 'Missing X-CSRF-Token header; expected the csrf_token of GET /dashboard/api/session' }]);
     const withPassword = await dash(api, 'POST', '/auth/accept-invite', { auth: a.auth, body: { token, password: PASSWORD } });
-    t.same([withPassword.status, withPassword.body], [400, { error: 'invalid_request', message: 'password: Unexpected for an existing account; accept while signed in, without a password' }]);
+    t.same([withPassword.status, withPassword.body], [400, { error: 'invalid_request', message: 'Password: Unexpected for an existing account; accept while signed in, without a password' }]);
     const joined = await dash(api, 'POST', '/auth/accept-invite', { auth: a.auth, body: { token } });
     t.equal(joined.status, 200, joined.text);
     t.same([joined.body.user.id, joined.body.organization.id, joined.body.role], [a.userId, b.orgId, 'admin']);
@@ -87,12 +87,12 @@ t.test('dashboard authentication hardening', async (t) => {
     const peek = await dash(api, 'POST', '/auth/invitation', { body: { token: tokenOf(invNew.body.invite_url) } });
     t.same([peek.status, peek.body], [200, { email: 'brand-new@example.com', role: 'member', organization: { name: org!.name }, account_exists: false, expires_at: invNew.body.expires_at }]);
     const unknown = await dash(api, 'POST', '/auth/invitation', { body: { token: 'x'.repeat(43) } });
-    t.same([unknown.status, unknown.body], [400, { error: 'invalid_token', message: 'token: This link is unknown, already used or expired; ask for a new one' }]);
+    t.same([unknown.status, unknown.body], [400, { error: 'invalid_token', message: 'This link is unknown, already used or expired; ask for a new one' }]);
     // A new account still chooses its password when accepting.
     const noPassword = await dash(api, 'POST', '/auth/accept-invite', { body: { token: tokenOf(invNew.body.invite_url), name: 'New' } });
-    t.same([noPassword.status, noPassword.body], [400, { error: 'invalid_request', message: 'password: Required for a new account' }]);
+    t.same([noPassword.status, noPassword.body], [400, { error: 'invalid_request', message: 'Password is required for a new account' }]);
     const noName = await dash(api, 'POST', '/auth/accept-invite', { body: { token: tokenOf(invNew.body.invite_url), password: PASSWORD } });
-    t.same([noName.status, noName.body], [400, { error: 'invalid_request', message: 'name: Required for a new account' }]);
+    t.same([noName.status, noName.body], [400, { error: 'invalid_request', message: 'Name is required for a new account' }]);
     const created = await dash(api, 'POST', '/auth/accept-invite', { body: { token: tokenOf(invNew.body.invite_url), name: 'New', password: PASSWORD } });
     t.same([created.status, created.body.user.email, created.body.organization.id], [200, 'brand-new@example.com', b.orgId]);
   });

@@ -56,7 +56,7 @@ t.test('dashboard custom domains', async (t) => {
     t.same([claimB.status, claimA.status], [201, 201]);
     t.not(claimA.body.verification.http_body, claimB.body.verification.http_body, 'each claim has its own token');
     const again = await dash(api, 'POST', `/projects/${pa.id}/domains`, { auth: a.auth, body: { hostname } });
-    t.same([again.status, again.body], [409, { error: 'domain_taken', message: `hostname: ${hostname} is already added to a project` }], 'one claim per project');
+    t.same([again.status, again.body], [409, { error: 'domain_taken', message: `Domain ${hostname} is already added to a project` }], 'one claim per project');
     // B's token is not A's: B cannot verify with the record A published.
     dns.txt.set(`_folio-challenge.${hostname}`, [claimA.body.verification.txt_value]);
     t.same((await dash(api, 'POST', `/projects/${pb.id}/domains/${hostname}/verify`, { auth: b.auth })).body.error, 'verification_failed');
@@ -67,7 +67,7 @@ t.test('dashboard custom domains', async (t) => {
     t.same(await api.cp.m.Domain.find({ hostname }).lean().then((rows) => rows.map((d) => [d.project_id, d.status])), [[pa.id, 'verified']]);
     for (const [who, p] of [[b, pb], [c, pc]] as const) {
       const taken = await dash(api, 'POST', `/projects/${p.id}/domains`, { auth: who.auth, body: { hostname } });
-      t.same([taken.status, taken.body], [409, { error: 'domain_taken', message: `hostname: ${hostname} is already added to a project` }]);
+      t.same([taken.status, taken.body], [409, { error: 'domain_taken', message: `Domain ${hostname} is already added to a project` }]);
     }
     const gone = await dash(api, 'POST', `/projects/${pb.id}/domains/${hostname}/verify`, { auth: b.auth });
     t.same([gone.status, gone.body], [404, { error: 'not_found', message: 'domain not found' }]);
@@ -91,7 +91,7 @@ t.test('dashboard custom domains', async (t) => {
       const winners = results.filter(([, r]) => r.status === 200);
       const losers = results.filter(([, r]) => r.status !== 200);
       t.equal(winners.length, 1, `round ${round}: one winner`);
-      t.same(losers.map(([, r]) => [r.status, r.body]), [[409, { error: 'domain_taken', message: `hostname: ${hostname} is already added to a project` }]]);
+      t.same(losers.map(([, r]) => [r.status, r.body]), [[409, { error: 'domain_taken', message: `Domain ${hostname} is already added to a project` }]]);
       t.same(await api.cp.m.Domain.find({ hostname }).lean().then((rows) => rows.map((d) => [d.project_id, d.status])), [[winners[0][0], 'verified']]);
       t.equal(await projectIdForHost(api.cp.m, 'localhost', hostname), winners[0][0]);
     }
@@ -112,13 +112,13 @@ t.test('dashboard custom domains', async (t) => {
     const pa = await api.project(await api.key(a.orgId));
     const hostname = host('shared');
     t.equal((await dash(api, 'POST', `/projects/${pa.id}/domains`, { auth: a.auth, body: { hostname } })).status, 201);
-    const rule = 'hostname: must be a hostname such as docs.example.com (letters, digits, hyphens, at least one dot, no port)';
-    for (const bad of ['localhost', 'docs.example.com:8080', 'http://docs.example.com', '-x.example.com', 'a..b.com']) {
+    const rule = 'Domain must be a hostname such as docs.example.com (letters, digits, hyphens, at least one dot, no port)';
+    for (const bad of ['localhost', 'docs.example.com:8080', 'ftp://docs.example.com', 'https://localhost/docs', '-x.example.com', 'a..b.com']) {
       const res = await dash(api, 'POST', `/projects/${pa.id}/domains`, { auth: a.auth, body: { hostname: bad } });
       t.same([res.status, res.body], [400, { error: 'invalid_request', message: rule }], bad);
     }
     const ours = await dash(api, 'POST', `/projects/${pa.id}/domains`, { auth: a.auth, body: { hostname: 'evil.localhost' } });
-    t.same([ours.status, ours.body], [400, { error: 'invalid_request', message: 'hostname: must not be under localhost, the platform\'s own sites domain' }]);
+    t.same([ours.status, ours.body], [400, { error: 'invalid_request', message: 'Domain must not be under localhost, the platform\'s own sites domain' }]);
     for (const [method, path] of [['GET', `/projects/${pa.id}/domains`], ['POST', `/projects/${pa.id}/domains/${hostname}/verify`], ['DELETE', `/projects/${pa.id}/domains/${hostname}`]]) {
       const res = await dash(api, method, path, { auth: b.auth });
       t.same([res.status, res.body], [404, { error: 'not_found', message: 'project not found' }], `${method} another organization's`);
@@ -129,12 +129,27 @@ t.test('dashboard custom domains', async (t) => {
     t.same([refused.status, refused.body.error], [403, 'forbidden_role']);
   });
 
+  t.test('should take the host of a pasted address', async (t) => {
+    const { auth, orgId } = await dashTenant(api, 'pro');
+    const project = await api.project(await api.key(orgId));
+    const pasted = [
+      [`https://${host('pasted').toUpperCase()}/guide/intro?x=1#top`, host('pasted')],
+      [`http://user:pw@${host('port')}:8443/`, host('port')],
+      [`${host('path')}/guide`, host('path')],
+      [`${host('dot')}.`, host('dot')],
+    ];
+    for (const [input, hostname] of pasted) {
+      const res = await dash(api, 'POST', `/projects/${project.id}/domains`, { auth, body: { hostname: input } });
+      t.same([res.status, res.body.hostname], [201, hostname], input);
+    }
+  });
+
   t.test('should count pending domains against max_custom_domains', async (t) => {
     const { auth, orgId } = await dashTenant(api, 'free'); // free: 1 domain
     const project = await api.project(await api.key(orgId));
     t.equal((await dash(api, 'POST', `/projects/${project.id}/domains`, { auth, body: { hostname: host('one') } })).status, 201);
     const two = await dash(api, 'POST', `/projects/${project.id}/domains`, { auth, body: { hostname: host('two') } });
-    t.same([two.status, two.body], [402, { error: 'plan_limit_reached', message: 'Your Free plan allows 1 of max_custom_domains; upgrade to create more', upgrade_url: 'https://folio.dev/pricing' }]);
+    t.same([two.status, two.body], [402, { error: 'plan_limit_reached', message: 'Your Free plan allows 1 custom domain; upgrade to add more', upgrade_url: 'https://folio.dev/pricing' }]);
     t.equal((await dash(api, 'DELETE', `/projects/${project.id}`, { auth })).status, 204);
     t.equal((await dash(api, 'GET', '/plan', { auth })).body.features.max_custom_domains.used, 0, 'a deleted project frees its domains');
   });

@@ -17,25 +17,25 @@ t.test('dashboard members and invitations', async (t) => {
     t.match(inv.body.invite_url, new RegExp(`^${origin}/accept-invite#token=[A-Za-z0-9_-]{43}$`));
     t.same((await dash(api, 'GET', '/invitations', { auth: owner.auth })).body.data.map((i: any) => [i.email, i.role]), [[email, 'admin']]);
     const wrongEmail = await dash(api, 'POST', '/auth/accept-invite', { body: { token: tokenOf(inv.body.invite_url), name: 'New', email: 'x@example.com', password: PASSWORD } });
-    t.same([wrongEmail.status, wrongEmail.body], [400, { error: 'invalid_request', message: `email: must be the invited address ${email}` }]);
+    t.same([wrongEmail.status, wrongEmail.body], [400, { error: 'invalid_request', message: `Email must be the invited address ${email}` }]);
     const joined = await dash(api, 'POST', '/auth/accept-invite', { body: { token: tokenOf(inv.body.invite_url), name: 'New', password: PASSWORD } });
     t.equal(joined.status, 200, joined.text);
     t.same([joined.body.role, joined.body.organization.id, joined.body.user.email], ['admin', owner.orgId, email]);
     t.ok(sessionTokenOf(joined));
     const again = await dash(api, 'POST', '/auth/accept-invite', { body: { token: tokenOf(inv.body.invite_url), name: 'New', password: PASSWORD } });
-    t.same([again.status, again.body], [400, { error: 'invalid_token', message: 'token: This link is unknown, already used or expired; ask for a new one' }]);
+    t.same([again.status, again.body], [400, { error: 'invalid_token', message: 'This link is unknown, already used or expired; ask for a new one' }]);
     const members = await dash(api, 'GET', '/members', { auth: owner.auth });
     t.same(members.body.data.map((m: any) => [m.email, m.role]).sort(), [[email, 'admin'], [owner.email, 'owner']].sort());
     t.same((await dash(api, 'GET', '/invitations', { auth: owner.auth })).body, { data: [] });
     const dup = await dash(api, 'POST', '/invitations', { auth: owner.auth, body: { email, role: 'member' } });
-    t.same([dup.status, dup.body], [409, { error: 'already_member', message: `email: ${email} is already a member` }]);
+    t.same([dup.status, dup.body], [409, { error: 'already_member', message: `Email ${email} is already a member` }]);
   });
 
   t.test('should count pending invitations against max_dashboard_members and answer 402 past it', async (t) => {
     const owner = await dashTenant(api, 'pro'); // pro: 5 members
     for (let i = 0; i < 4; i++) t.equal((await dash(api, 'POST', '/invitations', { auth: owner.auth, body: { email: `seat${i}-${owner.orgId}@example.com`, role: 'member' } })).status, 201);
     const past = await dash(api, 'POST', '/invitations', { auth: owner.auth, body: { email: `seat9-${owner.orgId}@example.com`, role: 'member' } });
-    t.same([past.status, past.body], [402, { error: 'plan_limit_reached', message: 'Your Pro plan allows 5 of max_dashboard_members; upgrade to create more', upgrade_url: 'https://folio.dev/pricing' }]);
+    t.same([past.status, past.body], [402, { error: 'plan_limit_reached', message: 'Your Pro plan allows 5 dashboard members; upgrade to invite more', upgrade_url: 'https://folio.dev/pricing' }]);
     t.same((await dash(api, 'GET', '/plan', { auth: owner.auth })).body.features.max_dashboard_members, { type: 'quota', quota: 5, used: 5, remaining: 0 });
     const { body: { data } } = await dash(api, 'GET', '/invitations', { auth: owner.auth });
     t.equal((await dash(api, 'DELETE', `/invitations/${data[0].id}`, { auth: owner.auth })).status, 204, 'revoking frees the seat');
@@ -59,7 +59,7 @@ t.test('dashboard members and invitations', async (t) => {
       [adminAuth, 'DELETE', `/members/${owner.userId}`, undefined, 403, { error: 'forbidden_role', message: 'Admins can remove members only' }],
       [owner.auth, 'PATCH', `/members/${owner.userId}`, { role: 'admin' }, 409, { error: 'last_owner', message: 'An organization needs an owner; make another member owner first' }],
       [owner.auth, 'DELETE', `/members/${owner.userId}`, undefined, 409, { error: 'last_owner', message: 'An organization needs an owner; make another member owner first' }],
-      [owner.auth, 'PATCH', `/members/${member.userId}`, { role: 'boss' }, 400, { error: 'invalid_request', message: 'role: Invalid option: expected one of "owner"|"admin"|"editor"|"viewer"|"member" or "custom:<id>"' }],
+      [owner.auth, 'PATCH', `/members/${member.userId}`, { role: 'boss' }, 400, { error: 'invalid_request', message: 'Role: Invalid option: expected one of "owner"|"admin"|"editor"|"viewer"|"member" or "custom:<id>"' }],
     ];
     for (const [auth, method, path, body, status, expected] of cases) {
       const res = await dash(api, method, path, { auth, body });

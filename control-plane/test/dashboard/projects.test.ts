@@ -37,7 +37,7 @@ t.test('dashboard projects', async (t) => {
     t.same((await dash(api, 'GET', '/slug-available?slug=Bad_Slug', { auth })).body, { available: false, reason: 'invalid', message: 'must be 1-63 lowercase letters, digits or hyphens, not starting or ending with a hyphen' });
     t.same((await dash(api, 'GET', `/slug-available?slug=free-${process.pid}`, { auth })).body, { available: true });
     const missing = await dash(api, 'GET', '/slug-available', { auth });
-    t.same([missing.status, missing.body], [400, { error: 'invalid_request', message: 'slug: Required' }]);
+    t.same([missing.status, missing.body], [400, { error: 'invalid_request', message: 'Slug is required' }]);
   });
 
   t.test('should rename the slug, refusing a taken one', async (t) => {
@@ -45,12 +45,12 @@ t.test('dashboard projects', async (t) => {
     const { body: a } = await dash(api, 'POST', '/projects', { auth, body: { name: 'a', slug: `ren-a-${process.pid}` } });
     const { body: b } = await dash(api, 'POST', '/projects', { auth, body: { name: 'b', slug: `ren-b-${process.pid}` } });
     const taken = await dash(api, 'PATCH', `/projects/${a.id}`, { auth, body: { slug: b.slug } });
-    t.same([taken.status, taken.body], [409, { error: 'conflict', message: `slug: "${b.slug}" is already taken` }]);
+    t.same([taken.status, taken.body], [409, { error: 'conflict', message: `Slug: "${b.slug}" is already taken` }]);
     const renamed = await dash(api, 'PATCH', `/projects/${a.id}`, { auth, body: { slug: `ren-c-${process.pid}`, name: 'Renamed', github_branch: 'docs' } });
     t.same([renamed.status, renamed.body.slug, renamed.body.name, renamed.body.github_branch, renamed.body.git_url], [200, `ren-c-${process.pid}`, 'Renamed', 'docs', `${origin}/git/ren-c-${process.pid}.git`]);
     t.same((await dash(api, 'GET', `/slug-available?slug=ren-a-${process.pid}`, { auth })).body, { available: true }, 'the old slug is free');
     const bad = await dash(api, 'PATCH', `/projects/${a.id}`, { auth, body: { custom_domain: 'x.com' } });
-    t.same([bad.status, bad.body], [400, { error: 'invalid_request', message: 'custom_domain: Unexpected key' }]);
+    t.same([bad.status, bad.body], [400, { error: 'invalid_request', message: 'Custom domain is not expected here' }]);
     t.equal((await dash(api, 'DELETE', `/projects/${b.id}`, { auth })).status, 204);
     t.equal((await dash(api, 'GET', `/projects/${b.id}`, { auth })).status, 404);
   });

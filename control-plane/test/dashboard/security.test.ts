@@ -7,6 +7,8 @@ const KEY_REFUSED = { error: 'unauthorized', message: 'The dashboard API accepts
 const NOT_SIGNED_IN = { error: 'unauthorized', message: 'Not signed in; sign in to the dashboard first' };
 const PUBLIC = new Set([
   '/auth/sign-in', '/auth/claim', '/auth/invitation', '/auth/accept-invite', '/openapi.json',
+  // Answers a signed-out browser 200 `{ signed_in: false }` (sessions.test.ts checks it).
+  '/session/probe',
   // Single sign-on: starting it, the IdP's way back (protected by state, PKCE, signatures), our SP metadata.
   '/auth/sso/start', '/auth/sso/oidc/callback', '/auth/sso/saml/{orgId}/acs', '/auth/sso/saml/{orgId}/metadata',
 ]);

@@ -26,13 +26,13 @@ t.test('dashboard sessions', async (t) => {
     const again = await bootstrap(api.cp.m, api.cp.deps.env, api.clock.now);
     t.equal(again?.created, false);
     const stale = await dash(api, 'POST', '/auth/claim', { body: { token, email: 'owner@example.com', password: PASSWORD } });
-    t.same(stale.body, { error: 'invalid_token', message: 'token: This link is unknown, already used or expired; ask for a new one' });
+    t.same(stale.body, { error: 'invalid_token', message: 'This link is unknown, already used or expired; ask for a new one' });
     t.equal(stale.status, 400);
     const fresh = new URL(again!.claimUrl!).hash.replace('#token=', '');
     const short = await dash(api, 'POST', '/auth/claim', { body: { token: fresh, email: 'owner@example.com', password: 'short' } });
-    t.same([short.status, short.body], [400, { error: 'invalid_request', message: 'password: must be at least 10 characters' }]);
+    t.same([short.status, short.body], [400, { error: 'invalid_request', message: 'Password must be at least 10 characters' }]);
     const badEmail = await dash(api, 'POST', '/auth/claim', { body: { token: fresh, email: 'nope', password: PASSWORD } });
-    t.same([badEmail.status, badEmail.body], [400, { error: 'invalid_request', message: 'email: must be an email address' }]);
+    t.same([badEmail.status, badEmail.body], [400, { error: 'invalid_request', message: 'Email must be an email address' }]);
     const claimed = await dash(api, 'POST', '/auth/claim', { body: { token: fresh, email: ' Owner@Example.com ', name: 'Ada', password: PASSWORD } });
     t.equal(claimed.status, 200, claimed.text);
     t.same({ ...claimed.body, csrf_token: typeof claimed.body.csrf_token }, {
@@ -74,9 +74,9 @@ t.test('dashboard sessions', async (t) => {
     t.same([unknown.status, unknown.body], [401, BAD_CREDENTIALS]);
     t.equal(sessionTokenOf(wrong), undefined);
     const missing = await dash(api, 'POST', '/auth/sign-in', { body: { email } });
-    t.same([missing.status, missing.body], [400, { error: 'invalid_request', message: 'password: Required' }]);
+    t.same([missing.status, missing.body], [400, { error: 'invalid_request', message: 'Password is required' }]);
     const extra = await dash(api, 'POST', '/auth/sign-in', { body: { email, password: PASSWORD, org_id: 'x' } });
-    t.same([extra.status, extra.body], [400, { error: 'invalid_request', message: 'org_id: Unexpected key' }]);
+    t.same([extra.status, extra.body], [400, { error: 'invalid_request', message: 'Org id is not expected here' }]);
     const form = await dash(api, 'POST', '/auth/sign-in', { raw: `email=${email}`, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
     t.same([form.status, form.body], [415, { error: 'unsupported_media_type', message: 'Content-Type: Unexpected "application/x-www-form-urlencoded"; expected application/json' }]);
   });
@@ -148,6 +148,21 @@ t.test('dashboard sessions', async (t) => {
     t.same((await dash(api, 'GET', '/session', { auth: b })).body, NOT_SIGNED_IN);
     t.same((await dash(api, 'GET', '/session', { auth: c })).body, NOT_SIGNED_IN);
     t.same((await dash(api, 'POST', '/auth/sign-out', { auth: c })).body, NOT_SIGNED_IN);
+  });
+
+  t.test('should answer the session probe without an error status, signed in or out', async (t) => {
+    const org = await api.org();
+    const { email } = await addUser(api, org.id);
+    const auth = await signIn(api, email);
+    t.same(await dash(api, 'GET', '/session/probe').then((r) => [r.status, r.body]), [200, { signed_in: false }], 'no cookie');
+    const probe = await dash(api, 'GET', '/session/probe', { auth });
+    t.equal(probe.status, 200);
+    t.same(probe.body, { signed_in: true, session: (await dash(api, 'GET', '/session', { auth })).body }, 'the body of GET /session');
+    t.equal((await dash(api, 'POST', '/auth/sign-out', { auth })).status, 204);
+    const out = await dash(api, 'GET', '/session/probe', { auth });
+    t.same([out.status, out.body], [200, { signed_in: false }], 'a signed-out cookie');
+    t.match(out.headers.getSetCookie()[0] ?? '', /^folio_session=; /, 'the stale cookie is told to go');
+    t.same((await dash(api, 'GET', '/session', { auth })).body, NOT_SIGNED_IN, 'GET /session keeps its 401');
   });
 
   t.test('should rate-limit sign-ins per email and failed ones per address', async (t) => {

@@ -50,7 +50,7 @@ t.test('entitlements and quotas', async (t) => {
     await api.project(key);
     const res = await api.request('POST', '/projects', { key, body: { name: 'Second', slug: `second-${process.pid}` } });
     t.equal(res.status, 402);
-    t.same(res.body, { error: 'plan_limit_reached', message: 'Your Free plan allows 1 of max_projects; upgrade to create more', upgrade_url: 'https://folio.dev/pricing' });
+    t.same(res.body, { error: 'plan_limit_reached', message: 'Your Free plan allows 1 project; upgrade to create more', upgrade_url: 'https://folio.dev/pricing' });
     const ent = (await api.request('GET', '/me/entitlements', { key })).body;
     t.same(ent.features.max_projects, quota(1, 1));
   });
@@ -68,8 +68,8 @@ t.test('entitlements and quotas', async (t) => {
     t.equal(res.status, 402);
     // SCIM clients read the SCIM error schema; the platform's error and message stay beside it.
       t.same(res.body, {
-        schemas: ['urn:ietf:params:scim:api:messages:2.0:Error'], status: '402', detail: 'The single_sign_on feature needs the Team plan or higher',
-        error: 'plan_required', message: 'The single_sign_on feature needs the Team plan or higher', upgrade_url: 'https://folio.dev/pricing',
+        schemas: ['urn:ietf:params:scim:api:messages:2.0:Error'], status: '402', detail: 'The Single sign-on (SSO) feature needs the Team plan or higher',
+        error: 'plan_required', message: 'The Single sign-on (SSO) feature needs the Team plan or higher', upgrade_url: 'https://folio.dev/pricing',
       });
     const team = await api.tenant('team');
     t.same((await api.request('GET', '/scim/v2/Users', { key: team.key })).body.totalResults, 0);
@@ -93,7 +93,7 @@ t.test('entitlements and quotas', async (t) => {
     await consumeQuota(m, orgId, 'assistant_messages_daily', 8, now);
     const err = await consumeQuota(m, orgId, 'assistant_messages_daily', 3, now).catch((e) => e);
     t.same([err.status, err.code, err.message, err.headers],
-      [429, 'quota_exceeded', 'The assistant_messages_daily quota of 10 is used up for this period; it resets at 2026-11-23T00:00:00.000Z', { 'Retry-After': '30' }]);
+      [429, 'quota_exceeded', 'Your plan allows 10 assistant messages a day, all used; it resets at 2026-11-23T00:00:00.000Z', { 'Retry-After': '30' }]);
     t.same((await consumeQuota(m, orgId, 'assistant_messages_daily', 2, now)).used, 10, 'the refused 3 were not counted');
     const next = await consumeQuota(m, orgId, 'assistant_messages_daily', 1, new Date(Date.UTC(2026, 10, 23, 0, 0, 0)));
     t.same(next.used, 1, 'a new day starts at zero at 00:00 UTC');

@@ -1,11 +1,12 @@
 import t from 'tap';
+import { featureLabel } from '../../dashboard-app/src/shared/labels.ts';
 import { changePlan } from '../../src/admin/organizations.ts';
 import { startTestApi } from '../helpers/api.ts';
 import { addUser, dash, dashTenant, signIn } from '../helpers/dashboard.ts';
 
 const UPGRADE = 'https://folio.dev/pricing';
 const byActionOf = (entries: any[]) => Object.fromEntries(entries.map((e) => [e.action, e]));
-const planRequired = (feature: string, plan: string) => ({ error: 'plan_required', message: `The ${feature} feature needs the ${plan} plan or higher`, upgrade_url: UPGRADE });
+const planRequired = (feature: string, plan: string) => ({ error: 'plan_required', message: `The ${featureLabel(feature)} feature needs the ${plan} plan or higher`, upgrade_url: UPGRADE });
 
 t.test('paid-plan settings in the dashboard API', async (t) => {
   // Webhook URLs in these tests are public documentation addresses: registration resolves them, nothing is sent.

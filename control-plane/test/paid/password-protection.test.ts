@@ -104,7 +104,7 @@ t.test('site password protection', async (t) => {
     await m.Organization.updateOne({ _id: tp.orgId }, { $set: { pending_plan: 'free', pending_plan_at: new Date(Date.now() - 1000) } });
     t.equal((await tp.site('secret-docs', '/guide')).status, 401, 'still protected');
     const err = await setSitePassword(ctx(), tp.orgId, project.id, 'changed later').catch((e) => e);
-    t.same([err.status, err.code, err.message, err.extra], [402, 'plan_required', 'The password_protection feature needs the Pro plan or higher', { upgrade_url: 'https://folio.dev/pricing' }]);
+    t.same([err.status, err.code, err.message, err.extra], [402, 'plan_required', 'The Password-protected sites feature needs the Pro plan or higher', { upgrade_url: 'https://folio.dev/pricing' }]);
     const view = await sitePasswordView(ctx(), tp.orgId, (await m.Project.findById(project.id).lean())!);
     t.same({ ...view, set_at: typeof view.set_at }, { enabled: true, set_at: 'string', editable: false });
     await m.Organization.updateOne({ _id: tp.orgId }, { $set: { plan: 'pro' } });

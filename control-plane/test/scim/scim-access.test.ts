@@ -17,7 +17,7 @@ t.test('SCIM access and effects', async (t) => {
     for (const plan of ['free', 'pro'] as const) {
       const { key } = await scimTenant(api, plan);
       const res = await scim(api, key, 'GET', '/Users');
-      t.same([res.status, res.body], [402, scimErrorBody(402, 'plan_required', 'The single_sign_on feature needs the Team plan or higher', undefined, { upgrade_url: 'https://folio.dev/pricing' })], plan);
+      t.same([res.status, res.body], [402, scimErrorBody(402, 'plan_required', 'The Single sign-on (SSO) feature needs the Team plan or higher', undefined, { upgrade_url: 'https://folio.dev/pricing' })], plan);
       t.equal(res.headers.get('content-type'), 'application/scim+json; charset=utf-8');
     }
     const team = await api.org('team');
@@ -69,7 +69,7 @@ t.test('SCIM access and effects', async (t) => {
     const { key, orgId } = await scimTenant(api, 'team'); // team: 15 seats
     for (let i = 0; i < 15; i++) t.equal((await scim(api, key, 'POST', '/Users', { schemas: [USER], userName: `seat${i}-${orgId}@example.com` })).status, 201);
     const past = await scim(api, key, 'POST', '/Users', { schemas: [USER], userName: `seat99-${orgId}@example.com` });
-    t.same([past.status, past.body], [402, scimErrorBody(402, 'plan_limit_reached', 'Your Team plan allows 15 of max_dashboard_members; upgrade to create more', undefined, { upgrade_url: 'https://folio.dev/pricing' })]);
+    t.same([past.status, past.body], [402, scimErrorBody(402, 'plan_limit_reached', 'Your Team plan allows 15 dashboard members; upgrade to invite more', undefined, { upgrade_url: 'https://folio.dev/pricing' })]);
     const noEmail = await scim(api, key, 'POST', '/Users', { schemas: [USER], userName: 'just-a-name' });
     t.same([noEmail.status, noEmail.body], [400, scimErrorBody(400, 'invalid_request', 'emails: a dashboard account needs an email address; send emails[].value or an email-shaped userName', 'invalidValue')]);
   });
@@ -157,7 +157,7 @@ t.test('SCIM access and effects', async (t) => {
     const team = await api.org('team');
     const teamOwner = await signIn(api, (await addUser(api, team.id, 'owner')).email);
     const gated = await dash(api, 'POST', '/roles', { auth: teamOwner, body: { name: 'Writers', permissions: ['content.edit'] } });
-    t.same([gated.status, gated.body], [402, { error: 'plan_required', message: 'The custom_roles feature needs the Enterprise plan or higher', upgrade_url: 'https://folio.dev/pricing' }]);
+    t.same([gated.status, gated.body], [402, { error: 'plan_required', message: 'The Custom roles feature needs the Enterprise plan or higher', upgrade_url: 'https://folio.dev/pricing' }]);
     const ent = await api.org('enterprise');
     const owner = await signIn(api, (await addUser(api, ent.id, 'owner')).email);
     const roleAdmins = await dash(api, 'POST', '/roles', { auth: owner, body: { name: 'Role admins', permissions: ['roles.manage', 'members.read'] } });

@@ -16,7 +16,7 @@ t.test('SSO settings', async (t) => {
     for (const plan of ['free', 'pro'] as const) {
       const { auth } = await dashTenant(api, plan);
       const res = await dash(api, 'GET', '/sso', { auth });
-      t.same([res.status, res.body], [402, { error: 'plan_required', message: 'The single_sign_on feature needs the Team plan or higher', upgrade_url: api.cp.deps.env.UPGRADE_URL }], plan);
+      t.same([res.status, res.body], [402, { error: 'plan_required', message: 'The Single sign-on (SSO) feature needs the Team plan or higher', upgrade_url: api.cp.deps.env.UPGRADE_URL }], plan);
       t.equal((await dash(api, 'POST', '/sso/domains', { auth, body: { domain: 'example.com' } })).status, 402);
     }
   });
@@ -88,7 +88,7 @@ t.test('SSO settings', async (t) => {
     t.match(started.body.redirect_url, /^https:\/\/idp\.example\/sso\?SAMLRequest=/);
     await api.cp.m.Organization.updateOne({ _id: a.orgId }, { $set: { plan: 'pro' } });
     const refused = await dash(api, 'POST', '/auth/sso/start', { body: { email: member.email } });
-    t.same([refused.status, refused.body], [402, { error: 'plan_required', message: 'The single_sign_on feature needs the Team plan or higher', upgrade_url: api.cp.deps.env.UPGRADE_URL }]);
+    t.same([refused.status, refused.body], [402, { error: 'plan_required', message: 'The Single sign-on (SSO) feature needs the Team plan or higher', upgrade_url: api.cp.deps.env.UPGRADE_URL }]);
     t.ok(await signIn(api, member.email), 'passwords work again on a plan without SSO');
   });
 

@@ -1,10 +1,19 @@
 /** The breakdown tables (one dimension at a time) and the AI insights of the analytics page. */
 import { useState } from 'preact/hooks';
 import { api } from '../api.ts';
+import { DIMENSION_LABELS, EXPORT_KIND_LABELS, METRIC_LABELS, humanize } from '../shared/labels.ts';
 import { ErrorNotice, Loading } from '../ui/notice.tsx';
 import { useLoad } from '../ui/use-load.ts';
 
-const DIMENSIONS = ['pages', 'searches', 'referrers', 'channels', 'countries', 'regions', 'cities', 'browsers', 'os', 'devices', 'campaigns', 'keywords'] as const;
+const DIMENSIONS = Object.keys(DIMENSION_LABELS);
+const metric = (name: string) => METRIC_LABELS[name] ?? humanize(name);
+
+/** A cell in words: export kinds by their file names, empty values as "(none)". */
+function cell(column: string, value: string | number): string {
+  if (value === '') return '(none)';
+  if (column === 'kind') return EXPORT_KIND_LABELS[value] ?? String(value);
+  return String(value);
+}
 
 type Row = Record<string, string | number>;
 
@@ -16,8 +25,8 @@ function RowsTable({ rows, caption }: { rows: Row[]; caption: string }) {
     <div class="table-wrap">
       <table>
         <caption class="sr-only">{caption}</caption>
-        <thead><tr>{cols.map((c) => <th key={c} scope="col">{c.replace(/_/g, ' ')}</th>)}</tr></thead>
-        <tbody>{rows.map((r, i) => <tr key={i}>{cols.map((c) => <td key={c} class={typeof r[c] === 'number' ? 'num' : undefined}>{r[c] === '' ? '(none)' : String(r[c])}</td>)}</tr>)}</tbody>
+        <thead><tr>{cols.map((c) => <th key={c} scope="col">{metric(c)}</th>)}</tr></thead>
+        <tbody>{rows.map((r, i) => <tr key={i}>{cols.map((c) => <td key={c} class={typeof r[c] === 'number' ? 'num' : undefined}>{cell(c, r[c])}</td>)}</tr>)}</tbody>
       </table>
     </div>
   );
@@ -30,10 +39,10 @@ export function Breakdown({ base, query }: { base: string; query: string }) {
     <section aria-labelledby="breakdown-title">
       <div class="heading-row">
         <h2 id="breakdown-title">Breakdown</h2>
-        <label>By <select value={dimension} onChange={(e) => setDimension(e.currentTarget.value)}>{DIMENSIONS.map((d) => <option key={d}>{d}</option>)}</select></label>
+        <label>By <select value={dimension} onChange={(e) => setDimension(e.currentTarget.value)}>{DIMENSIONS.map((d) => <option key={d} value={d}>{DIMENSION_LABELS[d]}</option>)}</select></label>
       </div>
       <ErrorNotice error={data.error} />
-      {data.loading && !data.data ? <Loading /> : data.data && <RowsTable rows={data.data.results} caption={`Breakdown by ${dimension}`} />}
+      {data.loading && !data.data ? <Loading /> : data.data && <RowsTable rows={data.data.results} caption={`Breakdown by ${(DIMENSION_LABELS[dimension] ?? dimension).toLowerCase()}`} />}
     </section>
   );
 }
@@ -55,14 +64,14 @@ export function AiInsights({ base, query }: { base: string; query: string }) {
       {data.loading && !ai ? <Loading /> : ai && (
         <>
           <dl class="totals">
-            {Object.entries(ai.usage ?? {}).map(([k, v]) => <div key={k}><dt>{k.replace(/_/g, ' ')}</dt><dd>{v}</dd></div>)}
+            {Object.entries(ai.usage ?? {}).map(([k, v]) => <div key={k}><dt>{metric(k)}</dt><dd>{v}</dd></div>)}
           </dl>
           <h3>AI crawlers</h3>
           <RowsTable rows={ai.crawlers ?? []} caption="AI crawler views by family" />
           <h3>Pages AI reads most</h3>
           <RowsTable rows={ai.pages ?? []} caption="Pages read by AI" />
           <h3>Exports for language models</h3>
-          <RowsTable rows={ai.exports ?? []} caption="LLM exports by kind" />
+          <RowsTable rows={ai.exports ?? []} caption="Text exports for AI by file" />
         </>
       )}
     </section>

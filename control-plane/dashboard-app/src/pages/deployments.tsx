@@ -6,6 +6,7 @@ import { submitWith, useSubmit } from '../ui/form.tsx';
 import { duration, formatDate } from '../ui/format.ts';
 import { ProjectTabs } from '../ui/layout.tsx';
 import { ErrorNotice, Loading } from '../ui/notice.tsx';
+import { TRIGGER_LABELS, humanize } from '../shared/labels.ts';
 import { StatusBadge } from '../ui/status-badge.tsx';
 import { useLoad } from '../ui/use-load.ts';
 import { useEventStream } from '../ui/use-event-stream.ts';
@@ -44,13 +45,7 @@ export const shortSha = (sha: string | null | undefined) => (sha ? sha.slice(0, 
 
 /** What queued a deployment, in words. */
 export function triggerLabel(trigger: string | undefined): string {
-  switch (trigger) {
-    case 'push': return 'git push';
-    case 'manual': return 'manual (dashboard or API)';
-    case 'webhook': return 'GitHub push';
-    case 'ci': return 'CI';
-    default: return trigger ?? '—';
-  }
+  return trigger ? TRIGGER_LABELS[trigger] ?? humanize(trigger) : '—';
 }
 
 /** `list` with `d` put in (replacing the same id), newest first, at most `max` long. */

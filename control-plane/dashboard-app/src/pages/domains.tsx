@@ -1,9 +1,10 @@
 /**
- * Custom domains of a project: add one (it counts against `max_custom_domains`), prove control with a
+ * Custom domains of a project: add one (it counts against the plan's custom domains), prove control with a
  * DNS TXT record or an HTTP token file, verify, remove. The site answers on a domain once verified.
  */
 import { useState } from 'preact/hooks';
 import { api, items } from '../api.ts';
+import { hostFromInput } from '../shared/hostname.ts';
 import { can, useSession } from '../session.ts';
 import { CopyField } from '../ui/copy-button.tsx';
 import { Field, submitWith, useSubmit } from '../ui/form.tsx';
@@ -30,7 +31,10 @@ export function DomainsPage({ id }: { id: string }) {
   const domains = useLoad(async () => items<Domain>(await api('GET', base)), [id]);
   const [hostname, setHostname] = useState('');
   const add = useSubmit(async () => {
-    await api('POST', base, { hostname });
+    // A pasted address (`https://docs.example.com/path`) is taken for its host.
+    const host = hostFromInput(hostname);
+    setHostname(host);
+    await api('POST', base, { hostname: host });
     setHostname('');
     await domains.reload();
   });
@@ -44,7 +48,7 @@ export function DomainsPage({ id }: { id: string }) {
         <form class="panel" onSubmit={submitWith(add.run)}>
           <h2>Add a domain</h2>
           <ErrorNotice error={add.error} />
-          <Field label="Hostname" placeholder="docs.example.com" autoCapitalize="none" spellcheck={false} required value={hostname} onInput={(e) => setHostname(e.currentTarget.value.trim().toLowerCase())} />
+          <Field label="Hostname" placeholder="docs.example.com" autoCapitalize="none" spellcheck={false} required value={hostname} hint="A hostname such as docs.example.com; a pasted address counts as its host." onInput={(e) => setHostname(e.currentTarget.value.trim())} />
           <button type="submit" disabled={add.pending || !hostname}>Add domain</button>
         </form>
       )}

@@ -1,10 +1,17 @@
-/** Plan and usage: the entitlements object (spec 2.10) as features and quota meters, and a pending downgrade. */
+/**
+ * Plan and usage: the organization's quotas ("1 of 1 used"), what its plan includes, what each
+ * plan includes side by side (features the product does not have yet read "coming soon", never
+ * "included"), a pending downgrade, and the way to upgrade. Every name comes from the shared
+ * label catalogue.
+ */
 import { api } from '../api.ts';
+import { FEATURE_LABELS, PLAN_LABELS, QUOTA_LABELS, featureLabel, quotaCount } from '../shared/labels.ts';
 import { formatDate } from '../ui/format.ts';
 import { ErrorNotice, Loading, Notice } from '../ui/notice.tsx';
 import { useLoad } from '../ui/use-load.ts';
 
 type Feature = { type: 'boolean'; enabled: boolean } | { type: 'quota'; quota: number | null; used: number; remaining: number | null };
+interface PlanRow { id: string; name: string; features: string[]; quotas: Record<string, number | null> }
 
 interface Plan {
   plan: { id: string; name: string };
@@ -13,35 +20,49 @@ interface Plan {
   pending_plan?: { id: string; name: string } | string | null;
   pending_plan_at?: string | null;
   upgrade_url?: string;
+  plans?: PlanRow[];
 }
 
-const label = (name: string) => name.replace(/^max_/, '').replace(/_/g, ' ');
+const available = (name: string) => FEATURE_LABELS[name]?.available ?? QUOTA_LABELS[name]?.available ?? true;
+
+/** "1 of 1 used", "3 used of unlimited". */
+export function usageText(q: { quota: number | null; used: number }): string {
+  return q.quota === null ? `${q.used} used, no limit` : `${q.used} of ${q.quota} used`;
+}
+
+function quotaCell(name: string, quota: number | null | undefined): string {
+  if (quota === undefined) return '–';
+  if (quota === null) return 'Unlimited';
+  return quota === 0 ? 'None' : quotaCount(name, quota);
+}
 
 export function PlanPage() {
   const plan = useLoad(() => api<Plan>('GET', '/plan'), []);
   const p = plan.data;
   if (!p) return <><h1>Plan and usage</h1>{plan.error ? <ErrorNotice error={plan.error} /> : <Loading />}</>;
   const entries = Object.entries(p.features);
-  const quotas = entries.filter((e): e is [string, Extract<Feature, { type: 'quota' }>] => e[1].type === 'quota');
+  const quotas = entries.filter((e): e is [string, Extract<Feature, { type: 'quota' }>] => e[1].type === 'quota' && available(e[0]));
   const flags = entries.filter((e): e is [string, Extract<Feature, { type: 'boolean' }>] => e[1].type === 'boolean');
-  const pending = typeof p.pending_plan === 'string' ? p.pending_plan : p.pending_plan?.name;
+  const included = flags.filter(([n, f]) => f.enabled && available(n));
+  const soon = flags.filter(([n]) => !available(n));
+  const pendingId = typeof p.pending_plan === 'string' ? p.pending_plan : p.pending_plan?.id;
+  const pending = pendingId ? (PLAN_LABELS[pendingId] ?? pendingId) : undefined;
+  const upgrade = p.upgrade_url && <a class="button" href={p.upgrade_url} target="_blank" rel="noopener noreferrer">Compare plans and upgrade</a>;
   return (
     <>
       <h1>Plan and usage</h1>
-      <p class="lead">Your organization is on the <strong>{p.plan.name}</strong> plan ({p.status}).</p>
+      <p class="lead">Your organization is on the <strong>{p.plan.name}</strong> plan{p.status === 'active' ? '' : ` (${p.status})`}. {upgrade}</p>
       {pending && <Notice tone="warning">Changes to the <strong>{pending}</strong> plan at the end of the billing period{p.pending_plan_at ? `, on ${formatDate(p.pending_plan_at)}` : ''}. Until then every {p.plan.name} feature stays on; usage above the new plan's limits keeps working but nothing new can be added past them.</Notice>}
       <section aria-labelledby="quota-title">
         <h2 id="quota-title">Usage</h2>
         <ul class="meters">
           {quotas.map(([name, q]) => (
             <li key={name}>
-              <span id={`q-${name}`}>{label(name)}</span>
-              {q.quota === null ? (
-                <span class="muted">{q.used} used · unlimited</span>
-              ) : (
+              <span id={`q-${name}`}>{featureLabel(name)}</span>
+              {q.quota === null ? <span class="muted">{usageText(q)}</span> : (
                 <>
-                  <meter aria-labelledby={`q-${name}`} min={0} max={q.quota} value={q.used} low={q.quota * 0.8} high={q.quota * 0.95} optimum={0} />
-                  <span>{q.used} of {q.quota}{q.remaining === 0 ? ' — limit reached' : ''}</span>
+                  <meter aria-labelledby={`q-${name}`} min={0} max={Math.max(q.quota, 1)} value={q.used} low={q.quota * 0.8} high={q.quota * 0.95} optimum={0} />
+                  <span>{usageText(q)}{q.remaining === 0 ? '; the limit is reached' : ''}</span>
                 </>
               )}
             </li>
@@ -49,12 +70,39 @@ export function PlanPage() {
         </ul>
       </section>
       <section aria-labelledby="features-title">
-        <h2 id="features-title">Features</h2>
+        <h2 id="features-title">Your {p.plan.name} plan includes</h2>
         <ul class="features">
-          {flags.map(([name, f]) => <li key={name} class={f.enabled ? 'on' : 'off'}><span aria-hidden="true">{f.enabled ? '✓' : '–'}</span> {label(name)} <span class="sr-only">{f.enabled ? 'included' : 'not included'}</span></li>)}
+          {included.map(([name]) => <li key={name}><strong>{featureLabel(name)}</strong>: {FEATURE_LABELS[name]?.description ?? ''}</li>)}
         </ul>
+        {soon.length > 0 && <p class="muted">Coming soon, not available on any plan yet: {soon.map(([n]) => featureLabel(n)).join(', ')}.</p>}
       </section>
-      {p.upgrade_url && <p><a class="button" href={p.upgrade_url} target="_blank" rel="noopener noreferrer">Compare plans and upgrade</a></p>}
+      {p.plans && p.plans.length > 0 && <PlanTable plans={p.plans} current={p.plan.id} />}
+      {upgrade && <p>{upgrade}</p>}
     </>
+  );
+}
+
+/** Every plan side by side: quotas, then the features that exist; coming-soon ones are listed apart. */
+function PlanTable({ plans, current }: { plans: PlanRow[]; current: string }) {
+  const features = Object.keys(FEATURE_LABELS).filter(available);
+  const quotas = Object.keys(plans[0].quotas).filter(available);
+  return (
+    <section aria-labelledby="plans-title">
+      <h2 id="plans-title">What each plan includes</h2>
+      <div class="table-wrap">
+        <table>
+          <thead><tr><th scope="col">Feature</th>{plans.map((pl) => <th key={pl.id} scope="col">{pl.name}{pl.id === current ? ' (yours)' : ''}</th>)}</tr></thead>
+          <tbody>
+            {quotas.map((q) => <tr key={q}><th scope="row">{featureLabel(q)}</th>{plans.map((pl) => <td key={pl.id}>{quotaCell(q, pl.quotas[q])}</td>)}</tr>)}
+            {features.map((f) => (
+              <tr key={f}>
+                <th scope="row">{featureLabel(f)}</th>
+                {plans.map((pl) => <td key={pl.id}>{pl.features.includes(f) ? <><span aria-hidden="true">✓ </span>Included</> : <span class="muted">Not included</span>}</td>)}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </section>
   );
 }

@@ -88,7 +88,7 @@ function SlugForm({ p, onSaved }: { p: Project; onSaved(): Promise<void> }) {
       <h2 id="slug-title">Rename the slug</h2>
       <p>Renaming changes:</p>
       <ul>
-        <li>the site address, at once: <code>{p.slug}</code> becomes <code>{slug || '…'}</code>; the old address stops answering (no redirect) and its slug is free for anyone to take;</li>
+        <li>the site address, at once{slug && slug !== p.slug ? <>: <code>{p.slug}</code> becomes <code>{slug}</code></> : ''}; the old address stops answering (no redirect) and its slug is free for anyone to take;</li>
         <li>the managed repository's push URL: point your clone at the new one with <code>git remote set-url origin</code>;</li>
         <li>a published site is deployed again, so its absolute links and sitemap use the new address;</li>
         <li>nothing else: custom domains, pages, deployment history, analytics and API keys stay as they are.</li>

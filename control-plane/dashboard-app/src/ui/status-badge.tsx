@@ -1,3 +1,5 @@
+import { STATUS_LABELS, humanize } from '../shared/labels.ts';
+
 /** A project or deployment status as a coloured word (the word carries the meaning, not the colour). */
 export function StatusBadge({ status, failedPages }: { status: string | null | undefined; failedPages?: number | null }) {
   const s = status ?? 'unknown';
@@ -5,5 +7,5 @@ export function StatusBadge({ status, failedPages }: { status: string | null | u
   if (s === 'deployed' && failedPages) {
     return <span class="badge badge-partial">deployed with {failedPages} failed {failedPages === 1 ? 'page' : 'pages'}</span>;
   }
-  return <span class={`badge badge-${s}`}>{s}</span>;
+  return <span class={`badge badge-${s}`}>{STATUS_LABELS[s] ?? humanize(s)}</span>;
 }
