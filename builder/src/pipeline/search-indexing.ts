@@ -3,7 +3,7 @@
  * pages become available:
  *
  * - `start` (plan step): the indexes the build will write are foreseen and opened, and the
- *   unchanged pages they hold are sent at once (early-search.ts);
+ *   unchanged pages they hold are sent at once (outputs/early-search.ts);
  * - `add` (compile step): each compiled batch goes to its opened indexes, in the order a cold
  *   build would send them, so a shard whose pages have all arrived writes its bundle while the
  *   next shards compile; `compiled` ends the compile step (a large build's indexing waits for it,
@@ -12,7 +12,7 @@
  *   early, indexes the rest and publishes the bundles, while the shells render;
  * - `done` (after exports) waits for that; `discard` frees what a failed build left open.
  */
-import { startChangedShards, type EarlyShards } from '../early-search.ts';
+import { startChangedShards, type EarlyShards } from '../outputs/early-search.ts';
 import { DeferredShards } from '../outputs/deferred-shards.ts';
 import { buildSearchIndex, discardStarted, type StartedShard } from '../outputs/search-index.ts';
 import type { SearchEntry } from '../outputs/search-shards.ts';

@@ -1,11 +1,11 @@
-import { urlPathFor } from './compile/index.ts';
-import { openPagefindShard, type PagefindShard } from './outputs/pagefind-shard.ts';
-import type { SearchManifest, StartedShard } from './outputs/search-index.ts';
-import { decideOverlay, OVERLAY_NAME, pageStamp } from './outputs/search-overlay.ts';
-import { shardCount, shardOf, type SearchFilters } from './outputs/search-shards.ts';
-import type { PageRecord } from './state/page-bodies.ts';
-import type { Spool } from './state/spool.ts';
-import type { CompiledPage } from './types.ts';
+import { urlPathFor } from '../compile/index.ts';
+import { openPagefindShard, type PagefindShard } from './pagefind-shard.ts';
+import type { SearchManifest, StartedShard } from './search-index.ts';
+import { decideOverlay, OVERLAY_NAME, pageStamp } from './search-overlay.ts';
+import { shardCount, shardOf, type SearchFilters } from './search-shards.ts';
+import type { PageRecord } from '../state/page-bodies.ts';
+import type { Spool } from '../state/spool.ts';
+import type { CompiledPage } from '../types.ts';
 
 /** What {@link startChangedShards} needs. */
 export interface EarlySearchOptions {

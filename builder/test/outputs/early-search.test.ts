@@ -1,12 +1,12 @@
 import t from 'tap';
-import { startChangedShards } from '../src/early-search.ts';
-import { closePagefind } from '../src/outputs/pagefind-shard.ts';
-import { buildSearchIndex } from '../src/outputs/search-index.ts';
-import { shardOf } from '../src/outputs/search-shards.ts';
-import type { PageRecord } from '../src/state/page-bodies.ts';
-import { summarize } from '../src/state/page-summaries.ts';
-import { Spool } from '../src/state/spool.ts';
-import type { CompiledPage } from '../src/types.ts';
+import { startChangedShards } from '../../src/outputs/early-search.ts';
+import { closePagefind } from '../../src/outputs/pagefind-shard.ts';
+import { buildSearchIndex } from '../../src/outputs/search-index.ts';
+import { shardOf } from '../../src/outputs/search-shards.ts';
+import type { PageRecord } from '../../src/state/page-bodies.ts';
+import { summarize } from '../../src/state/page-summaries.ts';
+import { Spool } from '../../src/state/spool.ts';
+import type { CompiledPage } from '../../src/types.ts';
 
 const page = (i: number, text = `Widget number ${i} spins.`): CompiledPage => ({
   sourcePath: `docs/guides/page-${i}.mdx`, urlPath: `/guides/page-${i}`, title: `Guide ${i}`, frontmatter: {},
