@@ -14,7 +14,7 @@ function request(root: HTMLElement, form: HTMLFormElement): { url: string; init:
   let path = root.dataset.path ?? '/';
   const query = new URLSearchParams();
   const headers = new Headers();
-  for (const input of form.querySelectorAll<HTMLInputElement>('input[data-in]')) {
+  for (const input of form.querySelectorAll<HTMLInputElement | HTMLSelectElement>('input[data-in], select[data-in]')) {
     const value = input.value;
     if (value === '') continue;
     const name = input.dataset.name ?? '';
@@ -41,6 +41,39 @@ function request(root: HTMLElement, form: HTMLFormElement): { url: string; init:
   return { url: `${server}${path}${search ? `?${search}` : ''}`, init };
 }
 
+/**
+ * Wires the server picker, where the page has one: picking a server shows its variables (and
+ * only its own are sent to validation), and the base URL follows the server and its variables.
+ * The base URL stays editable; the next pick overwrites it.
+ */
+function wireServerPicker(form: HTMLFormElement): void {
+  const picker = form.querySelector<HTMLElement>('[data-servers]');
+  const choice = picker?.querySelector<HTMLSelectElement>('select[name=server-choice]');
+  const base = form.querySelector<HTMLInputElement>('input[name=server]');
+  if (!picker || !choice || !base) return;
+  const urls = JSON.parse(picker.dataset.servers ?? '[]') as string[];
+  const update = () => {
+    const index = choice.value;
+    const values = new Map<string, string>();
+    for (const label of picker.querySelectorAll<HTMLElement>('[data-server-index]')) {
+      const mine = label.dataset.serverIndex === index;
+      label.hidden = !mine;
+      const input = label.querySelector<HTMLInputElement | HTMLSelectElement>('[data-server-var]');
+      if (!input) continue;
+      input.disabled = !mine;
+      if (mine) values.set(input.dataset.serverVar ?? '', input.value);
+    }
+    const url = urls[Number(index)] ?? '';
+    base.value = url.replace(/\{([^}]+)\}/g, (whole, name: string) => values.get(name) || whole).replace(/\/+$/, '');
+  };
+  picker.addEventListener('change', (e) => {
+    if (e.target !== base) update();
+  });
+  picker.addEventListener('input', (e) => {
+    if ((e.target as HTMLElement).matches('input[data-server-var]')) update();
+  });
+}
+
 /** Shows the panels (hidden without JavaScript, where they could not work) and wires their forms. */
 export function initApiPlayground(): void {
   for (const root of document.querySelectorAll<HTMLElement>('[data-api-try]:not([data-ready])')) {
@@ -50,6 +83,7 @@ export function initApiPlayground(): void {
     if (!form || !status || !out) continue;
     root.setAttribute('data-ready', '');
     root.hidden = false;
+    wireServerPicker(form);
     form.addEventListener('submit', (e) => {
       e.preventDefault();
       let sent: { url: string; init: RequestInit };

@@ -1,17 +1,14 @@
 /** @jsxRuntime automatic @jsxImportSource preact */
 /**
  * The body of an API reference page, generated from one OpenAPI operation: method and path,
- * parameters table, request body, responses, code samples and the "Try it" panel. The panel is
- * a plain form in the HTML (hidden until `client/api-playground.ts` wires it), so the page reads
- * fine without JavaScript and the visitor's key only ever lives in that form's input.
+ * parameters table, request body, responses, code samples and the "Try it" panel
+ * (`api-try-it.tsx`).
  */
 import type { ComponentChildren } from 'preact';
 import { renderToString } from 'preact-render-to-string';
 import type { ApiBody, ApiField, ApiOperationView, ApiSample } from '../shared/api-types.ts';
+import { LOCATIONS, TryIt } from './api-try-it.tsx';
 import { Expandable, ParamField, RequestExample, ResponseExample, ResponseField } from './fields.tsx';
-
-type Location = 'path' | 'query' | 'header' | 'cookie';
-const LOCATIONS: Location[] = ['path', 'query', 'header', 'cookie'];
 
 /** Plain-text description as paragraphs (blank lines separate them). */
 function Text({ text }: { text?: string }) {
@@ -107,62 +104,49 @@ function Code({ lang, title, code }: { lang: string; title: string; code: string
       <figcaption class="code-title">{title}</figcaption>
       <div class="code-badge">{lang}</div>
       <button class="code-copy" type="button" aria-label="Copy code" hidden>Copy</button>
-      <pre class="api-code"><code>{code}</code></pre>
+      <pre class="api-code" tabindex={0}><code>{code}</code></pre>
     </figure>
   );
 }
 
-function Playground({ view }: { view: ApiOperationView }) {
-  const inputs = LOCATIONS.flatMap((where) => view.params[where].map((f) => ({ where, f })));
-  return (
-    <section class="api-try" data-api-try="" data-method={view.method} data-path={view.path} data-auth={view.auth ? JSON.stringify(view.auth) : undefined} hidden>
-      <h2 id="try-it">Try it</h2>
-      <form class="api-try-form">
-        <label>Base URL <input name="server" type="url" value={view.server} required /></label>
-        {view.auth ? <label>API key <input name="key" type="password" autocomplete="off" spellcheck={false} placeholder="kept in this page only" /></label> : null}
-        {inputs.map(({ where, f }) => (
-          <label>{f.name} <small>{where}{f.required ? ', required' : ''}</small>
-            <input name={`${where}:${f.name}`} data-in={where} data-name={f.name} required={f.required} autocomplete="off" placeholder={f.type} />
-          </label>
-        ))}
-        {view.body ? <label>Body <small>{view.body.contentType}</small><textarea name="body" data-content-type={view.body.contentType} rows={8} spellcheck={false}>{view.body.example ?? ''}</textarea></label> : null}
-        <button type="submit" class="api-try-send">Send {view.method}</button>
-      </form>
-      <div class="api-try-result" aria-live="polite"><p class="api-try-status" /><pre class="api-try-body" /></div>
-    </section>
-  );
-}
-
-/** The body of one API reference page. */
+/**
+ * The body of one API reference page: the operation (endpoint, parameters, body, responses) in
+ * `.api-main`, then `.api-aside` with Try it and the request and response examples. Wide screens
+ * show the aside beside the operation, sticky under the header; narrower ones below it.
+ */
 export function ApiOperation({ view }: { view: ApiOperationView }) {
   const samples: ApiSample[] = view.samples;
   return (
     <div class="api-operation" data-method={view.method}>
-      <p class="api-endpoint"><span class="api-method" data-method={view.method}>{view.method}</span> <code class="api-path">{view.path}</code>
-        {view.deprecated ? <span class="field-deprecated"> deprecated</span> : null}</p>
-      <Text text={view.description} />
-      <ParamsTable view={view} />
-      {view.body ? <BodySection body={view.body} /> : null}
-      <h2 id="responses">Responses</h2>
-      {view.responses.map((r) => (
-        <section class="api-response" data-status={r.status}>
-          <h3 id={`response-${r.status}`}>{r.status}</h3>
-          <Text text={r.description} />
-          {r.body ? (
-            <>
-              <p class="api-content-type"><code>{r.body.contentType}</code> <code>{r.body.type}</code></p>
-              <SchemaLink target={r.body} />
-              <Listing target={r.body}><Fields fields={r.body.fields} kind="response" /></Listing>
-            </>
-          ) : null}
-        </section>
-      ))}
-      <h2 id="examples">Examples</h2>
-      <RequestExample>{samples.map((s) => <Code lang={s.lang} title={s.label} code={s.code} />)}</RequestExample>
-      {view.responses.some((r) => r.body?.example) ? (
-        <ResponseExample>{view.responses.filter((r) => r.body?.example).map((r) => <Code lang="json" title={r.status} code={r.body!.example!} />)}</ResponseExample>
-      ) : null}
-      <Playground view={view} />
+      <div class="api-main">
+        <p class="api-endpoint"><span class="api-method" data-method={view.method}>{view.method}</span> <code class="api-path">{view.path}</code>
+          {view.deprecated ? <span class="field-deprecated"> deprecated</span> : null}</p>
+        <Text text={view.description} />
+        <ParamsTable view={view} />
+        {view.body ? <BodySection body={view.body} /> : null}
+        <h2 id="responses">Responses</h2>
+        {view.responses.map((r) => (
+          <section class="api-response" data-status={r.status}>
+            <h3 id={`response-${r.status}`}>{r.status}</h3>
+            <Text text={r.description} />
+            {r.body ? (
+              <>
+                <p class="api-content-type"><code>{r.body.contentType}</code> <code>{r.body.type}</code></p>
+                <SchemaLink target={r.body} />
+                <Listing target={r.body}><Fields fields={r.body.fields} kind="response" /></Listing>
+              </>
+            ) : null}
+          </section>
+        ))}
+      </div>
+      <div class="api-aside">
+        <TryIt view={view} />
+        <h2 id="examples">Examples</h2>
+        <RequestExample>{samples.map((s) => <Code lang={s.lang} title={s.label} code={s.code} />)}</RequestExample>
+        {view.responses.some((r) => r.body?.example) ? (
+          <ResponseExample>{view.responses.filter((r) => r.body?.example).map((r) => <Code lang="json" title={r.status} code={r.body!.example!} />)}</ResponseExample>
+        ) : null}
+      </div>
     </div>
   );
 }

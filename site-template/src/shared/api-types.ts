@@ -57,6 +57,23 @@ export interface ApiBody {
 /** One response of the operation. */
 export interface ApiResponse { status: string; description: string; body?: ApiBody }
 
+/** A variable of a server URL (`{region}` in `https://{region}.api.example`). */
+export interface ApiServerVariable {
+  /** The value used unless the reader picks another. */
+  default: string;
+  /** The values allowed, when the document lists them (the reader picks one). */
+  enum?: string[];
+  description?: string;
+}
+
+/** One entry of the document's `servers` (or the operation's own), for the Try it server picker. */
+export interface ApiServer {
+  /** As written: relative or absolute, `{name}` variables kept. */
+  url: string;
+  description?: string;
+  variables?: Record<string, ApiServerVariable>;
+}
+
 /** One operation, everything its page shows. */
 export interface ApiOperationView {
   /** Upper case: `GET`, `POST`, … */
@@ -65,6 +82,12 @@ export interface ApiOperationView {
   path: string;
   /** Base URL from `servers` (or Swagger's host and basePath); may be relative or empty. */
   server: string;
+  /**
+   * Every server the operation may be sent to, in the document's order (the operation's own
+   * `servers`, else its path's, else the document's). With more than one, or with variables,
+   * Try it offers a picker; absent, Try it offers `server` alone.
+   */
+  servers?: ApiServer[];
   operationId?: string;
   summary?: string;
   description?: string;
