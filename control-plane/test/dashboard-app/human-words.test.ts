@@ -13,8 +13,7 @@
  */
 import t from 'tap';
 import type { Page } from 'playwright-core';
-import { hashPassword } from '../../src/dashboard/passwords.ts';
-import { launchBrowser } from '../helpers/dashboard-browser.ts';
+import { addMember, launchBrowser } from '../helpers/dashboard-browser.ts';
 import { startTestPlatform } from '../helpers/platform.ts';
 
 const PASSWORD = 'a long enough passphrase';
@@ -61,12 +60,8 @@ t.test('dashboard: human words only', async (t) => {
   t.teardown(() => tp.close());
   const m = tp.p.cp.m;
   const origin = new URL(tp.p.cp.apiUrl).origin;
-  const person = async (email: string, role: string) => {
-    const user = await m.User.create({ email, name: email.split('@')[0], password_hash: await hashPassword(PASSWORD), created_at: new Date() });
-    await m.Membership.create({ org_id: tp.orgId, user_id: user._id, role, created_at: new Date() });
-  };
-  await person(OWNER, 'owner');
-  await person('words-editor@example.com', 'editor');
+  await addMember(m, tp.orgId, OWNER, 'owner', PASSWORD);
+  await addMember(m, tp.orgId, 'words-editor@example.com', 'editor', PASSWORD);
 
   // The dashboard API as the app calls it: session cookie, CSRF token on changes.
   const signIn = await fetch(`${origin}/dashboard/api/auth/sign-in`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: OWNER, password: PASSWORD }) });
@@ -183,6 +178,15 @@ t.test('dashboard: human words only', async (t) => {
       ['/settings/sso', /Single sign-on/],
     ];
     for (const [path, heading] of pages) await visit(path, h1(heading));
+
+    // The plan page in plain words (innerText applies CSS text-transform, so "1 Of 1" would show).
+    await visit('/settings/plan', h1('Plan and usage'));
+    const plan = await page.locator('main').innerText();
+    for (const words of ['1 of 1 used', 'MCP server', 'Custom domains', 'What each plan includes', 'Coming soon']) t.match(plan, words, `plan page says "${words}"`);
+    // Features not built yet are listed as coming soon, never as a row of the comparison.
+    t.match(plan, /Coming soon[^\n]*Web editor/, 'the web editor reads as coming soon');
+    t.equal(await page.locator('table th[scope="row"]', { hasText: 'Web editor' }).count(), 0, 'the web editor is not sold as included');
+    t.equal(await page.getByRole('link', { name: 'Compare plans and upgrade' }).first().getAttribute('href'), tp.p.cp.deps.env.UPGRADE_URL, 'links to upgrading');
 
     // Errors as the forms show them: a plan limit and a refused hostname on the domains page.
     await visit(`${p}/domains`, h1('Custom domains'));

@@ -6,8 +6,7 @@
 import t from 'tap';
 import type { Page } from 'playwright-core';
 import { accessModels } from '../../src/db/models/access-models.ts';
-import { hashPassword } from '../../src/dashboard/passwords.ts';
-import { launchBrowser, overflowing, seriousViolations } from '../helpers/dashboard-browser.ts';
+import { addMember, launchBrowser, overflowing, seriousViolations } from '../helpers/dashboard-browser.ts';
 import { startTestPlatform } from '../helpers/platform.ts';
 
 const PASSWORD = 'a long enough passphrase';
@@ -17,11 +16,7 @@ t.test('dashboard: roles', async (t) => {
   t.teardown(() => tp.close());
   const m = tp.p.cp.m;
   const origin = new URL(tp.p.cp.apiUrl).origin;
-  const person = async (email: string, role: string) => {
-    const user = await m.User.create({ email, name: email.split('@')[0], password_hash: await hashPassword(PASSWORD), created_at: new Date() });
-    await m.Membership.create({ org_id: tp.orgId, user_id: user._id, role, created_at: new Date() });
-    return user._id;
-  };
+  const person = (email: string, role: string) => addMember(m, tp.orgId, email, role, PASSWORD);
   await person('roles-owner@example.com', 'owner');
   const viewerId = await person('roles-viewer@example.com', 'viewer');
   const group = await fetch(`${tp.p.cp.apiUrl}/scim/v2/Groups`, {

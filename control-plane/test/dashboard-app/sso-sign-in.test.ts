@@ -75,7 +75,7 @@ t.test('dashboard: single sign-on in Chromium', async (t) => {
   t.test('should say why when the email\'s domain has no SSO', async (t) => {
     const page = await newPage();
     await continueWithSso(page, 'someone@no-sso-here.test');
-    await page.getByText('email: No organization uses single sign-on for this email domain; sign in with your password, or ask your administrator which address to use.').waitFor();
+    await page.getByText('Email: No organization uses single sign-on for this email domain; sign in with your password, or ask your administrator which address to use.').waitFor();
     t.equal(new URL(page.url()).pathname, '/sign-in');
     t.same(await seriousViolations(page), [], 'no serious accessibility violation');
     await page.context().close();

@@ -1,11 +1,14 @@
 /**
  * Browser helpers for the dashboard app tests: Chromium (the site template's launcher), axe-core
- * checks, the 390 px overflow check, and page screenshots for the app's README.
+ * checks, the 390 px overflow check, page screenshots for the app's README, and members made
+ * straight in the database to sign in as.
  */
 import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
+import type { Models } from '../../src/db/models/index.ts';
+import { hashPassword } from '../../src/dashboard/passwords.ts';
 
 export { launchBrowser } from '../../../site-template/test/helpers/browser.ts';
 
@@ -40,4 +43,11 @@ const DOCS = fileURLToPath(new URL('../../dashboard-app/docs/', import.meta.url)
 export async function screenshot(page: Page, name: string): Promise<void> {
   if (process.env.UPDATE_SCREENSHOTS !== '1') return;
   await page.screenshot({ path: `${DOCS}${name}.png`, fullPage: true });
+}
+
+/** A user with `role` in the organization, made in the database; returns the user's id. */
+export async function addMember(m: Models, orgId: string, email: string, role: string, password: string): Promise<string> {
+  const user = await m.User.create({ email, name: email.split('@')[0], password_hash: await hashPassword(password), created_at: new Date() });
+  await m.Membership.create({ org_id: orgId, user_id: user._id, role, created_at: new Date() });
+  return user._id;
 }

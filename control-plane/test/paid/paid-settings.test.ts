@@ -28,7 +28,7 @@ t.test('paid-plan settings in the dashboard API', async (t) => {
     const pro = await dashTenant(api, 'pro');
     const { project } = await projectOf(pro.orgId);
     const short = await dash(api, 'PUT', `/projects/${project.id}/password`, { auth: pro.auth, body: { password: 'short' } });
-    t.same([short.status, short.body], [400, { error: 'invalid_request', message: 'password: must be at least 8 characters' }]);
+    t.same([short.status, short.body], [400, { error: 'invalid_request', message: 'Password must be at least 8 characters' }]);
     const set = await dash(api, 'PUT', `/projects/${project.id}/password`, { auth: pro.auth, body: { password: 'long enough secret' } });
     t.same([set.status, set.body], [200, { enabled: true, set_at: api.clock.now.toISOString(), editable: true }]);
     const stored = await m.Project.findById(project.id).lean();
@@ -77,7 +77,7 @@ t.test('paid-plan settings in the dashboard API', async (t) => {
     const pro = await dashTenant(api, 'pro');
     const { project } = await projectOf(pro.orgId);
     const loopback = await dash(api, 'POST', `/projects/${project.id}/webhooks`, { auth: pro.auth, body: { url: 'http://127.0.0.1:9/hook' } });
-    t.same([loopback.status, loopback.body], [400, { error: 'invalid_request', message: 'url: URL resolves to a private address (127.0.0.1); only public addresses are allowed' }]);
+    t.same([loopback.status, loopback.body], [400, { error: 'invalid_request', message: 'URL resolves to a private address (127.0.0.1); only public addresses are allowed' }]);
     const badEvent = await dash(api, 'POST', `/projects/${project.id}/webhooks`, { auth: pro.auth, body: { url: 'https://93.184.215.14/hook', events: ['deployment.started'] } });
     t.equal(badEvent.status, 400);
     const created = await dash(api, 'POST', `/projects/${project.id}/webhooks`, { auth: pro.auth, body: { url: 'https://93.184.215.14/hook', events: ['deployment.failed'] } });
@@ -160,7 +160,7 @@ t.test('paid-plan settings in the dashboard API', async (t) => {
     } while (before);
     t.same(seen, all.body.data.map((e: any) => e.id), 'pages follow each other without gaps or repeats');
     const bad = await dash(api, 'GET', '/audit-log?before=00000000-0000-4000-8000-000000000000', { auth: team.auth });
-    t.same([bad.status, bad.body], [400, { error: 'invalid_request', message: 'before: Unknown entry id; expected the next_before of a previous page' }]);
+    t.same([bad.status, bad.body], [400, { error: 'invalid_request', message: 'Before: Unknown entry id; expected the next_before of a previous page' }]);
     const other = await dashTenant(api, 'team');
     t.same((await dash(api, 'GET', '/audit-log', { auth: other.auth })).body.data.map((e: any) => e.action), ['session.signed_in'], 'one organization\'s log only');
     const pro = await dashTenant(api, 'pro');

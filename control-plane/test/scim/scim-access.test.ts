@@ -150,7 +150,7 @@ t.test('SCIM access and effects', async (t) => {
     const removed = await dash(api, 'POST', '/projects', { auth, body: { name: 'Docs', slug: `pm-${process.pid}-c` } });
     t.same([removed.status, removed.body.error], [403, 'forbidden_role'], 'leaving the group takes the role away');
     const owned = await dash(api, 'PUT', `/scim-groups/${group.body.id}/role`, { auth: ownerAuth, body: { role: 'owner' } });
-    t.same([owned.status, owned.body], [400, { error: 'invalid_request', message: 'role: Unexpected "owner"; ownership is given to a person, never through a group' }]);
+    t.same([owned.status, owned.body], [400, { error: 'invalid_request', message: 'Role: Unexpected "owner"; ownership is given to a person, never through a group' }]);
   });
 
   t.test('should keep custom roles to enterprise and within their author\'s permissions', async (t) => {
@@ -165,7 +165,7 @@ t.test('SCIM access and effects', async (t) => {
     const delegate = await addUser(api, ent.id, roleAdmins.body.id);
     const delegateAuth = await signIn(api, delegate.email);
     const beyond = await dash(api, 'POST', '/roles', { auth: delegateAuth, body: { name: 'Key holders', permissions: ['keys.manage'] } });
-    t.same([beyond.status, beyond.body], [403, { error: 'forbidden_role', message: 'permissions: keys.manage is not yours to grant' }]);
+    t.same([beyond.status, beyond.body], [403, { error: 'forbidden_role', message: 'Permissions keys.manage is not yours to grant' }]);
     const managers = await dash(api, 'POST', '/roles', { auth: owner, body: { name: 'People managers', permissions: ['projects.read', 'members.read', 'plan.read', 'analytics.read', 'members.manage'] } });
     const manager = await signIn(api, (await addUser(api, ent.id, managers.body.id)).email);
     const admin = await addUser(api, ent.id, 'admin');
@@ -173,13 +173,13 @@ t.test('SCIM access and effects', async (t) => {
     const demote = await dash(api, 'PATCH', `/members/${admin.userId}`, { auth: manager, body: { role: 'viewer' } });
     t.same([demote.status, demote.body], [403, { error: 'forbidden_role', message: 'This member\'s role grants projects.write, deployments.trigger, domains.manage, keys.manage, members.invite, settings.manage, content.edit, content.publish, audit.read, github.manage, which you do not hold' }]);
     const promote = await dash(api, 'PATCH', `/members/${viewer.userId}`, { auth: manager, body: { role: 'editor' } });
-    t.same([promote.status, promote.body], [403, { error: 'forbidden_role', message: 'role: "editor" grants deployments.trigger, content.edit, content.publish, which you do not hold' }]);
+    t.same([promote.status, promote.body], [403, { error: 'forbidden_role', message: 'Role: "editor" grants deployments.trigger, content.edit, content.publish, which you do not hold' }]);
     const peer = await dash(api, 'PATCH', `/members/${viewer.userId}`, { auth: manager, body: { role: managers.body.id } });
     t.same([peer.status, peer.body.role], [200, managers.body.id], 'a role within one\'s own permissions can be given');
     const unknown = await dash(api, 'POST', '/roles', { auth: owner, body: { name: 'Bad', permissions: ['everything'] } });
     t.equal(unknown.status, 400);
     const clash = await dash(api, 'POST', '/roles', { auth: owner, body: { name: 'role ADMINS', permissions: [] } });
-    t.same([clash.status, clash.body], [409, { error: 'role_name_taken', message: 'name: "role ADMINS" is already a role of this organization' }]);
+    t.same([clash.status, clash.body], [409, { error: 'role_name_taken', message: 'Name: "role ADMINS" is already a role of this organization' }]);
     const builtIn = await dash(api, 'POST', '/roles', { auth: owner, body: { name: 'Editor', permissions: [] } });
     t.same([builtIn.status, builtIn.body.error], [409, 'role_name_taken']);
   });

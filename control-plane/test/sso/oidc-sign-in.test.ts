@@ -98,7 +98,7 @@ t.test('OIDC sign-in', async (t) => {
 
   t.test('should answer an unknown domain with a clear JSON error and audit it', async (t) => {
     const res = await startSso(sso, new CookieJar(), 'someone@unknown-domain.test');
-    t.same(res, { status: 404, body: { error: 'sso_unknown_domain', message: 'email: No organization uses single sign-on for this email domain; sign in with your password, or ask your administrator which address to use.' } });
+    t.same(res, { status: 404, body: { error: 'sso_unknown_domain', message: 'Email: No organization uses single sign-on for this email domain; sign in with your password, or ask your administrator which address to use.' } });
     const entries = await sso.api.cp.m.AuditEntry.find({ org_id: 'platform', action: 'sso.sign_in_failed', target_name: 'someone@unknown-domain.test' }).lean();
     t.same(entries.map((e: any) => e.details.code), ['sso_unknown_domain']);
   });

@@ -31,7 +31,7 @@ t.test('SSO settings', async (t) => {
     const a = await ssoTenant(sso);
     const b = await dashTenant(api, 'team');
     const claimed = await dash(api, 'POST', '/sso/domains', { auth: b.auth, body: { domain: a.domain } });
-    t.same([claimed.status, claimed.body], [409, { error: 'domain_taken', message: `domain: ${a.domain} is verified by another organization` }]);
+    t.same([claimed.status, claimed.body], [409, { error: 'domain_taken', message: `Email domain ${a.domain} is verified by another organization` }]);
     const fresh = `fresh-${process.pid}.test`;
     const added = await dash(api, 'POST', '/sso/domains', { auth: b.auth, body: { domain: fresh.toUpperCase() } });
     t.same([added.status, added.body.domain, added.body.status, added.body.verification.txt_name], [201, fresh, 'pending', `_folio-challenge.${fresh}`]);
@@ -48,11 +48,11 @@ t.test('SSO settings', async (t) => {
     const a = await ssoTenant(sso);
     const res = await dash(api, 'PUT', '/sso/connection', { auth: a.auth, body: { protocol: 'oidc', issuer: 'http://10.0.0.1/', client_id: 'x', client_secret: 'y' } });
     t.same([res.status, res.body.error], [400, 'invalid_request']);
-    t.match(res.body.message, /^issuer: OpenID discovery failed/);
+    t.match(res.body.message, /^Issuer: OpenID discovery failed/);
     const noSecret = await dash(api, 'PUT', '/sso/connection', { auth: a.auth, body: { protocol: 'oidc', issuer: 'https://login.example.com', client_id: 'x' } });
-    t.same(noSecret.body, { error: 'invalid_request', message: 'client_secret: Required for a new OIDC connection' });
+    t.same(noSecret.body, { error: 'invalid_request', message: 'Client secret is required for a new OIDC connection' });
     const badXml = await dash(api, 'PUT', '/sso/connection', { auth: a.auth, body: { protocol: 'saml', metadata_xml: '<nope/>' } });
-    t.same(badXml.body, { error: 'invalid_request', message: 'metadata_xml: Unexpected document; expected SAML metadata with an EntityDescriptor holding an IDPSSODescriptor' });
+    t.same(badXml.body, { error: 'invalid_request', message: 'Metadata XML: Unexpected document; expected SAML metadata with an EntityDescriptor holding an IDPSSODescriptor' });
   });
 
   t.test('should refuse password sign-in under Require SSO, except the owner\'s audited break-glass', async (t) => {

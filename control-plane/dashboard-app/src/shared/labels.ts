@@ -141,6 +141,8 @@ export function fieldMessage(field: string, rule: string): string {
   const required = /^Required\b(.*)$/s.exec(rule);
   if (required) return `${label} is required${required[1]}`;
   if (rule === 'Unexpected key') return `${label} is not expected here`;
+  // "URL resolves to a private address": the rule already names the field.
+  if (rule.toLowerCase().startsWith(`${label.toLowerCase()} `)) return rule;
   if (/^[a-z]/.test(rule)) return `${label} ${rule}`;
   return `${label}: ${rule}`;
 }
