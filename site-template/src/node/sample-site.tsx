@@ -10,7 +10,11 @@ function esc(s: string): string {
 }
 
 /** Options of a sample code block, mirroring the fence meta options of spec 2.12. */
-export interface SampleCodeOptions { lang?: string; title?: string; lines?: boolean; wrap?: boolean; expandable?: boolean; highlight?: number[]; focus?: number[] }
+export interface SampleCodeOptions {
+  lang?: string; title?: string; lines?: boolean; wrap?: boolean; expandable?: boolean; highlight?: number[]; focus?: number[];
+  /** A `diff` fence: the lines (1-based) added and removed. */
+  diff?: { add?: number[]; remove?: number[] };
+}
 
 /**
  * A code block in the markup the builder emits (docs/markup-contract.md), with shiki-style
@@ -19,12 +23,15 @@ export interface SampleCodeOptions { lang?: string; title?: string; lines?: bool
 export function sampleCodeBlock(code: string, o: SampleCodeOptions = {}): string {
   const lang = o.lang ?? 'ts';
   const lines = code.split('\n').map((text, i) => {
-    const cls = ['line', o.highlight?.includes(i + 1) && 'highlighted', o.focus?.includes(i + 1) && 'focused'].filter(Boolean).join(' ');
-    const words = text.split(/(\s+)/).map((w, j) => (w.trim() ? `<span style="--shiki-light:${j % 4 ? '#24292E' : '#D73A49'};--shiki-dark:${j % 4 ? '#E1E4E8' : '#F97583'}">${esc(w)}</span>` : esc(w)));
+    const change = o.diff?.add?.includes(i + 1) ? 'diff add' : o.diff?.remove?.includes(i + 1) ? 'diff remove' : undefined;
+    const cls = ['line', o.highlight?.includes(i + 1) && 'highlighted', o.focus?.includes(i + 1) && 'focused', change].filter(Boolean).join(' ');
+    // A `//` line is a comment, in the code themes' comment grey (the palest colour they use on text).
+    const words = /^\s*\/\//.test(text) ? [`<span style="--shiki-light:#6A737D;--shiki-dark:#6A737D">${esc(text)}</span>`]
+      : text.split(/(\s+)/).map((w, j) => (w.trim() ? `<span style="--shiki-light:${j % 4 ? '#24292E' : '#D73A49'};--shiki-dark:${j % 4 ? '#E1E4E8' : '#F97583'}">${esc(w)}</span>` : esc(w)));
     return `<span class="${cls}">${words.join('')}</span>`;
   });
   const attrs = [
-    `data-lang="${lang}"`, o.lines && 'data-line-numbers', o.wrap && 'data-wrap', o.expandable && 'data-expandable', o.focus?.length && 'data-has-focus',
+    `data-lang="${lang}"`, o.lines && 'data-line-numbers', o.wrap && 'data-wrap', o.expandable && 'data-expandable', o.focus?.length && 'data-has-focus', o.diff && 'data-diff',
   ].filter(Boolean).join(' ');
   return `<figure class="code-block" ${attrs}>` +
     (o.title ? `<figcaption class="code-title">${esc(o.title)}</figcaption>` : '') +

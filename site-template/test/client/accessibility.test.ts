@@ -5,6 +5,7 @@ import { THEMES } from '../../src/node/theme-traits.ts';
 import { sampleSite } from '../../src/node/sample-site.tsx';
 import type { SiteConfig } from '../../src/shared/types.ts';
 import { launchBrowser } from '../helpers/browser.ts';
+import { everyCodeBlockHtml } from '../fixtures/code-blocks.ts';
 import { createExampleSite } from '../helpers/example-site.ts';
 import { serveStatic, type StaticServer } from '../helpers/static-server.ts';
 
@@ -41,8 +42,12 @@ interface Focused { where: string; cls?: string; text?: string; outline?: boolea
 
 t.test('accessibility', async (t) => {
   const site = await createExampleSite();
+  const codePage = { path: '/code', title: 'Code', bodyHtml: everyCodeBlockHtml(), toc: [], rss: false, markdownPath: '/code.md', feedPath: '/code/rss.xml' };
   for (const theme of THEMES) {
-    for (const mode of ['light', 'dark'] as const) await site.addPage(`/${theme}-${mode}`, fullSite(theme, mode), { switchers });
+    for (const mode of ['light', 'dark'] as const) {
+      await site.addPage(`/${theme}-${mode}`, fullSite(theme, mode), { switchers });
+      await site.addPage(`/code/${theme}-${mode}`, fullSite(theme, mode), { page: codePage });
+    }
   }
   const server: StaticServer = await serveStatic(site.dir);
   const browser: Browser = await launchBrowser();
@@ -61,6 +66,20 @@ t.test('accessibility', async (t) => {
     for (const theme of THEMES) {
       for (const mode of ['light', 'dark']) {
         await page.goto(`${server.origin}/${theme}-${mode}`);
+        t.same(await seriousViolations(page), [], `${theme} ${mode}`);
+      }
+    }
+    await page.context().close();
+  });
+
+  t.test('should have no serious or critical axe-core violation on a page of every kind of code block, in every theme, light and dark', async (t) => {
+    const page = await newPage();
+    for (const theme of THEMES) {
+      for (const mode of ['light', 'dark']) {
+        await page.goto(`${server.origin}/code/${theme}-${mode}`);
+        // Checked as readers see it: the diagram drawn, Try it shown, the long block collapsed.
+        await page.locator('figure[data-mermaid][data-ready] .mermaid-svg svg').waitFor();
+        await page.locator('[data-api-try][data-ready]').waitFor();
         t.same(await seriousViolations(page), [], `${theme} ${mode}`);
       }
     }
