@@ -51,11 +51,11 @@ export async function build(opts: BuildOptions): Promise<BuildResult> {
     // The search indexes this build writes open now, so Pagefind indexes while pages compile;
     // pages compile shard after shard, so each shard's bundle is written while the next compile.
     search.start(planned);
-    planned.unique.sort(search.compileOrder);
+    const order = search.compileOrder(planned.unique);
     ctx.lap('plan');
 
     const llms = new LlmsFullText(ctx, planned.previous);
-    const compiled = await compile(ctx, planned, { search, llms });
+    const compiled = await compile(ctx, planned, order, { search, llms });
     ctx.lap('compile');
 
     // The site's pages in order, their navigation and links. Page changes are reported before

@@ -37,17 +37,20 @@ export interface CompileResult {
 /** Where compiled pages go besides the plan's records. */
 export interface CompileFeeds { search: SearchIndexing; llms: LlmsFullText }
 
-/** Compiles the plan's misses; returns every page's record and failure, the plan's and its own. */
-export async function compile(ctx: BuildContext, plan: BuildPlan, { search, llms }: CompileFeeds): Promise<CompileResult> {
+/**
+ * Compiles the plan's misses, `order` (one page per cache key) first, then the twins that cannot
+ * take their first copy's result; returns every page's record and failure, the plan's and its own.
+ */
+export async function compile(ctx: BuildContext, plan: BuildPlan, order: readonly string[], { search, llms }: CompileFeeds): Promise<CompileResult> {
   const { opts, limits, deadline } = ctx;
-  const { snapshot, contentRoot, keyOf, cache, bodies, misses, unique, twins, previous, summaries } = plan;
+  const { snapshot, contentRoot, keyOf, cache, bodies, misses, twins, previous, summaries } = plan;
   const records = new Map(plan.records);
   const errors = new Map(plan.errors);
   const failures = new Map(plan.failures);
   const compiler = opts.compiler ?? (misses.length > 0 ? await createCompiler({ limits: opts.pageLimits }) : undefined);
   const cpuAtStart = compiler?.cpuMs?.() ?? 0;
   const readFile = async (repoPath: string) => (snapshot.files.has(repoPath) ? Buffer.from(await snapshot.read(repoPath)).toString('utf8') : undefined);
-  const startBatch = (list: string[], i: number) => {
+  const startBatch = (list: readonly string[], i: number) => {
     const batch = list.slice(i, i + BATCH);
     const texts = Promise.all(batch.map(async (p) => Buffer.from(await snapshot.read(p)).toString('utf8')));
     const results = texts.then((t) => compiler!.compile(batch.map((p, j) => ({ sourcePath: p, source: t[j], contentRoot })), { readFile }));
@@ -57,7 +60,7 @@ export async function compile(ctx: BuildContext, plan: BuildPlan, { search, llms
     return { batch, texts, results };
   };
   let compiledSoFar = 0;
-  const compileAll = async (list: string[]) => {
+  const compileAll = async (list: readonly string[]) => {
     // The next batch is queued before this one's results are stored, so the compile workers
     // never wait for the main thread's cache writes.
     let current = list.length > 0 ? startBatch(list, 0) : undefined;
@@ -103,10 +106,10 @@ export async function compile(ctx: BuildContext, plan: BuildPlan, { search, llms
   };
   let compiledCount: number;
   try {
-    const compiling = compileAll(unique);
+    const compiling = compileAll(order);
     // An edit waits here for its sandbox: meanwhile the memory its `llms-full.txt` files will be
     // written into is made ready. Not for larger builds, whose compile step is their memory's peak.
-    if (unique.length > 0 && unique.length < BATCH) llms.start();
+    if (order.length > 0 && order.length < BATCH) llms.start();
     await compiling;
     // A twin takes its first copy's result when that compiled and imports nothing (relative
     // imports resolve from the page's own folder); otherwise it compiles on its own.
@@ -117,7 +120,7 @@ export async function compile(ctx: BuildContext, plan: BuildPlan, { search, llms
       else alone.push(twin);
     }
     await compileAll(alone);
-    compiledCount = unique.length + alone.length;
+    compiledCount = order.length + alone.length;
   } finally {
     search.compiled();
     if (!opts.compiler) await compiler?.close();

@@ -47,11 +47,11 @@ export interface BuildPlan extends SitePlan {
   /** Those of the reported failures the next build may reuse (summarized for it). */
   failures: ReadonlyMap<string, FailureSummary>;
   /** Pages to compile, in path order. */
-  misses: string[];
-  /** The pages to compile first: one per cache key (see `twins`), later ordered for search. */
-  unique: string[];
+  misses: readonly string[];
+  /** The pages to compile first: one per cache key (see `twins`), in path order. */
+  unique: readonly string[];
   /** A page with the bytes of another page to compile → that page. */
-  twins: Map<string, string>;
+  twins: ReadonlyMap<string, string>;
   /** API reference pages (when the configuration names an OpenAPI document). */
   api: ApiPagesResult | undefined;
   apiRecords: PageRecord[];

@@ -57,11 +57,14 @@ export class SearchIndexing {
   }
 
   /**
-   * The compile order of two pages to compile: shard after shard (each in path order), so a
-   * shard's search bundle is written as soon as its last page is compiled, while the next shards
-   * compile, not all of them after the last page.
+   * The pages to compile in the order that suits the opened indexes: shard after shard (each in
+   * path order), so a shard's search bundle is written as soon as its last page is compiled,
+   * while the next shards compile, not all of them after the last page.
    */
-  readonly compileOrder = (a: string, b: string): number => this.early!.rank(a) - this.early!.rank(b) || (a < b ? -1 : a > b ? 1 : 0);
+  compileOrder(paths: readonly string[]): string[] {
+    const early = this.early!;
+    return [...paths].sort((a, b) => early.rank(a) - early.rank(b) || (a < b ? -1 : a > b ? 1 : 0));
+  }
 
   /** Freshly compiled pages, to their opened indexes (in the background). */
   add(pages: readonly CompiledPage[]): void {
