@@ -70,7 +70,7 @@ export function AiInsights({ base, query }: { base: string; query: string }) {
           <RowsTable rows={ai.crawlers ?? []} caption="AI crawler views by family" />
           <h3>Pages AI reads most</h3>
           <RowsTable rows={ai.pages ?? []} caption="Pages read by AI" />
-          <h3>Exports for language models</h3>
+          <h3>Text exports for AI</h3>
           <RowsTable rows={ai.exports ?? []} caption="Text exports for AI by file" />
         </>
       )}

@@ -5,7 +5,7 @@
  * label catalogue.
  */
 import { api } from '../api.ts';
-import { FEATURE_LABELS, PLAN_LABELS, QUOTA_LABELS, featureLabel, quotaCount } from '../shared/labels.ts';
+import { FEATURE_LABELS, PLAN_LABELS, QUOTA_LABELS, featureLabel } from '../shared/labels.ts';
 import { formatDate } from '../ui/format.ts';
 import { ErrorNotice, Loading, Notice } from '../ui/notice.tsx';
 import { useLoad } from '../ui/use-load.ts';
@@ -30,10 +30,11 @@ export function usageText(q: { quota: number | null; used: number }): string {
   return q.quota === null ? `${q.used} used, no limit` : `${q.used} of ${q.quota} used`;
 }
 
-function quotaCell(name: string, quota: number | null | undefined): string {
+/** A quota in the comparison, whose row already names what it counts. */
+function quotaCell(quota: number | null | undefined): string {
   if (quota === undefined) return '–';
   if (quota === null) return 'Unlimited';
-  return quota === 0 ? 'None' : quotaCount(name, quota);
+  return quota === 0 ? 'None' : String(quota);
 }
 
 export function PlanPage() {
@@ -89,11 +90,12 @@ function PlanTable({ plans, current }: { plans: PlanRow[]; current: string }) {
   return (
     <section aria-labelledby="plans-title">
       <h2 id="plans-title">What each plan includes</h2>
-      <div class="table-wrap">
+      {/* Focusable, so keyboard users can scroll it on a narrow screen. */}
+      <div class="table-wrap" tabIndex={0} role="region" aria-label="Plans compared">
         <table>
           <thead><tr><th scope="col">Feature</th>{plans.map((pl) => <th key={pl.id} scope="col">{pl.name}{pl.id === current ? ' (yours)' : ''}</th>)}</tr></thead>
           <tbody>
-            {quotas.map((q) => <tr key={q}><th scope="row">{featureLabel(q)}</th>{plans.map((pl) => <td key={pl.id}>{quotaCell(q, pl.quotas[q])}</td>)}</tr>)}
+            {quotas.map((q) => <tr key={q}><th scope="row">{featureLabel(q)}</th>{plans.map((pl) => <td key={pl.id}>{quotaCell(pl.quotas[q])}</td>)}</tr>)}
             {features.map((f) => (
               <tr key={f}>
                 <th scope="row">{featureLabel(f)}</th>
