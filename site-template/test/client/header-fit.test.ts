@@ -6,8 +6,8 @@ import { browseStatic } from '../helpers/browser.ts';
 import { createExampleSite } from '../helpers/example-site.ts';
 import { CROWDED_LINKS, CROWDED_TABS, LONG_LOGO_PATH, LONG_LOGO_SVG, crowdedPage, crowdedSite } from '../fixtures/crowded-header.ts';
 
-/** Viewport widths checked: phones, tablets, the widths the header used to break at, laptops. */
-const WIDTHS = [320, 390, 768, 900, 1000, 1024, 1280, 1440];
+/** Viewport widths checked: phones, tablets, the widths the header used to break at, laptops, a wide screen. */
+const WIDTHS = [320, 390, 768, 900, 1000, 1024, 1280, 1440, 1600];
 
 /** Where each theme × width header is saved for a look (`<theme>-<width>.png`, and `-menu` with the menu open). */
 const SHOTS = new URL('../../../test-artifacts/screenshots/header/', import.meta.url).pathname;
