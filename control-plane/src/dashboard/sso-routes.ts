@@ -146,7 +146,7 @@ export function registerSsoRoutes(router: DashboardRouter, deps: Deps): void {
           saml_metadata_url: null, saml_metadata_xml: null, saml_idp_entity_id: null, saml_idp_sso_url: null, saml_idp_certs: [], allow_idp_initiated: false,
         });
       } else {
-        if (Boolean(body.metadata_url) === Boolean(body.metadata_xml)) throw invalid('metadata_url', 'Give either metadata_url or metadata_xml');
+        if (Boolean(body.metadata_url) === Boolean(body.metadata_xml)) throw invalid('metadata_url', 'Give either the metadata URL or the metadata XML, one of the two');
         let xml = body.metadata_xml;
         if (body.metadata_url) {
           xml = (await safeFetch(body.metadata_url, { field: 'metadata_url', maxBytes: MAX_METADATA_BYTES, timeoutMs: 10_000, allowHosts: allowHosts(deps) })).toString('utf8');

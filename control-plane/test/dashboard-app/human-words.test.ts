@@ -61,7 +61,7 @@ t.test('dashboard: human words only', async (t) => {
   const m = tp.p.cp.m;
   const origin = new URL(tp.p.cp.apiUrl).origin;
   await addMember(m, tp.orgId, OWNER, 'owner', PASSWORD);
-  await addMember(m, tp.orgId, 'words-editor@example.com', 'editor', PASSWORD);
+  const editorId = await addMember(m, tp.orgId, 'words-editor@example.com', 'editor', PASSWORD);
 
   // The dashboard API as the app calls it: session cookie, CSRF token on changes.
   const signIn = await fetch(`${origin}/dashboard/api/auth/sign-in`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: OWNER, password: PASSWORD }) });
@@ -105,6 +105,11 @@ t.test('dashboard: human words only', async (t) => {
       ['POST', '/roles', { name: 'Writers', permissions: ['projects.read'] }, 402],
       ['GET', '/audit-log', undefined, 402],
       ['GET', '/sso', undefined, 402],
+      ['POST', '/projects', { name: '' }, 400],
+      ['POST', '/projects', { name: 'Docs', slug: 'Bad Slug' }, 400],
+      ['PATCH', p, { slug: 'Bad Slug' }, 400],
+      ['PATCH', `/members/${editorId}`, { role: 'nobody' }, 400],
+      ['POST', '/auth/sign-in', { email: 'not-an-email', password: 'x' }, 400, false],
       ['POST', `${p}/domains`, { hostname: 'not a host' }, 400],
       ['POST', `${p}/domains`, {}, 400],
       ['POST', '/invitations', { email: 'not-an-email', role: 'viewer' }, 400],
