@@ -7,18 +7,11 @@
  *
  *   npx tsx scripts/src/header-screenshots.ts [--widths 320,390,768,900,1024,1280,1600]
  */
-import { mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
+import { mkdir, stat } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { build } from '@folio/builder';
-import { createLocalDirStore } from '@folio/builder/store/local-dir-store.ts';
-import { closePagefind } from '@folio/builder/outputs/pagefind-shard.ts';
-import { launchBrowser } from '../../site-template/test/helpers/browser.ts';
-import { serveStatic } from '../../site-template/test/helpers/static-server.ts';
+import { withBuiltExample } from './built-example.ts';
 import { helpRequested, parseArgs, runCommand } from './cli-args.ts';
 
-const EXAMPLE = fileURLToPath(new URL('../../builder/examples/acme-docs/', import.meta.url));
 const OUT = fileURLToPath(new URL('../../site-template/docs/screenshots/', import.meta.url));
 
 /** Phones, a small and a large tablet, the width the menu gives way at, laptops and a wide screen. */
@@ -46,40 +39,27 @@ function widthsOf(flag: string | true | undefined): number[] {
 
 async function main(): Promise<void> {
   const widths = widthsOf(parseArgs(process.argv.slice(2)).flags.widths);
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'folio-example-'));
-  try {
-    const result = await build({ source: { kind: 'dir', dir: EXAMPLE }, store: createLocalDirStore(dir), siteUrl: 'http://127.0.0.1', year: 2026 });
-    await closePagefind();
-    console.log(`built ${result.pagesTotal} pages (${result.pagesFailed} failed)`);
-    const server = await serveStatic(dir);
-    const browser = await launchBrowser();
-    try {
-      await mkdir(OUT, { recursive: true });
-      const page = await browser.newPage({ viewport: { width: widths[0], height: 800 }, colorScheme: 'light', reducedMotion: 'reduce' });
-      const save = async (file: string, clip: { width: number; height: number }) => {
-        await page.screenshot({ path: OUT + file, type: 'jpeg', quality: 72, clip: { x: 0, y: 0, ...clip } });
-        console.log(`${file}: ${((await stat(OUT + file)).size / 1024).toFixed(0)} KB`);
-      };
-      for (const width of widths) {
-        await page.setViewportSize({ width, height: 800 });
-        // A fresh load at each width, as a reader arriving on that device sees it.
-        await page.goto(`${server.origin}${PAGE}`);
-        const bottom = await page.evaluate(() => document.querySelector('.site-header')!.getBoundingClientRect().bottom);
-        // The header and a strip of the page under it, so the header's edge shows.
-        await save(`header-${width}.jpg`, { width, height: Math.ceil(bottom) + 24 });
-        if (width === MENU_WIDTH) {
-          await page.setViewportSize({ width, height: MENU_HEIGHT });
-          await page.getByRole('button', { name: 'Menu' }).click();
-          await save(`header-${width}-menu.jpg`, { width, height: MENU_HEIGHT });
-        }
+  await withBuiltExample(async (origin, browser) => {
+    await mkdir(OUT, { recursive: true });
+    const page = await browser.newPage({ viewport: { width: widths[0], height: 800 }, colorScheme: 'light', reducedMotion: 'reduce' });
+    const save = async (file: string, clip: { width: number; height: number }) => {
+      await page.screenshot({ path: OUT + file, type: 'jpeg', quality: 72, clip: { x: 0, y: 0, ...clip } });
+      console.log(`${file}: ${((await stat(OUT + file)).size / 1024).toFixed(0)} KB`);
+    };
+    for (const width of widths) {
+      await page.setViewportSize({ width, height: 800 });
+      // A fresh load at each width, as a reader arriving on that device sees it.
+      await page.goto(`${origin}${PAGE}`);
+      const bottom = await page.evaluate(() => document.querySelector('.site-header')!.getBoundingClientRect().bottom);
+      // The header and a strip of the page under it, so the header's edge shows.
+      await save(`header-${width}.jpg`, { width, height: Math.ceil(bottom) + 24 });
+      if (width === MENU_WIDTH) {
+        await page.setViewportSize({ width, height: MENU_HEIGHT });
+        await page.getByRole('button', { name: 'Menu' }).click();
+        await save(`header-${width}-menu.jpg`, { width, height: MENU_HEIGHT });
       }
-    } finally {
-      await browser.close();
-      await server.close();
     }
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
+  });
 }
 
 if (helpRequested(process.argv.slice(2))) console.log(USAGE);
