@@ -1,10 +1,12 @@
 /**
  * No internal names in what people read. In real Chromium, an owner of an organization with a
- * project, deployments (every trigger, each outcome), a custom domain, another member and a
- * pending invitation visits every page of the app's router (and the signed-out pages), and the
- * text of each page is scanned for snake_case identifiers (`max_projects`, `llms_txt`). The same
- * scan runs over the `message` of every dashboard API error the app shows: plan limits, plan
- * features, and the validation of the domain, invitation, API key, claim and invitation-link forms.
+ * project, deployments (every trigger, each outcome), a custom domain, another member, a pending
+ * invitation and a week of traffic visits every page of the app's router (and the signed-out
+ * pages), and the text of each page is scanned for snake_case identifiers (`max_projects`,
+ * `llms_txt`). The same scan runs over the `message` of every dashboard API error the app shows:
+ * plan limits, plan features, and the validation of the project, slug, role, sign-in, domain,
+ * invitation, API key, claim and invitation-link forms. Against the dashboard before its label
+ * catalogue it fails, naming `max_projects`, `llms_txt`, `single_sign_on`, `expires_at` and more.
  *
  * What is scanned: visible text and `title`, `aria-label`, `placeholder` and `alt` attributes, as
  * `document.body.innerText` would give them plus screen-reader-only text and every `<option>`.
@@ -13,6 +15,7 @@
  */
 import t from 'tap';
 import type { Page } from 'playwright-core';
+import { randomEvents } from '../helpers/analytics-events.ts';
 import { addMember, launchBrowser } from '../helpers/dashboard-browser.ts';
 import { startTestPlatform } from '../helpers/platform.ts';
 
@@ -87,6 +90,9 @@ t.test('dashboard: human words only', async (t) => {
     { project_id: projectId, status: 'failed', trigger: 'webhook', commit_sha: sha('c'), started_at: day(3), finished_at: day(2.9), error: 'The build could not read docs.json', branch: 'main' },
     { project_id: projectId, status: 'deployed', trigger: 'manual', commit_sha: sha('d'), started_at: day(2), finished_at: day(1.9), pages_total: 3, pages_success: 3, pages_failed: 0, branch: 'main' },
   ]);
+  // Traffic of the last days (every kind of event), so every breakdown has rows and columns.
+  for (const [i, e] of randomEvents(7, 400, projectId).entries()) tp.p.analytics.record({ ...e, at: new Date(Date.now() - (1 + (i % 140)) * 3_600_000) });
+  await tp.p.analytics.flush();
   t.equal((await dash('POST', `/projects/${projectId}/domains`, { hostname: 'docs.example.com' })).status, 201, 'domain added');
   t.equal((await dash('POST', '/invitations', { email: 'words-invited@example.com', role: 'viewer' })).status, 201, 'invitation made');
   t.equal((await dash('POST', '/api-keys', { name: 'CI key' })).status, 201, 'API key made');
@@ -210,6 +216,10 @@ t.test('dashboard: human words only', async (t) => {
       await by.selectOption(value);
       await page.waitForLoadState('networkidle');
       scan(`analytics by ${value}`, await readableText(page));
+      if (value === 'pages') {
+        const breakdown = page.getByRole('region', { name: 'Breakdown' });
+        t.match(await breakdown.locator('thead').innerText(), /Page\s+Views\s+Unique visitors/, 'the breakdown has rows, with worded columns');
+      }
     }
   });
 
