@@ -31,6 +31,21 @@ export default tseslint.config(
     },
   },
   {
+    // The control plane uses the builder through its public entry points only; tests and
+    // benchmarks may reach its internals through `@folio/builder/internal/*`.
+    files: ['control-plane/src/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['@folio/builder/internal/*'], message: 'Import the builder through @folio/builder or @folio/builder/worker-protocol.' }] }],
+    },
+  },
+  {
+    // The embedded database is a package of its own: bson, mingo and Node only.
+    files: ['control-plane/embedded-mongo/src/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['@folio/*', '../../src/*', '../../../*'], message: 'The embedded database imports nothing of the platform.' }] }],
+    },
+  },
+  {
     files: ['site-template/src/client/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [{ group: ['node:*', ...serverOnly], message: 'Browser code cannot import Node built-ins or server code.' }] }],

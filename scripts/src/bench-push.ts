@@ -18,7 +18,7 @@ import path from 'node:path';
 import { createApiKey, createOrganization, parseEnv } from '@folio/control-plane';
 import { runGit } from '@folio/control-plane/git/git-cli.ts';
 import { startPlatform } from '@folio/control-plane/platform.ts';
-import { urlPathFor } from '@folio/builder/compile/url-path.ts';
+import { urlPathFor } from '@folio/builder/internal/compile/url-path.ts';
 import { parseArgs } from './cli-args.ts';
 import { byTypicalSize, externalCorpus, generatedCorpus } from './corpus/bench-corpus.ts';
 import { queueEvents } from '@folio/control-plane/deploy/queue-events.ts';

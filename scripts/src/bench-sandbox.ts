@@ -14,12 +14,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { codeCacheTemplate, warmCodeCache } from '@folio/builder/sandbox/code-cache-warmup.ts';
-import { syntheticPage } from '@folio/builder/compile/synthetic-page.ts';
-import type { CompileInput } from '@folio/builder/compile/compiler.ts';
-import { DEFAULT_PAGE_LIMITS } from '@folio/builder/compile/compiler.ts';
-import { readProcStats } from '@folio/builder/sandbox/proc-stats.ts';
-import { startSandbox } from '@folio/builder/sandbox/sandbox-process.ts';
+import { codeCacheTemplate, warmCodeCache } from '@folio/builder/internal/sandbox/code-cache-warmup.ts';
+import { syntheticPage } from '@folio/builder/internal/compile/synthetic-page.ts';
+import type { CompileInput } from '@folio/builder/internal/compile/compiler.ts';
+import { DEFAULT_PAGE_LIMITS } from '@folio/builder/internal/compile/compiler.ts';
+import { readProcStats } from '@folio/builder/internal/sandbox/proc-stats.ts';
+import { startSandbox } from '@folio/builder/internal/sandbox/sandbox-process.ts';
 import { parseArgs } from './cli-args.ts';
 
 const example = fileURLToPath(new URL('../../builder/examples/acme-docs/', import.meta.url));

@@ -13,7 +13,7 @@ import path from 'node:path';
 import { createHttpStore } from '../ci/http-store.ts';
 import { createCompiler, type SandboxCompiler } from '../compile/index.ts';
 import { LinkChecker } from '../links/link-check.ts';
-import { PageMemory } from '../page-bodies.ts';
+import { PageMemory } from '../state/page-bodies.ts';
 import { collectGarbage } from '../collect-garbage.ts';
 import { ControlPlaneClient, type Job } from './control-plane-client.ts';
 import { runJob } from './run-job.ts';

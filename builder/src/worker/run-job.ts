@@ -7,7 +7,7 @@
 import { build, type BuildSource, type PageUpsert } from '../build.ts';
 import type { Compiler } from '../compile/index.ts';
 import type { LinkChecker } from '../links/link-check.ts';
-import type { PageMemory } from '../page-bodies.ts';
+import type { PageMemory } from '../state/page-bodies.ts';
 import type { BuildProgress } from '../progress/progress-reporter.ts';
 import { BuilderError, userError } from '../errors.ts';
 import type { ObjectStore } from '../store/object-store.ts';

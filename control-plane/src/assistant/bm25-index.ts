@@ -8,7 +8,7 @@
  * and Markdown are the same keeps its passages and their term counts, so a one-page edit of a
  * 10,000-page site splits and tokenizes one page, and only the postings are put together again.
  */
-import { detachedStrings } from '@folio/builder/detached-strings.ts';
+import { detachedStrings } from '@folio/builder';
 import { pagePassages, type Passage, type SitePage } from './sections.ts';
 import { tokenize } from './tokenize.ts';
 import { timeSlicer } from './time-slice.ts';

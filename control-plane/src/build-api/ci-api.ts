@@ -18,7 +18,7 @@
  * undone; the preserved objects live under `rollback/`, which no job key can reach.
  */
 import Router from '@koa/router';
-import { assertKey } from '@folio/builder/store/object-store.ts';
+import { assertKey } from '@folio/builder';
 import type Koa from 'koa';
 import { koaBody } from 'koa-body';
 import { z } from 'zod';

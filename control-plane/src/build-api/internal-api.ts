@@ -9,7 +9,7 @@
  *
  * A build token is scoped to one deployment of one project and expires; a stale worker (its
  * fencing token superseded) gets 409 `lease_lost` and its report changes nothing. Request bodies
- * and the claim's answer are the builder's worker protocol (`@folio/builder/worker/protocol.ts`),
+ * and the claim's answer are the builder's worker protocol (`@folio/builder/worker-protocol`),
  * one zod schema each for both sides.
  *
  * A claim with `wait_ms` (at most 30 s) that finds nothing waits for work on the control plane
@@ -26,7 +26,7 @@ import { koaBody } from 'koa-body';
 import type { ZodType } from 'zod';
 import {
   CLAIM_WAITED_HEADER, claimRequest, completeRequest, fetchRequest, leaseRequest, pagesRequest, type Job,
-} from '@folio/builder/worker/protocol.ts';
+} from '@folio/builder/worker-protocol';
 import { AppError, unauthorized } from '../errors.ts';
 import { hasFeature } from '../entitlements/resolver.ts';
 import { branchHead, repoPath } from '../git/managed-repos.ts';

@@ -6,8 +6,7 @@
  * cache) goes under the site's state prefix, which nothing serves. The builder does not know the
  * difference, nor whether it builds production or a preview (sites/bucket-prefixes.ts).
  */
-import { CACHE_PREFIX, STATE_PREFIX } from '@folio/builder/manifest.ts';
-import { SUMMARIES_KEY } from '@folio/builder/page-summaries.ts';
+import { CACHE_PREFIX, STATE_PREFIX, SUMMARIES_KEY } from '@folio/builder';
 import type { BuildPrefixes } from '../sites/bucket-prefixes.ts';
 
 /** The bucket key of the job key `key` (relative to the site) of a build with `prefixes`. */

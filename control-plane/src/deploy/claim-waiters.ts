@@ -14,13 +14,13 @@
  * update of claim-job.ts, so two waiting workers never get the same job.
  */
 import type { Models } from '../db/models/index.ts';
-import { MAX_CLAIM_WAIT_MS } from '@folio/builder/worker/protocol.ts';
+import { MAX_CLAIM_WAIT_MS } from '@folio/builder/worker-protocol';
 import { queueEvents } from './queue-events.ts';
 
 /** Most claims waiting at once on one control plane; past it a claim answers at once (the worker polls). */
 export const MAX_WAITING_CLAIMS = 256;
 /** Longest wait a claim may ask for (defined beside the worker's client, which asks). */
-export { MAX_CLAIM_WAIT_MS } from '@folio/builder/worker/protocol.ts';
+export { MAX_CLAIM_WAIT_MS } from '@folio/builder/worker-protocol';
 
 export interface ClaimWaiters {
   /** Claims waiting now. */

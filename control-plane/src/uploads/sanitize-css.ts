@@ -1,7 +1,7 @@
 /**
  * The CSS allow-list of uploaded SVGs (`<style>` text, `style` attributes, presentation
  * attributes such as `fill`): the SVG policy of the platform's one CSS sanitiser
- * (`@folio/builder/css/sanitize-css.ts`, which the builder applies to sites' own CSS). A logo's
+ * (`@folio/builder`'s `sanitize-css.ts`, which the builder applies to sites' own CSS). A logo's
  * CSS may style and reference its own document, never load anything: every `url()` other than a
  * same-document fragment (`url(#id)`), every function that takes an image or a URL string
  * (`image-set()`, `image()`, `cross-fade()`, `element()`), legacy script hooks (`expression()`,
@@ -17,4 +17,4 @@ export {
   sanitizeSvgDeclarations as sanitizeDeclarations,
   /** Whether a CSS value (a presentation attribute such as `fill`) loads nothing and runs nothing. */
   isSafeSvgCssValue as isSafeCssValue,
-} from '@folio/builder/css/sanitize-css.ts';
+} from '@folio/builder';

@@ -5,8 +5,7 @@
  * and the CDN may cache them for a year.
  */
 import { createHash } from 'node:crypto';
-import type { ObjectStore } from '@folio/builder/store/object-store.ts';
-import { IMMUTABLE } from '@folio/builder/store/content-type.ts';
+import { IMMUTABLE, type ObjectStore } from '@folio/builder';
 import { internal } from '../errors.ts';
 import type { Deps } from '../http/route.ts';
 import type { DetectedFile } from './detect-type.ts';

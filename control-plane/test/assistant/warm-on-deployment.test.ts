@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import t from 'tap';
-import { createLocalDirStore } from '@folio/builder/store/local-dir-store.ts';
+import { createLocalDirStore } from '@folio/builder/internal/store/local-dir-store.ts';
 import { siteIndex } from '../../src/assistant/site-index.ts';
 import { warmOnDeployment } from '../../src/assistant/warm-on-deployment.ts';
 import type { Models } from '../../src/db/models/index.ts';

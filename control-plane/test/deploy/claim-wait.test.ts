@@ -2,7 +2,7 @@ import os from 'node:os';
 import fs from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
-import { startWorker } from '@folio/builder/worker/run-worker.ts';
+import { startWorker } from '@folio/builder/internal/worker/run-worker.ts';
 import { claimWaitersOf, createClaimWaiters } from '../../src/deploy/claim-waiters.ts';
 import { enqueueDeployment } from '../../src/deploy/queue.ts';
 import { startTestPlatform } from '../helpers/platform.ts';

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { tokenizeCss } from '@folio/builder/css/css-components.ts';
+import { tokenizeCss } from '@folio/builder/internal/css/css-components.ts';
 import { isSafeCssValue, sanitizeDeclarations, sanitizeStylesheet } from '../../src/uploads/sanitize-css.ts';
 
 t.test('SVG CSS allow-list', async (t) => {

@@ -7,8 +7,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { createLocalDirStore } from '@folio/builder/store/local-dir-store.ts';
-import type { ObjectStore } from '@folio/builder/store/object-store.ts';
+import { createLocalDirStore } from '@folio/builder/internal/store/local-dir-store.ts';
+import type { ObjectStore } from '@folio/builder/internal/store/object-store.ts';
 
 /** A real 1×1 PNG. */
 export const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64');

@@ -7,9 +7,9 @@
  * minutes and does not change what the index reads: words, headings, fences).
  */
 import type { ObjectStore } from '@folio/builder';
-import { llmsFullTxt } from '@folio/builder/outputs/llms-txt.ts';
-import { htmlKey } from '@folio/builder/outputs/site-paths.ts';
-import { Slugger } from '@folio/builder/compile/slugger.ts';
+import { llmsFullTxt } from '@folio/builder/internal/outputs/llms-txt.ts';
+import { htmlKey } from '@folio/builder/internal/outputs/site-paths.ts';
+import { Slugger } from '@folio/builder/internal/compile/slugger.ts';
 import { corpusPages } from '../generate-corpus.ts';
 import type { PlantedFact } from './question-sets.ts';
 

@@ -6,7 +6,7 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { CONFIG_FILE, parseConfig } from '@folio/builder/config/parse-config.ts';
+import { CONFIG_FILE, parseConfig } from '@folio/builder/internal/config/parse-config.ts';
 import { corpusStats, type CorpusFile, type CorpusStats } from './corpus-stats.ts';
 import { commitAll, editedSource, generateCorpus } from '../generate-corpus.ts';
 import { addVersions } from './versioned-corpus.ts';

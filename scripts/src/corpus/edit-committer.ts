@@ -10,7 +10,7 @@
  * still small.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { nodeEntryArgs } from '@folio/builder/node-entry-args.ts';
+import { nodeEntryArgs } from '@folio/builder/internal/node-entry-args.ts';
 import { fileURLToPath } from 'node:url';
 import type { CorpusFile } from './corpus-stats.ts';
 import { commitEdit } from './bench-corpus.ts';
