@@ -4,7 +4,7 @@
  * parameters, `host`/`basePath`/`schemes`, `securityDefinitions`, response `schema`) are mapped
  * onto the same view.
  */
-import type { ApiAuth, ApiBody, ApiField, ApiOperationView, ApiResponse } from '@folio/site-template/shared/api-types.ts';
+import type { ApiAuth, ApiBody, ApiField, ApiOperationView, ApiResponse, ApiServer, ApiServerVariable } from '@folio/site-template/shared/api-types.ts';
 import { codeSamples } from './code-samples.ts';
 import type { OpenApiDocument } from './read-spec.ts';
 import { ApiPageTooLarge, claimListing, exampleOf, fieldOf, fieldsOf, pageExpansion, schemaNameOf, schemaNames, typeOf, type Expansion } from './schema-fields.ts';
@@ -22,17 +22,57 @@ export const UNTAGGED = 'Endpoints';
 const isObject = (v: unknown): v is Obj => !!v && typeof v === 'object' && !Array.isArray(v);
 const text = (v: unknown) => (typeof v === 'string' && v.trim() ? v.trim() : undefined);
 
+/** A server object's URL with its variables replaced by their defaults, without a trailing slash. */
+function resolvedUrl(server: Obj): string {
+  return String(server.url).replace(/\{([^}]+)\}/g, (whole: string, name: string) => String(server.variables?.[name]?.default ?? whole)).replace(/\/+$/, '');
+}
+
 /** The first server's URL, variables replaced by their defaults; `''` when the document names none. */
 export function serverUrl(doc: OpenApiDocument): string {
   const server = Array.isArray(doc.servers) ? doc.servers.find(isObject) : undefined;
-  if (server && typeof server.url === 'string') {
-    return server.url.replace(/\{([^}]+)\}/g, (whole: string, name: string) => String(server.variables?.[name]?.default ?? whole)).replace(/\/+$/, '');
-  }
+  if (server && typeof server.url === 'string') return resolvedUrl(server);
   if (typeof doc.host === 'string') {
     const scheme = Array.isArray(doc.schemes) && doc.schemes.includes('https') ? 'https' : (doc.schemes?.[0] ?? 'https');
     return `${scheme}://${doc.host}${typeof doc.basePath === 'string' ? doc.basePath : ''}`.replace(/\/+$/, '');
   }
   return '';
+}
+
+/** Servers a Try it picker lists at most (a document may name any number; readers pick from a few). */
+const MAX_SERVERS = 20;
+
+/** A `servers` list as the picker reads it: entries with a string URL, variables with a string default. */
+function serverList(list: unknown): ApiServer[] {
+  if (!Array.isArray(list)) return [];
+  const out: ApiServer[] = [];
+  for (const entry of list.filter(isObject).slice(0, MAX_SERVERS)) {
+    if (typeof entry.url !== 'string') continue;
+    const server: ApiServer = { url: entry.url };
+    if (text(entry.description)) server.description = text(entry.description);
+    const variables: Record<string, ApiServerVariable> = {};
+    for (const [name, v] of Object.entries(isObject(entry.variables) ? entry.variables : {})) {
+      if (!isObject(v) || v.default === undefined) continue;
+      const variable: ApiServerVariable = { default: String(v.default) };
+      if (Array.isArray(v.enum) && v.enum.length) variable.enum = v.enum.map(String);
+      if (text(v.description)) variable.description = text(v.description);
+      variables[name] = variable;
+    }
+    if (Object.keys(variables).length) server.variables = variables;
+    out.push(server);
+  }
+  return out;
+}
+
+/**
+ * The servers an operation is sent to (OpenAPI 3: its own `servers`, else its path's, else the
+ * document's) and the base URL shown by default: the first of them.
+ */
+function operationServers(doc: OpenApiDocument, pathItem: Obj, op: Obj, documentServer: string): { server: string; servers: ApiServer[] } {
+  for (const list of [op.servers, pathItem.servers]) {
+    const servers = serverList(list);
+    if (servers.length) return { server: resolvedUrl(servers[0]!), servers };
+  }
+  return { server: documentServer, servers: serverList(doc.servers) };
 }
 
 function authOf(doc: OpenApiDocument, op: Obj): ApiAuth | undefined {
@@ -109,7 +149,8 @@ const exampleText = (schema: Obj) => {
 };
 
 /** The view of one operation. */
-function operationView(doc: OpenApiDocument, path: string, method: string, pathItem: Obj, op: Obj, server: string, names: ReadonlyMap<object, string>): ApiOperationView {
+function operationView(doc: OpenApiDocument, path: string, method: string, pathItem: Obj, op: Obj, documentServer: string, names: ReadonlyMap<object, string>): ApiOperationView {
+  const { server, servers } = operationServers(doc, pathItem, op, documentServer);
   const swagger = typeof doc.swagger === 'string';
   // Each named schema is listed once per page: the page's own record of what it listed.
   const state = pageExpansion(names);
@@ -147,6 +188,8 @@ function operationView(doc: OpenApiDocument, path: string, method: string, pathI
   if (op.deprecated === true) view.deprecated = true;
   if (body) view.body = body;
   if (auth) view.auth = auth;
+  // A picker only when there is a choice to make: several servers, or variables to fill in.
+  if (servers.length > 1 || servers.some((x) => x.variables)) view.servers = servers;
   return view;
 }
 

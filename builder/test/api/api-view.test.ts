@@ -64,6 +64,32 @@ t.test('operation views from OpenAPI documents', async (t) => {
     ].join('\n'));
   });
 
+  await t.test('should list the servers Try it may send to: the operation\'s own, else its path\'s, else the document\'s', async (t) => {
+    const doc = await readSpec(JSON.stringify({
+      openapi: '3.1.0', info: { title: 'Servers', version: '1' },
+      servers: [
+        { url: 'https://api.example.test/v1', description: 'Production' },
+        { url: 'https://{region}.sandbox.example.test/v1/', variables: { region: { default: 'eu', enum: ['eu', 'us'], description: 'Data region' }, port: { enum: ['1'] } } },
+        { description: 'no url' }, 'not an object',
+      ],
+      paths: {
+        '/a': { get: { responses: {} } },
+        '/b': { servers: [{ url: 'https://b.example.test' }], get: { responses: {} }, post: { servers: [{ url: 'https://{host}/x', variables: { host: { default: 'own.example.test' } } }], responses: {} } },
+        '/c': { servers: [{ url: 'https://c.example.test/' }, { url: 'https://c2.example.test' }], get: { responses: {} } },
+      },
+    }), 'servers.json');
+    const views = operationViews(doc);
+    const byOp = Object.fromEntries(views.map((v) => [`${v.method} ${v.path}`, [v.server, v.servers]]));
+    t.same(byOp['GET /a'], ['https://api.example.test/v1', [
+      { url: 'https://api.example.test/v1', description: 'Production' },
+      { url: 'https://{region}.sandbox.example.test/v1/', variables: { region: { default: 'eu', enum: ['eu', 'us'], description: 'Data region' } } },
+    ]], 'the document servers; entries without a URL and variables without a default are left out');
+    t.same(byOp['GET /b'], ['https://b.example.test', undefined], 'one server without variables: nothing to pick');
+    t.same(byOp['POST /b'], ['https://own.example.test/x', [{ url: 'https://{host}/x', variables: { host: { default: 'own.example.test' } } }]], 'the operation own server, its variable to fill in');
+    t.same(byOp['GET /c'], ['https://c.example.test', [{ url: 'https://c.example.test/' }, { url: 'https://c2.example.test' }]], 'the path servers');
+    t.match(views.find((v) => v.path === '/b' && v.method === 'POST')!.samples[0].code, /--url 'https:\/\/own\.example\.test\/x\/b'/, 'examples use the operation server');
+  });
+
   await t.test('should refuse documents that are not OpenAPI, with the reason', async (t) => {
     await t.rejects(readSpec('{"paths":{}}', 'a.json'), { code: 'invalid_openapi', message: 'api.openapi: a.json: Unexpected document; expected an "openapi" (3.x) or "swagger" (2.0) version field' });
     await t.rejects(readSpec('openapi: 3.0.0\ninfo: [', 'a.yaml'), { code: 'invalid_openapi', message: /^api\.openapi: a\.yaml: Unexpected syntax \(.+\); expected a JSON or YAML document$/ });
