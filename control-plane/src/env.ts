@@ -1,6 +1,6 @@
 /**
  * Environment configuration, parsed once at start-up. Every variable, its default and meaning is
- * listed in the README ("Configuration"). On error, every issue is printed and the process exits 1.
+ * listed in docs/configuration.md. On error, every issue is printed and the process exits 1.
  */
 import { createPrivateKey } from 'node:crypto';
 import fs from 'node:fs';

@@ -12,7 +12,7 @@ const HELP = `usage: npm start
 Runs the Folio platform: the API (API_PORT, default 4000), Git hosting, the site server
 (SITE_PORT, default 4100) and BUILDER_WORKERS builder processes, with an embedded database and
 site storage in DATA_DIR (default ./data) unless MONGODB_URI and S3_BUCKET are set. Every
-variable is listed in the README's Configuration section.`;
+variable is listed in docs/configuration.md.`;
 
 if (helpRequested(process.argv.slice(2))) {
   console.log(HELP);

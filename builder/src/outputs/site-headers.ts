@@ -1,7 +1,7 @@
 /**
  * `_headers.json`: the response headers of a site's HTML (its pages and `404.html`), which a
  * bucket cannot store with each object. The site server (and a CDN reading the bucket, see the
- * root README's "CDN mapping") adds them to every HTML response. Today it holds the site's
+ * docs/operations.md, "CDN mapping") adds them to every HTML response. Today it holds the site's
  * Content-Security-Policy: what pages may load, from the site's own origin and the origins the
  * site declares in docs.json (the hosts of an absolute logo or favicon URL, `remoteOrigins`,
  * and the origin of `siteUrl`, where custom CSS may point with absolute URLs).

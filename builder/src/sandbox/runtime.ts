@@ -126,7 +126,7 @@ export function osWrapper(opts: { uid?: number; netns?: boolean; env?: Record<st
 export function sandboxNodeArgs(opts: Pick<SandboxCommandOptions, 'scratch' | 'heapMb'>): string[] {
   return [
     '--permission',
-    // Vite 8 bundles with rolldown, a native addon; see the README's security model for why this
+    // Vite 8 bundles with rolldown, a native addon; see docs/security.md for why this
     // is acceptable (addons load only from the read-only platform folders; dlopen is removed
     // before any page runs).
     '--allow-addons',

@@ -5,7 +5,7 @@
 import type { Models } from '../db/models/index.ts';
 import { AppError } from '../errors.ts';
 import { forgetKey, KEY_PREFIX } from '../auth/api-keys.ts';
-import { isScope } from '../auth/scopes.ts';
+import { isScope, SCOPES } from '../auth/scopes.ts';
 
 export interface KeySummary {
   id: string;
@@ -70,7 +70,7 @@ export async function updateKey(m: Models, orgId: string, id: string, change: { 
   if (change.name !== undefined) set.name = change.name;
   if (change.scopes !== undefined) {
     for (const s of change.scopes === 'all' ? [] : change.scopes) {
-      if (!isScope(s)) throw new AppError(400, 'invalid_request', `scopes: Unexpected "${s}"; expected one of the scopes in the README`);
+      if (!isScope(s)) throw new AppError(400, 'invalid_request', `scopes: Unexpected "${s}"; expected one of ${SCOPES.join(', ')}`);
     }
     set.scopes = change.scopes === 'all' || change.scopes.length === 0 ? null : [...new Set(change.scopes)];
   }

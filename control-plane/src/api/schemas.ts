@@ -94,7 +94,7 @@ export const deploymentSchema = z.object({
   ),
   preview_url: z.string().nullable().describe(
     'Extension to the spec: where a preview deployment (pro and up: a push to a branch other than `github_branch`) is served, '
-      + '`{slug}--{label}.{SITES_DOMAIN}` with the branch sanitised to a DNS label (see the README). Always null on a production deployment. '
+      + '`{slug}--{label}.{SITES_DOMAIN}` with the branch sanitised to a DNS label (docs/paid-features.md, Branch previews). Always null on a production deployment. '
       + 'A preview deployment never changes the production site, its pages (the pages API) or the project\'s `status` and `last_deploy_at`',
   ),
 }).meta({ id: 'Deployment' });

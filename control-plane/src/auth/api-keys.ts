@@ -7,7 +7,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Models } from '../db/models/index.ts';
 import { AppError, unauthorized } from '../errors.ts';
-import { isScope, type Scope } from './scopes.ts';
+import { isScope, SCOPES, type Scope } from './scopes.ts';
 
 export const KEY_PREFIX = 'svc';
 const KEY_PATTERN = /^svc_([a-z0-9]{16})_([A-Za-z0-9]{32})$/;
@@ -48,7 +48,7 @@ export interface CreateKeyOptions {
 export async function createApiKey(m: Models, opts: CreateKeyOptions): Promise<{ key: string; id: string }> {
   const scopes = opts.scopes?.length ? opts.scopes : null;
   for (const s of scopes ?? []) {
-    if (!isScope(s)) throw new AppError(400, 'invalid_request', `scopes: Unexpected "${s}"; expected one of the scopes in the README`);
+    if (!isScope(s)) throw new AppError(400, 'invalid_request', `scopes: Unexpected "${s}"; expected one of ${SCOPES.join(', ')}`);
   }
   const id = randomString(16, 'abcdefghijklmnopqrstuvwxyz0123456789');
   const secret = randomString(32, ALPHABET);
