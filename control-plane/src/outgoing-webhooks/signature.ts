@@ -9,6 +9,11 @@
  * A receiver recomputes the HMAC over the raw body bytes, compares it in constant time, and
  * rejects a timestamp more than `REPLAY_WINDOW_SECONDS` from its own clock, so a captured
  * delivery cannot be replayed later.
+ *
+ * Why not the `standardwebhooks` package: Standard Webhooks signs `<id>.<timestamp>.<body>` and
+ * sends `v1,<base64>` with a `whsec_` secret, while this format (documented to customers, whose
+ * receivers verify it) signs `<timestamp>.<body>` as `v1=<hex>`. Adopting it would break every
+ * receiver, and what it would replace is the two small functions below.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
