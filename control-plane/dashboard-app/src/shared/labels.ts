@@ -22,7 +22,7 @@ export const FEATURE_LABELS: Record<string, FeatureLabel> = {
   mcp_server: { label: 'MCP server', description: 'AI tools read your docs through the Model Context Protocol.', available: true },
   llm_text_export: { label: 'Text exports for AI', description: 'llms.txt, llms-full.txt and a Markdown copy of every page.', available: true },
   web_editor: { label: 'Web editor', description: 'Edit pages in the browser.', available: false },
-  live_preview: { label: 'Live preview', description: 'See a change as you write it, before it is published.', available: false },
+  live_preview: { label: 'Live preview', description: 'The site on your computer while you write, updated on every save.', available: true },
   basic_analytics: { label: 'Analytics', description: 'Views, visitors, searches, referrers and AI readers.', available: true },
   audience_split: { label: 'Content for people or for AI', description: 'Show parts of a page only to readers, or only to AI tools.', available: true },
   preview_deployments: { label: 'Branch previews', description: 'Every branch gets its own preview site.', available: true },
