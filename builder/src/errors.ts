@@ -49,3 +49,11 @@ export function userError(code: string, message: string, where: Omit<BuilderErro
 export function appError(code: string, message: string, cause?: unknown): BuilderError {
   return new BuilderError(message, { kind: 'app', code, cause });
 }
+
+/**
+ * Thrown when the control plane says another worker holds the job now (its lease moved on):
+ * stop, report nothing. A signal between the worker's calls, not a failure of the build.
+ */
+export class LeaseLostError extends Error {
+  constructor() { super('lease lost'); this.name = 'LeaseLostError'; }
+}

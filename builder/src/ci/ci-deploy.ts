@@ -13,7 +13,7 @@ import { ControlPlaneClient, type BuildJob, type JobReport } from '../worker/con
 import type { BuildProgress } from '../progress/progress-reporter.ts';
 import { runJob } from '../worker/run-job.ts';
 import type { CiOptions } from './ci-options.ts';
-import { createHttpStore } from './http-store.ts';
+import { createHttpStore } from '../store/http-store.ts';
 
 /** A CI deployment as the control plane creates it. */
 export interface CiJob extends BuildJob {

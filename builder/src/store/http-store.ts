@@ -9,10 +9,9 @@ import http from 'node:http';
 import https from 'node:https';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { appError } from '../errors.ts';
-import { limitConcurrency } from '../store/limit-concurrency.ts';
-import { assertKey, sizedChunks, type ObjectHead, type ObjectStore, type ObjectStream, type PutOptions } from '../store/object-store.ts';
-import { LeaseLostError } from '../worker/control-plane-client.ts';
+import { appError, LeaseLostError } from '../errors.ts';
+import { limitConcurrency } from './limit-concurrency.ts';
+import { assertKey, sizedChunks, type ObjectHead, type ObjectStore, type ObjectStream, type PutOptions } from './object-store.ts';
 
 export interface HttpStoreOptions {
   /** Absolute URL of the job's object routes, e.g. `https://api.example.com/internal/v1/jobs/<id>/objects`. */

@@ -10,7 +10,7 @@
  * Out: `{ type: 'phase', phase }`, and for each job last `{ type: 'outcome', outcome }`.
  */
 import path from 'node:path';
-import { createHttpStore } from '../ci/http-store.ts';
+import { createHttpStore } from '../store/http-store.ts';
 import { createCompiler, type SandboxCompiler } from '../compile/index.ts';
 import { LinkChecker } from '../links/link-check.ts';
 import { PageMemory } from '../state/page-bodies.ts';

@@ -3,7 +3,7 @@
  * secret (to claim) and, per job, a build token scoped to that one deployment; no database
  * or platform credentials. The requests and answers are defined once, in protocol.ts.
  */
-import { appError, userError, type BuilderError } from '../errors.ts';
+import { appError, LeaseLostError, userError, type BuilderError } from '../errors.ts';
 import { MAX_PAGE_RECORD_BYTES, pageRecordTooLarge } from '../sandbox/page-output.ts';
 import {
   CLAIM_WAITED_HEADER, MAX_CLAIM_WAIT_MS, MAX_PAGES_PER_REPORT, MAX_PAGES_REPORT_BYTES, MAX_WARNING_LENGTH, MAX_WARNINGS, PAGE_FIELD_LIMITS,
@@ -27,10 +27,7 @@ export const pageRecordBytes = (record: PageRecord): number => Buffer.byteLength
 /** A claim's answer: the job, or none and whether the control plane waited for one. */
 export interface ClaimResult { job?: Job; waited: boolean }
 
-/** Thrown when the control plane says another worker holds the job now: stop, report nothing. */
-export class LeaseLostError extends Error {
-  constructor() { super('lease lost'); this.name = 'LeaseLostError'; }
-}
+export { LeaseLostError };
 
 /**
  * Calls of the internal build API. `workerSecret` is needed only to claim; a CI run, which

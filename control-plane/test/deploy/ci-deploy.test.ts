@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import t from 'tap';
-import { createHttpStore } from '@folio/builder/internal/ci/http-store.ts';
+import { createHttpStore } from '@folio/builder/internal/store/http-store.ts';
 import { LeaseLostError } from '@folio/builder/internal/worker/control-plane-client.ts';
 import { createApiKey } from '../../src/auth/api-keys.ts';
 import { runGit } from '../../src/git/git-cli.ts';
