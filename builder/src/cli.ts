@@ -112,7 +112,7 @@ function runChild(request: ChildRequest): Promise<ChildReply> {
 async function child(): Promise<void> {
   // The first compile sandbox starts before anything else: its start (about 1.5 s of CPU) runs
   // beside this process's loading of the build's modules, reading the repository and planning.
-  const { createCompiler } = await import('./compile/index.ts');
+  const { createCompiler } = await import('./sandbox/index.ts');
   const compiler = await createCompiler();
   compiler.prepare();
   let input = '';

@@ -24,7 +24,7 @@ import { TEMPLATE_VERSION } from '@folio/site-template';
 import { SEMI_SPACE_FLAG } from '@folio/builder/internal/allocator-env.ts';
 import { buildProcessEnv } from '@folio/builder/internal/build-process-launch.ts';
 import { build } from '@folio/builder/internal/build.ts';
-import { createCompiler } from '@folio/builder/internal/compile/index.ts';
+import { createCompiler } from '@folio/builder/internal/sandbox/index.ts';
 import { createRawFloor } from '@folio/builder/internal/compile/raw-floor.ts';
 import { createLocalDirStore } from '@folio/builder/internal/store/local-dir-store.ts';
 import { readManifest, STATE_PREFIX } from '@folio/builder/internal/state/manifest.ts';

@@ -7,18 +7,14 @@
  * Preact and the site template's components, and code fences are highlighted by one shared
  * shiki highlighter per sandbox.
  *
- * Customer MDX is code, so all of that happens in sandbox processes (see sandbox-pool.ts and
- * ../sandbox/): Node's permission model (no network, no child processes, no threads, reads of the
- * platform's code only, writes to one scratch folder), an empty environment, and where the builder
- * runs as root an empty network namespace and a user of their own. A compiler's sandboxes compile
+ * Customer MDX is code, so all of that happens in sandbox processes (../sandbox/, whose
+ * `createCompiler` is how the rest of the builder gets a compiler): Node's permission model (no
+ * network, no child processes, no threads, reads of the platform's code only, writes to one
+ * scratch folder), an empty environment, and where the builder runs as root an empty network
+ * namespace and a user of their own. A compiler's sandboxes compile
  * pages of one site: keep a compiler per project, never across customers.
  */
-import type { CompilerOptions } from './compiler.ts';
-import { availableParallelism } from 'node:os';
-import { createSandboxCompiler, type SandboxCompiler } from '../sandbox/sandbox-pool.ts';
-
 export type { CompileContext, CompileInput, Compiler, CompilerOptions } from './compiler.ts';
-export type { SandboxCompiler } from '../sandbox/sandbox-pool.ts';
 export { DEFAULT_PAGE_LIMITS, type PageLimits } from './compiler.ts';
 export { isPageFailure } from './compiler.ts';
 export { urlPathFor } from './url-path.ts';
@@ -26,13 +22,3 @@ export { COMPILER_VERSION } from './compiler-version.ts';
 // Types only: the highlighter (shiki) runs in the sandboxes, and importing it here would load it
 // into every process that builds.
 export type { CodeThemes } from './highlighter.ts';
-
-
-/** Creates a compiler whose pages run in sandbox processes. Close it when done. */
-export async function createCompiler(opts: CompilerOptions = {}): Promise<SandboxCompiler> {
-  const workers = opts.workers ?? (availableParallelism() >= 2 ? 2 : 1);
-  return createSandboxCompiler({
-    workers: Math.max(1, workers), threshold: opts.workerThreshold ?? 40, themes: opts.themes,
-    limits: opts.limits, osLayers: opts.osLayers, log: opts.log, idleMs: opts.idleMs, codeCache: opts.codeCache,
-  });
-}

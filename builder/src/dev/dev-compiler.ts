@@ -15,7 +15,7 @@ const KEEP_SANDBOXES_MS = Number.POSITIVE_INFINITY;
  * first compiles. Close the compiler when the preview stops.
  */
 export async function startDevCompiler(store: ObjectStore): Promise<Compiler> {
-  const [{ createCompiler }, manifest] = await Promise.all([import('../compile/index.ts'), store.head(MANIFEST_KEY).catch(() => undefined)]);
+  const [{ createCompiler }, manifest] = await Promise.all([import('../sandbox/index.ts'), store.head(MANIFEST_KEY).catch(() => undefined)]);
   const compiler = await createCompiler({ idleMs: KEEP_SANDBOXES_MS });
   if (!manifest) compiler.prepare();
   return compiler;

@@ -6,7 +6,8 @@
  */
 import { isCacheableFailure, type CacheEntry } from '../cache/page-cache.ts';
 import { pageDeps } from '../cache/page-deps.ts';
-import { createCompiler, isPageFailure } from '../compile/index.ts';
+import { isPageFailure } from '../compile/index.ts';
+import { createCompiler } from '../sandbox/index.ts';
 import { checkCpu } from '../limits/build-limits.ts';
 import { storedTooLarge } from '../sandbox/page-output.ts';
 import type { PageRecord } from '../state/page-bodies.ts';

@@ -11,7 +11,7 @@
  */
 import path from 'node:path';
 import { createHttpStore } from '../store/http-store.ts';
-import { createCompiler, type SandboxCompiler } from '../compile/index.ts';
+import { createCompiler, type SandboxCompiler } from '../sandbox/index.ts';
 import { LinkChecker } from '../links/link-check.ts';
 import { PageMemory } from '../state/page-bodies.ts';
 import { collectGarbage } from '../collect-garbage.ts';

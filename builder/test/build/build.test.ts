@@ -4,7 +4,7 @@ import zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import t from 'tap';
 import { build, type BuildOptions } from '../../src/build.ts';
-import { createCompiler } from '../../src/compile/index.ts';
+import { createCompiler } from '../../src/sandbox/index.ts';
 import { MANIFEST_KEY, readManifest } from '../../src/state/manifest.ts';
 import { closePagefind } from '../../src/outputs/pagefind-shard.ts';
 import { recordingStore } from '../helpers/recording-store.ts';

@@ -1,6 +1,6 @@
 import t from 'tap';
 import { build, COLLECT_EVERY_PAGES } from '../../src/build.ts';
-import { createCompiler } from '../../src/compile/index.ts';
+import { createCompiler } from '../../src/sandbox/index.ts';
 import { closePagefind } from '../../src/outputs/pagefind-shard.ts';
 import { createLocalDirStore } from '../../src/store/local-dir-store.ts';
 import { forcedCollections } from '../helpers/forced-collections.ts';

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
 import { build, type BuildOptions } from '../../src/build.ts';
-import { createCompiler } from '../../src/compile/index.ts';
+import { createCompiler } from '../../src/sandbox/index.ts';
 import { readManifest } from '../../src/state/manifest.ts';
 import { closePagefind } from '../../src/outputs/pagefind-shard.ts';
 import { SUMMARIES_KEY } from '../../src/state/page-summaries.ts';

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import t, { type Test } from 'tap';
 import { build } from '../../src/build.ts';
-import { createCompiler } from '../../src/compile/index.ts';
+import { createCompiler } from '../../src/sandbox/index.ts';
 import { STATE_PREFIX } from '../../src/state/manifest.ts';
 import { closePagefind } from '../../src/outputs/pagefind-shard.ts';
 import { REDIRECTS_KEY } from '../../src/outputs/redirects-manifest.ts';

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import t from 'tap';
 import { browseStatic } from '../../../site-template/test/helpers/browser.ts';
 import { build } from '../../src/build.ts';
-import { createCompiler } from '../../src/compile/index.ts';
+import { createCompiler } from '../../src/sandbox/index.ts';
 import { closePagefind } from '../../src/outputs/pagefind-shard.ts';
 import { createLocalDirStore } from '../../src/store/local-dir-store.ts';
 import { tempDir } from '../helpers/git-repo.ts';

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
 import { build } from '../../src/build.ts';
-import { createCompiler } from '../../src/compile/index.ts';
+import { createCompiler } from '../../src/sandbox/index.ts';
 import { readManifest } from '../../src/state/manifest.ts';
 import { contentKey, recallMarkdown } from '../../src/outputs/llms-full-recall.ts';
 import { closePagefind } from '../../src/outputs/pagefind-shard.ts';

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import t, { type Test } from 'tap';
 import { build } from '../../src/build.ts';
 import type { Compiler } from '../../src/compile/compiler.ts';
-import { createCompiler } from '../../src/compile/index.ts';
+import { createCompiler } from '../../src/sandbox/index.ts';
 import { loadConfig } from '../../src/config/parse-config.ts';
 import { openDirSnapshot } from '../../src/git/repo-snapshot.ts';
 import { searchFiltersOf } from '../../src/nav/dimensions.ts';

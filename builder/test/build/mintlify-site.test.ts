@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import t from 'tap';
 import { build } from '../../src/build.ts';
-import { createCompiler } from '../../src/compile/index.ts';
+import { createCompiler } from '../../src/sandbox/index.ts';
 import { loadConfig } from '../../src/config/parse-config.ts';
 import { openDirSnapshot } from '../../src/git/repo-snapshot.ts';
 import { closePagefind } from '../../src/outputs/pagefind-shard.ts';

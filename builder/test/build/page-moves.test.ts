@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
 import { build } from '../../src/build.ts';
-import { createCompiler } from '../../src/compile/index.ts';
+import { createCompiler } from '../../src/sandbox/index.ts';
 import { createLocalDirStore } from '../../src/store/local-dir-store.ts';
 import { commitFiles, gitIn, makeRepo, tempDir } from '../helpers/git-repo.ts';
 

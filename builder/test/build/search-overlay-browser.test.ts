@@ -3,7 +3,7 @@ import path from 'node:path';
 import t from 'tap';
 import { browseStatic } from '../../../site-template/test/helpers/browser.ts';
 import { build, type BuildOptions } from '../../src/build.ts';
-import { createCompiler } from '../../src/compile/index.ts';
+import { createCompiler } from '../../src/sandbox/index.ts';
 import { closePagefind } from '../../src/outputs/pagefind-shard.ts';
 import type { SearchManifest } from '../../src/outputs/search-index.ts';
 import { PageMemory } from '../../src/state/page-bodies.ts';

@@ -1,5 +1,6 @@
 import t from 'tap';
-import { createCompiler, isPageFailure, type CompileInput } from '../../src/compile/index.ts';
+import { isPageFailure, type CompileInput } from '../../src/compile/index.ts';
+import { createCompiler } from '../../src/sandbox/index.ts';
 import type { CompiledPage, PageFailure } from '../../src/types.ts';
 import { plainBlock } from './code-html.ts';
 

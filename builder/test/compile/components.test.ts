@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import t from 'tap';
-import { createCompiler, isPageFailure, type CompileInput } from '../../src/compile/index.ts';
+import { isPageFailure, type CompileInput } from '../../src/compile/index.ts';
+import { createCompiler } from '../../src/sandbox/index.ts';
 import type { CompiledPage } from '../../src/types.ts';
 
 const SITE = new URL('./fixtures/mintlify/', import.meta.url);

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import t from 'tap';
-import { COMPILER_VERSION, createCompiler, isPageFailure, type CompileInput } from '../../src/compile/index.ts';
+import { COMPILER_VERSION, isPageFailure, type CompileInput } from '../../src/compile/index.ts';
+import { createCompiler } from '../../src/sandbox/index.ts';
 import type { CompiledPage, PageFailure } from '../../src/types.ts';
 import { plainBlock } from './code-html.ts';
 

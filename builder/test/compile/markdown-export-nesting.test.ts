@@ -9,7 +9,8 @@ import { fromMarkdown } from 'mdast-util-from-markdown';
 import { gfmFromMarkdown } from 'mdast-util-gfm';
 import { gfm } from 'micromark-extension-gfm';
 import t from 'tap';
-import { createCompiler, isPageFailure, type CompileInput } from '../../src/compile/index.ts';
+import { isPageFailure, type CompileInput } from '../../src/compile/index.ts';
+import { createCompiler } from '../../src/sandbox/index.ts';
 
 type Blocks = RootContent[];
 /** Whether the blocks hold the component's export (in the place the container puts it). */

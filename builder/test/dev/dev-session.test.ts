@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import t from 'tap';
-import { createCompiler } from '../../src/compile/index.ts';
+import { createCompiler } from '../../src/sandbox/index.ts';
 import { createDevSession } from '../../src/dev/dev-session.ts';
 import { openWorkingTree } from '../../src/dev/working-tree.ts';
 import { closePagefind } from '../../src/outputs/pagefind-shard.ts';

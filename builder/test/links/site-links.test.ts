@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import t from 'tap';
 import { build } from '../../src/build.ts';
-import { createCompiler } from '../../src/compile/index.ts';
+import { createCompiler } from '../../src/sandbox/index.ts';
 import { BuilderError } from '../../src/errors.ts';
 import { LinkChecker } from '../../src/links/link-check.ts';
 import { closePagefind } from '../../src/outputs/pagefind-shard.ts';

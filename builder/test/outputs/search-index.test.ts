@@ -1,6 +1,7 @@
 import t from 'tap';
 import { gunzipSync } from 'node:zlib';
-import { createCompiler, isPageFailure } from '../../src/compile/index.ts';
+import { isPageFailure } from '../../src/compile/index.ts';
+import { createCompiler } from '../../src/sandbox/index.ts';
 import { closePagefind } from '../../src/outputs/pagefind-shard.ts';
 import { buildSearchIndex, parseSearchManifest, plannedSearchBase, SEARCH_MANIFEST_KEY, searchBaseOf } from '../../src/outputs/search-index.ts';
 import { planShards, shardOf } from '../../src/outputs/search-shards.ts';

@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, createLocalDirStore, prefixStore, type ObjectStore } from '@folio/builder';
-import { createCompiler } from '@folio/builder/internal/compile/index.ts';
+import { createCompiler } from '@folio/builder/internal/sandbox/index.ts';
 import type { AbuseLimits } from '../../src/assistant/abuse-limits.ts';
 import { siteRoutes } from '../../src/assistant/site-routes.ts';
 import type { UsageEvent } from '../../src/assistant/usage-sink.ts';

@@ -16,7 +16,7 @@ import { pathToFileURL } from 'node:url';
 import mdx from '@mdx-js/rollup';
 import { build, type Rollup } from 'vite';
 import { createLocalCompiler } from '@folio/builder/internal/compile/local-compiler.ts';
-import { createCompiler } from '@folio/builder/internal/compile/index.ts';
+import { createCompiler } from '@folio/builder/internal/sandbox/index.ts';
 import { createRawFloor } from '@folio/builder/internal/compile/raw-floor.ts';
 import { createSharedHighlighter } from '@folio/builder/internal/compile/highlighter.ts';
 import { mdxOptions } from '@folio/builder/internal/compile/mdx-options.ts';

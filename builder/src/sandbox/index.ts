@@ -1,0 +1,18 @@
+/**
+ * The compile step as the rest of the builder uses it: a compiler whose pages run in sandbox
+ * processes (../compile/ is what runs inside them; this folder is the process boundary, the
+ * pool and the code cache).
+ */
+import { availableParallelism } from 'node:os';
+import type { CompilerOptions } from '../compile/compiler.ts';
+import { createSandboxCompiler, type SandboxCompiler } from './sandbox-pool.ts';
+
+export type { SandboxCompiler } from './sandbox-pool.ts';
+/** Creates a compiler whose pages run in sandbox processes. Close it when done. */
+export async function createCompiler(opts: CompilerOptions = {}): Promise<SandboxCompiler> {
+  const workers = opts.workers ?? (availableParallelism() >= 2 ? 2 : 1);
+  return createSandboxCompiler({
+    workers: Math.max(1, workers), threshold: opts.workerThreshold ?? 40, themes: opts.themes,
+    limits: opts.limits, osLayers: opts.osLayers, log: opts.log, idleMs: opts.idleMs, codeCache: opts.codeCache,
+  });
+}
