@@ -20,7 +20,7 @@ export const ALLOWED = new Map<string, string>([
   ['db|roles', 'membership models store role names the role resolver defines, and the resolver reads those models'],
 ]);
 
-const importPattern = /(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s+['"](\.[^'"]+)['"]|import\(\s*['"](\.[^'"]+)['"]\s*\)/g;
+export const importPattern = /(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s+['"](\.[^'"]+)['"]|import\(\s*['"](\.[^'"]+)['"]\s*\)/g;
 
 /** Every `.ts`/`.tsx` file below `dir`. */
 export function sourceFiles(dir: string): string[] {

@@ -11,7 +11,7 @@ import { StatusBadge } from '../ui/status-badge.tsx';
 import { useLoad } from '../ui/use-load.ts';
 import { useEventStream } from '../ui/use-event-stream.ts';
 import { useProject } from '../ui/use-project.ts';
-import type { Project } from './projects.tsx';
+import type { Project } from '../ui/use-project.ts';
 
 export interface Deployment {
   id: string;

@@ -5,7 +5,7 @@ import { navigate } from '../router.ts';
 import { Field, submitWith, useSubmit } from '../ui/form.tsx';
 import { ErrorNotice } from '../ui/notice.tsx';
 import { SlugField, slugify, type SlugCheck } from '../ui/slug-field.tsx';
-import type { Project } from './projects.tsx';
+import type { Project } from '../ui/use-project.ts';
 
 export function NewProjectPage() {
   const [name, setName] = useState('');

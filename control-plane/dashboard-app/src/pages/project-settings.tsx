@@ -12,7 +12,7 @@ import { ProjectTabs } from '../ui/layout.tsx';
 import { ErrorNotice, Loading, Notice } from '../ui/notice.tsx';
 import { SlugField, type SlugCheck } from '../ui/slug-field.tsx';
 import { useProject } from '../ui/use-project.ts';
-import type { Project } from './projects.tsx';
+import type { Project } from '../ui/use-project.ts';
 
 export function ProjectSettingsPage({ id }: { id: string }) {
   const project = useProject(id);

@@ -7,24 +7,8 @@ import { ErrorNotice, Loading } from '../ui/notice.tsx';
 import { StatusBadge } from '../ui/status-badge.tsx';
 import { useEventStream } from '../ui/use-event-stream.ts';
 import { useLoad } from '../ui/use-load.ts';
+import type { Project } from '../ui/use-project.ts';
 import { ProjectHealth } from './deployments.tsx';
-
-export interface Project {
-  id: string;
-  name: string;
-  slug: string;
-  status: string;
-  github_repo: string | null;
-  github_branch: string | null;
-  custom_domain?: string | null;
-  last_deploy_at: string | null;
-  created_at: string;
-  git_url?: string | null;
-  site_url?: string | null;
-  last_deployment?: { id: string; status: string; started_at: string; finished_at: string | null; commit_sha: string | null; pages_failed?: number | null } | null;
-  /** The commit the live site serves (null when nothing is live). */
-  live_commit_sha?: string | null;
-}
 
 export function ProjectsPage() {
   const { session } = useSession();
