@@ -19,10 +19,11 @@ export const deploymentRoutes = [
     responses: { 202: { description: 'The queued deployment', schema: deploymentSchema } },
     async handler({ ctx, params, auth, deps }) {
       const project = await findOwnProject(deps.m, auth.orgId, params.id);
-      const d = await enqueueDeployment(deps.m, project._id, { trigger: 'manual' }, deps.now());
-      deps.services.wakeWorkers?.();
-      // The dashboard's redeploy runs this handler for a signed-in user (dashboard/v1-handlers.ts).
+      // The dashboard's redeploy runs this handler for a signed-in user (dashboard/v1-handlers.ts):
+      // its deployments read "manual", an API key's "api".
       const userId = (ctx.state.session as { userId?: string } | undefined)?.userId ?? null;
+      const d = await enqueueDeployment(deps.m, project._id, { trigger: userId ? 'manual' : 'api' }, deps.now());
+      deps.services.wakeWorkers?.();
       await recordAudit(deps, {
         orgId: auth.orgId, actorUserId: userId, ...(userId ? {} : { actorLabel: `api key ${auth.id}` }), action: 'deployment.triggered',
         target: { type: 'deployment', id: d._id, name: project.slug }, ip: ctx.ip,

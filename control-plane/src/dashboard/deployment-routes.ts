@@ -11,6 +11,7 @@ import { findOwnProject } from '../projects/own-project.ts';
 import { deploymentParams, deploymentSchema, listDeploymentsQuery, projectParams } from '../api/schemas.ts';
 import { deploymentJson } from '../api/serialize.ts';
 import type { Deployment } from '../db/models/index.ts';
+import type { Trigger } from '../deploy/queue.ts';
 import { queueEvents } from '../deploy/queue-events.ts';
 import { notFound } from '../errors.ts';
 import { validate } from '../http/validate.ts';
@@ -22,7 +23,7 @@ import { requirePermission, requireSession, type DashboardSession } from './sess
 import { passThrough, v1Route } from './v1-handlers.ts';
 
 export const deploymentDetailSchema = deploymentSchema.extend({
-  trigger: z.enum(['manual', 'push', 'webhook', 'ci']).describe('manual (API or dashboard), push (managed repository), webhook (own repository), ci'),
+  trigger: z.enum(['manual', 'api', 'push', 'webhook', 'ci']).describe('manual (a redeploy in the dashboard), api (POST /v1/projects/{id}/deployments with an API key), push (managed repository), webhook (own repository), ci'),
   stats: z.record(z.string(), z.unknown()).nullable().describe('What the builder reported: pages compiled, objects uploaded, timings per step (ms)'),
   commit_message: z.string().nullable().describe('The subject line of the commit built, read from the managed repository; null for own GitHub repositories and before it is known'),
   commit_author: z.string().nullable().describe('`Name <email>` of the commit\'s author; null when the message is'),
@@ -33,7 +34,7 @@ export const deploymentDetailSchema = deploymentSchema.extend({
 export function deploymentDetail(d: Deployment) {
   const commit = commitInfo(d);
   return {
-    ...deploymentJson(d), trigger: (d.trigger ?? 'manual') as 'manual' | 'push' | 'webhook' | 'ci', stats: (d.stats as Record<string, unknown> | null) ?? null,
+    ...deploymentJson(d), trigger: (d.trigger ?? 'manual') as Trigger, stats: (d.stats as Record<string, unknown> | null) ?? null,
     commit_message: commit?.message ?? null, commit_author: commit?.author ?? null, log: d.log ?? [],
   };
 }

@@ -38,7 +38,10 @@ export const MAX_ATTEMPTS = 3;
 export const TOKEN_TTL_MS = 45 * 60_000;
 const BACKOFF_BASE_MS = 2_000;
 
-export type Trigger = 'manual' | 'push' | 'webhook' | 'ci';
+export type Trigger = 'manual' | 'api' | 'push' | 'webhook' | 'ci';
+
+/** Triggers a person or a program asked for by hand: they build even when the commit is already live. */
+const FORCED: ReadonlySet<Trigger> = new Set(['manual', 'api']);
 
 /** The preview a deployment builds: the branch, its host label and its URL (previews/previews.ts). */
 export interface PreviewTarget { branch: string; label: string; url: string }
@@ -66,13 +69,13 @@ export async function enqueueDeployment(m: Models, projectId: string, opts: { co
         // Production and each preview queue apart: a push to a branch never joins production's sync.
         { project_id: projectId, status: 'queued', preview_label: opts.preview?.label ?? null },
         {
-          // A manual trigger asks for a build even when the commit is already live (see claim-job.ts).
-          ...(opts.commitSha || opts.trigger === 'manual' ? { $set: { ...(opts.commitSha ? { commit_sha: opts.commitSha } : {}), ...(opts.trigger === 'manual' ? { force: true } : {}) } } : {}),
+          // A trigger by hand asks for a build even when the commit is already live (see claim-job.ts).
+          ...(opts.commitSha || FORCED.has(opts.trigger) ? { $set: { ...(opts.commitSha ? { commit_sha: opts.commitSha } : {}), ...(FORCED.has(opts.trigger) ? { force: true } : {}) } } : {}),
           $setOnInsert: {
             _id: randomUUID(), trigger: opts.trigger, started_at: now, next_attempt_at: now, fencing: 0, attempts: 0,
             branch, preview_label: opts.preview?.label ?? null, preview_url: opts.preview?.url ?? null,
             ...(opts.commitSha ? {} : { commit_sha: null }),
-            ...(opts.trigger === 'manual' ? {} : { force: false }),
+            ...(FORCED.has(opts.trigger) ? {} : { force: false }),
           },
         },
         { upsert: true, returnDocument: 'after', sort: { started_at: 1, _id: 1 } },

@@ -52,7 +52,7 @@ t.test('dashboard deployment streams', async (t) => {
     const queued = (await api.request('POST', `/projects/${project.id}/deployments`, { key })).body;
     const first = await stream.until((e) => e.id === queued.id);
     t.same(first, {
-      ...queued, trigger: 'manual', stats: null, commit_message: null, commit_author: null, log: [],
+      ...queued, trigger: 'api', stats: null, commit_message: null, commit_author: null, log: [],
     }, 'the new deployment, in full');
 
     const job = (await claimJob(m, 'worker-1', api.clock.now))!;

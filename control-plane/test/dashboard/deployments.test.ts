@@ -36,6 +36,19 @@ t.test('dashboard deployments, plan and analytics', async (t) => {
     t.equal(events.at(-1).trigger, 'manual');
   });
 
+  t.test('should say a deployment an API key triggered came from the API, and a redeploy from the dashboard', async (t) => {
+    const { auth, orgId } = await dashTenant(api, 'pro');
+    const key = await api.key(orgId);
+    const project = await api.project(key);
+    const viaApi = await api.request('POST', `/projects/${project.id}/deployments`, { key });
+    t.equal(viaApi.status, 202);
+    t.equal((await dash(api, 'GET', `/projects/${project.id}/deployments/${viaApi.body.id}`, { auth })).body.trigger, 'api');
+    const other = await api.project(key);
+    const viaDashboard = await dash(api, 'POST', `/projects/${other.id}/deployments`, { auth });
+    t.equal((await dash(api, 'GET', `/projects/${other.id}/deployments/${viaDashboard.body.id}`, { auth })).body.trigger, 'manual');
+    t.same([(await api.cp.m.Deployment.findById(viaApi.body.id).lean())?.force, (await api.cp.m.Deployment.findById(viaDashboard.body.id).lean())?.force], [true, true], 'both build even when the commit is live');
+  });
+
   t.test('should answer 404 for another organization\'s deployments, stream included', async (t) => {
     const a = await dashTenant(api, 'pro');
     const b = await dashTenant(api, 'pro');

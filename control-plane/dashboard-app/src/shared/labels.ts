@@ -96,7 +96,7 @@ export const EXPORT_KIND_LABELS: Record<string, string> = {
 
 /** What started a deployment. */
 export const TRIGGER_LABELS: Record<string, string> = {
-  push: 'git push', manual: 'manual (dashboard or API)', webhook: 'GitHub push', ci: 'CI',
+  push: 'git push', manual: 'manual (dashboard)', api: 'API', webhook: 'GitHub push', ci: 'CI',
 };
 
 /** Statuses of deployments, projects and domains. */

@@ -24,7 +24,7 @@ export const deploymentSchema = new Schema({
   /** Where a preview deployment is served; null for a production deployment. */
   preview_url: { type: String, default: null },
   /** What queued it: manual (API), push (managed repo), webhook (own repo), ci (builder in customer CI). */
-  trigger: { type: String, enum: ['manual', 'push', 'webhook', 'ci'], default: 'manual' },
+  trigger: { type: String, enum: ['manual', 'api', 'push', 'webhook', 'ci'], default: 'manual' },
   /** Queue bookkeeping, never exposed: the worker holding the lease, until when, and the fencing token. */
   lease_owner: { type: String, default: null },
   lease_expires_at: { type: Date, default: null },
