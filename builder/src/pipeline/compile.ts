@@ -81,6 +81,7 @@ export async function compile(ctx: BuildContext, plan: BuildPlan, order: readonl
         const key = keyOf(p);
         if (isPageFailure(res)) {
           errors.set(p, res);
+          opts.onPageFailed?.(res);
           // A limit's failure depends on the machine's load: the page is compiled again next time.
           if (!isCacheableFailure(res)) return;
           const entry = { failure: res, deps: await pageDeps(p, texts[j], snapshot, { missing: true }) };

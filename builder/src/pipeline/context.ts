@@ -16,7 +16,7 @@ import type { PageMemory } from '../state/page-bodies.ts';
 import { Spool } from '../state/spool.ts';
 import { limitConcurrency } from '../store/limit-concurrency.ts';
 import type { ObjectStore } from '../store/object-store.ts';
-import type { CompiledPage, StepTimings } from '../types.ts';
+import type { CompiledPage, PageFailure, StepTimings } from '../types.ts';
 
 /** Where the repository comes from. */
 export type BuildSource =
@@ -82,6 +82,8 @@ export interface BuildOptions {
   onStep?(step: keyof StepTimings): void;
   /** Called after each compile batch with the pages compiled so far and the number to compile. */
   onCompiled?(done: number, total: number): void;
+  /** Called as a page fails to compile, with its failure (pages failed in an earlier build are only in the result). */
+  onPageFailed?(failure: PageFailure): void;
   /** Pages (compiled, shells rendered, exports made) between two full garbage collections of this process (default {@link COLLECT_EVERY_PAGES}). */
   collectEveryPages?: number;
   /** Pages to compile from which search shards are indexed after the compile step (default {@link SEARCH_AFTER_COMPILE_FROM}). */

@@ -7,7 +7,7 @@ import { appError, LeaseLostError, userError, type BuilderError } from '../error
 import { MAX_PAGE_RECORD_BYTES, pageRecordTooLarge } from '../sandbox/page-output.ts';
 import {
   CLAIM_WAITED_HEADER, MAX_CLAIM_WAIT_MS, MAX_PAGES_PER_REPORT, MAX_PAGES_REPORT_BYTES, MAX_WARNING_LENGTH, MAX_WARNINGS, PAGE_FIELD_LIMITS,
-  type BuildJob, type ClaimRequest, type CompleteRequest, type FetchRequest, type Job, type JobReport, type LeaseRequest, type PageRecord,
+  type BuildJob, type ClaimRequest, type CompleteRequest, type FetchRequest, type Job, type JobReport, type LeaseRequest, type LogRequest, type PageRecord,
 } from './protocol.ts';
 
 /**
@@ -81,6 +81,11 @@ export class ControlPlaneClient {
 
   async heartbeat(job: BuildJob): Promise<void> {
     await this.post(`/jobs/${job.deployment_id}/heartbeat`, job.token, { fencing: job.fencing } satisfies LeaseRequest);
+  }
+
+  /** Appends `lines` (at most 100, protocol.ts) to the deployment's live build log; see build-log-sender.ts. */
+  async log(job: BuildJob, lines: string[]): Promise<void> {
+    await this.post(`/jobs/${job.deployment_id}/log`, job.token, { fencing: job.fencing, lines } satisfies LogRequest, AbortSignal.timeout(10_000));
   }
 
   async release(job: BuildJob): Promise<void> {

@@ -7,6 +7,7 @@
  *   POST /internal/v1/jobs/claim           {@link claimRequest}  → 200 {@link Job} | 204
  *   POST /internal/v1/jobs/:id/heartbeat   {@link leaseRequest}  → 204
  *   POST /internal/v1/jobs/:id/release     {@link leaseRequest}  → 204
+ *   POST /internal/v1/jobs/:id/log         {@link logRequest}    → 204
  *   POST /internal/v1/jobs/:id/pages       {@link pagesRequest}  → 204 | 413 page_too_large
  *   POST /internal/v1/jobs/:id/fetch       {@link fetchRequest}  → 200 the document's bytes
  *   POST /internal/v1/jobs/:id/complete    {@link completeRequest} → 204
@@ -33,6 +34,10 @@ export const PAGE_FIELD_LIMITS = { title: 1000, description: 5000, path: 1000, v
 /** Most warnings a report carries, and the longest line: a site with thousands of broken links reports a count for the rest. */
 export const MAX_WARNINGS = 100;
 export const MAX_WARNING_LENGTH = 1000;
+
+/** Most lines one log request carries (a worker sends them batched, a few requests a second at most), and the longest line. */
+export const MAX_LOG_LINES_PER_REQUEST = 100;
+export const MAX_LOG_LINE_LENGTH = 2000;
 
 /** The lease generation a request speaks for: a superseded one is answered 409 `lease_lost`. */
 export const fencing = z.number().int().min(1);
@@ -70,6 +75,19 @@ export type BuildJob = Omit<Job, 'source' | 'store'>;
 /** `POST /jobs/:id/heartbeat` and `/release` (build token). */
 export const leaseRequest = z.object({ fencing });
 export type LeaseRequest = z.input<typeof leaseRequest>;
+
+/**
+ * `POST /jobs/:id/log` (build token): build log lines as the build runs (steps as they end,
+ * failed pages as they are known), appended to the deployment's live log. The final report's log
+ * replaces them when the build completes.
+ */
+export const logRequest = z.strictObject({
+  fencing,
+  lines: z.array(z.string().max(MAX_LOG_LINE_LENGTH, { error: `Unexpected line too long; expected at most ${MAX_LOG_LINE_LENGTH} characters` }))
+    .min(1, { error: 'Unexpected empty list; expected at least one line' })
+    .max(MAX_LOG_LINES_PER_REQUEST, { error: `Unexpected list too long; expected at most ${MAX_LOG_LINES_PER_REQUEST} lines a request` }),
+});
+export type LogRequest = z.input<typeof logRequest>;
 
 /** One page of a page report, as the pages API stores it. */
 export const pageRecordSchema = z.strictObject({

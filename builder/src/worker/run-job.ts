@@ -11,7 +11,8 @@ import type { PageMemory } from '../state/page-bodies.ts';
 import type { BuildProgress } from '../progress/progress-reporter.ts';
 import { BuilderError, userError } from '../errors.ts';
 import type { ObjectStore } from '../store/object-store.ts';
-import type { BuildResult } from '../types.ts';
+import type { BuildResult, PageFailure } from '../types.ts';
+import { BuildLogSender } from './build-log-sender.ts';
 import { readCommitInfo } from './commit-info.ts';
 import { LeaseLostError, MAX_PAGE_RECORD_BYTES, PAGE_FIELD_LIMITS, MAX_WARNING_LENGTH, MAX_WARNINGS, pageRecordBytes, pageTooLarge, type BuildJob, type ControlPlaneClient, type JobReport, type PageRecord } from './control-plane-client.ts';
 
@@ -32,6 +33,8 @@ export interface RunJobOptions {
   progress?: BuildProgress;
   /** Sees the final report just before it is sent. */
   onReport?(report: JobReport): void;
+  /** Time between two requests of the live build log (default 500 ms, build-log-sender.ts). */
+  logIntervalMs?: number;
   /** Aborted when the run must stop: the job is handed back instead of reported. */
   signal?: AbortSignal;
 }
@@ -74,9 +77,11 @@ export function reportWarnings(warnings: readonly string[]): string[] {
   return [...warnings.slice(0, MAX_WARNINGS - 1).map(cut), `${warnings.length - MAX_WARNINGS + 1} more warnings not shown`];
 }
 
+const failureLine = (e: PageFailure) => `${[e.sourcePath, e.line, e.column].filter((v) => v !== undefined).join(':')}: ${e.message}`;
+
 function failureMessage(result: BuildResult): string | undefined {
   if (!result.pagesFailed) return undefined;
-  return result.errors.map((e) => `${[e.sourcePath, e.line, e.column].filter((v) => v !== undefined).join(':')}: ${e.message}`).join('\n');
+  return result.errors.map(failureLine).join('\n');
 }
 
 export async function runJob(job: BuildJob, opts: RunJobOptions): Promise<'reported' | 'lease_lost' | 'released'> {
@@ -89,6 +94,10 @@ export async function runJob(job: BuildJob, opts: RunJobOptions): Promise<'repor
   const beat = setInterval(() => {
     client.heartbeat(job).catch((err) => { if (err instanceof LeaseLostError) lost = true; });
   }, Math.max(1000, Math.floor(job.lease_ms / 3)));
+  // The live build log: steps as they end, failed pages as they are known (the final report's log replaces it).
+  const started = performance.now();
+  const log = new BuildLogSender((lines) => client.log(job, lines), { intervalMs: opts.logIntervalMs, onLeaseLost: () => { lost = true; } });
+  log.add('step clone: started');
   // Removed in `finally`: a long-lived signal (a CI run's, a worker's) must not collect one per job.
   let onAborted: (() => void) | undefined;
   try {
@@ -107,8 +116,13 @@ export async function runJob(job: BuildJob, opts: RunJobOptions): Promise<'repor
       linkChecker: opts.linkChecker,
       // api.openapi by URL: downloaded by the control plane, which refuses non-public addresses.
       fetchUrl: (url) => client.fetchDocument(job, url),
-      onStep: (step) => { opts.progress?.step(step); if (step === 'clone') opts.onPhase?.('compile', job); },
+      onStep: (step) => {
+        opts.progress?.step(step);
+        log.add(`step ${step}: done at ${Math.round(performance.now() - started)} ms`);
+        if (step === 'clone') opts.onPhase?.('compile', job);
+      },
       onCompiled: (done, total) => opts.progress?.compiled(done, total),
+      onPageFailed: (failure) => log.add(`error: ${failureLine(failure)}`),
       onPages: async (changes) => {
         if (lost) throw new LeaseLostError();
         opts.onPhase?.('publish', job);
@@ -133,6 +147,7 @@ export async function runJob(job: BuildJob, opts: RunJobOptions): Promise<'repor
       ...(result.moved ? { redirects_added: result.moved } : {}),
     };
     opts.onReport?.(report);
+    await log.close();
     await client.complete(job, report);
     return 'reported';
   } catch (err) {
@@ -144,10 +159,12 @@ export async function runJob(job: BuildJob, opts: RunJobOptions): Promise<'repor
       error: user ? (err as BuilderError).toString() : `Build failed on the platform's side; it will be retried (${(err as Error).message})`,
     };
     opts.onReport?.(report);
+    await log.close();
     await client.complete(job, report).catch((e) => { if (!(e instanceof LeaseLostError)) throw e; });
     return 'reported';
   } finally {
     clearInterval(beat);
+    log.stop();
     opts.signal?.removeEventListener('abort', onAbort);
     if (onAborted) opts.signal?.removeEventListener('abort', onAborted);
   }

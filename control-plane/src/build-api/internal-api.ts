@@ -3,6 +3,7 @@
  *
  *   POST /internal/v1/jobs/claim           Bearer WORKER_SECRET, { worker_id, wait_ms? } → 200 job | 204
  *   POST /internal/v1/jobs/:id/heartbeat   Bearer <build token>, { fencing } → 204
+ *   POST /internal/v1/jobs/:id/log         Bearer <build token>, { fencing, lines } → 204 (appended to the live build log)
  *   POST /internal/v1/jobs/:id/pages       Bearer <build token>, { fencing, upserts, deletes } → 204 | 413 page_too_large
  *   POST /internal/v1/jobs/:id/complete    Bearer <build token>, { fencing, status, … } → 204
  *   POST /internal/v1/jobs/:id/release     Bearer <build token>, { fencing } → 204
@@ -25,7 +26,7 @@ import type Koa from 'koa';
 import { koaBody } from 'koa-body';
 import type { ZodType } from 'zod';
 import {
-  CLAIM_WAITED_HEADER, claimRequest, completeRequest, fetchRequest, leaseRequest, pagesRequest, type Job,
+  CLAIM_WAITED_HEADER, claimRequest, completeRequest, fetchRequest, leaseRequest, logRequest, pagesRequest, type Job,
 } from '@folio/builder/worker-protocol';
 import { AppError, unauthorized } from '../errors.ts';
 import { hasFeature } from '../entitlements/resolver.ts';
@@ -37,7 +38,7 @@ import { assertPlainJson, validate } from '../http/validate.ts';
 import { BuildSourceError, githubBuildSource } from '../github/build-token.ts';
 import { claimJob, type ClaimProject } from '../deploy/claim-job.ts';
 import { claimWaitersOf, msUntilLeaseEnds } from '../deploy/claim-waiters.ts';
-import { completeJob, heartbeat, releaseJob, verifyBuildToken, verifyLease, type LeaseProof } from '../deploy/queue.ts';
+import { appendBuildLog, completeJob, heartbeat, releaseJob, verifyBuildToken, verifyLease, type LeaseProof } from '../deploy/queue.ts';
 import { checkPageSizes, isDocumentTooLarge, pageTooLarge } from './page-report.ts';
 import { buildPrefixesOf } from '../sites/bucket-prefixes.ts';
 import { siteUrlOf } from '../sites/site-url.ts';
@@ -95,6 +96,8 @@ async function managedHead(deps: Deps, projectId: string, previewBranch: string 
 export function internalApi(deps: Deps, workerSecret: string | undefined): Koa.Middleware {
   const router = new Router({ prefix: '/internal/v1' });
   const json = koaBody({ jsonLimit: '64mb', jsonStrict: true, text: false, urlencoded: false });
+  // A log request is at most 100 lines of 2,000 characters (protocol.ts): well under this.
+  const smallJson = koaBody({ jsonLimit: '1mb', jsonStrict: true, text: false, urlencoded: false });
   const proofOf = (ctx: Koa.Context, body: { fencing: number }): LeaseProof => ({ deploymentId: ctx.params.id, fencing: body.fencing, token: bearer(ctx) });
   const bodyOf = <T>(ctx: Koa.Context, schema: ZodType<T>): T => { assertPlainJson(ctx.request.body); return validate(schema, ctx.request.body ?? {}, 'body'); };
 
@@ -187,6 +190,11 @@ export function internalApi(deps: Deps, workerSecret: string | undefined): Koa.M
   router.post('/jobs/:id/release', tokenFirst, json, async (ctx) => {
     const body = bodyOf(ctx, leaseRequest);
     await releaseJob(deps.m, proofOf(ctx, body), deps.now());
+    ctx.status = 204;
+  });
+  router.post('/jobs/:id/log', tokenFirst, smallJson, async (ctx) => {
+    const body = bodyOf(ctx, logRequest);
+    await appendBuildLog(deps.m, proofOf(ctx, body), body.lines, deps.now());
     ctx.status = 204;
   });
   router.post('/jobs/:id/pages', tokenFirst, json, async (ctx) => {

@@ -27,7 +27,7 @@ export const deploymentDetailSchema = deploymentSchema.extend({
   stats: z.record(z.string(), z.unknown()).nullable().describe('What the builder reported: pages compiled, objects uploaded, timings per step (ms)'),
   commit_message: z.string().nullable().describe('The subject line of the commit built, read from the managed repository; null for own GitHub repositories and before it is known'),
   commit_author: z.string().nullable().describe('`Name <email>` of the commit\'s author; null when the message is'),
-  log: z.array(z.string()).describe('The build log, kept when the deployment ended: each failed page as `error: file:line:column: message` (or the error that failed the build), warnings, steps with their timings, the outcome; at most 500 lines and 64 KB. Empty while it runs'),
+  log: z.array(z.string()).describe('The build log. While it builds, the lines the builder sends as it goes (steps as they end, failed pages as they are known), updated live on `…/events`; once it ended, each failed page as `error: file:line:column: message` (or the error that failed the build), warnings, steps with their timings, the outcome. At most 500 lines and 64 KB'),
 }).meta({ id: 'DashboardDeployment' });
 
 /** A deployment as the dashboard's detail page shows it. */
@@ -98,7 +98,7 @@ function deploymentEvents(): Koa.Middleware {
         try {
           const d = await deps.m.Deployment.findById(last._id).lean() as Deployment | null;
           if (!d) return finish();
-          if (d.status !== last.status || d.finished_at?.getTime() !== last.finished_at?.getTime() || d.error !== last.error) { last = d; send(d); }
+          if (d.status !== last.status || d.finished_at?.getTime() !== last.finished_at?.getTime() || d.error !== last.error || JSON.stringify(d.log) !== JSON.stringify(last.log)) { last = d; send(d); }
           else res.write(': waiting\n\n');
           if (done(d)) finish();
         } catch { finish(); } finally { checking = false; }
@@ -106,7 +106,7 @@ function deploymentEvents(): Koa.Middleware {
       const events = queueEvents(deps.m);
       const onEvent = (e: { deploymentId: string }) => { if (e.deploymentId === last._id) void check(); };
       const timer = setInterval(() => void check(), EVENTS_POLL_MS);
-      const names = ['claimed', 'finished', 'skipped', 'retried'] as const;
+      const names = ['claimed', 'logged', 'finished', 'skipped', 'retried'] as const;
       for (const n of names) events.on(n, onEvent);
       function finish() {
         clearInterval(timer);

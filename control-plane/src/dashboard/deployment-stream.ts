@@ -23,10 +23,10 @@ export const STREAM_POLL_MS = 2_000;
 /** How many of the newest deployments a stream watches (the Deployments page lists as many). */
 export const STREAM_WINDOW = 20;
 
-const EVENT_NAMES: readonly (keyof QueueEventMap)[] = ['queued', 'claimed', 'finished', 'skipped', 'retried', 'released'];
+const EVENT_NAMES: readonly (keyof QueueEventMap)[] = ['queued', 'claimed', 'logged', 'finished', 'skipped', 'retried', 'released'];
 
 /** What the stream compares: a deployment is sent again when any of it changes. */
-const signature = (d: Deployment) => JSON.stringify([d.status, d.commit_sha, d.finished_at, d.error, d.pages_failed, d.attempts, d.commit_info]);
+const signature = (d: Deployment) => JSON.stringify([d.status, d.commit_sha, d.finished_at, d.error, d.pages_failed, d.attempts, d.commit_info, d.log]);
 
 export interface DeploymentStreamOptions {
   /** The deployments the stream watches (one project's, or an organization's projects'). */

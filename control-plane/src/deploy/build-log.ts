@@ -1,5 +1,7 @@
 /**
- * The build log kept with a deployment: what the worker's final report says, one line each —
+ * The build log kept with a deployment. While it builds, the lines the worker sends as it goes
+ * (steps as they end, failed pages as they are known; {@link appendLog}); once it ended, what the
+ * worker's final report says, one line each —
  * every failed page (`file:line:column: message`) or the error that failed the build, the
  * warnings, the steps with their timings, and the outcome. Bounded so that a build with
  * thousands of broken pages cannot grow the deployment's document without limit.
@@ -31,6 +33,18 @@ export function boundLog(lines: string[]): string[] {
   }
   kept.push(`… ${all.length - kept.length} more lines not kept`);
   return kept;
+}
+
+const NOT_KEPT = /^… (\d+) more lines not kept$/;
+
+/**
+ * `log` (a live log, kept within the bounds by {@link boundLog}) with `lines` appended: once it is
+ * full, its last line only counts what else arrived.
+ */
+export function appendLog(log: readonly string[], lines: readonly string[]): string[] {
+  const full = NOT_KEPT.exec(log.at(-1) ?? '');
+  if (full) return [...log.slice(0, -1), `… ${Number(full[1]) + lines.length} more lines not kept`];
+  return boundLog([...log, ...lines]);
 }
 
 /** The log of a build that ended with `report`. */

@@ -134,6 +134,8 @@ export async function claimJob(m: Models, workerId: string, now: Date, leaseMs =
           $set: {
             status: 'building', lease_owner: workerId, lease_expires_at: new Date(now.getTime() + leaseMs), claimed_at: now,
             token_hash: hashToken(token), token_expires_at: new Date(now.getTime() + TOKEN_TTL_MS),
+            // Each attempt's live log starts empty (the worker sends it as it builds).
+            log: [],
             ...(target ? { commit_sha: target } : {}),
           },
           $inc: { fencing: 1, attempts: 1 },

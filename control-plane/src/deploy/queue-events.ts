@@ -13,6 +13,8 @@ export interface QueueEventMap {
   claimed: [{ deploymentId: string; projectId: string; preview: boolean; workerId: string; waitMs: number; takeover: boolean }];
   /** A deployment reached a final state; `buildMs` since its last claim (undefined when never claimed). */
   finished: [{ deploymentId: string; projectId: string; status: 'deployed' | 'failed'; buildMs?: number; reason?: 'poison' | 'ci_lost' }];
+  /** The worker building a deployment sent log lines (its live log grew). */
+  logged: [{ deploymentId: string; projectId: string }];
   /** A queued sync whose commit was already live ended without a build. */
   skipped: [{ deploymentId: string }];
   /** A retryable failure went back to the queue, runnable again at `runnableAt` (after its backoff). */

@@ -26,7 +26,7 @@ import type { JobReport } from '@folio/builder';
 import type { Deployment, Models } from '../db/models/index.ts';
 import type { DeploymentFilter } from '../db/models/deployment.ts';
 import { AppError } from '../errors.ts';
-import { buildLog } from './build-log.ts';
+import { appendLog, buildLog } from './build-log.ts';
 import { logDeploymentOutcome } from './deployment-outcome.ts';
 import { discardAttempt, revokeAndRestore } from './publish-rollback.ts';
 import { queueEvents } from './queue-events.ts';
@@ -146,6 +146,19 @@ export async function verifyBuildToken(m: Models, deploymentId: string, token: s
 export async function heartbeat(m: Models, proof: LeaseProof, now: Date, leaseMs = LEASE_MS): Promise<void> {
   const d = await m.Deployment.findOneAndUpdate(leaseFilter(proof, now), { $set: { lease_expires_at: new Date(now.getTime() + leaseMs) } }).lean();
   if (!d) throw leaseLost();
+}
+
+/**
+ * Appends `lines` to the live log of the deployment a worker builds (bounded: build-log.ts) and
+ * tells the deployment's watchers; throws 409 `lease_lost` for a stale worker. The final
+ * report's log replaces it when the build completes ({@link finish}).
+ */
+export async function appendBuildLog(m: Models, proof: LeaseProof, lines: readonly string[], now: Date): Promise<void> {
+  const d = await verifyLease(m, proof, now);
+  // The worker sends its batches one after another, so nothing appends between this read and the write.
+  const done = await m.Deployment.findOneAndUpdate(leaseFilter(proof, now), { $set: { log: appendLog(d.log ?? [], lines) } }).lean();
+  if (!done) throw leaseLost();
+  queueEvents(m).emit('logged', { deploymentId: d._id, projectId: d.project_id });
 }
 
 /**

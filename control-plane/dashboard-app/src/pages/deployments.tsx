@@ -27,7 +27,7 @@ export interface Deployment {
   trigger?: string;
   commit_message?: string | null;
   commit_author?: string | null;
-  /** The build log kept when the deployment ended (empty while it runs). */
+  /** The build log: the lines the builder sends while it runs, the kept log once it ended. */
   log?: string[];
   preview_url?: string | null;
   branch?: string | null;
