@@ -9,35 +9,10 @@ import { internalApi } from '../../src/build-api/internal-api.ts';
 import { claimJob } from '../../src/deploy/claim-job.ts';
 import { MAX_LOG_LINES } from '../../src/deploy/build-log.ts';
 import { startTestApi, type TestApi } from '../helpers/api.ts';
-import { dashTenant, type DashboardAuth } from '../helpers/dashboard.ts';
+import { dashTenant } from '../helpers/dashboard.ts';
+import { openStream } from '../helpers/event-stream.ts';
 
 const LEASE_LOST = { error: 'lease_lost', message: 'This build no longer holds the deployment\'s lease; another worker has taken it over or it has finished' };
-
-/** An open Server-Sent Events stream: every `event: deployment` so far, and a wait for one that matches. */
-async function openStream(url: string, auth: DashboardAuth) {
-  const res = await fetch(url, { headers: { cookie: auth.cookie } });
-  const reader = res.body!.getReader();
-  const decoder = new TextDecoder();
-  const events: any[] = [];
-  let text = '';
-  return {
-    res, events,
-    /** Reads until an event matching `predicate` arrived (no timing: the test's own timeout bounds it). */
-    async until(predicate: (e: any) => boolean): Promise<any> {
-      for (;;) {
-        const hit = events.find(predicate);
-        if (hit) return hit;
-        const chunk = await reader.read();
-        if (chunk.done) throw new Error(`stream ended; got ${JSON.stringify(events)}`);
-        text += decoder.decode(chunk.value, { stream: true });
-        const blocks = text.split('\n\n');
-        text = blocks.pop()!;
-        for (const b of blocks) if (b.startsWith('event: deployment\n')) events.push(JSON.parse(b.split('\ndata: ')[1]));
-      }
-    },
-    close: () => reader.cancel(),
-  };
-}
 
 t.test('live build log', async (t) => {
   let internal: Koa.Middleware | undefined;
