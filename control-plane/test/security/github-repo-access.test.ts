@@ -5,9 +5,10 @@ import { addUser, dash, dashTenant, signIn } from '../helpers/dashboard.ts';
 import { envWithGithub, startGithubStandIn } from '../helpers/github-stand-in.ts';
 
 const SECRET = 'github-app-webhook-secret';
-const notAccessible = (repo: string) => ({
+// /v1 names the field as sent; the dashboard in words (dashboard-app/src/shared/labels.ts).
+const notAccessible = (repo: string, field = 'github_repo') => ({
   error: 'github_repo_not_accessible',
-  message: `github_repo: No GitHub App installation of this organization can read ${repo}; install the GitHub App on that account, grant it the repository, and connect the installation in the dashboard (Settings → GitHub)`,
+  message: `${field}: No GitHub App installation of this organization can read ${repo}; install the GitHub App on that account, grant it the repository, and connect the installation in the dashboard (Settings → GitHub)`,
 });
 let delivery = 0;
 
@@ -47,18 +48,18 @@ t.test('GitHub repository access', async (t) => {
     const forged = await linkAs(orgB.auth, { installation_id: instA.id, setup_action: 'install', code: gh.code(ghUserB), state: stateB });
     t.same([forged.status, forged.body], [403, {
       error: 'github_installation_not_accessible',
-      message: 'installation_id: GitHub does not list this installation among those your GitHub account can see; install the App from "Connect GitHub" and sign in to GitHub as a user of that account',
+      message: 'GitHub installation: GitHub does not list this installation among those your GitHub account can see; install the App from "Connect GitHub" and sign in to GitHub as a user of that account',
     }]);
     const badCode = await linkAs(orgB.auth, { installation_id: instA.id, code: 'not-a-code', state: stateB });
     t.same([badCode.status, badCode.body], [403, {
       error: 'github_authorization_failed',
-      message: 'code: GitHub did not accept the authorization code (it is used once and expires after 10 minutes); start again from "Connect GitHub"',
+      message: 'GitHub sign-in: GitHub did not accept the authorization code (it is used once and expires after 10 minutes); start again from "Connect GitHub"',
     }]);
     // A state is bound to its organization and user: A's own link cannot be replayed by B.
     const cases: [string, string][] = [
-      [stateA, 'state: Unexpected link made for another user or organization; expected one made by you in this organization; start again from "Connect GitHub" in the dashboard'],
-      [`${stateB.split('.')[0]}.${'A'.repeat(43)}`, 'state: Unexpected signature; expected the state of an install link made by this server; start again from "Connect GitHub" in the dashboard'],
-      ['no-dot', 'state: Unexpected value; expected the state of an install link; start again from "Connect GitHub" in the dashboard'],
+      [stateA, 'Install link: Unexpected link made for another user or organization; expected one made by you in this organization; start again from "Connect GitHub" in the dashboard'],
+      [`${stateB.split('.')[0]}.${'A'.repeat(43)}`, 'Install link: Unexpected signature; expected the state of an install link made by this server; start again from "Connect GitHub" in the dashboard'],
+      ['no-dot', 'Install link: Unexpected value; expected the state of an install link; start again from "Connect GitHub" in the dashboard'],
     ];
     for (const [state, message] of cases) {
       const res = await linkAs(orgB.auth, { installation_id: instA.id, code: gh.code(ghUserA), state });
@@ -68,7 +69,7 @@ t.test('GitHub repository access', async (t) => {
     api.clock.now = new Date(saved.getTime() + 31 * 60_000);
     const late = await linkAs(orgA.auth, { installation_id: instA.id, code: gh.code(ghUserA), state: stateA });
     api.clock.now = saved;
-    t.same([late.status, late.body], [400, { error: 'invalid_state', message: 'state: The install link expired (they last 30 minutes); start again from "Connect GitHub" in the dashboard' }]);
+    t.same([late.status, late.body], [400, { error: 'invalid_state', message: 'Install link: The install link expired (they last 30 minutes); start again from "Connect GitHub" in the dashboard' }]);
     t.equal(await m.GithubInstallation.countDocuments({}), 0, 'nothing linked');
 
     const linked = await linkAs(orgA.auth, { installation_id: instA.id, setup_action: 'install', code: gh.code(ghUserA), state: stateA });
@@ -78,14 +79,14 @@ t.test('GitHub repository access', async (t) => {
     // A member of B who also sees A's installation on GitHub still cannot take it over.
     const both = gh.user('eve', [instA, instB]);
     const taken = await linkAs(orgB.auth, { installation_id: instA.id, code: gh.code(both), state: stateB });
-    t.same([taken.status, taken.body], [409, { error: 'installation_already_linked', message: 'installation_id: This GitHub App installation is connected to another Folio organization; an installation serves one organization (unlink it there first)' }]);
+    t.same([taken.status, taken.body], [409, { error: 'installation_already_linked', message: 'GitHub installation: This GitHub App installation is connected to another Folio organization; an installation serves one organization (unlink it there first)' }]);
     // GitHub lists an installation to anyone who reads one of its repositories: that is not enough to hand over the rest.
     const partial = gh.user('intern', [instA], [otherA]);
     const stateA2 = await installLink(orgA.auth);
     const narrow = await linkAs(orgA.auth, { installation_id: instA.id, code: gh.code(partial), state: stateA2 });
     t.same([narrow.status, narrow.body], [403, {
       error: 'github_installation_not_accessible',
-      message: 'installation_id: Your GitHub account cannot read every repository the installation on AcmeCorp covers; an owner of AcmeCorp must connect it (or limit the installation to repositories you can read)',
+      message: 'GitHub installation: Your GitHub account cannot read every repository the installation on AcmeCorp covers; an owner of AcmeCorp must connect it (or limit the installation to repositories you can read)',
     }]);
     const mine = await linkAs(orgB.auth, { installation_id: instB.id, code: gh.code(ghUserB), state: stateB });
     t.equal(mine.status, 201);
@@ -107,7 +108,7 @@ t.test('GitHub repository access', async (t) => {
       const v1 = await api.request('POST', '/projects', { key: keyB, body: { name: 'Stolen', slug: `stolen-${delivery++}`, github_repo: repo } });
       t.same([v1.status, v1.body], [422, notAccessible(repo)], `/v1 ${repo}`);
       const viaDash = await dash(api, 'POST', '/projects', { auth: orgB.auth, body: { name: 'Stolen', github_repo: repo } });
-      t.same([viaDash.status, viaDash.body], [422, notAccessible(repo)], `dashboard ${repo}`);
+      t.same([viaDash.status, viaDash.body], [422, notAccessible(repo, 'GitHub repository')], `dashboard ${repo}`);
     }
     t.equal(await m.Project.countDocuments({ org_id: orgB.orgId }), 0, 'no project made');
   });

@@ -122,6 +122,8 @@ export const FIELD_LABELS: Record<string, string> = {
   metadata_xml: 'Metadata XML', domain: 'Email domain', protocol: 'Protocol', require_sso: 'Require SSO',
   allow_idp_initiated: 'Sign-in started at the identity provider', confirm: 'Confirmation', id: 'ID',
   deploymentId: 'Deployment', dimension: 'Breakdown', from: 'Start', to: 'End', tz: 'Time zone', unit: 'Unit',
+  github_repo: 'GitHub repository', github_branch: 'GitHub branch', installation_id: 'GitHub installation',
+  code: 'GitHub sign-in', state: 'Install link', setup_action: 'GitHub setup',
   limit: 'Limit', cursor: 'Page', body: 'The request', path: 'The address', query: 'The address',
 };
 
