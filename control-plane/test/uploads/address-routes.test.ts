@@ -24,7 +24,8 @@ const REFUSED: [string, string][] = [
   ['http://127.1:PORT/hook', '127.0.0.1'],
 ];
 
-const refusal = (field: string, address: string) => ({ error: 'invalid_request', message: `${field}: URL resolves to a private address (${address}); only public addresses are allowed` });
+// The dashboard says it in words (the rule already names the URL); a docs.json key is named as written.
+const refusal = (field: string | undefined, address: string) => ({ error: 'invalid_request', message: `${field ? `${field}: ` : ''}URL resolves to a private address (${address}); only public addresses are allowed` });
 
 t.test('address rules on customer URLs', async (t) => {
   const local = await connectionCounter();
@@ -42,7 +43,7 @@ t.test('address rules on customer URLs', async (t) => {
     const project = await m.Project.create({ org_id: org._id, name: 'Hooks', slug: `hooks-${process.pid}`, status: 'active' });
     for (const [url, address] of urls) {
       const res = await dash(api, 'POST', `/projects/${project._id}/webhooks`, { auth, body: { url } });
-      t.same([res.status, res.body], [400, refusal('url', address)], url);
+      t.same([res.status, res.body], [400, refusal(undefined, address)], url);
     }
     t.equal(await m.WebhookEndpoint.countDocuments({ project_id: project._id }), 0, 'none was registered');
     t.equal(local.count(), 0, 'no connection reached 127.0.0.1');
