@@ -60,7 +60,7 @@ t.test('dashboard: connect GitHub', async (t) => {
 
   t.test('should show GitHub\'s refusal on the setup page', async (t) => {
     await page.goto(`${origin}/settings/github/setup?installation_id=${installation.id}&setup_action=install&code=wrong&state=forged`);
-    await page.getByText('State: Unexpected value; expected the state of an install link; start again from "Connect GitHub" in the dashboard').waitFor();
+    await page.getByText('Install link: Unexpected value; expected the state of an install link; start again from "Connect GitHub" in the dashboard').waitFor();
     t.equal(await page.getByRole('link', { name: 'Back to GitHub settings' }).count(), 1);
   });
 
