@@ -3,13 +3,15 @@
  * values (one, or `$each` of several) at field paths through sub-documents. mingo's updater
  * builds a fresh operator context for every call, which made each upsert of an analytics batch
  * cost as much as a small query. Anything else (another operator, an array or a non-document
- * along a path, a non-number under `$inc`, paths that overlap) returns undefined and mingo
- * applies the update, so errors and edge cases stay as they were.
+ * along a path, a BSON number object under `$inc`, paths that overlap) returns undefined and
+ * mingo applies the update. `$inc` of a string, boolean, null, array or sub-document is refused
+ * with mongod's TypeMismatch (14), which mingo's updater would pass over silently.
  *
  * Copy-on-write: the result shares unchanged sub-documents with `doc`, which is never modified
  * (stored documents are immutable once stored).
  */
 import type { Document } from 'bson';
+import { MongoCommandError } from './errors.ts';
 
 const FAST_OPERATORS = new Set(['$inc', '$addToSet']);
 
@@ -66,6 +68,10 @@ export function fastModify(doc: Document, modifier: Document): { doc: Document; 
       if (op === '$inc') {
         if (typeof arg !== 'number' || !Number.isFinite(arg)) return undefined;
         if (current === undefined) { parent[leaf] = arg; changed = true; continue; }
+        if (typeof current === 'string' || typeof current === 'boolean' || current === null || Array.isArray(current) || isPlainObject(current)) {
+          const type = current === null ? 'null' : Array.isArray(current) ? 'array' : isPlainObject(current) ? 'object' : typeof current === 'boolean' ? 'bool' : 'string';
+          throw new MongoCommandError(14, 'TypeMismatch', `Cannot apply $inc to a value of non-numeric type. {_id: ${JSON.stringify(doc._id)}} has the field '${path}' of non-numeric type ${type}`);
+        }
         if (typeof current !== 'number') return undefined;
         if (arg !== 0) { parent[leaf] = current + arg; changed = true; }
         continue;

@@ -32,7 +32,6 @@ t.test('native counter updates', async (t) => {
   t.test('should leave every other shape to mingo', async (t) => {
     const cases: [string, Document][] = [
       ['$set', { $set: { n: 1 } }],
-      ['$inc of a string field', { $inc: { s: 1 } }],
       ['$inc through a non-document', { $inc: { 'n.x': 1 } }],
       ['$inc by a non-number', { $inc: { n: '1' } }],
       ['$addToSet onto a non-array', { $addToSet: { n: 1 } }],
@@ -44,5 +43,9 @@ t.test('native counter updates', async (t) => {
       ['one path under two operators', { $inc: { n: 1 }, $addToSet: { n: 2 } }],
     ];
     for (const [label, modifier] of cases) t.equal(fastModify(DOC, modifier), undefined, label);
+  });
+
+  t.test('should refuse $inc of a string field as mongod does (TypeMismatch), which mingo would pass over', async (t) => {
+    t.throws(() => fastModify(DOC, { $inc: { s: 1 } }), { code: 14, codeName: 'TypeMismatch', message: /^Cannot apply \$inc to a value of non-numeric type\. .* has the field 's' of non-numeric type string$/ });
   });
 });
