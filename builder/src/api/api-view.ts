@@ -67,13 +67,16 @@ function serverList(list: unknown): ApiServer[] {
  * The servers an operation is sent to (OpenAPI 3: its own `servers`, else its path's, else the
  * document's) and the base URL shown by default: the first of them.
  */
-function operationServers(doc: OpenApiDocument, pathItem: Obj, op: Obj, documentServer: string): { server: string; servers: ApiServer[] } {
+function operationServers(pathItem: Obj, op: Obj, documentServers: DocumentServers): DocumentServers {
   for (const list of [op.servers, pathItem.servers]) {
     const servers = serverList(list);
     if (servers.length) return { server: resolvedUrl(servers[0]!), servers };
   }
-  return { server: documentServer, servers: serverList(doc.servers) };
+  return documentServers;
 }
+
+/** The document's own base URL and servers, read once for all its operations. */
+type DocumentServers = { server: string; servers: ApiServer[] };
 
 function authOf(doc: OpenApiDocument, op: Obj): ApiAuth | undefined {
   const schemes: Obj = doc.components?.securitySchemes ?? doc.securityDefinitions ?? {};
@@ -149,8 +152,8 @@ const exampleText = (schema: Obj) => {
 };
 
 /** The view of one operation. */
-function operationView(doc: OpenApiDocument, path: string, method: string, pathItem: Obj, op: Obj, documentServer: string, names: ReadonlyMap<object, string>): ApiOperationView {
-  const { server, servers } = operationServers(doc, pathItem, op, documentServer);
+function operationView(doc: OpenApiDocument, path: string, method: string, pathItem: Obj, op: Obj, documentServers: DocumentServers, names: ReadonlyMap<object, string>): ApiOperationView {
+  const { server, servers } = operationServers(pathItem, op, documentServers);
   const swagger = typeof doc.swagger === 'string';
   // Each named schema is listed once per page: the page's own record of what it listed.
   const state = pageExpansion(names);
@@ -203,7 +206,7 @@ export type OperationEntry =
  * hold every view at once); one whose page exceeds a limit is `tooLarge` (the reason).
  */
 export function* operationEntries(doc: OpenApiDocument): Generator<OperationEntry> {
-  const server = serverUrl(doc);
+  const documentServers: DocumentServers = { server: serverUrl(doc), servers: serverList(doc.servers) };
   const names = schemaNames(doc);
   for (const [path, item] of Object.entries(isObject(doc.paths) ? doc.paths : {})) {
     if (!isObject(item)) continue;
@@ -213,7 +216,7 @@ export function* operationEntries(doc: OpenApiDocument): Generator<OperationEntr
       const operation = `${method.toUpperCase()} ${path}`;
       let entry: OperationEntry;
       try {
-        entry = { operation, view: operationView(doc, path, method, item, op, server, names) };
+        entry = { operation, view: operationView(doc, path, method, item, op, documentServers, names) };
       } catch (err) {
         if (!(err instanceof ApiPageTooLarge)) throw err;
         entry = { operation, tooLarge: err.message };
