@@ -9,6 +9,7 @@
  * (opened in plan, fed in compile, finished beside render, awaited after exports) and
  * `llms-full.txt` (fed in compile, made in exports, remembered after publish).
  */
+import { buildByAudience } from './access/access-build.ts';
 import { createPublisher } from './publish.ts';
 import { clone } from './pipeline/clone.ts';
 import { closeContext, createContext, STEPS, type BuildOptions } from './pipeline/context.ts';
@@ -41,6 +42,12 @@ export { SEARCH_AFTER_COMPILE_FROM } from './pipeline/search-indexing.ts';
  *   limit (nothing is published: the previous site stays live); `kind: 'app'` otherwise.
  */
 export async function build(opts: BuildOptions): Promise<BuildResult> {
+  // Once per audience when pages name who may read them (access/access-build.ts).
+  return buildByAudience(opts, buildPipeline);
+}
+
+/** The pipeline of one site (one audience's). */
+async function buildPipeline(opts: BuildOptions): Promise<BuildResult> {
   const ctx = createContext(opts);
   const search = new SearchIndexing(ctx);
   try {

@@ -14,6 +14,7 @@ import { z } from 'zod';
 import { expected } from './error-map.ts';
 import { readDimensions } from '../nav/dimensions.ts';
 import { text } from './fields.ts';
+import { groupsKey, publicKey } from '../access/access-keys.ts';
 import { divisionKinds, type DivisionKind, type Navigation, type NavigationDivision, type NavigationEntry, type NavigationGroup } from './navigation-types.ts';
 
 const pagePath = z
@@ -57,15 +58,18 @@ const navigationGroup = z.strictObject({
   boost: z.number().nonnegative().optional().describe('Search ranking multiplier of the group\'s pages, e.g. 3; below 1 ranks them lower. A nested group\'s own boost wins'),
   searchable,
   directory,
-  public: z.boolean().optional().describe('Accepted for Mintlify files; ignored'),
+  public: publicKey.optional().describe('Its pages are readable without signing in when the site has reader authentication (a page\'s own frontmatter wins)'),
+  groups: groupsKey.optional().describe('Reader groups that may read its pages (reader authentication); a page\'s own frontmatter wins'),
   openapi: z.unknown().optional().describe('With empty pages: every API reference page of api.openapi, grouped by tag'),
   asyncapi: z.unknown().optional().describe('Accepted for Mintlify files; ignored'),
   ...unsupported,
   // Mintlify's way: a group with `openapi` and no pages holds the whole API reference. Without
   // either it is only a title (Mintlify accepts it; the build warns, see mintlify-keys.ts).
-}).transform(({ public: _p, openapi, asyncapi: _a, pages, isDefaultOpen, expanded, directory: _d, graphql: _g, sdk: _s, ...rest }): NavigationGroup => dropUndefined({
-  ...rest, expanded: expanded ?? isDefaultOpen, pages: pages ?? [], ...(openapi !== undefined ? { openapi: openapiSource(openapi) } : {}),
-}));
+}).refine((g) => !(g.public === true && g.groups), { error: 'Unexpected `public: true` together with `groups`; a group is either public or for groups' })
+  .transform(({ public: isPublic, groups, openapi, asyncapi: _a, pages, isDefaultOpen, expanded, directory: _d, graphql: _g, sdk: _s, ...rest }): NavigationGroup => dropUndefined({
+    ...rest, expanded: expanded ?? isDefaultOpen, pages: pages ?? [], ...(openapi !== undefined ? { openapi: openapiSource(openapi) } : {}),
+    ...(groups || isPublic !== undefined ? { access: dropUndefined({ groups: groups && [...new Set(groups)].sort(), public: isPublic }) } : {}),
+  }));
 
 const navigationEntry: z.ZodType<NavigationEntry, unknown> = z
   .union([pagePath, navigationGroup], { error: expected('a page path or a group { "group", "pages" }') })

@@ -2,6 +2,7 @@
  * The parsed form of `navigation` in `docs.json` (navigation-schema.ts parses it): types only,
  * so the modules that read the tree (nav/) need not import the schema that checks it.
  */
+import type { AccessKeys } from '../access/access-keys.ts';
 /**
  * Kinds of navigation divisions, in the order a level's children are laid out. `item` is an item
  * of Mintlify's `menu` (written `"menu": [{ "item": "…" }]`, on tabs and products): the dropdown
@@ -30,6 +31,8 @@ export interface NavigationGroup {
    * with no `pages`, the group lists every generated API reference page, by tag.
    */
   openapi?: string;
+  /** Who may read its pages (`groups`, `public`), when reader authentication is on (access/). */
+  access?: AccessKeys;
 }
 
 /** A division of the site: a tab, anchor, dropdown, language, version or product. */

@@ -78,6 +78,13 @@ export interface BuildOptions {
    * `invalid_openapi`). The worker's goes through the control plane's address-checking fetcher.
    */
   fetchUrl?: FetchUrl;
+  /**
+   * Reader authentication is on for the site: its own prefix receives the `public` pages only,
+   * and every other audience (signed-in readers, each reader group) a site of its own under a
+   * prefix derived from `secret` (access/access-build.ts). Default off: the site is every page
+   * without `groups`.
+   */
+  readerAccess?: { secret: string };
   /** Called as each step finishes (`clone`, `plan`, `compile`, …), for progress logs. */
   onStep?(step: keyof StepTimings): void;
   /** Called after each compile batch with the pages compiled so far and the number to compile. */

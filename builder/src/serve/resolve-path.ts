@@ -13,6 +13,8 @@ export function candidateKeys(pathname: string, markdown: boolean): string[] | u
   if (decoded.includes('\0') || decoded.split('/').some((s) => s === '..' || s === '.') || decoded.includes('\\')) return undefined;
   const clean = decoded.replace(/\/+/g, '/').replace(/^\//, '');
   if (clean.startsWith('_folio/cache/') || clean === '_folio/manifest.json' || clean.startsWith('_folio/cache')) return undefined;
+  // Other audiences' sites (access/audiences.ts): served only through a reader's session, never by path.
+  if (clean.startsWith('_folio/access')) return undefined;
   const trimmed = clean.replace(/\/$/, '');
   const last = trimmed.slice(trimmed.lastIndexOf('/') + 1);
   const hasExtension = last.includes('.');
