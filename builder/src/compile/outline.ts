@@ -2,15 +2,15 @@
  * Anchors and structure of a page, in document order with one id space per page:
  * - every heading gets a slug `id` and a trailing `<a class="heading-anchor" href="#id">`;
  *   h2 and h3 outside agents-only content become TOC entries;
- * - every `<Update label=…>` is described by `id` (its anchor: the template's slug of the label)
+ * - every `<Update label=…>` (a string, or JSX whose text names it; none: no anchor) is described by `id` (its anchor: the template's slug of the label)
  *   and a TOC entry, and its body is wrapped in comment markers so its rendered HTML can be cut out of the page for the RSS feed.
  */
 import type { Heading, Nodes, Root } from 'mdast';
 import type { MdxJsxFlowElement, MdxJsxTextElement } from 'mdast-util-mdx-jsx';
 import type { TocEntry } from '@folio/site-template/shared/types.ts';
-import { userError } from '../errors.ts';
 import { slugify as slugifyLabel } from '@folio/site-template/node/urls.ts';
 import { isJsx, stringProp, type JsxElement } from './jsx-attributes.ts';
+import type { EsNode } from './estree-walk.ts';
 import { plainText } from './search-text.ts';
 import { Slugger } from './slugger.ts';
 
@@ -34,8 +34,29 @@ function isoDate(raw: string | undefined): string | undefined {
   return Number.isNaN(time) ? undefined : new Date(time).toISOString();
 }
 
+/** The text of a JSX-valued attribute (`label={<><Icon/>Quickstart</>}`): its JSX text and `{"string"}` children, not attribute values. */
+function expressionText(node: JsxElement, name: string): string | undefined {
+  const attr = node.attributes.find((a) => a.type === 'mdxJsxAttribute' && a.name === name);
+  const estree = attr && typeof attr.value === 'object' ? attr.value?.data?.estree : undefined;
+  if (!estree) return undefined;
+  const parts: string[] = [];
+  const visit = (n: unknown): void => {
+    if (Array.isArray(n)) return n.forEach(visit);
+    if (typeof n !== 'object' || n === null) return;
+    const e = n as EsNode;
+    if (e.type === 'JSXAttribute') return;
+    if (e.type === 'JSXText') parts.push(String(e.value));
+    const inner = e.type === 'JSXExpressionContainer' ? e.expression as EsNode : undefined;
+    if (inner?.type === 'Literal' && typeof inner.value === 'string') parts.push(inner.value);
+    if (e.type === 'JSXExpressionContainer') return;
+    for (const key in e) if (key !== 'loc' && key !== 'range' && key !== 'position' && key !== 'data') visit(e[key]);
+  };
+  visit(estree);
+  return parts.join('').replace(/\s+/g, ' ').trim() || undefined;
+}
+
 /** Adds heading ids, anchors and update markers in place and returns the outline. */
-export function applyOutline(tree: Root, file: string): Outline {
+export function applyOutline(tree: Root, _file: string): Outline {
   const slugger = new Slugger();
   const outline: Outline = { toc: [], updates: [] };
   const heading = (node: Heading, hidden: boolean): void => {
@@ -55,10 +76,10 @@ export function applyOutline(tree: Root, file: string): Outline {
     if ((node.depth === 2 || node.depth === 3) && !hidden) outline.toc.push({ depth: node.depth, id, text });
   };
   const update = (node: JsxElement, hidden: boolean): void => {
-    const label = stringProp(node, 'label');
-    if (label === undefined) {
-      throw userError('mdx_update', 'Unexpected <Update> without `label`; expected label="…"', { file, line: node.position?.start.line, column: node.position?.start.column });
-    }
+    // Mintlify renders an update whose label is JSX, or missing, without complaint: the text of
+    // a JSX label names the anchor as the template's text of it does; none leaves it unanchored.
+    const label = stringProp(node, 'label') ?? expressionText(node, 'label');
+    if (label === undefined || label.trim() === '') return;
     // The template's <Update> derives its anchor from the label with its own slug function;
     // using the same one keeps the feed's links pointing at the rendered anchor.
     const id = slugifyLabel(label);

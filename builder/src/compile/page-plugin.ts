@@ -9,6 +9,7 @@ import { userError } from '../errors.ts';
 import { checkImportsIn, resolveRepoImport } from './imports.ts';
 import { HOOKS, HOOKS_MODULE, PAGE_MODULES, REACT_SHIM, unboundHooks } from './page-globals.ts';
 import { wrapSource } from './render-positions.ts';
+import { COMPONENTS_MODULE, componentScopePrelude, unboundComponents } from './component-scope.ts';
 
 const PREFIX = '/folio-repo/';
 
@@ -69,6 +70,9 @@ export function folioPagesPlugin(current: () => PageSource): Plugin {
       // see the components the renderer is rendering.
       if (importer === REACT_SHIM && PAGE_MODULES.has(source)) return { id: source, external: true };
       if (importer === undefined || !BatchIds.isRepo(importer)) return null;
+      // The template's components, bound into pages and snippets (component-scope.ts): resolved
+      // as when the engine first loaded them, so the runner reuses that one evaluated copy.
+      if (source === COMPONENTS_MODULE) return this.resolve(source, undefined, { skipSelf: true });
       const native = PAGE_MODULES.get(source);
       // Packages load natively; the React shim is a file Vite serves like the template's modules.
       if (native !== undefined) return { id: native, external: !native.startsWith('/') };
@@ -88,6 +92,8 @@ export function folioPagesPlugin(current: () => PageSource): Plugin {
       // Hooks imported from 'react' come straight from preact/hooks: through the shim, a hook
       // called while rendering found no current component in a JavaScript snippet.
       const hooks = unboundHooks(program);
+      // Built-in components the snippet names without importing, as Mintlify provides them.
+      const prelude = componentScopePrelude(unboundComponents(program));
       const fromPreact = reactHooksFromPreact(code, program);
       const lang = id.endsWith('.jsx') ? 'jsx' : 'js';
       // Errors thrown while its components render name their place in this file (render-positions.ts).
@@ -95,8 +101,8 @@ export function folioPagesPlugin(current: () => PageSource): Plugin {
       const source = wrapSource(fromPreact, fromPreact === code ? program : parseAst(fromPreact, { lang }, file), file);
       // React hooks used without an import, as Mintlify provides them (page-globals.ts), imported
       // at the end so line numbers stay those of the file (imports are hoisted).
-      if (source === code && hooks.length === 0) return null;
-      return { code: hooks.length ? `${source}\nimport { ${hooks.join(', ')} } from '${HOOKS_MODULE}';\n` : source, map: null };
+      if (source === code && hooks.length === 0 && prelude === '') return null;
+      return { code: prelude + (hooks.length ? `${source}\nimport { ${hooks.join(', ')} } from '${HOOKS_MODULE}';\n` : source), map: null };
     },
     async load(id) {
       if (!BatchIds.isRepo(id)) return null;

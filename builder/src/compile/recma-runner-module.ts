@@ -15,6 +15,7 @@ import type { VFile } from 'vfile';
 import { userError } from '../errors.ts';
 import { resolveRepoImport } from './imports.ts';
 import { HOOKS_MODULE, mentionsHook, PAGE_MODULES, unboundHooks } from './page-globals.ts';
+import { COMPONENTS_MODULE, unboundComponents } from './component-scope.ts';
 
 const id = (name: string): Identifier => ({ type: 'Identifier', name });
 const str = (value: string) => ({ type: 'Literal' as const, value });
@@ -67,6 +68,7 @@ export function recmaRunnerModule(opts: { repoPath(moduleId: string): string }) 
       // Bare module names a page may import are left for the runner to load natively.
       const native = PAGE_MODULES.get(spec);
       if (native !== undefined) return native;
+      if (spec === COMPONENTS_MODULE) return spec;
       const resolved = resolveRepoImport(spec, file);
       if (!resolved.ok) throw userError('mdx_import', resolved.message, { file });
       return prefix + resolved.path;
@@ -88,6 +90,14 @@ export function recmaRunnerModule(opts: { repoPath(moduleId: string): string }) 
         type: 'ObjectPattern',
         properties: hooks.map((name) => ({ type: 'Property', key: id(name), value: id(name), kind: 'init', computed: false, method: false, shorthand: true })),
       }, importOf(HOOKS_MODULE, hooks)));
+    }
+    // Built-in components named in the page's own code, as Mintlify provides them (component-scope.ts).
+    const builtIns = unboundComponents(tree);
+    if (builtIns.length) {
+      head.push(constant({
+        type: 'ObjectPattern',
+        properties: builtIns.map((name) => ({ type: 'Property', key: id(name), value: id(name), kind: 'init', computed: false, method: false, shorthand: true })),
+      }, { type: 'MemberExpression', object: importOf(COMPONENTS_MODULE, ['components']), property: id('components'), computed: false, optional: false }));
     }
     for (const node of tree.body as Array<Statement | ModuleDeclaration>) {
       switch (node.type) {

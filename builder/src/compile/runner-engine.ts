@@ -67,6 +67,16 @@ function forgetRepoModules(graph: ModuleGraph): void {
   for (const file of graph.fileToModulesMap.keys()) if (BatchIds.isRepo(file)) graph.fileToModulesMap.delete(file);
 }
 
+/** Drops the repository modules the runner evaluated, keeping the template and its imports. */
+function forgetRepoEvaluated(evaluated: ModuleRunner['evaluatedModules']): void {
+  for (const [key, mod] of evaluated.idToModuleMap) if (BatchIds.isRepo(mod.id)) evaluated.idToModuleMap.delete(key);
+  for (const [key, mod] of evaluated.urlToIdModuleMap) if (BatchIds.isRepo(mod.id)) evaluated.urlToIdModuleMap.delete(key);
+  for (const key of evaluated.fileToModulesMap.keys()) if (BatchIds.isRepo(key)) evaluated.fileToModulesMap.delete(key);
+  for (const mod of evaluated.idToModuleMap.values()) {
+    for (const importer of mod.importers) if (BatchIds.isRepo(importer)) mod.importers.delete(importer);
+  }
+}
+
 /** Creates the module-runner engine; `env` is the remark plugin's environment. */
 export async function createRunnerEngine(env: FolioRemarkEnv): Promise<PageEngine> {
   let source: PageSource | undefined;
@@ -114,7 +124,9 @@ export async function createRunnerEngine(env: FolioRemarkEnv): Promise<PageEngin
           }));
         } finally {
           // Modules of a finished batch are never imported again (ids carry the batch number).
-          runner.evaluatedModules.clear();
+          // The template stays: pages bind its components (component-scope.ts), and a second
+          // copy would not share its contexts with the one `props.components` carries.
+          forgetRepoEvaluated(runner.evaluatedModules);
           forgetRepoModules(environment.moduleGraph);
         }
       };

@@ -120,22 +120,34 @@ export function Badge({ color = 'gray', icon, iconType, children }: BadgeProps) 
 }
 
 /**
- * Props of `<Update>`: `label` (required; also the anchor id), `description`, `date` (ISO or
- * free text), `rss` (feed text only: the builder reads it for the RSS item; nothing renders).
+ * Props of `<Update>`: `label` (text or JSX; also the anchor id; an update without one has no
+ * anchor), `description`, `date` (ISO or free text), `tags` (shown under the label; a page's
+ * tags become a filter, client/update-filter.ts), `rss` (feed text only: the builder reads it
+ * for the RSS item; nothing renders).
  */
-export interface UpdateProps { label: ComponentChildren; description?: ComponentChildren; date?: string; rss?: string; children?: ComponentChildren }
+export interface UpdateProps { label?: ComponentChildren; description?: ComponentChildren; date?: string; tags?: unknown; rss?: unknown; children?: ComponentChildren }
+
+/** The tags of an update as strings (a list, or one string). */
+export function updateTags(tags: unknown): string[] {
+  const list = Array.isArray(tags) ? tags : typeof tags === 'string' ? [tags] : [];
+  return list.filter((tag): tag is string => typeof tag === 'string' && tag.trim() !== '').map((tag) => tag.trim());
+}
 
 /** A changelog entry: an anchored section the page's RSS feed is generated from. */
-export function Update({ label, description, date, children }: UpdateProps) {
-  const id = slugify(textOf(label));
+export function Update({ label, description, date, tags, children }: UpdateProps) {
+  const id = slugify(textOf(label)) || undefined;
+  const tagList = updateTags(tags);
   return (
-    <section class="update" id={id} aria-labelledby={`${id}-label`}>
+    <section class="update" id={id} aria-labelledby={id ? `${id}-label` : undefined} data-tags={tagList.length ? JSON.stringify(tagList) : undefined}>
       <div class="update-meta">
-        <h2 class="update-label" id={`${id}-label`}>
-          <a href={`#${id}`}>{label}</a>
-        </h2>
+        {label ? (
+          <h2 class="update-label" id={id ? `${id}-label` : undefined}>
+            {id ? <a href={`#${id}`}>{label}</a> : label}
+          </h2>
+        ) : null}
         {date ? <time datetime={/^\d{4}-\d{2}-\d{2}/.test(date) ? date : undefined}>{date}</time> : null}
         {description ? <p class="update-description">{description}</p> : null}
+        {tagList.length ? <ul class="update-tags">{tagList.map((tag) => <li class="update-tag">{tag}</li>)}</ul> : null}
       </div>
       <div class="update-body">{children}</div>
     </section>

@@ -1,0 +1,96 @@
+/**
+ * Built-in components in scope everywhere, as on Mintlify: a page's own ESM
+ * (`export const Box = () => <Note>…</Note>`), imported MDX snippets and JavaScript snippets
+ * (`.jsx`/`.js`) may name any template component without importing it. MDX itself only hands
+ * components to the elements of the page's content (`props.components`), so a component defined
+ * in ESM met `Note is not defined` when it rendered.
+ *
+ * A module that names a built-in component it does not bind at its top level gets the name
+ * bound to the template's component, the same object `props.components` carries (one copy of the
+ * template, so contexts such as `<Tabs>`/`<Tab>` work across the two). A page or snippet that
+ * imports or declares a component of the same name keeps its own: top-level bindings are never
+ * shadowed, and an inner binding shadows the injected one as JavaScript scoping does.
+ */
+import { COMPONENT_NAMES } from '@folio/site-template/components/names.ts';
+import { TEMPLATE_COMPONENTS } from './template-components.ts';
+
+/** Root names of the built-in components (`Tree` for `Tree.Folder`). */
+export const BUILT_IN_NAMES: ReadonlySet<string> = new Set(COMPONENT_NAMES.map((name) => name.split('.')[0]));
+
+/** The module the injected names are read from, as the runner already loaded it. */
+export const COMPONENTS_MODULE = TEMPLATE_COMPONENTS;
+
+interface Node { type: string; [key: string]: unknown }
+
+/** Names a declaration pattern binds (`const { A, b: [C] } = …`). */
+function patternNames(pattern: unknown, out: Set<string>): void {
+  const p = pattern as Node | null | undefined;
+  if (!p || typeof p !== 'object') return;
+  if (p.type === 'Identifier') out.add(p.name as string);
+  else if (p.type === 'ObjectPattern') for (const prop of p.properties as Node[]) patternNames(prop.type === 'RestElement' ? prop.argument : prop.value, out);
+  else if (p.type === 'ArrayPattern') for (const el of p.elements as Node[]) patternNames(el, out);
+  else if (p.type === 'RestElement') patternNames(p.argument, out);
+  else if (p.type === 'AssignmentPattern') patternNames(p.left, out);
+}
+
+/** Names bound at the top level of a program: imports, declarations, exported declarations. */
+function topLevelNames(program: { body: Node[] }): Set<string> {
+  const out = new Set<string>();
+  for (const statement of program.body) {
+    const node = (statement.type === 'ExportNamedDeclaration' || statement.type === 'ExportDefaultDeclaration') && statement.declaration
+      ? statement.declaration as Node : statement;
+    if (node.type === 'ImportDeclaration') for (const s of node.specifiers as Node[]) patternNames(s.local, out);
+    else if (node.type === 'VariableDeclaration') for (const d of node.declarations as Node[]) patternNames(d.id, out);
+    else if ((node.type === 'FunctionDeclaration' || node.type === 'ClassDeclaration') && node.id) patternNames(node.id, out);
+  }
+  return out;
+}
+
+/** Keys holding a name that is not a reference (`a.Note`, `{ Note: 1 }`, `<X Note="">`). */
+function isNameOnly(parent: Node, key: string): boolean {
+  switch (parent.type) {
+    case 'MemberExpression': return key === 'property' && !parent.computed;
+    case 'Property': case 'PropertyDefinition': case 'MethodDefinition': return key === 'key' && !parent.computed;
+    case 'JSXMemberExpression': return key === 'property';
+    case 'JSXAttribute': return key === 'name';
+    case 'LabeledStatement': case 'BreakStatement': case 'ContinueStatement': return key === 'label';
+    case 'ImportSpecifier': case 'ExportSpecifier': return true;
+    default: return false;
+  }
+}
+
+/**
+ * Built-in component names a program refers to without binding them at its top level, sorted.
+ * Position data is not walked; `names` defaults to every built-in.
+ */
+export function unboundComponents(program: unknown, names: ReadonlySet<string> = BUILT_IN_NAMES): string[] {
+  const bound = topLevelNames(program as { body: Node[] });
+  const used = new Set<string>();
+  const visit = (node: Node): void => {
+    for (const key in node) {
+      if (key === 'loc' || key === 'range' || key === 'position' || !Object.hasOwn(node, key)) continue;
+      const value = node[key];
+      if (typeof value !== 'object' || value === null) continue;
+      const children = Array.isArray(value) ? value : [value];
+      for (const child of children as Node[]) {
+        if (!child || typeof child.type !== 'string') continue;
+        if ((child.type === 'Identifier' || child.type === 'JSXIdentifier') && names.has(child.name as string)) {
+          if (!isNameOnly(node, key) && !bound.has(child.name as string)) used.add(child.name as string);
+          continue;
+        }
+        visit(child);
+      }
+    }
+  };
+  visit(program as Node);
+  return [...used].sort();
+}
+
+/**
+ * Source text binding `names` to the template's components, written as one line so a snippet's
+ * line numbers stay its own (imports are hoisted; the `const` runs before the snippet's code).
+ */
+export function componentScopePrelude(names: readonly string[]): string {
+  if (names.length === 0) return '';
+  return `import { components as __folio_components__ } from '${COMPONENTS_MODULE}';const { ${names.join(', ')} } = __folio_components__;`;
+}
