@@ -99,6 +99,7 @@ async function buildPipeline(opts: BuildOptions): Promise<BuildResult> {
       warnings: [...config.warnings, ...site.links.lines, ...rendered.warnings],
       linksChecked: site.links.checked,
       compiled: compiled.compiled,
+      staticPages: compiled.staticPages,
       ...(api ? { apiPagesGenerated: api.generated } : {}),
       ...(site.moved.length ? { moved: site.moved } : {}),
       uploaded: stats.uploaded,

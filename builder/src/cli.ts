@@ -80,6 +80,11 @@ export async function main(argv: string[], log: (line: string) => void = (l) => 
   }
 }
 
+/** How many compiled pages took the static path (no JavaScript of their own), e.g. `static path: 812 of 1,000 compiled pages (81%)`. */
+export function staticShare(staticPages: number, compiled: number): string {
+  return `static path: ${staticPages.toLocaleString('en-US')} of ${compiled.toLocaleString('en-US')} compiled pages (${Math.round((100 * staticPages) / compiled)}%)`;
+}
+
 /** The human summary of a build result. */
 export function summary(r: BuildResult): string {
   const lines = [
@@ -87,6 +92,7 @@ export function summary(r: BuildResult): string {
     ...(r.warnings ?? []).map((w) => `  warning: ${w}`),
     ...r.errors.map((e) => `  ${[e.sourcePath, e.line, e.column].filter((v) => v !== undefined).join(':')}: ${e.message}`),
     `timings (ms): ${Object.entries(r.timings).map(([k, v]) => `${k} ${v}`).join(', ')}`,
+    ...(r.compiled > 0 ? [staticShare(r.staticPages ?? 0, r.compiled)] : []),
   ];
   return lines.join('\n');
 }

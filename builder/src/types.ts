@@ -82,6 +82,8 @@ export interface BuildResult {
   linksChecked: number;
   /** Number of MDX files actually compiled (cache misses). */
   compiled: number;
+  /** Of the pages compiled, those that took the static path (no JavaScript of their own, so no Vite). */
+  staticPages: number;
   /** API reference pages generated from `api.openapi` (0 when the document is unchanged); absent without one. */
   apiPagesGenerated?: number;
   /** Pages this sync found renamed (URL paths): each old URL now redirects to the new one. Absent when none. */

@@ -45,6 +45,8 @@ export interface Compiler {
   close(): Promise<void>;
   /** CPU time the compiler's sandbox processes have used so far, in ms (none: not counted). */
   cpuMs?(): number;
+  /** Pages compiled so far on the static path (static-page.ts), without JavaScript (none: not counted). */
+  staticPages?(): number;
 }
 
 /** Options of `createCompiler`. */
@@ -68,6 +70,11 @@ export interface CompilerOptions {
   codeCache?: boolean;
   /** Platform-side log lines (a sandbox that crashed); never shown to customers. */
   log?(message: string): void;
+  /**
+   * False: every page goes through Vite, none takes the static path (static-page.ts). Internal:
+   * the identity test compares both paths with it. Default true.
+   */
+  staticPath?: boolean;
 }
 
 /** True when a compile result is a failure. */

@@ -1,6 +1,9 @@
 /**
  * A compiler running in the calling thread: one shared highlighter, one Vite module runner.
- * Used directly for small batches and inside each worker of the pool.
+ * Used directly for small batches and inside each worker of the pool. Pages that need no
+ * JavaScript of their own take the static path (static-page.ts) unless `staticPath` is false;
+ * the others, and any static page whose compile fails (so its error reads as it always has),
+ * go through Vite.
  */
 import type { CompiledPage, PageFailure } from '../types.ts';
 import { userError } from '../errors.ts';
@@ -11,10 +14,11 @@ import { createSharedHighlighter, type CodeThemes } from './highlighter.ts';
 import { BatchIds, type PageSource } from './page-plugin.ts';
 import type { FolioRemarkEnv, PageFacts } from './remark-folio.ts';
 import { CodeBlocks, pageComponents, renderMdx } from './render.ts';
-import { createRunnerEngine } from './runner-engine.ts';
+import { createRunnerEngine, type ModuleResult } from './runner-engine.ts';
+import { StaticPages, type StaticResult } from './static-page.ts';
 
-/** Creates an in-thread compiler. */
-export async function createLocalCompiler(opts: { themes?: CodeThemes } = {}): Promise<Compiler> {
+/** Creates an in-thread compiler; `staticPath: false` sends every page through Vite (default true). */
+export async function createLocalCompiler(opts: { themes?: CodeThemes; staticPath?: boolean } = {}): Promise<Compiler & { staticPages(): number }> {
   const highlighter = await createSharedHighlighter(opts.themes);
   const facts = new Map<string, PageFacts>();
   let source: PageSource | undefined;
@@ -28,6 +32,8 @@ export async function createLocalCompiler(opts: { themes?: CodeThemes } = {}): P
   };
   const engine = await createRunnerEngine(env);
   const components = pageComponents(engine.components, blocks);
+  const statics = opts.staticPath === false ? undefined : new StaticPages(env, components);
+  let staticCount = 0;
   let batch = 0;
   let queue: Promise<unknown> = Promise.resolve();
   const compileBatch = async (inputs: CompileInput[], ctx: CompileContext): Promise<Array<CompiledPage | PageFailure>> => {
@@ -44,7 +50,14 @@ export async function createLocalCompiler(opts: { themes?: CodeThemes } = {}): P
       },
     };
     source = batchSource;
-    const modules = await engine.load(ids, inputs.map((i) => i.sourcePath), batchSource);
+    const modules: Array<ModuleResult | StaticResult> = statics
+      ? await Promise.all(inputs.map((input) => statics.render(ids.id(input.sourcePath), input.source)))
+      : inputs.map(() => ({ ok: false }));
+    const viaVite = inputs.filter((_, i) => !modules[i].ok);
+    staticCount += inputs.length - viaVite.length;
+    const loaded = viaVite.length > 0 ? await engine.load(ids, viaVite.map((i) => i.sourcePath), batchSource) : [];
+    let next = 0;
+    for (let i = 0; i < modules.length; i++) if (!modules[i].ok) modules[i] = loaded[next++];
     try {
       return inputs.map((input, i) => {
         const mod = modules[i];
@@ -64,6 +77,7 @@ export async function createLocalCompiler(opts: { themes?: CodeThemes } = {}): P
     }
   };
   return {
+    staticPages: () => staticCount,
     compile(inputs, ctx) {
       // Batches run one after another: the remark plugin reads through the current batch's source.
       const next = queue.then(() => compileBatch(inputs, ctx), () => compileBatch(inputs, ctx));

@@ -25,6 +25,8 @@ const BATCH = 200;
 export interface CompileResult {
   /** Pages compiled (the cache misses). */
   compiled: number;
+  /** Of those, the pages that took the static path (no JavaScript of their own: compile/static-page.ts). */
+  staticPages: number;
   /** Source path → record of every page: the plan's hits, the pages compiled, and failed pages' previous versions. */
   records: Map<string, PageRecord>;
   /** Every page failure of this build by source path. */
@@ -50,6 +52,7 @@ export async function compile(ctx: BuildContext, plan: BuildPlan, order: readonl
   const failures = new Map(plan.failures);
   const compiler = opts.compiler ?? (misses.length > 0 ? await createCompiler({ limits: opts.pageLimits }) : undefined);
   const cpuAtStart = compiler?.cpuMs?.() ?? 0;
+  const staticAtStart = compiler?.staticPages?.() ?? 0;
   const readFile = async (repoPath: string) => (snapshot.files.has(repoPath) ? Buffer.from(await snapshot.read(repoPath)).toString('utf8') : undefined);
   const startBatch = (list: readonly string[], i: number) => {
     const batch = list.slice(i, i + BATCH);
@@ -107,6 +110,7 @@ export async function compile(ctx: BuildContext, plan: BuildPlan, order: readonl
     }
   };
   let compiledCount: number;
+  let staticCount: number;
   try {
     const compiling = compileAll(order);
     // An edit waits here for its sandbox: meanwhile the memory its `llms-full.txt` files will be
@@ -123,6 +127,7 @@ export async function compile(ctx: BuildContext, plan: BuildPlan, order: readonl
     }
     await compileAll(alone);
     compiledCount = order.length + alone.length;
+    staticCount = (compiler?.staticPages?.() ?? 0) - staticAtStart;
   } finally {
     search.compiled();
     if (!opts.compiler) await compiler?.close();
@@ -140,5 +145,5 @@ export async function compile(ctx: BuildContext, plan: BuildPlan, order: readonl
     }
     if (summary) records.set(p, { cacheKey: prev.cacheKey, summary: relocate(summary, p, contentRoot) });
   }
-  return { compiled: compiledCount, records, errors, failures, failed };
+  return { compiled: compiledCount, staticPages: staticCount, records, errors, failures, failed };
 }

@@ -4,8 +4,8 @@
  * channel only; repository reads for imports are asked of the builder, which owns the checkout, so
  * the sandbox cannot read any file of the repository it was not given.
  *
- * In: `{ type: 'init', themes }`, `{ type: 'compile', batch, inputs }`, `{ type: 'read-result', id, text }`.
- * Out: `{ type: 'ready', phases }`, `{ type: 'read', batch, id, path }`, `{ type: 'done', batch, results, phases? }`,
+ * In: `{ type: 'init', themes, staticPath }`, `{ type: 'compile', batch, inputs }`, `{ type: 'read-result', id, text }`.
+ * Out: `{ type: 'ready', phases }`, `{ type: 'read', batch, id, path }`, `{ type: 'done', batch, results, staticPages, phases? }`,
  * `{ type: 'error', batch, message }`.
  */
 import { fsCompat, lockDown } from './lockdown.ts';
@@ -30,7 +30,7 @@ for (const name of Object.keys(ALLOCATOR_ENV)) delete process.env[name];
 phases.mark('modules');
 
 type Inbound =
-  | { type: 'init'; themes?: CodeThemes }
+  | { type: 'init'; themes?: CodeThemes; staticPath?: boolean }
   | { type: 'compile'; batch: number; inputs: CompileInput[] }
   | { type: 'read-result'; id: number; text?: string };
 
@@ -59,7 +59,7 @@ const firstDone = () => {
 
 const onMessage = async (msg: Inbound) => {
   if (msg.type === 'init') {
-    compiler = await createLocalCompiler({ themes: msg.themes });
+    compiler = await createLocalCompiler({ themes: msg.themes, staticPath: msg.staticPath });
     lockDown();
     phases.mark('compiler');
     send({ type: 'ready', phases: phases.list() });
@@ -67,9 +67,12 @@ const onMessage = async (msg: Inbound) => {
     reads.get(msg.id)?.(msg.text);
     reads.delete(msg.id);
   } else if (msg.type === 'compile' && compiler) {
-    compiler.compile(msg.inputs, contextOf(msg.batch)).then(
+    const own = compiler;
+    // Chunks run one at a time: the count's difference is this chunk's static pages.
+    const staticBefore = own.staticPages();
+    own.compile(msg.inputs, contextOf(msg.batch)).then(
       // An oversized page is failed here, before its bytes cross to the builder (which checks again).
-      (results) => send({ type: 'done', batch: msg.batch, ...firstDone(), results: results.map((r) => {
+      (results) => send({ type: 'done', batch: msg.batch, ...firstDone(), staticPages: own.staticPages() - staticBefore, results: results.map((r) => {
         const tooLarge = 'bodyHtml' in r ? outputTooLarge(outputSize(r)) : undefined;
         return tooLarge ? { sourcePath: r.sourcePath, message: tooLarge } : r;
       }) }),

@@ -84,6 +84,8 @@ export interface SandboxCompiler extends Compiler {
   prepare(): void;
   /** CPU time every sandbox of this compiler has used, in ms. */
   cpuMs(): number;
+  /** Pages this compiler's sandboxes compiled on the static path. */
+  staticPages(): number;
   /** Sandbox processes running now. */
   running(): number;
 }
@@ -95,6 +97,7 @@ export function createSandboxCompiler(opts: SandboxCompilerOptions): SandboxComp
   const waiting: Chunk[] = [];
   let wanted = 1;
   let endedCpu = 0;
+  let staticCount = 0;
   let active = 0;
   let idleTimer: NodeJS.Timeout | undefined;
   let shrinkTimer: NodeJS.Timeout | undefined;
@@ -103,7 +106,7 @@ export function createSandboxCompiler(opts: SandboxCompilerOptions): SandboxComp
   const warmup = opts.codeCache === false ? undefined : warmCodeCache({ osLayers: opts.osLayers, heapMb: limits.heapMb });
   const codeCache = opts.codeCache === false ? undefined : { template: codeCacheTemplate() };
   const start = () => {
-    const entry = { box: startSandbox({ themes: opts.themes, limits: { heapMb: limits.heapMb }, osLayers: opts.osLayers, log: opts.log, codeCache }), busy: false };
+    const entry = { box: startSandbox({ themes: opts.themes, staticPath: opts.staticPath, limits: { heapMb: limits.heapMb }, osLayers: opts.osLayers, log: opts.log, codeCache }), busy: false };
     sandboxes.push(entry);
     results().catch(() => undefined); // awaited, and any failure reported, where an answer is checked
     return entry;
@@ -120,8 +123,10 @@ export function createSandboxCompiler(opts: SandboxCompilerOptions): SandboxComp
     // Several pages get twice one page's CPU time before they are tried one by one.
     const single = chunk.inputs.length === 1;
     const times = single ? 1 : 2;
+    const staticBefore = entry.box.staticPages();
     entry.box.compile(chunk.inputs, chunk.ctx, { cpuMs: times * limits.pageCpuMs, wallMs: times * limits.pageWallMs }).then(
       async (raw) => {
+        staticCount += entry.box.staticPages() - staticBefore;
         const { checkResults } = await results();
         chunk.resolve(checkResults(chunk.inputs, raw));
       },
@@ -170,6 +175,7 @@ export function createSandboxCompiler(opts: SandboxCompilerOptions): SandboxComp
       if (sandboxes.length === 0) start();
     },
     cpuMs: () => endedCpu + sandboxes.reduce((sum, s) => sum + s.box.cpuMs(), 0),
+    staticPages: () => staticCount,
     running: () => sandboxes.filter((s) => !s.box.ended()).length,
     async compile(inputs, ctx) {
       clearTimeout(idleTimer);

@@ -42,6 +42,8 @@ export interface SandboxLimits {
 
 export interface SandboxOptions {
   themes?: CodeThemes;
+  /** False: no page takes the static path (see `CompilerOptions.staticPath`). */
+  staticPath?: boolean;
   limits: SandboxLimits;
   /** Use the network namespace and own user where this process can (default true). */
   osLayers?: boolean;
@@ -67,6 +69,8 @@ export interface Sandbox {
   compile(inputs: CompileInput[], ctx: CompileContext, budget: { cpuMs: number; wallMs: number }): Promise<unknown>;
   /** CPU time the sandbox has used so far, in ms (as last sampled). */
   cpuMs(): number;
+  /** Pages the sandbox says took the static path so far (a statistic: never trusted for anything else). */
+  staticPages(): number;
   /** Ends the sandbox; `graceful` lets it exit on its own first (a recording sandbox writes its cache then). */
   close(graceful?: boolean): Promise<void>;
   /** True once the process has ended. */
@@ -89,7 +93,7 @@ const START_MS = 120_000;
 type Outbound =
   | { type: 'ready'; phases?: unknown }
   | { type: 'read'; batch: number; id: number; path: string }
-  | { type: 'done'; batch: number; results: unknown; phases?: unknown }
+  | { type: 'done'; batch: number; results: unknown; staticPages?: unknown; phases?: unknown }
   | { type: 'error'; batch: number; message: string };
 
 function scratchFolder(uid: number | undefined): string {
@@ -119,7 +123,8 @@ export function startSandbox(opts: SandboxOptions): Sandbox {
   let isReady = false;
   let killedFor: SandboxEnd | undefined;
   let cpu = 0;
-  let current: { id: number; ctx: CompileContext; resolve(r: unknown): void; reject(e: unknown): void; startCpu: number; startWall: number; budget: { cpuMs: number; wallMs: number } } | undefined;
+  let current: { id: number; ctx: CompileContext; resolve(r: unknown): void; reject(e: unknown): void; startCpu: number; startWall: number; budget: { cpuMs: number; wallMs: number }; size: number } | undefined;
+  let staticCount = 0;
   let batch = 0;
   let phases: StartPhase[] = [];
   let readyResolve!: () => void;
@@ -159,7 +164,11 @@ export function startSandbox(opts: SandboxOptions): Sandbox {
       current = undefined;
       // Only the first chunk's answer carries phases; anything later is ignored.
       if (msg.type === 'done' && chunk.id === 1 && msg.phases !== undefined) phases = phaseDurations(msg.phases);
-      if (msg.type === 'done') chunk.resolve(msg.results);
+      if (msg.type === 'done') {
+        const count = msg.staticPages;
+        if (typeof count === 'number' && Number.isInteger(count) && count > 0) staticCount += Math.min(count, chunk.size);
+        chunk.resolve(msg.results);
+      }
       else chunk.reject(appError('compile_sandbox', `Compile sandbox failed: ${String(msg.message).slice(0, 500)}`));
     }
   });
@@ -184,13 +193,14 @@ export function startSandbox(opts: SandboxOptions): Sandbox {
   child.on('error', (err) => {
     readyReject(appError('compile_sandbox', `Compile sandbox could not start: ${err.message}`, err));
   });
-  child.send({ type: 'init', themes: opts.themes });
+  child.send({ type: 'init', themes: opts.themes, staticPath: opts.staticPath });
 
   return {
     pid: child.pid,
     ready,
     ended: () => exited,
     cpuMs: () => cpu,
+    staticPages: () => staticCount,
     startPhases: () => phases.map((p) => ({ ...p })),
     async compile(inputs, ctx, budget) {
       await ready;
@@ -198,7 +208,7 @@ export function startSandbox(opts: SandboxOptions): Sandbox {
       const id = ++batch;
       const startCpu = (child.pid && (await readProcStats(child.pid))?.cpuMs) || cpu;
       return new Promise<unknown>((resolve, reject) => {
-        current = { id, ctx, resolve, reject, startCpu, startWall: Date.now(), budget };
+        current = { id, ctx, resolve, reject, startCpu, startWall: Date.now(), budget, size: inputs.length };
         child.send({ type: 'compile', batch: id, inputs });
       });
     },
