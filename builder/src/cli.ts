@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * `npm run build-site -- <git-url|dir> --out <dir> [--branch b] [--token t] [--site-url u]`
+ * `npm run build-site -- <git-url|dir> --out <dir> [--branch b] [--token t] [--site-url u] [--root d]`
  *
  * Builds a docs repository into a local folder: the site's files at the top of `--out`, the
  * manifest and page cache under `--out/_folio/`. Running it again over the same `--out` is
@@ -21,7 +21,7 @@ import { scrubbedEnv } from './limits/scrubbed-env.ts';
 import { buildProcessArgs, buildProcessEnv } from './build-process-launch.ts';
 import type { BuildResult } from './types.ts';
 
-const USAGE = 'usage: build-site <git-url|dir> --out <dir> [--branch <b>] [--token <t>] [--site-url <u>]';
+const USAGE = 'usage: build-site <git-url|dir> --out <dir> [--branch <b>] [--token <t>] [--site-url <u>] [--root <folder>]';
 const HELP = `${USAGE}
        build-site dev <repo dir> [--port <n>]   (a local preview: build-site dev --help)
 
@@ -35,11 +35,13 @@ Builds a docs repository (a Git URL, a local repository or a plain folder with d
   --token <t>       token for a private HTTPS remote
   --site-url <u>    the site's public origin, for canonical links, feeds and the sitemap
                     (default http://localhost)
+  --root <folder>   the folder holding docs.json, e.g. docs (default: the repository root
+                    when docs.json is there, else the one folder holding it)
   -h, --help        show this help
 
 Exit codes: 0 built (failed pages are listed), 1 a problem in the repository, 2 a platform error.`;
 
-interface ChildRequest { dir: string; ref?: string; out: string; siteUrl: string }
+interface ChildRequest { dir: string; ref?: string; out: string; siteUrl: string; docsRoot?: string }
 type ChildReply = { ok: true; result: BuildResult } | { ok: false; kind: 'user' | 'app'; message: string };
 
 /** Runs the CLI with `argv` (without node and script); returns the exit code. */
@@ -47,7 +49,7 @@ export async function main(argv: string[], log: (line: string) => void = (l) => 
   let args;
   try {
     args = parseArgs({ args: argv, allowPositionals: true, options: {
-      out: { type: 'string' }, branch: { type: 'string' }, token: { type: 'string' }, 'site-url': { type: 'string' }, help: { type: 'boolean', short: 'h' },
+      out: { type: 'string' }, branch: { type: 'string' }, token: { type: 'string' }, 'site-url': { type: 'string' }, root: { type: 'string' }, help: { type: 'boolean', short: 'h' },
     } });
   } catch (err) {
     log(`${(err as Error).message}\n${USAGE}`);
@@ -58,6 +60,7 @@ export async function main(argv: string[], log: (line: string) => void = (l) => 
   if (!source || !args.values.out) { log(USAGE); return 1; }
   const out = path.resolve(args.values.out);
   const siteUrl = args.values['site-url'] ?? 'http://localhost';
+  const docsRoot = args.values.root;
   try {
     let request: ChildRequest;
     if (/^https?:\/\//.test(source)) {
@@ -65,9 +68,9 @@ export async function main(argv: string[], log: (line: string) => void = (l) => 
       const { syncRemote } = await import('./git/sync-remote.ts');
       const dir = path.join(out, '_folio', 'cache', 'git');
       const { commit } = await syncRemote({ url: source, dir, branch: args.values.branch, token: args.values.token });
-      request = { dir, ref: commit, out, siteUrl };
+      request = { dir, ref: commit, out, siteUrl, docsRoot };
     } else {
-      request = { dir: path.resolve(source), ref: args.values.branch, out, siteUrl };
+      request = { dir: path.resolve(source), ref: args.values.branch, out, siteUrl, docsRoot };
     }
     const reply = await runChild(request);
     if (!reply.ok) { log(`error: ${reply.message}`); return reply.kind === 'user' ? 1 : 2; }
@@ -131,7 +134,7 @@ async function child(): Promise<void> {
   // Progress goes to stderr (the parent's, inherited): stdout carries the reply.
   const progress = createProgress(process.stderr);
   const opts: BuildOptions = {
-    source: { kind: 'dir', dir: req.dir, ref: req.ref }, store: createLocalDirStore(req.out), siteUrl: req.siteUrl, compiler,
+    source: { kind: 'dir', dir: req.dir, ref: req.ref }, docsRoot: req.docsRoot, store: createLocalDirStore(req.out), siteUrl: req.siteUrl, compiler,
     onStep: (step) => {
       progress.step(step);
       // Nothing compiles after this step: the sandboxes' memory (hundreds of MB each after a

@@ -23,13 +23,14 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { DevServer } from './dev-server.ts';
 
-export const DEV_USAGE = `usage: dev <repo dir> [--port <n>] [--host <h>]
+export const DEV_USAGE = `usage: dev <repo dir> [--port <n>] [--host <h>] [--root <folder>]
 
-Serves the docs in <repo dir> (a folder with docs.json at its root) at http://127.0.0.1:4300/
-and rebuilds what you edit: pages, snippets, public/ and docs.json.
+Serves the docs in <repo dir> (docs.json at its root, or in one of its folders such as docs/)
+at http://127.0.0.1:4300/ and rebuilds what you edit: pages, snippets, public/ and docs.json.
 
   --port <n>   port to listen on (default 4300; the next free one when 4300 is taken)
   --host <h>   interface to listen on (default 127.0.0.1)
+  --root <d>   the folder holding docs.json, when the repository has several
   -h, --help   show this help`;
 
 /** Default port of the preview. */
@@ -43,7 +44,30 @@ export interface DevOptions {
   host?: string;
   /** Where the built site and its cache live; default a folder per repository under the temp folder. */
   cacheDir?: string;
+  /** The folder of `dir` holding `docs.json`; default: found as a build finds it (config/docs-root.ts). */
+  root?: string;
   log?(line: string): void;
+}
+
+/** Paths (relative to `dir`) of the `docs.json` files of its folders, dot-folders and `node_modules/` left out. */
+function configFiles(dir: string, rel = '', found: string[] = []): string[] {
+  for (const e of fs.readdirSync(path.join(dir, rel), { withFileTypes: true })) {
+    if (e.isDirectory() && !e.name.startsWith('.') && e.name !== 'node_modules') configFiles(dir, `${rel}${e.name}/`, found);
+    else if (e.name === 'docs.json' || (rel === '' && e.name === 'mint.json')) found.push(`${rel}${e.name}`);
+  }
+  return found;
+}
+
+/**
+ * The folder of the repository at `dir` the preview serves: its docs root, chosen by the rule a
+ * build follows, so the preview shows what `build-site` publishes.
+ */
+async function docsFolder(dir: string, root: string | undefined): Promise<string> {
+  if (!fs.existsSync(dir)) throw new Error(`${dir}: no such folder; give the folder of a docs repository`);
+  if (root === undefined && fs.existsSync(path.join(dir, 'docs.json'))) return dir;
+  const { findDocsRoot, normalizeDocsRoot } = await import('../config/docs-root.ts');
+  const paths = root === undefined ? configFiles(dir) : [`${normalizeDocsRoot(root)}docs.json`].filter((p) => fs.existsSync(path.join(dir, p)));
+  return path.resolve(dir, findDocsRoot(paths, root));
 }
 
 /** Where the preview of the repository at `dir` keeps its built site and page cache by default. */
@@ -59,8 +83,7 @@ export interface DevPreview extends DevServer { dir: string }
  * `docs.json`, then builds in the background (`session.ready` settles when that build is done).
  */
 export async function startDev(opts: DevOptions): Promise<DevPreview> {
-  const dir = path.resolve(opts.dir);
-  if (!fs.existsSync(path.join(dir, 'docs.json'))) throw new Error(`${dir}: no docs.json here; give the folder of a docs repository (the one holding docs.json)`);
+  const dir = await docsFolder(path.resolve(opts.dir), opts.root);
   const cacheDir = opts.cacheDir ?? devCacheDir(dir);
   // First of all, the compiler (on an empty cache its sandbox starts now: the first page waits
   // for it), then the rest; loaded here, so `dev --help` starts quickly. The compiler's build
@@ -121,7 +144,7 @@ export async function startDev(opts: DevOptions): Promise<DevPreview> {
 export async function devMain(argv: string[], log: (line: string) => void = (l) => process.stdout.write(`${l}\n`)): Promise<number | undefined> {
   let args;
   try {
-    args = parseArgs({ args: argv, allowPositionals: true, options: { port: { type: 'string' }, host: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
+    args = parseArgs({ args: argv, allowPositionals: true, options: { port: { type: 'string' }, host: { type: 'string' }, root: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
   } catch (err) {
     log(`${(err as Error).message}\n${DEV_USAGE}`);
     return 1;
@@ -134,7 +157,7 @@ export async function devMain(argv: string[], log: (line: string) => void = (l) 
   const started = performance.now();
   let dev;
   try {
-    dev = await startDev({ dir, port, host: args.values.host, log });
+    dev = await startDev({ dir, port, host: args.values.host, root: args.values.root, log });
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
     log(e.code === 'EADDRINUSE' ? `error: port ${port} is taken; choose another with --port` : `error: ${e.message}`);

@@ -7,8 +7,13 @@ import { userError } from '../errors.ts';
 export interface BuildLimits {
   /** Bytes the repository may take (Git objects, or files of a plain folder). Default 500 MB. */
   maxRepoBytes: number;
-  /** Files the repository may hold. Default 20,000. */
+  /** Files the docs root (the folder of `docs.json`, what the site publishes) may hold. Default 20,000. */
   maxFiles: number;
+  /**
+   * Files the whole repository may hold, docs root included: a monorepo keeps its docs in a
+   * folder beside the rest of its code, which the build lists but never reads. Default 200,000.
+   */
+  maxRepoFiles: number;
   /** Bytes the published site may take. Default 1 GB. */
   maxOutputBytes: number;
   /** Wall-clock time a build may take, in milliseconds. Default 10 minutes. */
@@ -21,6 +26,7 @@ export interface BuildLimits {
 export const DEFAULT_LIMITS: BuildLimits = {
   maxRepoBytes: 500 * 1024 * 1024,
   maxFiles: 20_000,
+  maxRepoFiles: 200_000,
   maxOutputBytes: 1024 * 1024 * 1024,
   maxBuildMs: 10 * 60 * 1000,
   maxCpuMs: 15 * 60 * 1000,
@@ -33,13 +39,26 @@ export function formatMegabytes(bytes: number): string {
   return bytes >= MB ? `${Math.round(bytes / MB)} MB` : `${(bytes / MB).toFixed(1)} MB`;
 }
 
-/** Throws `repo_too_large` or `too_many_files` when the repository exceeds its limits. */
+const count = (n: number) => n.toLocaleString('en-US');
+
+/**
+ * Throws `repo_too_large` or `too_many_files` when the whole repository exceeds its bounds
+ * (bytes, `maxRepoFiles`), checked as soon as it is listed, before its docs root is looked for.
+ */
 export function checkRepository(sizeBytes: number, fileCount: number, limits: BuildLimits): void {
   if (sizeBytes > limits.maxRepoBytes) {
     throw userError('repo_too_large', `repository is ${formatMegabytes(sizeBytes)}; the limit is ${formatMegabytes(limits.maxRepoBytes)}`);
   }
+  if (fileCount > limits.maxRepoFiles) {
+    throw userError('too_many_files', `repository has ${count(fileCount)} files; the limit is ${count(limits.maxRepoFiles)}`);
+  }
+}
+
+/** Throws `too_many_files` when the docs root (`root`, `''` for the repository root) holds more than `maxFiles` files. */
+export function checkDocsRoot(root: string, fileCount: number, limits: BuildLimits): void {
   if (fileCount > limits.maxFiles) {
-    throw userError('too_many_files', `repository has ${fileCount.toLocaleString('en-US')} files; the limit is ${limits.maxFiles.toLocaleString('en-US')}`);
+    const where = root === '' ? 'repository' : `docs folder ${root}`;
+    throw userError('too_many_files', `${where} has ${count(fileCount)} files; the limit is ${count(limits.maxFiles)}`);
   }
 }
 

@@ -1,18 +1,27 @@
 /**
  * The clone step: the commit to build, as a `RepoSnapshot` (path → blob id, bytes on demand),
- * fetched from a remote, read from a local repository or folder, or handed in by the caller.
+ * fetched from a remote, read from a local repository or folder, or handed in by the caller,
+ * then seen from its docs root (the folder of `docs.json`, see config/docs-root.ts).
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { isGitRepository, openDirSnapshot, openGitSnapshot, type RepoSnapshot } from '../git/repo-snapshot.ts';
-import { checkRepository } from '../limits/build-limits.ts';
+import { findDocsRoot, rootedSnapshot } from '../config/docs-root.ts';
+import { checkDocsRoot, checkRepository } from '../limits/build-limits.ts';
 import type { BuildContext, BuildSource } from './context.ts';
 
-/** Opens the build's source and checks it against the repository limits. */
+/**
+ * Opens the build's source, checks it against the repository limits, finds its docs root and
+ * returns the snapshot seen from it (the root's files at paths relative to it), checked against
+ * the limit of files a site may have.
+ */
 export async function clone(ctx: BuildContext): Promise<RepoSnapshot> {
   const snapshot = await openSource(ctx.opts.source);
   checkRepository(snapshot.sizeBytes, snapshot.files.size, ctx.limits);
-  return snapshot;
+  const root = findDocsRoot(snapshot.files, ctx.opts.docsRoot);
+  const docs = rootedSnapshot(snapshot, root);
+  checkDocsRoot(root, docs.files.size, ctx.limits);
+  return docs;
 }
 
 /** Opens the repository snapshot of a build source (cloning or fetching a remote first). */

@@ -30,6 +30,11 @@ export type BuildSource =
 /** Options of `build`. */
 export interface BuildOptions {
   source: BuildSource;
+  /**
+   * The folder of the repository holding `docs.json` (`docs`, `site/docs/`; `''` the root), when
+   * the project names it; default: found (see config/docs-root.ts).
+   */
+  docsRoot?: string;
   /** The site's store (already scoped to the site, e.g. with `prefixStore(s3, 'sites/<id>/')`). */
   store: ObjectStore;
   /** Absolute origin of the site, e.g. `https://acme.docs.example`. */
