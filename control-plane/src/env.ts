@@ -4,6 +4,7 @@
  */
 import { createPrivateKey } from 'node:crypto';
 import fs from 'node:fs';
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -96,6 +97,43 @@ export const envSchema = z.object({
   SESSION_MAX_DAYS: z.coerce.number().int().min(1).max(365).default(30),
   /** DNS servers custom-domain TXT checks ask, comma-separated `host` or `host:port`; default the system's resolvers. */
   DNS_RESOLVER: optional,
+  /**
+   * Where customers point a custom subdomain (its CNAME target), shown in the dashboard; default
+   * SITES_DOMAIN. It must resolve to the site server (or the edge in front of it).
+   */
+  DOMAIN_CNAME_TARGET: z.string().trim().toLowerCase().regex(/^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/, { error: 'must be a hostname such as sites.example.com' }).optional(),
+  /** The site server's public IPv4 and IPv6 addresses, comma-separated: the A/AAAA records an apex domain needs, shown in the dashboard; default none (the dashboard then asks for an ALIAS record). */
+  DOMAIN_APEX_ADDRESSES: z.string().trim().default('').transform((value, ctx) => {
+    const list = value.split(',').map((a) => a.trim()).filter(Boolean);
+    const bad = list.find((a) => isIP(a) === 0);
+    if (bad === undefined) return list;
+    ctx.addIssue({ code: 'custom', message: `Unexpected ${JSON.stringify(bad)}; expected IPv4 or IPv6 addresses separated by commas` });
+    return z.NEVER;
+  }),
+  /**
+   * The ACME directory certificates for verified custom domains are ordered from (RFC 8555), e.g.
+   * https://acme-v02.api.letsencrypt.org/directory. Unset: the site server orders none and has no
+   * HTTPS listener (an edge such as Caddy in front terminates TLS; docker/Caddyfile).
+   */
+  ACME_DIRECTORY_URL: z.string().url().refine((u) => u.startsWith('https://'), { error: 'must be an https:// URL (an ACME directory)' }).optional(),
+  /** Contact email given to the ACME CA (expiry and policy notices). */
+  ACME_CONTACT_EMAIL: z.string().trim().email({ error: 'must be an email address' }).optional(),
+  /** PEM text or file path of the CA that signed the ACME directory's own HTTPS certificate (a test CA such as Pebble); default the system's roots. */
+  ACME_DIRECTORY_CA: z.string().trim().min(1).optional().transform((value, ctx) => {
+    if (value === undefined) return undefined;
+    const pem = value.includes('-----BEGIN') ? value.replace(/\\n/g, '\n') : readFileOrUndefined(value);
+    if (pem?.includes('-----BEGIN CERTIFICATE-----')) return pem;
+    ctx.addIssue({ code: 'custom', message: 'Unexpected value that is neither PEM certificate text nor a readable certificate file' });
+    return z.NEVER;
+  }),
+  /** A certificate is renewed once it expires within this many days. */
+  ACME_RENEW_WITHIN_DAYS: z.coerce.number().int().min(1).max(60).default(30),
+  /** How often certificates due for an order or a renewal are looked for. */
+  ACME_CHECK_INTERVAL_MS: z.coerce.number().int().min(1000).max(86_400_000).default(3_600_000),
+  /** The site server's HTTPS listener (custom domains' certificates by SNI), started when ACME_DIRECTORY_URL is set; 0 takes a free port. */
+  SITE_HTTPS_PORT: port(4443),
+  /** The HTTPS port visitors reach (when a proxy maps 443 to SITE_HTTPS_PORT); default SITE_HTTPS_PORT. HTTP redirects to it. */
+  SITE_HTTPS_PUBLIC_PORT: z.coerce.number().int().min(1).max(65535).optional(),
 }).superRefine((env, ctx) => {
   const app = ['GITHUB_APP_ID', 'GITHUB_APP_PRIVATE_KEY', 'GITHUB_APP_SLUG', 'GITHUB_APP_CLIENT_ID', 'GITHUB_APP_CLIENT_SECRET'] as const;
   const missing = app.filter((k) => env[k] === undefined);
@@ -103,6 +141,11 @@ export const envSchema = z.object({
     ctx.addIssue({ code: 'custom', path: [missing[0]], message: `Required with the other GITHUB_APP_* variables; set ${missing.join(', ')}, or none of them to turn GitHub off` });
   }
 });
+
+/** A file's text, or undefined when it cannot be read. */
+function readFileOrUndefined(file: string): string | undefined {
+  try { return fs.readFileSync(file, 'utf8'); } catch { return undefined; }
+}
 
 /** PEM text from a PEM value or a file path, checked to be a private key; or why not. */
 function readPrivateKey(value: string): string | { error: string } {

@@ -31,6 +31,8 @@ import { warmOnDeployment } from './assistant/warm-on-deployment.ts';
 import type { UsageSink } from './assistant/usage-sink.ts';
 import { passwordGate } from './sites/password-gate.ts';
 import { startSiteServer, type SiteServer } from './sites/site-server.ts';
+import { domainTls, type DomainTls } from './domains/domain-tls.ts';
+import { tlsAskApi } from './domains/tls-ask.ts';
 import { projectPrefixes } from './sites/bucket-prefixes.ts';
 import { siteUrlOf } from './sites/site-url.ts';
 
@@ -61,6 +63,8 @@ export interface Platform {
   webhooks: { kick(): void; stop(): Promise<void> };
   /** The assistant's and MCP's per-deployment index cache, warmed when a deployment finishes. */
   assistantIndex: SiteIndex;
+  /** Custom domains' certificates and the HTTPS listener; only when ACME_DIRECTORY_URL is set. */
+  tls?: DomainTls;
   close(): Promise<void>;
 }
 
@@ -106,7 +110,7 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
       const { received, inserted, dropped, failed } = ref.analytics?.stats() ?? { received: 0, inserted: 0, dropped: 0, failed: 0 };
       return { received, inserted, dropped, failed };
     }),
-    middleware: [lazy((d) => internalApi(d, workerSecret)), lazy((d) => ciApi(d)), lazy((d) => gitHttpMiddleware(d)), lazy((d) => logIngestApi(d, ref.analytics!))],
+    middleware: [lazy((d) => internalApi(d, workerSecret)), lazy((d) => ciApi(d)), lazy((d) => gitHttpMiddleware(d)), lazy((d) => logIngestApi(d, ref.analytics!)), lazy((d) => tlsAskApi(d))],
   });
   ref.deps = cp.deps;
   // The job object routes preserve what a deployment replaces in this store; a failed one is undone from it.
@@ -139,6 +143,8 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
   const unwatch = watchDeployments(cp.m, { now: () => cp.deps.now(), siteUrlOf: (p) => siteUrlOf(cp.deps, p), onQueued: webhooks.kick, onError: log('outgoing webhook event failed') });
   const assistantIndex = siteIndex({ store });
   const stopWarming = warmOnDeployment(cp.m, assistantIndex);
+  const tls = env.ACME_DIRECTORY_URL ? domainTls({ m: cp.m, env, now: () => cp.deps.now(), onError: log('certificate check failed') }) : undefined;
+  if (tls) services.kickCertificates = () => tls.scheduler.kick();
   const schemaPath = new URL('../../builder/schema/docs.schema.json', import.meta.url);
   const site = await startSiteServer({
     m: cp.m, store, sitesDomain: env.SITES_DOMAIN, siteUrlTemplate: () => cp.deps.env.siteUrlTemplate, host: env.SITE_HOST, port: opts.sitePort ?? env.SITE_PORT,
@@ -148,13 +154,16 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
       beaconHandler({ recorder: analytics, trustProxy: env.TRUST_PROXY, now: () => cp.deps.now().getTime() }),
     ),
     onServed: recordServed(analytics, env.TRUST_PROXY),
+    beforeSites: tls?.beforeSites,
     globalFiles: fs.existsSync(schemaPath) ? { '/docs.schema.json': { body: fs.readFileSync(schemaPath), contentType: 'application/schema+json' } } : {},
   }).catch(async (err: unknown) => { clearInterval(journalSweep); unwatch(); stopWarming(); await webhooks.stop(); await cp.close(); throw err; });
+  await tls?.start(site.handle).catch(async (err: unknown) => { clearInterval(journalSweep); unwatch(); stopWarming(); await webhooks.stop(); await site.close(); await cp.close(); throw err; });
   // SITE_PORT=0 takes a free port: the default site URLs (API, webhooks, logs) name the one it got.
   if (env.SITE_URL_TEMPLATE === undefined && env.SITE_PORT === 0) env.siteUrlTemplate = cp.deps.env.siteUrlTemplate = `http://{slug}.${env.SITES_DOMAIN}:${site.port}`;
   return {
-    cp, site, store, workerSecret, internalUrl, analytics, webhooks, assistantIndex,
+    cp, site, store, workerSecret, internalUrl, analytics, webhooks, assistantIndex, tls,
     async close() {
+      await tls?.close();
       clearInterval(journalSweep);
       unwatch();
       stopWarming();

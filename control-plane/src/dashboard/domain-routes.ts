@@ -10,7 +10,10 @@
 import { z } from 'zod';
 import { findOwnProject } from '../projects/own-project.ts';
 import { projectParams } from '../api/schemas.ts';
-import type { Domain } from '../db/models/index.ts';
+import type { Certificate, Domain } from '../db/models/index.ts';
+import { certificatesOf, certificateState, certificateStateSchema, dnsSetupSchema } from '../domains/certificate-json.ts';
+import { dnsSetupFor } from '../domains/dns-records.ts';
+import type { Env } from '../env.ts';
 import { DOMAIN_STATUSES, liveDomainFilter, PENDING_DOMAIN_TTL_MS } from '../db/models/domain.ts';
 import { hostFromInput } from '../../dashboard-app/src/shared/hostname.ts';
 import { checkLifetimeCap } from '../entitlements/resolver.ts';
@@ -32,15 +35,19 @@ const domainSchema = z.object({
   hostname: z.string(), status: z.enum(DOMAIN_STATUSES), created_at: z.string(), verified_at: z.string().nullable(),
   expires_at: z.string().nullable().describe('When a pending claim lapses unless verified by then (7 days after it was added); null once verified'),
   verification: z.object({ txt_name: z.string(), txt_value: z.string(), http_path: z.string(), http_body: z.string() }),
+  dns: dnsSetupSchema,
+  certificate: certificateStateSchema,
 }).meta({ id: 'DashboardDomain' });
 const domainParams = projectParams.extend({ hostname: z.string() });
 
-function domainJson(d: Domain) {
+function domainJson(env: Env, d: Domain, cert?: Certificate) {
   return {
     hostname: d.hostname, status: d.status as 'pending' | 'verified', created_at: d.created_at.toISOString(),
     verified_at: d.verified_at ? d.verified_at.toISOString() : null,
     expires_at: d.status === 'pending' && d.expires_at ? d.expires_at.toISOString() : null,
     verification: verificationOf(d.hostname, d.verification_token),
+    dns: dnsSetupFor(env, d.hostname),
+    certificate: certificateState(env, d, cert),
   };
 }
 
@@ -60,7 +67,8 @@ export function registerDomainRoutes(router: DashboardRouter, _deps: Deps): void
     async handler({ params, session, deps }) {
       const project = await findOwnProject(deps.m, session.orgId, params.id);
       const rows = await deps.m.Domain.find({ project_id: project._id, ...liveDomainFilter(deps.now()) }).sort({ created_at: 1, _id: 1 }).lean();
-      return { body: { data: rows.map(domainJson) } };
+      const certs = await certificatesOf(deps.m, rows.map((d) => d.hostname));
+      return { body: { data: rows.map((d) => domainJson(deps.env, d, certs.get(d.hostname))) } };
     },
   }));
 
@@ -99,7 +107,7 @@ export function registerDomainRoutes(router: DashboardRouter, _deps: Deps): void
         throw taken(hostname);
       }
       await auditAction(ctx, deps, session, 'domain.added', { type: 'domain', id: hostname, name: project.slug });
-      return { status: 201, body: domainJson(created) };
+      return { status: 201, body: domainJson(deps.env, created) };
     },
   }));
 
@@ -133,8 +141,11 @@ export function registerDomainRoutes(router: DashboardRouter, _deps: Deps): void
         }
         await deps.m.Domain.deleteMany({ hostname, _id: { $ne: domain._id } });
         await syncPrimary(deps, project._id);
+        // Its certificate is ordered now rather than at the next scheduled check.
+        deps.services.kickCertificates?.();
       }
-      return { body: domainJson((await deps.m.Domain.findById(domain._id).lean()) as Domain) };
+      const certs = await certificatesOf(deps.m, [hostname]);
+      return { body: domainJson(deps.env, (await deps.m.Domain.findById(domain._id).lean()) as Domain, certs.get(hostname)) };
     },
   }));
 
@@ -145,6 +156,8 @@ export function registerDomainRoutes(router: DashboardRouter, _deps: Deps): void
       const project = await findOwnProject(deps.m, session.orgId, params.id);
       const { deletedCount } = await deps.m.Domain.deleteOne({ hostname: params.hostname.toLowerCase(), project_id: project._id });
       if (!deletedCount) throw notFound('domain');
+      // Its certificate is no longer presented (domains/certificate-contexts.ts) nor renewed.
+      await deps.m.Certificate.deleteOne({ _id: params.hostname.toLowerCase(), project_id: project._id });
       await syncPrimary(deps, project._id);
       return { status: 204 };
     },

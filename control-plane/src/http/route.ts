@@ -34,6 +34,8 @@ export interface Services {
   siteStore?: ObjectStore;
   /** Follow a project's life: its managed repository, its site files. */
   projectHooks?: ProjectHooks[];
+  /** Called after a custom domain is verified, to order its certificate at once; without it the next scheduled check does. */
+  kickCertificates?: () => void;
   /** Called after a deployment is queued, to wake idle builder workers at once; without it they poll. */
   wakeWorkers?: () => void;
   /** The origin builders reach the internal API and Git at; default `publicApiUrl` without `/v1`. */

@@ -44,11 +44,22 @@ export interface SiteServerOptions {
    * after the response is handed to the socket; it must not throw or wait (analytics buffers).
    */
   onServed?(req: http.IncomingMessage, url: URL, projectId: string, key: string): void;
+  /**
+   * Runs first on the plain-HTTP listener only, before any site: ACME's HTTP-01 challenges and the
+   * redirect to HTTPS of a host with a certificate (domains/http-challenge.ts). True when it answered.
+   */
+  beforeSites?(req: http.IncomingMessage, res: http.ServerResponse): Promise<boolean>;
   /** Files served on every host at a fixed path (e.g. `/docs.schema.json`). */
   globalFiles?: Record<string, { body: Buffer; contentType: string }>;
 }
 
-export interface SiteServer { port: number; url: string; close(): Promise<void> }
+export interface SiteServer {
+  port: number;
+  url: string;
+  /** The sites' request handler without `beforeSites`, for the HTTPS listener (domains/https-listener.ts). */
+  handle: http.RequestListener;
+  close(): Promise<void>;
+}
 
 const TTL_MS = 2_000;
 /** The policy every SVG is served with: no script, no fetches, inline styles only. */
@@ -117,7 +128,7 @@ export async function startSiteServer(opts: SiteServerOptions): Promise<SiteServ
     return true;
   }
 
-  const server = http.createServer(async (req, res) => {
+  async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     try {
       const url = new URL(req.url ?? '/', 'http://site');
       const global = opts.globalFiles?.[url.pathname];
@@ -164,12 +175,23 @@ export async function startSiteServer(opts: SiteServerOptions): Promise<SiteServ
       if (!res.headersSent) { res.statusCode = 500; res.setHeader('Content-Type', 'text/plain; charset=utf-8'); }
       res.end('Internal error\n');
     }
+  }
+  const server = http.createServer(async (req, res) => {
+    try {
+      if (opts.beforeSites && await opts.beforeSites(req, res)) return;
+    } catch {
+      if (!res.headersSent) { res.statusCode = 500; res.setHeader('Content-Type', 'text/plain; charset=utf-8'); }
+      res.end('Internal error\n');
+      return;
+    }
+    await handle(req, res);
   });
   await listen(server, opts.port, opts.host, 'SITE_PORT');
   const port = (server.address() as AddressInfo).port;
   return {
     port,
     url: `http://${opts.host}:${port}`,
+    handle: (req, res) => void handle(req, res),
     close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
   };
 }

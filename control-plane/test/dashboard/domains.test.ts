@@ -24,6 +24,9 @@ t.test('dashboard custom domains', async (t) => {
       hostname, status: 'pending', created_at: api.clock.now.toISOString(), verified_at: null,
       expires_at: new Date(api.clock.now.getTime() + PENDING_DOMAIN_TTL_MS).toISOString(),
       verification: { txt_name: `_folio-challenge.${hostname}`, txt_value: `folio-verify=${token}`, http_path: '/.well-known/folio-verify.txt', http_body: token },
+      // A subdomain points at the sites domain by CNAME; no certificate is ordered by a platform without ACME_DIRECTORY_URL.
+      dns: { kind: 'subdomain', records: [{ type: 'CNAME', name: hostname, value: 'localhost' }] },
+      certificate: null,
     });
     t.equal(await projectIdForHost(api.cp.m, 'localhost', hostname), undefined, 'not served while pending');
     dns.txt.set(`_folio-challenge.${hostname}`, ['folio-verify=someone-else']);

@@ -29,6 +29,7 @@ import { ssoDomainSchema, type SsoDomain } from './sso-domain.ts';
 import { ssoPendingSchema, type SsoPending } from './sso-pending.ts';
 import { ssoAssertionSchema, type SsoAssertion } from './sso-assertion.ts';
 import { publishJournalSchema, type PublishJournal } from './publish-journal.ts';
+import { acmeAccountSchema, acmeChallengeSchema, certificateSchema, type AcmeAccount, type AcmeChallenge, type Certificate } from './certificate.ts';
 
 export interface Models {
   Organization: Model<Organization>;
@@ -61,6 +62,9 @@ export interface Models {
   SsoPending: Model<SsoPending>;
   SsoAssertion: Model<SsoAssertion>;
   PublishJournal: Model<PublishJournal>;
+  Certificate: Model<Certificate>;
+  AcmeAccount: Model<AcmeAccount>;
+  AcmeChallenge: Model<AcmeChallenge>;
 }
 
 const cache = new WeakMap<Connection, Models>();
@@ -100,6 +104,9 @@ export function models(connection: Connection): Models {
       SsoPending: connection.model<SsoPending>('SsoPending', ssoPendingSchema, 'sso_pending'),
       SsoAssertion: connection.model<SsoAssertion>('SsoAssertion', ssoAssertionSchema, 'sso_assertions'),
       PublishJournal: connection.model<PublishJournal>('PublishJournal', publishJournalSchema, 'publish_journal'),
+      Certificate: connection.model<Certificate>('Certificate', certificateSchema, 'certificates'),
+      AcmeAccount: connection.model<AcmeAccount>('AcmeAccount', acmeAccountSchema, 'acme_accounts'),
+      AcmeChallenge: connection.model<AcmeChallenge>('AcmeChallenge', acmeChallengeSchema, 'acme_challenges'),
     };
     cache.set(connection, m);
   }
@@ -120,4 +127,4 @@ export async function syncIndexes(connection: Connection): Promise<void> {
   for (const model of Object.values(m)) await (model as Model<unknown>).createIndexes();
 }
 
-export type { AnalyticsEvent, AnalyticsSalt, ApiKey, AuditEntry, ServerSecret, WebhookEndpoint, WebhookMessage, Organization, Project, UsageCounter, Deployment, Page, WebhookDelivery, User, Membership, Session, OwnerClaim, Invitation, Domain, Preview, GithubInstallation, SsoConnection, SsoDomain, SsoPending, SsoAssertion, PublishJournal };
+export type { AnalyticsEvent, AnalyticsSalt, ApiKey, AuditEntry, ServerSecret, WebhookEndpoint, WebhookMessage, Organization, Project, UsageCounter, Deployment, Page, WebhookDelivery, User, Membership, Session, OwnerClaim, Invitation, Domain, Preview, GithubInstallation, SsoConnection, SsoDomain, SsoPending, SsoAssertion, PublishJournal, Certificate, AcmeAccount, AcmeChallenge };
