@@ -30,6 +30,7 @@ import { siteIndex, type SiteIndex } from './assistant/site-index.ts';
 import { warmOnDeployment } from './assistant/warm-on-deployment.ts';
 import type { UsageSink } from './assistant/usage-sink.ts';
 import { passwordGate } from './sites/password-gate.ts';
+import { siteBranding } from './sites/site-branding.ts';
 import { startSiteServer, type SiteServer } from './sites/site-server.ts';
 import { domainTls, type DomainTls } from './domains/domain-tls.ts';
 import { tlsAskApi } from './domains/tls-ask.ts';
@@ -146,9 +147,12 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
   const tls = env.ACME_DIRECTORY_URL ? domainTls({ m: cp.m, env, now: () => cp.deps.now(), onError: log('certificate check failed') }) : undefined;
   if (tls) services.kickCertificates = () => tls.scheduler.kick();
   const schemaPath = new URL('../../builder/schema/docs.schema.json', import.meta.url);
+  // The badge follows the organization's current plan at serve time (docs/decisions/107).
+  const branding = siteBranding(cp.m, () => cp.deps.now());
   const site = await startSiteServer({
     m: cp.m, store, sitesDomain: env.SITES_DOMAIN, siteUrlTemplate: () => cp.deps.env.siteUrlTemplate, host: env.SITE_HOST, port: opts.sitePort ?? env.SITE_PORT,
-    gate: passwordGate({ m: cp.m, trustProxy: env.TRUST_PROXY, now: opts.now }),
+    gate: passwordGate({ m: cp.m, trustProxy: env.TRUST_PROXY, now: opts.now, branding }),
+    branding,
     handle: chainHandlers(
       siteRoutes({ m: cp.m, store, env, sites: assistantIndex, usage: opts.usage ?? usageToAnalytics(analytics, env.TRUST_PROXY), now: opts.now }),
       beaconHandler({ recorder: analytics, trustProxy: env.TRUST_PROXY, now: () => cp.deps.now().getTime() }),

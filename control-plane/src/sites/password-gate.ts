@@ -10,7 +10,8 @@
  *   with `Retry-After`.
  * - Everything of a protected site, the form included, is `Cache-Control: private` with
  *   `Vary: Cookie`, so a CDN in front never stores it and never serves it to another visitor.
- * The plan is not read here: protection keeps working after a downgrade (quota rule 6).
+ * The plan is not read here: protection keeps working after a downgrade (quota rule 6). Only
+ * the form's "Powered by Folio" badge follows the plan (`branding`, site-branding.ts).
  */
 import type http from 'node:http';
 import { visitorAddress } from '../http/client-address.ts';
@@ -18,7 +19,9 @@ import { VisitorRate } from '../http/visitor-rate.ts';
 import type { Models } from '../db/models/index.ts';
 import { AppError } from '../errors.ts';
 import { escapeHtml } from '../http/escape-html.ts';
+import { POWERED_BY_HTML } from '@folio/site-template/shared/powered-by.ts';
 import { safeNext } from './safe-next.ts';
+import type { SiteBranding } from './site-branding.ts';
 import { checkSiteAuthCookie, readCookie, SITE_AUTH_COOKIE, siteAuthCookie, verifySitePassword } from './site-password.ts';
 
 /** What a gate decided: answer freely, answer privately (protected and signed in), or it answered itself. */
@@ -36,11 +39,13 @@ export interface PasswordGateOptions {
   /** Password attempts per visitor and site per window; default 10 per 15 minutes. */
   attempts?: number;
   windowMs?: number;
+  /** Whether the form shows the "Powered by Folio" badge; default never. */
+  branding?: SiteBranding;
 }
 
 const MAX_FORM_BYTES = 4096;
 
-function formPage(siteName: string, next: string, message?: string): string {
+function formPage(siteName: string, next: string, message: string | undefined, branded: boolean): string {
   const name = escapeHtml(siteName);
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
@@ -51,7 +56,7 @@ main{background:#fff;border:1px solid #dfe2e7;border-radius:12px;padding:2rem;wi
 h1{font-size:1.25rem;margin:0 0 .25rem}p{margin:0 0 1rem;color:#5b616b}
 input{width:100%;box-sizing:border-box;padding:.6rem;border:1px solid #c9ced6;border-radius:8px;font:inherit}
 button{margin-top:.75rem;width:100%;padding:.6rem;border:0;border-radius:8px;background:#1c1f24;color:#fff;font:inherit;cursor:pointer}
-.error{color:#b42318}footer{margin-top:1rem;font-size:.8rem;color:#8a9099;text-align:center}
+.error{color:#b42318}
 @media (prefers-color-scheme:dark){body{background:#111316;color:#e8eaed}main{background:#1a1d21;border-color:#2c3036}input{background:#111316;color:#e8eaed;border-color:#3a3f46}button{background:#e8eaed;color:#111316}p{color:#a0a6ae}}
 </style></head>
 <body><main>
@@ -64,8 +69,7 @@ ${message ? `<p class="error" role="alert">${escapeHtml(message)}</p>` : ''}
 <input id="password" name="password" type="password" autocomplete="current-password" required autofocus>
 <button type="submit">Continue</button>
 </form>
-<footer>Hosted with Folio</footer>
-</main></body></html>
+${branded ? POWERED_BY_HTML : ''}</main></body></html>
 `;
 }
 
@@ -75,8 +79,8 @@ function privateHeaders(res: http.ServerResponse): void {
   res.setHeader('X-Robots-Tag', 'noindex');
 }
 
-function answerForm(req: http.IncomingMessage, res: http.ServerResponse, status: number, siteName: string, next: string, message?: string): void {
-  const body = Buffer.from(formPage(siteName, next, message));
+function answerForm(req: http.IncomingMessage, res: http.ServerResponse, status: number, site: { name: string; branded: boolean }, next: string, message?: string): void {
+  const body = Buffer.from(formPage(site.name, next, message, site.branded));
   res.statusCode = status;
   privateHeaders(res);
   res.setHeader('Content-Type', 'text/html; charset=utf-8');
@@ -117,7 +121,7 @@ export function passwordGate(opts: PasswordGateOptions): SiteGate {
   const visitorOf = visitorAddress(opts.trustProxy);
   const rate = new VisitorRate({ visitorMessages: opts.attempts ?? 10, visitorWindowMs: opts.windowMs ?? 15 * 60_000 });
 
-  async function signIn(req: http.IncomingMessage, res: http.ServerResponse, project: { _id: string; name: string; site_password_hash: string; site_password_set_at: Date }): Promise<void> {
+  async function signIn(req: http.IncomingMessage, res: http.ServerResponse, project: { _id: string; name: string; branded: boolean; site_password_hash: string; site_password_set_at: Date }): Promise<void> {
     const form = await readForm(req);
     const next = safeNext(form?.get('next') ?? undefined);
     try {
@@ -125,11 +129,11 @@ export function passwordGate(opts: PasswordGateOptions): SiteGate {
     } catch (err) {
       const wait = err instanceof AppError ? err.headers?.['Retry-After'] ?? '60' : '60';
       res.setHeader('Retry-After', wait);
-      return answerForm(req, res, 429, project.name, next, `Too many attempts; try again in ${wait} s`);
+      return answerForm(req, res, 429, project, next, `Too many attempts; try again in ${wait} s`);
     }
     const password = form?.get('password') ?? '';
     if (!password || !await verifySitePassword(password, project.site_password_hash)) {
-      return answerForm(req, res, 401, project.name, next, 'That password is not right; try again');
+      return answerForm(req, res, 401, project, next, 'That password is not right; try again');
     }
     const cookie = await siteAuthCookie(opts.m, project._id, project.site_password_set_at, now().getTime());
     res.statusCode = 303;
@@ -143,14 +147,14 @@ export function passwordGate(opts: PasswordGateOptions): SiteGate {
     const project = await opts.m.Project.findById(projectId, { name: 1, site_password_hash: 1, site_password_set_at: 1 }).lean();
     if (!project?.site_password_hash || !project.site_password_set_at) return 'open';
     const url = new URL(req.url ?? '/', 'http://site');
-    const protectedProject = { _id: project._id, name: project.name, site_password_hash: project.site_password_hash, site_password_set_at: project.site_password_set_at };
+    const protectedProject = { _id: project._id, name: project.name, branded: opts.branding ? await opts.branding(projectId) : false, site_password_hash: project.site_password_hash, site_password_set_at: project.site_password_set_at };
     if (url.pathname === PASSWORD_PATH) {
       if (req.method === 'POST') await signIn(req, res, protectedProject);
-      else answerForm(req, res, req.method === 'HEAD' || req.method === 'GET' ? 200 : 405, project.name, '/');
+      else answerForm(req, res, req.method === 'HEAD' || req.method === 'GET' ? 200 : 405, protectedProject, '/');
       return 'answered';
     }
     if (await checkSiteAuthCookie(opts.m, project._id, project.site_password_set_at, readCookie(req.headers.cookie, SITE_AUTH_COOKIE), now().getTime())) return 'private';
-    if (req.method === 'GET' || req.method === 'HEAD') answerForm(req, res, 401, project.name, url.pathname + url.search);
+    if (req.method === 'GET' || req.method === 'HEAD') answerForm(req, res, 401, protectedProject, url.pathname + url.search);
     else answerJson(res, 401, { error: 'password_required', message: 'This site is password protected; sign in at /_folio/password first' });
     return 'answered';
   };

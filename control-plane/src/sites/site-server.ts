@@ -12,7 +12,9 @@ import type { AddressInfo } from 'node:net';
 import { cacheControlFor, candidateKeys, contentTypeFor, matchRedirect, REVALIDATE, wantsMarkdown, type ObjectStore, type RedirectRule } from '@folio/builder';
 import type { Models } from '../db/models/index.ts';
 import { listen } from '../http/listen.ts';
-import { decoratePreviewHtml, PREVIEW_ROBOTS_HEADER, PREVIEW_ROBOTS_TXT } from './preview-page.ts';
+import { PREVIEW_ROBOTS_HEADER, PREVIEW_ROBOTS_TXT } from './preview-page.ts';
+import { decorationFor } from './decorate-page.ts';
+import type { SiteBranding } from './site-branding.ts';
 import { previewSitePrefix, sitePrefix } from './bucket-prefixes.ts';
 import { PRIVATE_CACHE, type SiteGate } from './password-gate.ts';
 import { normalizeHost, siteForHost, type HostSite } from './host-project.ts';
@@ -44,6 +46,8 @@ export interface SiteServerOptions {
    * after the response is handed to the socket; it must not throw or wait (analytics buffers).
    */
   onServed?(req: http.IncomingMessage, url: URL, projectId: string, key: string): void;
+  /** Whether a project's site shows the "Powered by Folio" badge (site-branding.ts); default never. */
+  branding?: SiteBranding;
   /**
    * Runs first on the plain-HTTP listener only, before any site: ACME's HTTP-01 challenges and the
    * redirect to HTTPS of a host with a certificate (domains/http-challenge.ts). True when it answered.
@@ -92,15 +96,15 @@ export async function startSiteServer(opts: SiteServerOptions): Promise<SiteServ
     return rules;
   }
 
-  async function send(req: http.IncomingMessage, res: http.ServerResponse, key: string, prefix: string, status = 200, isPrivate = false, preview?: HostSite['preview']): Promise<boolean> {
+  async function send(req: http.IncomingMessage, res: http.ServerResponse, key: string, prefix: string, status = 200, isPrivate = false, preview?: HostSite['preview'], branded = false): Promise<boolean> {
     const head = await opts.store.head(prefix + key);
     if (!head) return false;
     const type = contentTypeFor(key);
-    // A preview's pages get noindex and the banner here, not in its build (preview-page.ts).
-    const decorate = preview && type.startsWith('text/html')
-      ? (b: Uint8Array) => Buffer.from(decoratePreviewHtml(Buffer.from(b).toString('utf8'), preview.branch, siteUrlFrom(urlTemplate(), { slug: preview.slug, custom_domain: preview.customDomain })))
-      : undefined;
-    const etag = `"${head.etag.replace(/"/g, '')}${decorate ? '-preview' : ''}"`;
+    // A preview's noindex and banner, and the badge of a branded site, are added here, not in the build (decorate-page.ts).
+    const decoration = decorationFor(key, type, {
+      branded, preview: preview && { branch: preview.branch, productionUrl: siteUrlFrom(urlTemplate(), { slug: preview.slug, custom_domain: preview.customDomain }) },
+    });
+    const etag = `"${head.etag.replace(/"/g, '')}${decoration?.etagSuffix ?? ''}"`;
     res.setHeader('Content-Type', type);
     // An SVG opened as a document could run script or load what it names: uploads are sanitised,
     // and this policy blocks whatever remains (and anything a repository's own SVGs carry).
@@ -120,7 +124,7 @@ export async function startSiteServer(opts: SiteServerOptions): Promise<SiteServ
     if (status === 200 && ifNoneMatch(req.headers['if-none-match'], etag)) { res.removeHeader('Content-Type'); res.statusCode = 304; res.end(); return true; }
     const stored = await opts.store.get(prefix + key);
     if (stored === undefined) return false;
-    const bytes = decorate ? decorate(stored) : stored;
+    const bytes = decoration ? decoration.apply(stored) : stored;
     res.statusCode = status;
     res.setHeader('Content-Length', bytes.byteLength);
     // Sent as they are: a copy per request cost a large file's size in memory each time.
@@ -162,12 +166,13 @@ export async function startSiteServer(opts: SiteServerOptions): Promise<SiteServ
         return;
       }
       const keys = candidateKeys(url.pathname, wantsMarkdown(req.headers.accept));
+      const branded = opts.branding ? await opts.branding(projectId) : false;
       for (const key of keys ?? []) {
-        if (!await send(req, res, key, prefix, 200, isPrivate, preview)) continue;
+        if (!await send(req, res, key, prefix, 200, isPrivate, preview, branded)) continue;
         if (req.method === 'GET' && !preview) opts.onServed?.(req, url, projectId, key);
         return;
       }
-      if (await send(req, res, '404.html', prefix, 404, isPrivate, preview)) return;
+      if (await send(req, res, '404.html', prefix, 404, isPrivate, preview, branded)) return;
       res.statusCode = 404;
       res.setHeader('Content-Type', 'text/plain; charset=utf-8');
       res.end('Not found\n');
