@@ -31,6 +31,7 @@ import { readManifest, STATE_PREFIX } from '@folio/builder/internal/state/manife
 import { LinkChecker } from '@folio/builder/internal/links/link-check.ts';
 import { PageMemory } from '@folio/builder/internal/state/page-bodies.ts';
 import { collectGarbage } from '@folio/builder/internal/collect-garbage.ts';
+import { staticShare } from '@folio/builder/internal/cli.ts';
 import { startEditCommitter } from './corpus/edit-committer.ts';
 import { commitEdit, externalCorpus, generatedCorpus, pageToEdit, readPages, type BenchCorpus } from './corpus/bench-corpus.ts';
 import { addVersions } from './corpus/versioned-corpus.ts';
@@ -42,7 +43,7 @@ interface Run {
   laterMs?: number[];
   /** CPU of the build process alone and of its compile sandboxes (cold builds only). */
   mainCpuMs?: number; sandboxCpuMs?: number;
-  wallMs: number; buildMs: number; cpuMs: number; compiled: number; uploaded: number; pages: number; failed: number; maxRssMb: number;
+  wallMs: number; buildMs: number; cpuMs: number; compiled: number; staticPages: number; uploaded: number; pages: number; failed: number; maxRssMb: number;
   /** Peak of the sum of RSS over the build process and its children (Pagefind), sampled. */
   treeRssMb: number;
   timings: Record<string, number>; templateVersion: string;
@@ -134,7 +135,7 @@ async function warmChild(dir: string, out: string, editPath: string, variant: nu
   const [{ buildMs, r }, ...later] = edits;
   await compiler.close();
   const maxRssMb = Math.round(process.resourceUsage().maxRSS / 1024);
-  const reply = { buildMs, laterMs: later.map((e) => e.buildMs), cpuMs: 0, compiled: r.compiled, uploaded: r.uploaded, pages: r.pagesTotal, failed: r.pagesFailed, maxRssMb, timings: r.timings, templateVersion: TEMPLATE_VERSION };
+  const reply = { buildMs, laterMs: later.map((e) => e.buildMs), cpuMs: 0, compiled: r.compiled, staticPages: r.staticPages, uploaded: r.uploaded, pages: r.pagesTotal, failed: r.pagesFailed, maxRssMb, timings: r.timings, templateVersion: TEMPLATE_VERSION };
   process.stdout.write(`\n${JSON.stringify(reply)}\n`, () => process.exit(0));
 }
 
@@ -156,7 +157,7 @@ async function child(dir: string, out: string): Promise<void> {
   const mainCpuMs = Math.round((cpu.user + cpu.system) / 1000);
   const cpuMs = Math.round(mainCpuMs + sandboxCpuMs);
   const maxRssMb = Math.round(process.resourceUsage().maxRSS / 1024);
-  const reply = { buildMs, cpuMs, mainCpuMs, sandboxCpuMs: Math.round(sandboxCpuMs), compiled: r.compiled, uploaded: r.uploaded, pages: r.pagesTotal, failed: r.pagesFailed, maxRssMb, timings: r.timings, templateVersion: TEMPLATE_VERSION };
+  const reply = { buildMs, cpuMs, mainCpuMs, sandboxCpuMs: Math.round(sandboxCpuMs), compiled: r.compiled, staticPages: r.staticPages, uploaded: r.uploaded, pages: r.pagesTotal, failed: r.pagesFailed, maxRssMb, timings: r.timings, templateVersion: TEMPLATE_VERSION };
   process.stdout.write(`\n${JSON.stringify(reply)}\n`, () => process.exit(0));
 }
 
@@ -212,6 +213,7 @@ async function bench(label: string, makeCorpus: (dir: string) => BenchCorpus, ad
   const cold = await runBuild(dir, out);
   const perPage = cold.buildMs / pages;
   console.log(`cold build: ${cold.buildMs} ms in build(), ${cold.wallMs} ms process wall; ${(pages / (cold.buildMs / 1000)).toFixed(1)} pages/s; compiled ${cold.compiled}, failed ${cold.failed}, uploaded ${cold.uploaded}; peak RSS ${cold.maxRssMb} MB (with its compile sandboxes and Pagefind's process: ${cold.treeRssMb} MB sampled)`);
+  console.log(`  ${staticShare(cold.staticPages, cold.compiled)}`);
   const manifest = await readManifest(createLocalDirStore(out));
   const state = folderBytes(path.join(out, STATE_PREFIX));
   const site = folderBytes(out) - state;

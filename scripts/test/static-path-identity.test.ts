@@ -11,6 +11,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { gunzipSync } from 'node:zlib';
 import t from 'tap';
 import { build } from '@folio/builder/internal/build.ts';
 import { closePagefind } from '@folio/builder/internal/outputs/pagefind-shard.ts';
@@ -38,10 +39,12 @@ function files(dir: string): Map<string, Buffer> {
 
 /** The first difference of two outputs, as a line a person can read; undefined when equal. */
 function firstDifference(a: Map<string, Buffer>, b: Map<string, Buffer>): string | undefined {
-  const names = [...new Set([...a.keys(), ...b.keys()])].sort();
+  // The site's own files first, then the builder's state (gzipped: compared unzipped, for a readable difference).
+  const names = [...new Set([...a.keys(), ...b.keys()])].sort((p, q) => Number(p.startsWith('_folio')) - Number(q.startsWith('_folio')) || p.localeCompare(q));
   for (const name of names) {
-    const x = a.get(name);
-    const y = b.get(name);
+    const zipped = name.endsWith('.gz');
+    const x = a.get(name) && (zipped ? gunzipSync(a.get(name)!) : a.get(name));
+    const y = b.get(name) && (zipped ? gunzipSync(b.get(name)!) : b.get(name));
     if (!x || !y) return `${name}: only ${x ? 'without' : 'with'} the static path`;
     if (x.equals(y)) continue;
     let i = 0;

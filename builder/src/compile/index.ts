@@ -5,7 +5,9 @@
  * Pages go through Vite's plugin pipeline with @mdx-js/rollup and run in Vite's module runner
  * (see runner-engine.ts for the measured comparison with a Vite SSR build), are rendered with
  * Preact and the site template's components, and code fences are highlighted by one shared
- * shiki highlighter per sandbox.
+ * shiki highlighter per sandbox. Pages that need no JavaScript of their own (Markdown and
+ * catalogue components with literal props) skip Vite: the static path (static-page.ts) renders
+ * them from their syntax tree, to the same bytes.
  *
  * Customer MDX is code, so all of that happens in sandbox processes (../sandbox/, whose
  * `createCompiler` is how the rest of the builder gets a compiler): Node's permission model (no
