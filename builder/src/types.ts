@@ -52,6 +52,11 @@ export interface CompiledPage {
   islands?: string;
   /** Set on API reference pages generated from `api.openapi`: `"GET /users"` and the operation's first tag. */
   api?: { operation: string; tag: string };
+  /**
+   * Set on MDX pages whose frontmatter names an operation (`openapi: GET /users`): the document
+   * and the operation. A page generated from a document for the same operation is left out.
+   */
+  apiOperation?: { document: string; operation: string };
 }
 
 /** A page that failed to compile: a user error with a position. */

@@ -2,7 +2,7 @@
  * The Markdown export of an API reference page (its `.md` file, `llms-full.txt` and the pages
  * API): the same content as the HTML page, minus the "Try it" panel.
  */
-import type { ApiField, ApiOperationView } from '@folio/site-template/shared/api-types.ts';
+import type { ApiField, ApiOperationView, ApiSchemaView } from '@folio/site-template/shared/api-types.ts';
 
 const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ');
 
@@ -22,7 +22,7 @@ const fence = (code: string) => '`'.repeat(Math.max(3, ...[...code.matchAll(/`+/
 
 /** The page's Markdown, starting with its title. */
 export function apiMarkdown(title: string, view: ApiOperationView): string {
-  const out = [`# ${title}`, '', `\`${view.method} ${view.path}\``, ''];
+  const out = [`# ${title}`, '', view.webhook ? `Webhook \`${view.path}\` (\`${view.method}\`)` : `\`${view.method} ${view.path}\``, ''];
   if (view.deprecated) out.push('Deprecated.', '');
   if (view.description) out.push(view.description, '');
   const rows = (['path', 'query', 'header', 'cookie'] as const).flatMap((where) => view.params[where].map((f) => ({ where, f })));
@@ -53,6 +53,18 @@ export function apiMarkdown(title: string, view: ApiOperationView): string {
     if (!r.body?.example) continue;
     const f = fence(r.body.example);
     out.push(`${f}json ${r.status}`, r.body.example, f, '');
+  }
+  return out.join('\n');
+}
+
+/** The Markdown of a named schema's page (`openapi-schema:`), starting with its title. */
+export function schemaMarkdown(title: string, view: ApiSchemaView): string {
+  const out = [`# ${title}`, '', `Schema \`${view.name}\` (\`${view.type}\`)`, ''];
+  if (view.description) out.push(view.description, '');
+  if (view.fields.length) out.push('## Properties', '', ...fieldLines(view.fields), '');
+  if (view.example) {
+    const f = fence(view.example);
+    out.push('## Example', '', `${f}json`, view.example, f, '');
   }
   return out.join('\n');
 }

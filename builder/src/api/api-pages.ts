@@ -21,6 +21,7 @@ import type { ObjectStore } from '../store/object-store.ts';
 import type { CompiledPage, PageFailure } from '../types.ts';
 import { userError } from '../errors.ts';
 import { apiMarkdown } from './api-markdown.ts';
+import { applySettings, type ApiSettings } from './api-settings.ts';
 import { operationEntries } from './api-view.ts';
 import { sha256 } from '../sha256.ts';
 
@@ -69,6 +70,10 @@ export interface ApiPagesOptions {
   bodies: PageBodies;
   /** URL paths of the site's MDX pages: an author's page wins over a generated one at the same URL. */
   taken: ReadonlySet<string>;
+  /** Source paths (`document#METHOD /path`) of operations MDX pages document in their frontmatter: not generated twice. */
+  claimed?: ReadonlySet<string>;
+  /** docs.json's `api` settings (Try it, samples, expanded properties). */
+  settings?: ApiSettings;
 }
 
 /** What {@link apiPages} found or made. */
@@ -101,24 +106,34 @@ function tooLarge(specName: string, operation: string, why: string): PageFailure
   return { sourcePath: `${specName}#${operation}`, message: `Unexpected size of the API reference page of ${operation}: ${why}. In ${specName}, ${TOO_LARGE_ADVICE}` };
 }
 
-/** The page of one operation; `urlPath` already made unique. */
-export function apiPage(view: ApiOperationView, specName: string, urlPath: string): CompiledPage {
-  const operation = `${view.method} ${view.path}`;
-  const title = view.summary ?? view.operationId ?? operation;
-  const bodyHtml = renderApiOperation(view);
-  const toc = [
+/** The table of contents of an operation's generated sections (`tryIt`: whether the page shows Try it). */
+export function operationToc(view: ApiOperationView, tryIt = true): CompiledPage['toc'] {
+  return [
     ...(Object.values(view.params).some((l) => l.length) ? [{ depth: 2, id: 'parameters', text: 'Parameters' }] : []),
     ...(view.body ? [{ depth: 2, id: 'request-body', text: 'Request body' }] : []),
     { depth: 2, id: 'responses', text: 'Responses' },
-    { depth: 2, id: 'examples', text: 'Examples' },
-    { depth: 2, id: 'try-it', text: 'Try it' },
+    ...(view.samples.length || view.responses.some((r) => r.body?.example) ? [{ depth: 2, id: 'examples', text: 'Examples' }] : []),
+    ...(tryIt && !view.webhook ? [{ depth: 2, id: 'try-it', text: 'Try it' }] : []),
   ];
-  const description = view.description?.split(/\n\s*\n/)[0].replace(/\s+/g, ' ').slice(0, 300) ?? operation;
+}
+
+/** The search text of an operation: title, method and path, description, parameters and body fields. */
+export function operationSearchText(title: string, view: ApiOperationView): string {
   const fields = Object.values(view.params).flat().map((f) => `${f.name} ${f.description ?? ''}`);
+  return [title, `${view.method} ${view.path}`, view.description ?? '', ...fields, ...(view.body?.fields ?? []).map((f) => `${f.name} ${f.description ?? ''}`)].join('\n');
+}
+
+/** The page of one operation; `urlPath` already made unique. `settings`: docs.json's `api` settings. */
+export function apiPage(written: ApiOperationView, specName: string, urlPath: string, settings: ApiSettings = {}): CompiledPage {
+  const view = applySettings(written, settings);
+  const operation = `${view.method} ${view.path}`;
+  const title = view.summary ?? view.operationId ?? operation;
+  const bodyHtml = renderApiOperation(view, { playground: settings.playground, expanded: settings.expanded });
+  const description = view.description?.split(/\n\s*\n/)[0].replace(/\s+/g, ' ').slice(0, 300) ?? operation;
   return {
     sourcePath: `${specName}#${operation}`, urlPath, title, description, frontmatter: {}, bodyHtml,
-    markdown: apiMarkdown(title, view), toc, updates: [], rss: false,
-    searchText: [title, operation, view.description ?? '', ...fields, ...(view.body?.fields ?? []).map((f) => `${f.name} ${f.description ?? ''}`)].join('\n'),
+    markdown: apiMarkdown(title, view), toc: operationToc(view, (settings.playground ?? 'interactive') === 'interactive'), updates: [], rss: false,
+    searchText: operationSearchText(title, view),
     api: { operation, tag: view.tag },
   };
 }
@@ -128,7 +143,7 @@ export function apiPage(view: ApiOperationView, specName: string, urlPath: strin
  * operation whose page exceeds a limit (fields listed, or {@link MAX_API_PAGE_OUTPUT}) is a
  * failure naming the document, the operation and what to change; the other pages are made.
  */
-export async function generateApiPages(text: string, specName: string, limits: { maxOutput?: number } = {}): Promise<GeneratedApiPages> {
+export async function generateApiPages(text: string, specName: string, limits: { maxOutput?: number } = {}, settings: ApiSettings = {}): Promise<GeneratedApiPages> {
   const maxOutput = limits.maxOutput ?? MAX_API_OUTPUT;
   // The OpenAPI parser (with its YAML and JSON Schema packages: ~70 ms of a process's start) loads
   // only when a document must be read: a build whose document is unchanged takes its pages from the cache.
@@ -146,7 +161,7 @@ export async function generateApiPages(text: string, specName: string, limits: {
     let urlPath = base;
     for (let n = 2; used.has(urlPath); n++) urlPath = `${base}-${n}`;
     used.add(urlPath);
-    const page = apiPage(view, specName, urlPath);
+    const page = apiPage(view, specName, urlPath, settings);
     const size = page.bodyHtml.length + page.markdown.length + page.searchText.length;
     if (size > MAX_API_PAGE_OUTPUT) {
       failures.push(tooLarge(specName, entry.operation, `${(size / 1_000_000).toFixed(1)} M characters of HTML, Markdown and search text; expected at most ${MAX_API_PAGE_OUTPUT / 1_000_000} M`));
@@ -170,9 +185,9 @@ export async function generateApiPages(text: string, specName: string, limits: {
  *   together exceed {@link MAX_API_OUTPUT}.
  */
 export async function apiPages(opts: ApiPagesOptions): Promise<ApiPagesResult> {
-  const setKey = sha256([opts.source.id, opts.source.name, API_PAGES_VERSION, TEMPLATE_VERSION].join('\n'));
+  const setKey = sha256([opts.source.id, opts.source.name, API_PAGES_VERSION, TEMPLATE_VERSION, JSON.stringify(opts.settings ?? {})].join('\n'));
   const listKey = `api/${setKey}.json.gz`;
-  const keep = (records: PageRecord[]) => records.filter((r) => !opts.taken.has(r.summary.urlPath));
+  const keep = (records: PageRecord[]) => records.filter((r) => !opts.taken.has(r.summary.urlPath) && !opts.claimed?.has(r.summary.sourcePath));
   const list = await decodeJson<PageList>(await opts.state.get(listKey));
   if (list?.version === 1 && Array.isArray(list.pages)) {
     const known = list.pages.map((p) => opts.summaries.get(p.cacheKey));
@@ -182,7 +197,7 @@ export async function apiPages(opts: ApiPagesOptions): Promise<ApiPagesResult> {
       return { records, generated: 0, setKey, sourceId: opts.source.id, failures, order: Array.isArray(list.order) ? list.order : list.pages.map((p) => p.sourcePath) };
     }
   }
-  const { pages, failures, order } = await generateApiPages(await opts.source.read(), opts.source.name);
+  const { pages, failures, order } = await generateApiPages(await opts.source.read(), opts.source.name, {}, opts.settings);
   const limit = limitConcurrency(16);
   const records = await Promise.all(pages.map((page) => limit(async (): Promise<PageRecord> => {
     const cacheKey = sha256(`${setKey}\n${page.sourcePath}`);

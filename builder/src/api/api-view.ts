@@ -4,7 +4,7 @@
  * parameters, `host`/`basePath`/`schemes`, `securityDefinitions`, response `schema`) are mapped
  * onto the same view.
  */
-import type { ApiAuth, ApiBody, ApiField, ApiOperationView, ApiResponse, ApiServer, ApiServerVariable } from '@folio/site-template/shared/api-types.ts';
+import type { ApiAuth, ApiBody, ApiField, ApiOperationView, ApiResponse, ApiSchemaView, ApiServer, ApiServerVariable } from '@folio/site-template/shared/api-types.ts';
 import { codeSamples } from './code-samples.ts';
 import type { OpenApiDocument } from './read-spec.ts';
 import { ApiPageTooLarge, claimListing, exampleOf, fieldOf, fieldsOf, pageExpansion, schemaNameOf, schemaNames, typeOf, type Expansion } from './schema-fields.ts';
@@ -193,6 +193,71 @@ function operationView(doc: OpenApiDocument, path: string, method: string, pathI
   if (auth) view.auth = auth;
   // A picker only when there is a choice to make: several servers, or variables to fill in.
   if (servers.length > 1 || servers.some((x) => x.variables)) view.servers = servers;
+  return view;
+}
+
+/** What one operation is found by: a method and path of `paths`, or (OpenAPI 3.1) a webhook's name. */
+export type OperationRef = { method: string; path: string } | { webhook: string };
+
+/** The page heading's form of a reference: `GET /users`, `webhook orderUpdated`. */
+export const operationLabel = (ref: OperationRef) => ('webhook' in ref ? `webhook ${ref.webhook}` : `${ref.method.toUpperCase()} ${ref.path}`);
+
+/** Every operation of the document as references name them (`GET /users`, `webhook name`), in its order. */
+export function operationLabels(doc: OpenApiDocument): string[] {
+  const out: string[] = [];
+  for (const [path, item] of Object.entries(isObject(doc.paths) ? doc.paths : {})) {
+    if (!isObject(item)) continue;
+    for (const [method, op] of Object.entries(item)) if ((METHODS as readonly string[]).includes(method) && isObject(op)) out.push(`${method.toUpperCase()} ${path}`);
+  }
+  for (const [name, item] of Object.entries(isObject(doc.webhooks) ? doc.webhooks : {})) if (isObject(item)) out.push(`webhook ${name}`);
+  return out;
+}
+
+/**
+ * The view of the one operation `ref` names (method case-insensitive), `undefined` when the
+ * document has none. A webhook's view carries its name as `path` and `webhook: true`: no
+ * samples, nothing for Try it to send.
+ *
+ * @throws ApiPageTooLarge when its page exceeds a limit.
+ */
+export function operationViewOf(doc: OpenApiDocument, ref: OperationRef): ApiOperationView | undefined {
+  const documentServers: DocumentServers = { server: serverUrl(doc), servers: serverList(doc.servers) };
+  if ('webhook' in ref) {
+    const item = isObject(doc.webhooks) ? doc.webhooks[ref.webhook] : undefined;
+    if (!isObject(item)) return undefined;
+    const method = METHODS.find((m) => isObject(item[m]));
+    if (!method) return undefined;
+    const view = operationView(doc, ref.webhook, method, item, item[method], documentServers, schemaNames(doc));
+    return { ...view, samples: [], webhook: true };
+  }
+  const item = isObject(doc.paths) ? doc.paths[ref.path] : undefined;
+  const method = ref.method.toLowerCase();
+  if (!isObject(item) || !(METHODS as readonly string[]).includes(method) || !isObject(item[method])) return undefined;
+  return operationView(doc, ref.path, method, item, item[method], documentServers, schemaNames(doc));
+}
+
+/** The names of the document's schemas (`components.schemas`, Swagger's `definitions`), in its order. */
+export function schemaLabels(doc: OpenApiDocument): string[] {
+  return [...schemaNames(doc).values()];
+}
+
+/**
+ * The view of the named schema `name` on a page of its own, `undefined` when the document has
+ * none of that name. Its properties are listed as a body's are (each named schema once).
+ *
+ * @throws ApiPageTooLarge when its page exceeds a limit.
+ */
+export function schemaViewOf(doc: OpenApiDocument, name: string): ApiSchemaView | undefined {
+  const schema = [doc.components?.schemas, doc.definitions].find((group) => isObject(group) && isObject(group[name]))?.[name];
+  if (!isObject(schema)) return undefined;
+  const state = pageExpansion(schemaNames(doc));
+  const view: ApiSchemaView = { name, type: typeOf(schema), fields: [] };
+  if (claimListing(view, name, state)) view.fields = fieldsOf(schema, state);
+  // The page's own listing: not a link to itself.
+  delete view.repeat;
+  if (text(schema.description)) view.description = text(schema.description);
+  const example = bodyOf(state, 'application/json', schema, exampleOf(schema)).example;
+  if (example !== undefined) view.example = example;
   return view;
 }
 

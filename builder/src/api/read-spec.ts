@@ -15,12 +15,13 @@ export type OpenApiDocument = Record<string, any>;
 export const MAX_SPEC_BYTES = 64 * 1024 * 1024;
 
 /**
- * Parses and dereferences `text`, the document at `name` (named in error messages).
+ * Parses and dereferences `text`, the document at `name` (named in error messages after `key`,
+ * the setting that named it: `api.openapi`, or a page's `openapi`).
  *
  * @throws BuilderError `invalid_openapi` (user) naming the document and the problem.
  */
-export async function readSpec(text: string, name: string): Promise<OpenApiDocument> {
-  const fail = (why: string) => userError('invalid_openapi', `api.openapi: ${name}: ${why}`, { file: name });
+export async function readSpec(text: string, name: string, key = 'api.openapi'): Promise<OpenApiDocument> {
+  const fail = (why: string) => userError('invalid_openapi', `${key}: ${name}: ${why}`, { file: name });
   if (text.length > MAX_SPEC_BYTES) throw fail(`Unexpected size of ${Math.round(text.length / 1048576)} MB; the limit is ${MAX_SPEC_BYTES / 1048576} MB`);
   let parsed: unknown;
   try {
@@ -31,7 +32,8 @@ export async function readSpec(text: string, name: string): Promise<OpenApiDocum
   if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw fail('Unexpected content; expected an object');
   const doc = parsed as OpenApiDocument;
   if (typeof doc.openapi !== 'string' && typeof doc.swagger !== 'string') throw fail('Unexpected document; expected an "openapi" (3.x) or "swagger" (2.0) version field');
-  if (!doc.paths || typeof doc.paths !== 'object') throw fail('Unexpected document; expected a "paths" object');
+  // OpenAPI 3.1 lets a document hold only webhooks (or only components).
+  if ((!doc.paths || typeof doc.paths !== 'object') && !['webhooks', 'components'].some((k) => doc[k] && typeof doc[k] === 'object')) throw fail('Unexpected document; expected a "paths" object');
   const external = externalRef(doc, []);
   if (external) throw fail(`Unexpected $ref "${external.ref}" at ${external.at.join('.')}; expected references inside the document (#/...)`);
   try {

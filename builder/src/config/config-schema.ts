@@ -12,6 +12,7 @@
  *
  * Defaults are written with `.default()` so that the JSON Schema shows them to editors.
  */
+import { apiSettingsSchema } from '../api/api-settings.ts';
 import { z } from 'zod';
 import { expected } from './error-map.ts';
 import {
@@ -170,7 +171,7 @@ export const configSchema = z.object({
     )
     .superRefine(unique('each source at most once', 'source'), always)
     .optional(),
-  api: z.object({ openapi: mintlifyKeys.openapi }).optional(),
+  api: z.object({ openapi: mintlifyKeys.openapi, ...apiSettingsSchema }).optional(),
   interaction: z.object({ drilldown: z.unknown().optional() }).optional(),
   ai: z
     .object({

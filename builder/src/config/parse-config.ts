@@ -2,6 +2,7 @@
  * Reads `docs.json` (see `config-schema.ts` for why that name) into the `SiteConfig` the site
  * template renders from, with every default applied and every theme alias resolved.
  */
+import { readApiSettings, type ApiSettings } from '../api/api-settings.ts';
 import type { SiteConfig } from '@folio/site-template/shared/types.ts';
 import { userError } from '../errors.ts';
 import { configSchema } from './config-schema.ts';
@@ -47,6 +48,8 @@ export type ResolvedConfig = SiteConfig & {
   geo?: Record<string, unknown>;
   /** `api.openapi`: path or URL of the OpenAPI document. */
   openapi?: string;
+  /** `api.playground`, `api.examples`, `api.params` as API reference pages read them (absent: defaults). */
+  apiSettings?: ApiSettings;
   /** `interaction.drilldown`, passed through unchanged. */
   drilldown?: unknown;
   /** `remoteOrigins`: other origins the pages may load images, fonts, media, styles and frames from (the site's CSP). */
@@ -167,6 +170,9 @@ export function parseConfigValue(data: unknown, location: SiteLocation, options:
   if (c.brokenLinks !== 'warn') config.brokenLinks = c.brokenLinks;
   if (c.remoteOrigins?.length) config.remoteOrigins = c.remoteOrigins.map((o) => o.replace(/\/$/, ''));
   config.warnings = applyMintlifyKeys(c as unknown as Record<string, unknown>, data as Record<string, unknown>, config as never);
+  const api = readApiSettings(c.api);
+  if (Object.keys(api.settings).length) config.apiSettings = api.settings;
+  config.warnings.push(...api.warnings);
   if (Array.isArray(c.api?.openapi) && c.api.openapi.length > 1) config.warnings.push(`docs.json: api.openapi: only the first document (${c.api.openapi[0]}) is read`);
   return config;
 }

@@ -4,6 +4,7 @@
  * this process), each result cached and recorded, its page sent to the search index and its
  * Markdown to `llms-full.txt`. A page that fails keeps its previously published version.
  */
+import { frontmatterApi } from '../api/frontmatter-pages.ts';
 import { isCacheableFailure, type CacheEntry } from '../cache/page-cache.ts';
 import { pageDeps } from '../cache/page-deps.ts';
 import { isPageFailure } from '../compile/index.ts';
@@ -53,6 +54,7 @@ export async function compile(ctx: BuildContext, plan: BuildPlan, order: readonl
   const compiler = opts.compiler ?? (misses.length > 0 ? await createCompiler({ limits: opts.pageLimits }) : undefined);
   const cpuAtStart = compiler?.cpuMs?.() ?? 0;
   const staticAtStart = compiler?.staticPages?.() ?? 0;
+  const api = frontmatterApi(plan, opts.fetchUrl);
   const readFile = async (repoPath: string) => (snapshot.files.has(repoPath) ? Buffer.from(await snapshot.read(repoPath)).toString('utf8') : undefined);
   const startBatch = (list: readonly string[], i: number) => {
     const batch = list.slice(i, i + BATCH);
@@ -73,7 +75,9 @@ export async function compile(ctx: BuildContext, plan: BuildPlan, order: readonl
       const { batch } = current;
       const texts = await current.texts;
       // A page too large to store in the pages API fails as a page (its previous version stays live).
-      const compiled = (await current.results).map((res, j): CompiledPage | PageFailure => {
+      // Pages naming an API operation in their frontmatter get its generated view (api/frontmatter-pages.ts).
+      const made = await Promise.all((await current.results).map((res, j) => api.apply(res, texts[j])));
+      const compiled = made.map(({ result: res }, j): CompiledPage | PageFailure => {
         const tooLarge = isPageFailure(res) ? undefined : storedTooLarge(texts[j], res);
         return tooLarge ? { sourcePath: batch[j], message: tooLarge } : res;
       });
@@ -87,12 +91,12 @@ export async function compile(ctx: BuildContext, plan: BuildPlan, order: readonl
           opts.onPageFailed?.(res);
           // A limit's failure depends on the machine's load: the page is compiled again next time.
           if (!isCacheableFailure(res)) return;
-          const entry = { failure: res, deps: await pageDeps(p, texts[j], snapshot, { missing: true }) };
+          const entry = { failure: res, deps: { ...await pageDeps(p, texts[j], snapshot, { missing: true }), ...made[j].deps } };
           await cache.putFailure(key, entry);
           failures.set(p, { ...entry, cacheKey: key });
           return;
         }
-        const entry: CacheEntry = { page: res, deps: await pageDeps(p, texts[j], snapshot) };
+        const entry: CacheEntry = { page: res, deps: { ...await pageDeps(p, texts[j], snapshot), ...made[j].deps } };
         await cache.put(key, entry);
         bodies.remember(key, res, entry.deps);
         const record = { cacheKey: key, summary: summarize(res, entry.deps) };

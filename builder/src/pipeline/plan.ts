@@ -7,6 +7,7 @@
  */
 import { TEMPLATE_VERSION } from '@folio/site-template';
 import { apiPages, type ApiPagesResult } from '../api/api-pages.ts';
+import { claimedOperations } from '../api/frontmatter-claims.ts';
 import { specSource } from '../api/spec-source.ts';
 import { createPageCache, pageCacheKey, type PageCache } from '../cache/page-cache.ts';
 import { COMPILER_VERSION, urlPathFor } from '../compile/index.ts';
@@ -117,9 +118,13 @@ export async function plan(ctx: BuildContext, snapshot: RepoSnapshot): Promise<B
   // API reference pages: generated from api.openapi (else the first openapi key of the
   // navigation, as Mintlify files name it) only when the document changed.
   const openapi = config.openapi ?? (config.navigation ? navigationOpenapi(config.navigation) : undefined);
-  const api = openapi === undefined ? undefined : await apiPages({
-    source: await specSource(openapi, snapshot, opts.fetchUrl), cache, state: prefixStore(store, CACHE_PREFIX),
+  const source = openapi === undefined ? undefined : await specSource(openapi, snapshot, opts.fetchUrl);
+  const api = source === undefined ? undefined : await apiPages({
+    source, cache, state: prefixStore(store, CACHE_PREFIX),
     summaries: summaries.pages, bodies, taken: new Set(sources.map((p) => urlPathFor(p, contentRoot))),
+    // An operation an MDX page documents (`openapi:` frontmatter) is that page's alone.
+    claimed: await claimedOperations({ sources, records, snapshot, contentRoot, document: source.name }),
+    ...(config.apiSettings ? { settings: config.apiSettings } : {}),
   });
   // An operation whose page is too large fails as a page: its previous version stays live.
   for (const failure of api?.failures ?? []) errors.set(failure.sourcePath, failure);

@@ -27,7 +27,6 @@ const FIXTURE_WARNINGS = [
   'docs.json: metadata: ignored; page timestamps are not shown yet',
   'docs.json: variables: ignored; variables are not substituted in pages yet',
   'docs.json: markdown: ignored; Markdown exports are built in',
-  'docs.json: api.playground: ignored; not supported yet (API pages are generated from api.openapi)',
   'docs.json: seo.paths: ignored; per-folder meta tags are not applied yet; seo.metatags apply to every page',
   'docs.json: seo.organization: ignored; structured data is not emitted yet',
   'docs.json: banner.type: ignored; the banner uses the accent colour',

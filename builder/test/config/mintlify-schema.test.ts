@@ -113,8 +113,8 @@ t.test('Mintlify schema keys', async (t) => {
     const c = parse({ name: 'A', interaction: { drilldown: false }, thumbnails: {}, api: { openapi: 'a.json', mdx: {} }, banner: { content: 'x', type: 'warning' } });
     t.same(c.warnings, [
       'docs.json: thumbnails: ignored; social images are not generated',
-      'docs.json: api.mdx: ignored; not supported yet (API pages are generated from api.openapi)',
       'docs.json: banner.type: ignored; the banner uses the accent colour',
+      'docs.json: api.mdx: ignored; pages with api: frontmatter show their own content, without a generated playground',
     ], 'drilldown: false is what the sidebar already does');
   });
 

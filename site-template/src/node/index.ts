@@ -8,5 +8,5 @@ export { TEMPLATE_VERSION } from './template-version.ts';
 export { TemplateError } from './template-error.ts';
 export { THEMES, THEME_TRAITS, TITLE_SEPARATOR } from './theme-traits.ts';
 export { components } from '../components/index.ts';
-export { renderApiOperation } from '../components/api-operation.tsx';
+export { renderApiOperation, renderApiSchema, renderWithAside } from '../components/api-operation.tsx';
 export { dropTitleHeading } from './title-heading.ts';

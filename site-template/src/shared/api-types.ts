@@ -98,4 +98,35 @@ export interface ApiOperationView {
   responses: ApiResponse[];
   samples: ApiSample[];
   auth?: ApiAuth;
+  /** An OpenAPI 3.1 webhook: `path` is its name, the body is what the API sends; no samples, no Try it. */
+  webhook?: boolean;
+}
+
+/** One named schema on its own page (Mintlify's `openapi-schema:` frontmatter). */
+export interface ApiSchemaView {
+  name: string;
+  /** Display type of the schema itself (`object`, `array<object>`, `string`). */
+  type: string;
+  description?: string;
+  fields: ApiField[];
+  /** The schema's own listing (see {@link ApiField}): its anchor on the page. */
+  schema?: string;
+  anchor?: string;
+  repeat?: boolean;
+  /** Example value, pretty-printed JSON. */
+  example?: string;
+}
+
+/**
+ * How a page's own MDX joins the generated view: `content` (its body's HTML) goes after the
+ * endpoint and description, before the parameters; `aside` (its `<RequestExample>`,
+ * `<ResponseExample>` and `<Panel>` blocks) replaces the generated examples in the side column.
+ */
+export interface ApiPageParts {
+  content?: string;
+  aside?: string;
+  /** `api.playground.display`: `interactive` (Try it, the default), `simple` (no Try it), `none` (no Try it). */
+  playground?: 'interactive' | 'simple' | 'none';
+  /** `api.params.expanded: all`: nested properties start open. */
+  expanded?: boolean;
 }

@@ -1,0 +1,84 @@
+/**
+ * Mintlify's `api` settings of docs.json that shape API reference pages, beside `api.openapi`:
+ * - `api.playground.display`: `interactive` (Try it, the default), `simple` or `none` (no Try
+ *   it; a page's own `playground:` frontmatter wins); `api.playground.proxy` is accepted: Try it
+ *   always sends from the reader's browser, so `proxy: true` warns that the API must allow CORS;
+ * - `api.examples.languages`: which request samples a page shows, in that order (of curl,
+ *   JavaScript and Python; others warn); `api.examples.autogenerate: false` shows none (a page's
+ *   own `<RequestExample>` still shows); `defaults` and `prefill` are accepted (warning: the
+ *   samples always carry the required parameters and the example body);
+ * - `api.params.expanded`: `all` opens nested properties, `closed` (the default) leaves them shut.
+ * `api.mdx` (pages written by hand with `api:` frontmatter) is accepted with a warning.
+ */
+import { z } from 'zod';
+import type { ApiOperationView, ApiSample } from '@folio/site-template/shared/api-types.ts';
+import { expected } from '../config/error-map.ts';
+
+/** Sample languages as Mintlify names them → the sample made here. */
+const LANGUAGES: Record<string, ApiSample['lang']> = {
+  curl: 'bash', bash: 'bash', shell: 'bash', sh: 'bash',
+  javascript: 'javascript', js: 'javascript', node: 'javascript', 'node.js': 'javascript', nodejs: 'javascript',
+  python: 'python', py: 'python',
+};
+
+/** The schemas of the settings, placed in docs.json's `api` object. */
+export const apiSettingsSchema = {
+  playground: z.strictObject({
+    display: z.enum(['interactive', 'simple', 'none']).optional(),
+    proxy: z.boolean().optional(),
+  }, { error: expected('{ "display": "interactive" | "simple" | "none", "proxy": true | false }') }).optional()
+    .describe('Try it: display interactive (default), simple or none; proxy is accepted (requests go from the browser)'),
+  examples: z.strictObject({
+    languages: z.array(z.string().min(1), { error: expected('a list of languages such as ["curl", "python"]') }).optional(),
+    defaults: z.enum(['required', 'all']).optional(),
+    prefill: z.boolean().optional(),
+    autogenerate: z.boolean().optional(),
+  }, { error: expected('{ "languages": [...], "defaults", "prefill", "autogenerate" }') }).optional()
+    .describe('Request samples: languages (curl, javascript, python) and autogenerate'),
+  params: z.strictObject({ expanded: z.enum(['all', 'closed']).optional() }).optional()
+    .describe('expanded: all opens nested properties'),
+  mdx: z.looseObject({}).optional().describe('Accepted for Mintlify files; pages with api: frontmatter are not generated yet (warning)'),
+};
+
+/** What the pages read of the settings (absent keys: Mintlify's defaults). */
+export interface ApiSettings {
+  playground?: 'interactive' | 'simple' | 'none';
+  /** Sample languages shown, in order; absent: all. */
+  languages?: ApiSample['lang'][];
+  /** `false`: no generated samples. */
+  autogenerate?: boolean;
+  /** `true`: nested properties start open. */
+  expanded?: boolean;
+}
+
+type Parsed = { playground?: { display?: ApiSettings['playground']; proxy?: boolean }; examples?: { languages?: string[]; defaults?: string; prefill?: boolean; autogenerate?: boolean }; params?: { expanded?: 'all' | 'closed' }; mdx?: unknown };
+
+/** The settings of a parsed `api` object and the warnings for what does not carry over. */
+export function readApiSettings(api: Parsed | undefined): { settings: ApiSettings; warnings: string[] } {
+  const settings: ApiSettings = {};
+  const warnings: string[] = [];
+  if (!api) return { settings, warnings };
+  if (api.playground?.display) settings.playground = api.playground.display;
+  if (api.playground?.proxy === true) warnings.push('docs.json: api.playground.proxy: Try it sends requests from the reader\'s browser, not through a proxy: the API must allow the site\'s origin (CORS)');
+  const languages = api.examples?.languages;
+  if (languages) {
+    const known = languages.map((l) => LANGUAGES[l.toLowerCase()]).filter((l): l is ApiSample['lang'] => l !== undefined);
+    settings.languages = known.filter((l, i) => known.indexOf(l) === i);
+    const unknown = languages.filter((l) => !LANGUAGES[l.toLowerCase()]);
+    if (unknown.length) warnings.push(`docs.json: api.examples.languages: no samples are made in ${unknown.join(', ')}; samples are made in curl, javascript and python`);
+  }
+  if (api.examples?.autogenerate === false) settings.autogenerate = false;
+  if (api.examples?.defaults === 'all') warnings.push('docs.json: api.examples.defaults: samples carry the required parameters only');
+  if (api.examples?.prefill === true) warnings.push('docs.json: api.examples.prefill: Try it is prefilled with the example body only, not with parameter examples');
+  if (api.params?.expanded === 'all') settings.expanded = true;
+  if (api.mdx !== undefined) warnings.push('docs.json: api.mdx: ignored; pages with api: frontmatter show their own content, without a generated playground');
+  return { settings, warnings };
+}
+
+/** The view as the settings show it: samples in the languages asked for, or none. */
+export function applySettings(view: ApiOperationView, settings: ApiSettings): ApiOperationView {
+  if (settings.autogenerate === false) return { ...view, samples: [] };
+  const { languages } = settings;
+  if (!languages) return view;
+  return { ...view, samples: languages.flatMap((lang) => view.samples.filter((s) => s.lang === lang)) };
+}
