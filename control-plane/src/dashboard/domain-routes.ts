@@ -20,6 +20,7 @@ import { checkLifetimeCap } from '../entitlements/resolver.ts';
 import { AppError, notFound } from '../errors.ts';
 import type { Deps } from '../http/route.ts';
 import { auditAction } from './audit-hook.ts';
+import { registerCertificateRoutes } from './certificate-routes.ts';
 import { defineDashboardRoute, type DashboardRouter } from './dashboard-route.ts';
 import { verificationOf, verifyDomain } from './domain-verification.ts';
 import { noContent } from './schemas.ts';
@@ -61,6 +62,7 @@ async function syncPrimary(deps: Deps, projectId: string): Promise<void> {
 }
 
 export function registerDomainRoutes(router: DashboardRouter, _deps: Deps): void {
+  registerCertificateRoutes(router);
   router.add(defineDashboardRoute({
     method: 'get', path: '/projects/:id/domains', operationId: 'dashboardListDomains', permission: 'projects.read', summary: 'A project\'s custom domains', params: projectParams,
     responses: { 200: { description: 'Domains', schema: z.object({ data: z.array(domainSchema) }) } },

@@ -76,9 +76,11 @@ async function syncWithDomains(m: Models, now: Date): Promise<void> {
   if (stale.length > 0) await m.Certificate.deleteMany({ _id: { $in: stale } });
 }
 
-/** Step 2: one due record, claimed for `owner`; undefined when none is due. */
-async function claimDue(m: Models, owner: string, now: Date, renewWithinDays: number): Promise<Certificate | undefined> {
+/** Step 2: one due record not in `done`, claimed for `owner`; undefined when none is due. */
+async function claimDue(m: Models, owner: string, now: Date, renewWithinDays: number, done: string[]): Promise<Certificate | undefined> {
   const due: Record<string, unknown> = {
+    // Each record once per check: one just renewed may still count as due at a `now` far ahead.
+    _id: { $nin: done },
     $and: [
       { $or: [
         { status: { $in: ['pending', 'failed'] }, next_attempt_at: { $lte: now } },
@@ -138,9 +140,11 @@ export function certificateScheduler(opts: CertificateSchedulerOptions): Certifi
   async function check(now = opts.now()): Promise<CheckResult> {
     const result: CheckResult = { issued: [], failed: [] };
     await syncWithDomains(m, now);
+    const done: string[] = [];
     for (let i = 0; i < ORDERS_PER_CHECK; i++) {
-      const record = await claimDue(m, owner, now, env.ACME_RENEW_WITHIN_DAYS);
+      const record = await claimDue(m, owner, now, env.ACME_RENEW_WITHIN_DAYS, done);
       if (!record) break;
+      done.push(record._id);
       await order(record, now, result);
     }
     return result;

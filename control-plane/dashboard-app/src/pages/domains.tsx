@@ -14,6 +14,7 @@ import { ErrorNotice, Loading, Notice } from '../ui/notice.tsx';
 import { StatusBadge } from '../ui/status-badge.tsx';
 import { useLoad } from '../ui/use-load.ts';
 import { useProject } from '../ui/use-project.ts';
+import { CertificateStatus, DnsRecords, type CertificateState, type DnsSetup } from './domain-setup.tsx';
 
 export interface Domain {
   hostname: string;
@@ -22,6 +23,8 @@ export interface Domain {
   verified_at?: string | null;
   created_at?: string;
   last_error?: string | null;
+  dns?: DnsSetup;
+  certificate?: CertificateState | null;
 }
 
 export function DomainsPage({ id }: { id: string }) {
@@ -43,7 +46,7 @@ export function DomainsPage({ id }: { id: string }) {
     <>
       <ProjectTabs id={id} name={project.data?.name ?? '…'} current="domains" />
       <h1>Custom domains</h1>
-      <p class="lead">Serve the site on your own hostname. Point the hostname's DNS at the site server (a CNAME to the project's address), prove you control it, then verify.</p>
+      <p class="lead">Serve the site on your own hostname: point its DNS at the platform with the records shown, prove you control it, then verify. Once verified, an HTTPS certificate is obtained and renewed for it automatically. Each hostname is added on its own: add both <code>example.com</code> and <code>www.example.com</code> if visitors use both.</p>
       {manage && (
         <form class="panel" onSubmit={submitWith(add.run)}>
           <h2>Add a domain</h2>
@@ -81,11 +84,13 @@ function DomainRow({ d, base, manage, onChange }: { d: Domain; base: string; man
       <div class="row-main">
         <strong>{d.hostname}</strong> <StatusBadge status={d.status} />
         {d.verified_at && <p class="muted">verified {formatDate(d.verified_at)}</p>}
+        {d.dns && <DnsRecords dns={d.dns} />}
+        <CertificateStatus cert={d.certificate ?? null} path={path} manage={manage} onChange={onChange} />
         <ErrorNotice error={verify.error ?? remove.error} />
         {result && <Notice tone={result.startsWith('Verified') ? 'success' : 'warning'}>{result}</Notice>}
         {pending && d.verification && (
           <details open>
-            <summary>How to verify</summary>
+            <summary>How to prove you control it</summary>
             <p><strong>Either</strong> add this DNS TXT record:</p>
             <CopyField label="TXT name" value={d.verification.txt_name} />
             <CopyField label="TXT value" value={d.verification.txt_value} />
