@@ -115,7 +115,7 @@ export const envSchema = z.object({
    * https://acme-v02.api.letsencrypt.org/directory. Unset: the site server orders none and has no
    * HTTPS listener (an edge such as Caddy in front terminates TLS; docker/Caddyfile).
    */
-  ACME_DIRECTORY_URL: z.string().url().refine((u) => u.startsWith('https://'), { error: 'must be an https:// URL (an ACME directory)' }).optional(),
+  ACME_DIRECTORY_URL: z.string().trim().refine(isHttpsUrl, { error: 'must be an https:// URL (an ACME directory)' }).optional(),
   /** Contact email given to the ACME CA (expiry and policy notices). */
   ACME_CONTACT_EMAIL: z.string().trim().email({ error: 'must be an email address' }).optional(),
   /** PEM text or file path of the CA that signed the ACME directory's own HTTPS certificate (a test CA such as Pebble); default the system's roots. */
@@ -141,6 +141,11 @@ export const envSchema = z.object({
     ctx.addIssue({ code: 'custom', path: [missing[0]], message: `Required with the other GITHUB_APP_* variables; set ${missing.join(', ')}, or none of them to turn GitHub off` });
   }
 });
+
+/** Whether `value` is an absolute https:// URL. */
+function isHttpsUrl(value: string): boolean {
+  try { return new URL(value).protocol === 'https:'; } catch { return false; }
+}
 
 /** A file's text, or undefined when it cannot be read. */
 function readFileOrUndefined(file: string): string | undefined {

@@ -71,7 +71,7 @@ t.test('custom domain certificates over ACME', async (t) => {
   const domainTls = tp.p.tls!;
   const httpsPort = domainTls.httpsPort;
   const sitePort = tp.p.site.port;
-  // The dashboard helpers need the API's address, its models and a clock.
+  // dash(), addUser() and signIn() need the API's address, its models and a clock.
   const api = { cp: tp.p.cp, url: tp.p.cp.apiUrl, clock: { now: new Date() } } as unknown as TestApi;
   const owner = await signIn(api, (await addUser(api, tp.orgId)).email);
   const project = (await tp.api('POST', '/projects', { name: 'Certified', slug: `certified-${process.pid}` })).body;
