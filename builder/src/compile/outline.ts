@@ -8,7 +8,7 @@
 import type { Heading, Nodes, Root } from 'mdast';
 import type { MdxJsxFlowElement, MdxJsxTextElement } from 'mdast-util-mdx-jsx';
 import type { TocEntry } from '@folio/site-template/shared/types.ts';
-import { slugify as slugifyLabel } from '@folio/site-template/node/urls.ts';
+import { anchorId } from '@folio/site-template/node/anchor-id.ts';
 import { isJsx, stringProp, type JsxElement } from './jsx-attributes.ts';
 import type { EsNode } from './estree-walk.ts';
 import { plainText } from './search-text.ts';
@@ -55,13 +55,23 @@ function expressionText(node: JsxElement, name: string): string | undefined {
   return parts.join('').replace(/\s+/g, ' ').trim() || undefined;
 }
 
+/**
+ * The text a heading's id is made from: its text without JSX elements, as Mintlify makes it
+ * (`` ### `theme` - <Badge>required</Badge> `` is `#theme`).
+ */
+function idText(node: Nodes): string {
+  if (node.type === 'mdxJsxTextElement' || node.type === 'mdxJsxFlowElement' || node.type === 'mdxTextExpression') return '';
+  if (node.type === 'text' || node.type === 'inlineCode') return node.value;
+  return 'children' in node ? node.children.map((c) => idText(c as Nodes)).join('') : '';
+}
+
 /** Adds heading ids, anchors and update markers in place and returns the outline. */
 export function applyOutline(tree: Root, _file: string): Outline {
   const slugger = new Slugger();
   const outline: Outline = { toc: [], updates: [] };
   const heading = (node: Heading, hidden: boolean): void => {
     const text = plainText(node).trim();
-    const id = slugger.slug(text);
+    const id = slugger.slug(idText(node).trim() || text);
     node.data = { ...node.data, hProperties: { ...node.data?.hProperties, id } };
     node.children.push({
       type: 'mdxJsxTextElement', name: 'a', children: [{ type: 'text', value: '#' }],
@@ -80,9 +90,9 @@ export function applyOutline(tree: Root, _file: string): Outline {
     // a JSX label names the anchor as the template's text of it does; none leaves it unanchored.
     const label = stringProp(node, 'label') ?? expressionText(node, 'label');
     if (label === undefined || label.trim() === '') return;
-    // The template's <Update> derives its anchor from the label with its own slug function;
-    // using the same one keeps the feed's links pointing at the rendered anchor.
-    const id = slugifyLabel(label);
+    // The template's <Update> derives its anchor from the label with the same function (Mintlify's
+    // heading rules), which keeps the feed's links pointing at the rendered anchor.
+    const id = anchorId(label);
     const index = outline.updates.length;
     const description = stringProp(node, 'rss') ?? node.children.map((c) => plainText(c as Nodes).replace(/\s+/g, ' ').trim()).filter(Boolean).join(' ');
     const date = isoDate(stringProp(node, 'date'));

@@ -15,6 +15,7 @@
  * re-checks only pages whose source changed, pages that moved, and pages linking to a path whose
  * existence or ids changed; a change to the published files or redirects re-checks every page.
  */
+import { applyRedirectPattern } from '../serve/resolve-path.ts';
 import type { PageLink } from '../types.ts';
 
 /** A page whose links are checked. */
@@ -41,6 +42,8 @@ export interface LinkTargets {
   unpublished?: ReadonlySet<string>;
   /** Docs base path (`''` or `/docs`): links are written with it. */
   basePath: string;
+  /** Redirect sources with parameters (`/beta/:slug*`): a path they match answers. Also listed in `files`, so a change re-checks every page. */
+  redirectPatterns?: readonly string[];
 }
 
 const NONE: ReadonlySet<string> = new Set();
@@ -70,6 +73,17 @@ function decode(value: string): string {
   }
 }
 
+/**
+ * The page a path written as Mintlify authors write it names: its source file (`/guides/chat.mdx`,
+ * `./chat.mdx`) or its `index` (`/assistant/index` → `/assistant`, `/index` → `/`), as the site
+ * serves them (serve/resolve-path.ts). Other paths are returned unchanged.
+ */
+export function pagePath(path: string): string {
+  const page = path.endsWith('.mdx') ? path.slice(0, -'.mdx'.length) : path;
+  if (page === '/index') return '/';
+  return page.endsWith('/index') ? page.slice(0, -'/index'.length) : page;
+}
+
 /** Where `href`, written on the page at `urlPath`, points inside the site; undefined when it leaves it. */
 export function resolveLink(href: string, urlPath: string, basePath: string): Resolved | undefined {
   const raw = href.trim();
@@ -87,7 +101,7 @@ export function resolveLink(href: string, urlPath: string, basePath: string): Re
     path = path.slice(basePath.length) || '/';
   }
   if (path.length > 1) path = path.replace(/\/+$/, '') || '/';
-  return { path, hash: decode(url.hash.slice(1)) };
+  return { path: pagePath(path), hash: decode(url.hash.slice(1)) };
 }
 
 /**
@@ -108,6 +122,7 @@ function problem(link: Resolved, targets: LinkTargets): string | undefined {
     return `Unexpected anchor #${link.hash}; expected the id of a heading or element on ${link.path}`;
   }
   if (targets.files.has(link.path)) return undefined;
+  if (targets.redirectPatterns?.some((source) => applyRedirectPattern(source, source, link.path) !== undefined)) return undefined;
   const owner = exportOwner(link.path);
   if (owner !== undefined && targets.pages.has(owner) && !targets.unpublished?.has(owner)) return undefined;
   return `Unexpected link to ${link.path}; expected a page, a file of the site or a redirect source`;

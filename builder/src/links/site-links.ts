@@ -6,6 +6,7 @@
 import { urlPathFor } from '../compile/url-path.ts';
 import type { ResolvedConfig } from '../config/parse-config.ts';
 import { userError } from '../errors.ts';
+import { isRedirectPattern } from '../serve/resolve-path.ts';
 import type { PageRecord } from '../state/page-bodies.ts';
 import type { PageSummary } from '../state/page-summaries.ts';
 import { formatBrokenLink, type LinkChecker, type LinkSource } from './link-check.ts';
@@ -64,7 +65,8 @@ export function checkSiteLinks(input: SiteLinkInput, checker: LinkChecker): Site
   const files = new Set<string>(input.otherPaths);
   for (const key of input.fileKeys) files.add(`/${key}`);
   for (const r of config.redirects ?? []) files.add(r.source.length > 1 ? r.source.replace(/\/+$/, '') : r.source);
-  const report = checker.check(sources, { pages, files, unpublished, basePath: config.basePath });
+  const redirectPatterns = (config.redirects ?? []).map((r) => r.source).filter(isRedirectPattern);
+  const report = checker.check(sources, { pages, files, unpublished, basePath: config.basePath, ...(redirectPatterns.length ? { redirectPatterns } : {}) });
   const lines = report.broken.map(formatBrokenLink);
   if (lines.length > 0 && config.brokenLinks === 'error') {
     const count = lines.length === 1 ? '1 broken link' : `${lines.length} broken links`;

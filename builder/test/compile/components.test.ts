@@ -65,7 +65,7 @@ t.test('components', async (t) => {
 
   t.test('should take JSX as a prop value', async (t) => {
     const result = await ok('<Steps>\n  <Step title={<>Install <code>acme</code></>}>Run it.</Step>\n</Steps>\n\n<Accordion title={<b>Why</b>}>Because.</Accordion>\n');
-    t.equal(result.bodyHtml, '<ol class="steps"><li class="step" id="install-acme"><p class="step-title">Install <code>acme</code></p><div class="step-body">Run it.</div></li></ol>\n<details class="accordion"><summary><span class="accordion-title"><b>Why</b></span></summary><div class="accordion-body">Because.</div></details>');
+    t.equal(result.bodyHtml, '<ol class="steps"><li class="step" id="install-acme"><p class="step-title">Install <code>acme</code></p><div class="step-body">Run it.</div></li></ol>\n<details class="accordion" id="why"><summary><span class="accordion-title"><b>Why</b></span></summary><div class="accordion-body">Because.</div></details>');
     t.equal(result.markdown, '# page\n\n1. **Install acme**\n\n   Run it.\n\n## Why\n\nBecause.\n');
   });
 

@@ -35,17 +35,22 @@ t.test('compile', async (t) => {
     t.equal(result.bodyHtml, `${plainBlock('txt', ['one', 'two'], { attrs: ' data-line-numbers', title: 'app.ts' })}\n${plainBlock('text', ['plain'])}`);
   });
 
-  t.test('should anchor headings with unique ids and list h2-h3 in the TOC', async (t) => {
+  t.test('should anchor headings with unique ids (a repeat numbered from 2, as on Mintlify) and list h2-h3 in the TOC', async (t) => {
     const result = await ok('# Guide\n\n## Set up\n\n### Set up\n\n#### Deep\n\n## Set up\n\n<Visibility for="agents">\n## Hidden\n</Visibility>\n');
     t.equal(result.bodyHtml, [
       `<h1 id="guide">Guide${anchor('guide')}</h1>`,
       `<h2 id="set-up">Set up${anchor('set-up')}</h2>`,
-      `<h3 id="set-up-1">Set up${anchor('set-up-1')}</h3>`,
+      `<h3 id="set-up-2">Set up${anchor('set-up-2')}</h3>`,
       `<h4 id="deep">Deep${anchor('deep')}</h4>`,
-      `<h2 id="set-up-2">Set up${anchor('set-up-2')}</h2>`,
+      `<h2 id="set-up-3">Set up${anchor('set-up-3')}</h2>`,
       `<div data-visibility="agents" style="display:none"><h2 id="hidden">Hidden${anchor('hidden')}</h2></div>`,
     ].join('\n'));
-    t.same(result.toc, [{ depth: 2, id: 'set-up', text: 'Set up' }, { depth: 3, id: 'set-up-1', text: 'Set up' }, { depth: 2, id: 'set-up-2', text: 'Set up' }]);
+    t.same(result.toc, [{ depth: 2, id: 'set-up', text: 'Set up' }, { depth: 3, id: 'set-up-2', text: 'Set up' }, { depth: 2, id: 'set-up-3', text: 'Set up' }]);
+  });
+
+  t.test('should make a heading\'s id from its text without its components, as Mintlify does', async (t) => {
+    const result = await ok('### `theme` - <Badge color="red">required</Badge>\n\n## Fees & billing (EU)\n');
+    t.same(result.toc, [{ depth: 3, id: 'theme', text: 'theme - required' }, { depth: 2, id: 'fees-&-billing-eu', text: 'Fees & billing (EU)' }]);
   });
 
   t.test('should mark humans content and hide agents content in HTML, and the reverse in Markdown', async (t) => {

@@ -1,17 +1,40 @@
 import t from 'tap';
 import { Slugger, slugify } from '../../src/compile/slugger.ts';
+import { paramId } from '@folio/site-template/node/anchor-id.ts';
 
 t.test('Slugger', async (t) => {
-  t.test('should lowercase, drop punctuation and accents, and hyphenate spaces', async (t) => {
-    t.equal(slugify('Hello, World!'), 'hello-world');
-    t.equal(slugify('Café  au lait'), 'cafe-au-lait');
-    t.equal(slugify('API v2.0 (beta)'), 'api-v20-beta');
+  t.test('should make the ids Mintlify documents for its headings', async (t) => {
+    // Mintlify's published examples ("Automatic anchor IDs").
+    t.equal(slugify('Getting started'), 'getting-started');
+    t.equal(slugify('Config.json options'), 'config-json-options');
+    t.equal(slugify("What's new"), 'what’s-new');
+    t.equal(slugify('Rate limits (per minute)'), 'rate-limits-per-minute');
+    t.equal(slugify('Read/write access'), 'read/write-access');
+    t.equal(slugify('Fees & billing'), 'fees-&-billing');
+    t.equal(slugify('OAuth'), 'oauth');
+  });
+
+  t.test('should keep $, @, _, emoji, accents and other scripts, and drop other ASCII punctuation into one hyphen', async (t) => {
+    t.equal(slugify('Split configuration with $ref'), 'split-configuration-with-$ref');
+    t.equal(slugify('Per-Tool Options with @tool_options'), 'per-tool-options-with-@tool_options');
+    t.equal(slugify('error 🤖'), 'error-🤖');
+    t.equal(slugify('3. VAD & Turn Analyzer Configuration'), '3-vad-&-turn-analyzer-configuration');
+    t.equal(slugify('Step 1: Issue a proxy secret'), 'step-1-issue-a-proxy-secret');
+    t.equal(slugify('enableMic(enable: boolean)'), 'enablemic-enable-boolean');
+    t.equal(slugify('Processor Pause/Resume (Urgent)'), 'processor-pause/resume-urgent');
+    t.equal(slugify('Café  au lait'), 'café-au-lait');
     t.equal(slugify('日本語 ok'), '日本語-ok');
+    t.equal(slugify('Hello, World!'), 'hello-world');
     t.equal(slugify('!!!'), 'section');
   });
 
-  t.test('should number repeated slugs in order without colliding with written ones', async (t) => {
+  t.test('should number repeated slugs from 2, without colliding with written ones', async (t) => {
     const s = new Slugger();
-    t.same(['Intro', 'Intro', 'Intro 1', 'Intro'].map((x) => s.slug(x)), ['intro', 'intro-1', 'intro-1-1', 'intro-2']);
+    t.same(['Overview', 'Overview', 'Overview 2', 'Overview'].map((x) => s.slug(x)), ['overview', 'overview-2', 'overview-2-2', 'overview-3']);
+  });
+
+  t.test('should give parameter fields Mintlify\'s param- ids', async (t) => {
+    t.same(['onError', '--max-session-duration', 'max_session_duration', 'thumbnails.background', 'HTTPServer', 'user_id'].map(paramId),
+      ['param-on-error', 'param-max-session-duration', 'param-max-session-duration', 'param-thumbnails-background', 'param-http-server', 'param-user-id']);
   });
 });

@@ -14,6 +14,20 @@ t.test('link-check', async (t) => {
     t.same(resolveLink('/docs', '/a', '/docs'), { path: '/', hash: '' });
   });
 
+  t.test('should read a page\'s source name as the page, as Mintlify serves it', async (t) => {
+    t.same(resolveLink('/assistant/index', '/a', ''), { path: '/assistant', hash: '' });
+    t.same(resolveLink('/index#top', '/a', ''), { path: '/', hash: 'top' });
+    t.same(resolveLink('./chat.mdx', '/guides/start', ''), { path: '/guides/chat', hash: '' });
+    t.same(resolveLink('../api/index.mdx#auth', '/guides/start', ''), { path: '/api', hash: 'auth' });
+    t.same(resolveLink('/docs/assistant/index', '/a', '/docs'), { path: '/assistant', hash: '' });
+  });
+
+  t.test('should count a path a redirect pattern matches as reached', async (t) => {
+    const report = new LinkChecker().check([{ sourcePath: 'a.mdx', urlPath: '/a', key: 'k', links: [at('/beta/x/y'), at('/betax')] }],
+      { pages: new Map([['/a', new Set<string>()]]), files: new Set(['/beta/:slug*']), redirectPatterns: ['/beta/:slug*'], basePath: '' });
+    t.same(report.broken.map((b) => b.href), ['/betax']);
+  });
+
   t.test('should leave external links, other schemes and paths outside the base path alone', async (t) => {
     for (const href of ['https://example.com/x', 'mailto:a@example.com', 'tel:+1555', '//cdn.example.com/a.js', 'javascript:void(0)', '', '  ']) {
       t.equal(resolveLink(href, '/a', ''), undefined, href);

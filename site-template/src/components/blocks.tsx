@@ -1,6 +1,6 @@
 /** @jsxRuntime automatic @jsxImportSource preact */
 import type { ComponentChildren } from 'preact';
-import { slugify } from '../node/urls.ts';
+import { anchorId } from '../node/anchor-id.ts';
 import { IconGlyph } from './icon.tsx';
 import { textOf } from './text-of.ts';
 
@@ -11,7 +11,7 @@ export interface StepProps { title?: ComponentChildren; id?: string; icon?: stri
 export function Step({ title, id, icon, iconType, children }: StepProps) {
   const text = textOf(title);
   return (
-    <li class="step" id={id ?? (text ? slugify(text) : undefined)} data-icon={icon ? '' : undefined}>
+    <li class="step" id={id ?? (text ? anchorId(text) : undefined)} data-icon={icon ? '' : undefined}>
       {icon ? <IconGlyph icon={icon} iconType={iconType} class="step-icon" /> : null}
       {title ? <p class="step-title">{title}</p> : null}
       <div class="step-body">{children}</div>
@@ -64,7 +64,7 @@ export interface AccordionProps { title: ComponentChildren; description?: Compon
 /** A disclosure built on `<details>`: keyboard and screen-reader support come from the browser, and it works without JS. */
 export function Accordion({ title, description, defaultOpen = false, id, icon, iconType, children }: AccordionProps) {
   return (
-    <details class="accordion" id={id} open={defaultOpen}>
+    <details class="accordion" id={id ?? (textOf(title) ? anchorId(textOf(title)) : undefined)} open={defaultOpen}>
       <summary>
         {icon ? <IconGlyph icon={icon} iconType={iconType} class="accordion-icon" /> : null}
         <span class="accordion-title">{title}</span>
@@ -135,7 +135,7 @@ export function updateTags(tags: unknown): string[] {
 
 /** A changelog entry: an anchored section the page's RSS feed is generated from. */
 export function Update({ label, description, date, tags, children }: UpdateProps) {
-  const id = slugify(textOf(label)) || undefined;
+  const id = textOf(label) ? anchorId(textOf(label)) : undefined;
   const tagList = updateTags(tags);
   return (
     <section class="update" id={id} aria-labelledby={id ? `${id}-label` : undefined} data-tags={tagList.length ? JSON.stringify(tagList) : undefined}>

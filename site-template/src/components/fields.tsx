@@ -1,6 +1,6 @@
 /** @jsxRuntime automatic @jsxImportSource preact */
 import type { ComponentChildren } from 'preact';
-import { slugify } from '../node/urls.ts';
+import { paramId } from '../node/anchor-id.ts';
 import { textOf } from './text-of.ts';
 
 const LOCATIONS = ['path', 'query', 'body', 'header', 'cookie'] as const;
@@ -22,7 +22,7 @@ export interface ResponseFieldProps extends FieldProps { name?: string }
 function Field({ name, location, type, required, deprecated, default: fallback, pre, post, children }: FieldProps & { name: string; location?: string }) {
   const labels = (list: unknown) => (Array.isArray(list) ? list.map((l) => <span class="field-label">{String(l)}</span>) : null);
   return (
-    <div class="field" id={name ? slugify(`${location ?? 'field'}-${name}`) : undefined} data-deprecated={deprecated ? '' : undefined}>
+    <div class="field" id={name ? paramId(name) : undefined} data-deprecated={deprecated ? '' : undefined}>
       <div class="field-head">
         {labels(pre)}
         <code class="field-name">{name}</code>

@@ -59,14 +59,14 @@ t.test('components', async (t) => {
     t.equal(html(h(CardGroup, { cols: 3 }, h(Card, { title: 'API', href: '/api', icon: '📘' }, 'Ref'))),
       '<div class="card-group" style="--cols:3"><a class="card" href="/api"><span class="card-icon" aria-hidden="true"><span class="icon" aria-hidden="true">📘</span></span><span class="card-title">API</span><div class="card-body">Ref</div></a></div>');
     t.equal(html(h(AccordionGroup, null, h(Accordion, { title: 'Q', defaultOpen: true }, 'A'))),
-      '<div class="accordion-group"><details class="accordion" open><summary><span class="accordion-title">Q</span></summary><div class="accordion-body">A</div></details></div>');
+      '<div class="accordion-group"><details class="accordion" id="q" open><summary><span class="accordion-title">Q</span></summary><div class="accordion-body">A</div></details></div>');
   });
 
   t.test('should render frames, badges and updates', async (t) => {
     t.equal(html(h(Frame, { caption: 'Shot' }, 'img')), '<figure class="frame"><div class="frame-body">img</div><figcaption>Shot</figcaption></figure>');
     t.equal(html(h(Badge, { color: 'hotpink' }, 'New')), '<span class="badge" data-color="gray">New</span>');
     t.equal(html(h(Update, { label: 'v2.1 — May', date: '2025-05-01', description: 'Faster', rss: 'Feed text' }, 'Body')),
-      '<section class="update" id="v2-1-may" aria-labelledby="v2-1-may-label"><div class="update-meta"><h2 class="update-label" id="v2-1-may-label"><a href="#v2-1-may">v2.1 — May</a></h2>' +
+      '<section class="update" id="v2-1-—-may" aria-labelledby="v2-1-—-may-label"><div class="update-meta"><h2 class="update-label" id="v2-1-—-may-label"><a href="#v2-1-—-may">v2.1 — May</a></h2>' +
       '<time datetime="2025-05-01">2025-05-01</time><p class="update-description">Faster</p></div><div class="update-body">Body</div></section>');
   });
 
