@@ -11,23 +11,19 @@ fi
 if ! ls builder/sandbox-runtime/node_modules/node-linux-*/bin/node >/dev/null 2>&1; then
   npm run postinstall
 fi
-if ! command -v chromium >/dev/null 2>&1; then
+# A Debian package a test needs: installed when its command is missing (as root), else a clear stop.
+ensure_debian_package() { # command package what-for
+  command -v "$1" >/dev/null 2>&1 && return 0
   if [ "$(id -u)" = 0 ]; then
-    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$2" >/dev/null
   else
-    echo "chromium is missing: install Debian's chromium package (sudo apt-get install chromium) for the browser tests" >&2
+    echo "$1 is missing: install Debian's $2 package (sudo apt-get install $2) for $3" >&2
     exit 1
   fi
-fi
+}
+ensure_debian_package chromium chromium "the browser tests"
 # Pebble, Let's Encrypt's ACME test server, for the custom-domain certificate tests.
-if ! command -v pebble >/dev/null 2>&1; then
-  if [ "$(id -u)" = 0 ]; then
-    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq pebble >/dev/null
-  else
-    echo "pebble is missing: install Debian's pebble package (sudo apt-get install pebble) for the certificate tests" >&2
-    exit 1
-  fi
-fi
+ensure_debian_package pebble pebble "the certificate tests"
 # tap compiles its runner for the plugin set in .taprc; a fresh install still carries the default
 # set (with the TypeScript plugin the tests must not use), so rebuild it before the first run.
 npx tap build >/dev/null
