@@ -19,6 +19,9 @@ import { internalApi } from './build-api/internal-api.ts';
 import { warmProcessStarter } from './git/process-starter.ts';
 import { startWebhookScheduler } from './outgoing-webhooks/deliver.ts';
 import { watchDeployments } from './outgoing-webhooks/events.ts';
+import { watchDeploymentsForChat } from './chat-notifications/deployment-notifications.ts';
+import { feedbackNotifier } from './chat-notifications/feedback-notifications.ts';
+import { deploymentPageUrl } from './git/git-http.ts';
 import type { Env } from './env.ts';
 import { gitHttpMiddleware } from './git/git-http.ts';
 import { createManagedRepo, deleteManagedRepo } from './git/managed-repos.ts';
@@ -141,7 +144,14 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
     m: cp.m, now: () => cp.deps.now(), onError: log('outgoing webhook delivery failed'),
     allowHosts: () => services.fetchAllowHosts,
   });
-  const unwatch = watchDeployments(cp.m, { now: () => cp.deps.now(), siteUrlOf: (p) => siteUrlOf(cp.deps, p), onQueued: webhooks.kick, onError: log('outgoing webhook event failed') });
+  const unwatchHooks = watchDeployments(cp.m, { now: () => cp.deps.now(), siteUrlOf: (p) => siteUrlOf(cp.deps, p), onQueued: webhooks.kick, onError: log('outgoing webhook event failed') });
+  // Chat notifications are messages of the same delivery loop (chat-notifications/).
+  const unwatchChat = watchDeploymentsForChat(cp.m, {
+    now: () => cp.deps.now(), siteUrlOf: (p) => siteUrlOf(cp.deps, p), deploymentUrlOf: (projectId, id) => deploymentPageUrl(cp.deps, projectId, id),
+    onQueued: webhooks.kick, onError: log('chat notification failed'),
+  });
+  const unwatch = () => { unwatchHooks(); unwatchChat(); };
+  const onFeedback = feedbackNotifier(cp.m, { now: () => cp.deps.now(), siteUrlOf: (p) => siteUrlOf(cp.deps, p), onQueued: webhooks.kick, onError: log('chat notification failed') });
   const assistantIndex = siteIndex({ store });
   const stopWarming = warmOnDeployment(cp.m, assistantIndex);
   const tls = env.ACME_DIRECTORY_URL ? domainTls({ m: cp.m, env, now: () => cp.deps.now(), onError: log('certificate check failed') }) : undefined;
@@ -155,7 +165,7 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
     branding,
     handle: chainHandlers(
       siteRoutes({ m: cp.m, store, env, sites: assistantIndex, usage: opts.usage ?? usageToAnalytics(analytics, env.TRUST_PROXY), now: opts.now }),
-      beaconHandler({ recorder: analytics, trustProxy: env.TRUST_PROXY, now: () => cp.deps.now().getTime() }),
+      beaconHandler({ recorder: analytics, trustProxy: env.TRUST_PROXY, now: () => cp.deps.now().getTime(), onFeedback }),
     ),
     onServed: recordServed(analytics, env.TRUST_PROXY),
     beforeSites: tls?.beforeSites,

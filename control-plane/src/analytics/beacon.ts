@@ -1,6 +1,8 @@
 /**
  * The browser beacons on every site host: `POST /_folio/feedback` (page feedback) and
- * `POST /_folio/event` (searches and time on page), sent with `navigator.sendBeacon`. The host
+ * `POST /_folio/event` (searches and time on page), sent with `navigator.sendBeacon`. Feedback
+ * may carry the reader's `comment` (at most 500 characters): it is not stored with analytics, only
+ * handed to `onFeedback` (chat notifications of a thumbs-down). The host
  * decides the project (the site server resolved it), never the body. Bodies are JSON (sent as
  * `application/json` or `text/plain`), at most {@link BEACON_MAX_BYTES}, validated field by
  * field; each visitor (address and User-Agent, kept in memory only) may send
@@ -23,7 +25,10 @@ export const EVENT_PATH = '/_folio/event';
 
 const pagePath = z.string({ error: 'must be a string' }).min(1, { error: 'must be a path starting with /' }).max(512, { error: 'must be at most 512 characters' })
   .regex(/^\//, { error: 'must be a path starting with /' });
-const feedbackBody = z.strictObject({ path: pagePath, helpful: z.boolean({ error: 'must be true or false' }) });
+const feedbackBody = z.strictObject({
+  path: pagePath, helpful: z.boolean({ error: 'must be true or false' }),
+  comment: z.string({ error: 'must be a string' }).max(500, { error: 'must be at most 500 characters' }).optional(),
+});
 const eventBody = z.discriminatedUnion('type', [
   z.strictObject({
     type: z.literal('search'),
@@ -48,6 +53,8 @@ export interface BeaconOptions {
   limits?: BeaconLimits;
   /** Clock in ms (tests freeze it). */
   now?: () => number;
+  /** Called with each recorded feedback (chat notifications); must not throw or wait. */
+  onFeedback?(projectId: string, feedback: { path: string; helpful: boolean; comment?: string }): void;
 }
 
 class BeaconError extends Error {
@@ -117,6 +124,8 @@ export function beaconHandler(opts: BeaconOptions) {
       if (pathname === FEEDBACK_PATH) {
         const fb = parse(feedbackBody, raw);
         body = { kind: 'feedback', vote: fb.helpful ? 'up' : 'down', path: fb.path };
+        const comment = fb.comment?.trim();
+        opts.onFeedback?.(projectId, { path: fb.path, helpful: fb.helpful, ...(comment ? { comment } : {}) });
       } else {
         const ev = parse(eventBody, raw);
         body = ev.type === 'search'

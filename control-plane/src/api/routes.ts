@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { buildOpenApi, type WebhookDoc } from '../http/openapi.ts';
 import { defineRoute, type RouteDef } from '../http/route.ts';
 import { analyticsRoutes } from './analytics.ts';
+import { chatNotificationRoutes } from './chat-notifications.ts';
 import { assetRoutes } from './asset.ts';
 import { deploymentRoutes } from './deployments.ts';
 import { entitlementRoutes } from './entitlements.ts';
@@ -29,6 +30,7 @@ export function apiRoutes(extra: RouteDef[] = [], webhookDocs: () => Record<stri
     ...assetRoutes,
     ...webhookRoutes,
     ...analyticsRoutes,
+    ...chatNotificationRoutes,
     ...extra,
   ];
   const all: RouteDef[] = [...routes];

@@ -11,11 +11,16 @@
  *   first attempt; then the message is `failed`.
  * - Each message is held with a short lease while it is sent, so two schedulers (two control
  *   planes) never send it at once.
+ * - Chat notifications (chat-notifications/) are messages too, `target: 'chat'`: the same
+ *   queue, retries and address checks, sent unsigned to the channel's opened URL, and paused
+ *   while the plan lacks `chat_notifications`.
  */
 import http from 'node:http';
 import https from 'node:https';
 import type { Models, WebhookMessage } from '../db/models/index.ts';
+import { chatChannelUrl } from './chat-target.ts';
 import { hasFeature } from '../entitlements/resolver.ts';
+import type { BooleanFeature } from '../entitlements/plans.ts';
 import { checkedAddress, guardSocket, pinnedLookup, type ResolveHost } from '../uploads/safe-fetch.ts';
 import { EVENT_HEADER, ID_HEADER, SIGNATURE_HEADER, signPayload, TIMESTAMP_HEADER } from './signature.ts';
 
@@ -40,7 +45,8 @@ export interface DeliverOptions {
   resolveHost?: ResolveHost;
 }
 
-interface Attempt { status_code: number | null; error: string | null; duration_ms: number }
+/** How one attempt ended: the answer's status, or why there was none. */
+export interface Attempt { status_code: number | null; error: string | null; duration_ms: number }
 
 function post(url: URL, address: string, headers: Record<string, string>, body: string): Promise<number> {
   const client = url.protocol === 'https:' ? https : http;
@@ -63,27 +69,49 @@ function post(url: URL, address: string, headers: Record<string, string>, body: 
   });
 }
 
-async function attempt(msg: WebhookMessage, endpoint: { url: string; secret: string }, opts: DeliverOptions): Promise<Attempt> {
+/**
+ * POSTs `body` once to `target` after the public-address check (again now: DNS can change),
+ * with `headers` besides the JSON ones; never throws. Also the chat channels' test message.
+ */
+export async function postOnce(target: string, body: string, headers: Record<string, string>, opts: Pick<DeliverOptions, 'allowHosts' | 'resolveHost'>): Promise<Attempt> {
   const started = Date.now();
   try {
-    const url = new URL(endpoint.url);
+    const url = new URL(target);
     const address = await checkedAddress(url, 'url', opts.allowHosts, opts.resolveHost);
-    const timestamp = Math.floor(opts.now.getTime() / 1000);
-    const status = await post(url, address, {
-      [ID_HEADER]: msg.event_key, [EVENT_HEADER]: msg.event, [TIMESTAMP_HEADER]: String(timestamp),
-      [SIGNATURE_HEADER]: signPayload(endpoint.secret, timestamp, msg.body),
-    }, msg.body);
+    const status = await post(url, address, headers, body);
     return { status_code: status, error: status >= 200 && status < 300 ? null : `HTTP ${status}`, duration_ms: Date.now() - started };
   } catch (err) {
     return { status_code: null, error: (err as Error).message.slice(0, 300), duration_ms: Date.now() - started };
   }
 }
 
-async function planAllows(m: Models, orgId: string, now: Date, cache: Map<string, boolean>): Promise<boolean> {
-  let allowed = cache.get(orgId);
+/** Where a message goes and how it is signed (chat messages are not: chat apps ignore signatures). */
+interface Target { url: string; secret?: string }
+
+async function targetOf(m: Models, msg: WebhookMessage): Promise<Target | undefined> {
+  if (msg.target === 'chat') {
+    const url = await chatChannelUrl(m, msg.endpoint_id);
+    return url === undefined ? undefined : { url };
+  }
+  return (await m.WebhookEndpoint.findById(msg.endpoint_id, { url: 1, secret: 1 }).lean()) ?? undefined;
+}
+
+function attempt(msg: WebhookMessage, target: Target, opts: DeliverOptions): Promise<Attempt> {
+  const timestamp = Math.floor(opts.now.getTime() / 1000);
+  const headers: Record<string, string> = target.secret === undefined ? {} : {
+    [ID_HEADER]: msg.event_key, [EVENT_HEADER]: msg.event, [TIMESTAMP_HEADER]: String(timestamp),
+    [SIGNATURE_HEADER]: signPayload(target.secret, timestamp, msg.body),
+  };
+  return postOnce(target.url, msg.body, headers, opts);
+}
+
+async function planAllows(m: Models, msg: WebhookMessage, now: Date, cache: Map<string, boolean>): Promise<boolean> {
+  const feature: BooleanFeature = msg.target === 'chat' ? 'chat_notifications' : 'outgoing_webhooks';
+  const key = `${feature}\n${msg.org_id}`;
+  let allowed = cache.get(key);
   if (allowed === undefined) {
-    allowed = await hasFeature(m, orgId, 'outgoing_webhooks', now).catch(() => false);
-    cache.set(orgId, allowed);
+    allowed = await hasFeature(m, msg.org_id, feature, now).catch(() => false);
+    cache.set(key, allowed);
   }
   return allowed;
 }
@@ -98,15 +126,15 @@ export async function deliverDue(opts: DeliverOptions): Promise<number> {
   const plans = new Map<string, boolean>();
   let attempted = 0;
   for (const msg of due) {
-    if (!await planAllows(m, msg.org_id, now, plans)) continue;
+    if (!await planAllows(m, msg, now, plans)) continue;
     const held = await m.WebhookMessage.findOneAndUpdate(
       { _id: msg._id, status: 'pending', $or: [{ lease_until: null }, { lease_until: { $lt: now } }] },
       { $set: { lease_until: new Date(now.getTime() + LEASE_MS) } },
     ).lean();
     if (!held) continue;
-    const endpoint = await m.WebhookEndpoint.findById(msg.endpoint_id, { url: 1, secret: 1 }).lean();
-    if (!endpoint) { await m.WebhookMessage.deleteOne({ _id: msg._id }); continue; }
-    const result = await attempt(msg, endpoint, opts);
+    const target = await targetOf(m, msg);
+    if (!target) { await m.WebhookMessage.deleteOne({ _id: msg._id }); continue; }
+    const result = await attempt(msg, target, opts);
     attempted++;
     const first = msg.first_attempt_at ? new Date(msg.first_attempt_at) : now;
     const failures = (msg.attempts?.filter((a) => a.error !== null).length ?? 0) + 1;

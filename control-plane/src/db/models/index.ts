@@ -16,6 +16,7 @@ import { auditEntrySchema, type AuditEntry } from './audit-entry.ts';
 import { serverSecretSchema, type ServerSecret } from './server-secret.ts';
 import { webhookEndpointSchema, type WebhookEndpoint } from './webhook-endpoint.ts';
 import { webhookMessageSchema, type WebhookMessage } from './webhook-message.ts';
+import { chatChannelSchema, type ChatChannel } from './chat-channel.ts';
 import { userSchema, type User } from './user.ts';
 import { membershipSchema, type Membership } from './membership.ts';
 import { sessionSchema, type Session } from './session.ts';
@@ -49,6 +50,7 @@ export interface Models {
   ServerSecret: Model<ServerSecret>;
   WebhookEndpoint: Model<WebhookEndpoint>;
   WebhookMessage: Model<WebhookMessage>;
+  ChatChannel: Model<ChatChannel>;
   User: Model<User>;
   Membership: Model<Membership>;
   Session: Model<Session>;
@@ -91,6 +93,7 @@ export function models(connection: Connection): Models {
       ServerSecret: connection.model<ServerSecret>('ServerSecret', serverSecretSchema, 'server_secrets'),
       WebhookEndpoint: connection.model<WebhookEndpoint>('WebhookEndpoint', webhookEndpointSchema, 'webhook_endpoints'),
       WebhookMessage: connection.model<WebhookMessage>('WebhookMessage', webhookMessageSchema, 'webhook_messages'),
+      ChatChannel: connection.model<ChatChannel>('ChatChannel', chatChannelSchema, 'chat_channels'),
       User: connection.model<User>('User', userSchema, 'users'),
       Membership: connection.model<Membership>('Membership', membershipSchema, 'memberships'),
       Session: connection.model<Session>('Session', sessionSchema, 'sessions'),
@@ -127,4 +130,4 @@ export async function syncIndexes(connection: Connection): Promise<void> {
   for (const model of Object.values(m)) await (model as Model<unknown>).createIndexes();
 }
 
-export type { AnalyticsEvent, AnalyticsSalt, ApiKey, AuditEntry, ServerSecret, WebhookEndpoint, WebhookMessage, Organization, Project, UsageCounter, Deployment, Page, WebhookDelivery, User, Membership, Session, OwnerClaim, Invitation, Domain, Preview, GithubInstallation, SsoConnection, SsoDomain, SsoPending, SsoAssertion, PublishJournal, Certificate, AcmeAccount, AcmeChallenge };
+export type { AnalyticsEvent, AnalyticsSalt, ApiKey, AuditEntry, ServerSecret, WebhookEndpoint, WebhookMessage, ChatChannel, Organization, Project, UsageCounter, Deployment, Page, WebhookDelivery, User, Membership, Session, OwnerClaim, Invitation, Domain, Preview, GithubInstallation, SsoConnection, SsoDomain, SsoPending, SsoAssertion, PublishJournal, Certificate, AcmeAccount, AcmeChallenge };

@@ -9,6 +9,8 @@ import { Schema, type InferSchemaType } from 'mongoose';
  */
 export const webhookMessageSchema = new Schema({
   _id: { type: String, default: () => randomUUID() },
+  /** `webhook`: `endpoint_id` is a WebhookEndpoint, the body is signed; `chat`: a ChatChannel, sent unsigned (chat-notifications/). */
+  target: { type: String, enum: ['webhook', 'chat'], default: 'webhook' },
   endpoint_id: { type: String, required: true },
   org_id: { type: String, required: true },
   project_id: { type: String, required: true },
