@@ -190,13 +190,16 @@ t.test('client scripts', async (t) => {
     await page.goto(`${server.origin}/branded`);
     const look = () => page.evaluate(() => ({
       link: getComputedStyle(document.querySelector('.pager-title')!).color,
+      button: getComputedStyle(document.querySelector('.site-header .cta[data-style=solid]')!).backgroundColor,
       background: getComputedStyle(document.body).backgroundImage + ' ' + getComputedStyle(document.body).backgroundColor,
       body: getComputedStyle(document.body).fontFamily,
       heading: getComputedStyle(document.querySelector('h1')!).fontFamily,
       logos: [...document.querySelectorAll('.site-header .logo')].map((i) => getComputedStyle(i).display),
     }));
+    // Mintlify's meaning: primary the light-mode emphasis, light the dark-mode one, dark the buttons' in both.
     t.same(await look(), {
-      link: 'rgb(0, 51, 102)',
+      link: 'rgb(0, 85, 170)',
+      button: 'rgb(0, 51, 102)',
       background: 'linear-gradient(rgb(255, 255, 255), rgb(238, 238, 238)) rgba(0, 0, 0, 0)',
       body: 'Verdana, sans-serif',
       heading: 'Georgia, serif',
@@ -205,6 +208,7 @@ t.test('client scripts', async (t) => {
     await page.click('.header-controls [data-control=appearance]');
     t.same(await look(), {
       link: 'rgb(153, 204, 255)',
+      button: 'rgb(0, 51, 102)',
       background: 'none rgb(16, 16, 16)',
       body: 'Verdana, sans-serif',
       heading: 'Georgia, serif',
