@@ -10,6 +10,8 @@
  *   CODE_OF_CONDUCT, SECURITY and SUPPORT (upper case, `.md`, at the content root) unless the
  *   navigation lists them (Mintlify builds a listed `README` as a page), and any path matched by
  *   `.mintignore` (gitignore syntax, at the repository root);
+ * - skill files for agents (`skill.md` at the content root, `SKILL.md` in any folder) are
+ *   published as they are, not as pages, unless the navigation lists them;
  * - static files are `public/` (published at the site root, as before) and every file under the
  *   content root with a media, font or document extension ({@link ASSET_EXTENSIONS}) outside
  *   dot-folders, `node_modules/` and `.mintignore`, published at its path relative to the content
@@ -28,6 +30,13 @@ export const ASSET_EXTENSIONS = new Set([
   'woff', 'woff2', 'ttf', 'otf', 'eot',
   'pdf', 'zip', 'csv', 'txt', 'yaml', 'yml', 'xml', 'webmanifest',
 ]);
+
+/**
+ * Skill files for agents, served as they are (Mintlify serves a root `skill.md` at `/skill.md`):
+ * `skill.md` at the content root, and `SKILL.md` in any folder (`skills/payments/SKILL.md`, the
+ * agent skills layout), unless the navigation lists them as pages.
+ */
+const SKILL_FILES = /^(?:skill\.md|(?:.+\/)?SKILL\.md)$/;
 
 /** Repository files that are never pages when they sit at the content root. */
 const REPOSITORY_FILES = /^(README|CONTRIBUTING|CHANGELOG|LICENSE|CODE_OF_CONDUCT|SECURITY|SUPPORT)\.mdx?$/;
@@ -64,6 +73,7 @@ export function repoLayout(paths: Iterable<string>, contentRoot: string, ignoreT
     // Without an ignore file nothing is asked: `ignores` costs ~9 µs a path, on every build.
     if (hidden(rel) || (ignoreText && ignored.ignores(repoPath))) continue;
     if (/\.mdx?$/.test(rel)) {
+      if (SKILL_FILES.test(rel) && !listed?.has(rel.replace(/\.md$/, ''))) { contentFiles.push([repoPath, rel]); continue; }
       if (!rel.startsWith('snippets/') && (!REPOSITORY_FILES.test(rel) || listed?.has(rel.replace(/\.mdx?$/, '')))) pages.push(repoPath);
       continue;
     }

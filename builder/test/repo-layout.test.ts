@@ -21,6 +21,13 @@ t.test('repoLayout', async (t) => {
     ]);
   });
 
+  t.test('should publish skill files for agents as they are, not as pages', async (t) => {
+    const layout = repoLayout(['docs.json', 'index.mdx', 'skill.md', 'skills/payments/SKILL.md', 'guides/skill.md', 'skills/notes.md'], '');
+    t.same(layout.pages, ['guides/skill.md', 'index.mdx', 'skills/notes.md']);
+    t.same([...layout.assets], [['skill.md', 'skill.md'], ['skills/payments/SKILL.md', 'skills/payments/SKILL.md']]);
+    t.same(repoLayout(['skill.md'], '', undefined, new Set(['skill'])).pages, ['skill.md'], 'a skill file the navigation lists is a page');
+  });
+
   t.test('should make a repository file a page when the navigation lists it', async (t) => {
     const layout = repoLayout(['README.md', 'CONTRIBUTING.md', 'index.mdx'], '', undefined, new Set(['index', 'README']));
     t.same(layout.pages, ['README.md', 'index.mdx']);
