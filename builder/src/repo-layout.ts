@@ -74,7 +74,8 @@ export function repoLayout(paths: Iterable<string>, contentRoot: string, ignoreT
     if (hidden(rel) || (ignoreText && ignored.ignores(repoPath))) continue;
     if (/\.mdx?$/.test(rel)) {
       if (SKILL_FILES.test(rel) && !listed?.has(rel.replace(/\.md$/, ''))) { contentFiles.push([repoPath, rel]); continue; }
-      if (!rel.startsWith('snippets/') && (!REPOSITORY_FILES.test(rel) || listed?.has(rel.replace(/\.mdx?$/, '')))) pages.push(repoPath);
+      // Files in `snippets/` and `_snippets/` are snippets, never pages (as on Mintlify).
+      if (!/^_?snippets\//.test(rel) && (!REPOSITORY_FILES.test(rel) || listed?.has(rel.replace(/\.mdx?$/, '')))) pages.push(repoPath);
       continue;
     }
     const ext = /\.([a-z0-9]+)$/i.exec(rel)?.[1]?.toLowerCase();

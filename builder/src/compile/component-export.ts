@@ -1,7 +1,8 @@
 /**
  * Markdown export and search text of the components whose meaning lives in their props
  * (markdown-export.ts and search-text.ts handle the rest): API fields, file trees, colour
- * palettes, repository cards, diagrams, tooltips, buttons and tiles.
+ * palettes, repository cards, diagrams, tooltips, buttons, tiles, `<CodeBlock>` (a fence) and
+ * `<Link>` (a link).
  */
 import type { BlockContent, ListItem, Nodes, Paragraph, PhrasingContent, RootContent } from 'mdast';
 import { isJsx, stringProp, type JsxElement } from './jsx-attributes.ts';
@@ -12,6 +13,16 @@ const code = (value: string): PhrasingContent => ({ type: 'inlineCode', value })
 const strong = (children: PhrasingContent[]): PhrasingContent => ({ type: 'strong', children });
 const paragraph = (children: PhrasingContent[]): Paragraph => ({ type: 'paragraph', children });
 const children = (node: JsxElement) => node.children as RootContent[];
+/** Text of Markdown nodes as written (code keeps its value). */
+const textIn = (node: Nodes): string => {
+  if (node.type === 'mdxFlowExpression' || node.type === 'mdxTextExpression') {
+    // A literal written as an expression (`{\`npm i\`}`) is its text; anything else is only known when the page runs.
+    const literal = /^\s*(`|"|')([^]*)\1\s*$/.exec(node.value);
+    return literal && !(literal[1] === '`' && literal[2].includes('${')) ? literal[2] : '';
+  }
+  if ('value' in node && typeof node.value === 'string' && node.type !== 'mdxjsEsm') return node.value;
+  return 'children' in node ? node.children.map((c) => textIn(c as Nodes)).join('') : '';
+};
 
 /** A field's name and facts: its name, location, type, and whether it is required, deprecated or defaulted. */
 function fieldFacts(node: JsxElement): { name?: string; facts: string[] } {
@@ -94,6 +105,18 @@ export function componentExport(node: JsxElement, convert: (nodes: RootContent[]
     const about = stringProp(node, 'description');
     return [...(about ? [paragraph([strong([text(about)])])] : []), { type: 'blockquote', children: convert(children(node)) as BlockContent[] }];
   }
+  if (flow && name === 'CodeBlock') {
+    // Written in the page with its code as text (a fence inside stays a fence).
+    const inner = children(node);
+    if (inner.some((n) => n.type === 'code')) return convert(inner);
+    const value = inner.map((n) => textIn(n as Nodes)).join('\n').replace(/^\n+|\n+$/g, '');
+    const filename = stringProp(node, 'filename');
+    return value === '' ? [] : [{ type: 'code', lang: stringProp(node, 'language') ?? null, meta: filename ?? null, value }];
+  }
+  if (name === 'Link' && stringProp(node, 'href') !== undefined) {
+    const link: PhrasingContent = { type: 'link', url: stringProp(node, 'href')!, children: convert(children(node)).flatMap((n) => (n.type === 'paragraph' ? n.children : [n as PhrasingContent])) };
+    return flow ? [paragraph([link])] : [link as RootContent];
+  }
   if (flow && name === 'Frame') {
     const src = stringProp(node, 'src');
     const caption = stringProp(node, 'caption');
@@ -118,5 +141,6 @@ export function componentSearchText(node: JsxElement): string | undefined {
   if (name === 'GitHub.Repo') return [stringProp(node, 'repo'), stringProp(node, 'description')].filter(Boolean).join(' ');
   if (name === 'Mermaid') return stringProp(node, 'chart');
   if (name === 'Tile') return [stringProp(node, 'title'), stringProp(node, 'description')].filter(Boolean).join(' ');
+  if (name === 'CodeBlock') return stringProp(node, 'filename');
   return undefined;
 }

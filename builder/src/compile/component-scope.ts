@@ -94,3 +94,43 @@ export function componentScopePrelude(names: readonly string[]): string {
   if (names.length === 0) return '';
   return `import { components as __folio_components__ } from '${COMPONENTS_MODULE}';const { ${names.join(', ')} } = __folio_components__;`;
 }
+
+/** True for a snippet file (`snippets/…` or `_snippets/…` at any depth), whose props are its variables. */
+export function isSnippetPath(repoPath: string): boolean {
+  return /(?:^|\/)_?snippets\//.test(repoPath);
+}
+
+/**
+ * Names the content of an MDX snippet reads without defining them (`{word}`), which Mintlify
+ * fills from the props the snippet is used with (`<MySnippet word="bananas" />`): references
+ * inside `contentFunction` that are neither bound at the top level, nor declared anywhere in
+ * it, nor JavaScript globals.
+ */
+export function snippetVariables(program: unknown, contentFunction: unknown): string[] {
+  const bound = topLevelNames(program as { body: Node[] });
+  const declared = new Set<string>(['props', 'arguments', 'undefined']);
+  const used = new Set<string>();
+  const visit = (node: Node): void => {
+    if (node.type === 'VariableDeclarator') patternNames(node.id, declared);
+    if (node.type === 'FunctionDeclaration' || node.type === 'FunctionExpression' || node.type === 'ArrowFunctionExpression') {
+      if (node.id) patternNames(node.id, declared);
+      for (const param of node.params as Node[]) patternNames(param, declared);
+    }
+    if (node.type === 'CatchClause' && node.param) patternNames(node.param, declared);
+    for (const key in node) {
+      if (key === 'loc' || key === 'range' || key === 'position' || !Object.hasOwn(node, key)) continue;
+      const value = node[key];
+      if (typeof value !== 'object' || value === null) continue;
+      for (const child of (Array.isArray(value) ? value : [value]) as Node[]) {
+        if (!child || typeof child.type !== 'string') continue;
+        if (child.type === 'Identifier') {
+          if (!isNameOnly(node, key)) used.add(child.name as string);
+          continue;
+        }
+        visit(child);
+      }
+    }
+  };
+  visit(contentFunction as Node);
+  return [...used].filter((name) => !bound.has(name) && !declared.has(name) && !BUILT_IN_NAMES.has(name) && !(name in globalThis)).sort();
+}

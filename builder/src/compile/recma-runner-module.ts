@@ -15,7 +15,7 @@ import type { VFile } from 'vfile';
 import { userError } from '../errors.ts';
 import { resolveRepoImport } from './imports.ts';
 import { HOOKS_MODULE, mentionsHook, PAGE_MODULES, unboundHooks } from './page-globals.ts';
-import { COMPONENTS_MODULE, unboundComponents } from './component-scope.ts';
+import { COMPONENTS_MODULE, isSnippetPath, snippetVariables, unboundComponents } from './component-scope.ts';
 
 const id = (name: string): Identifier => ({ type: 'Identifier', name });
 const str = (value: string) => ({ type: 'Literal' as const, value });
@@ -98,6 +98,17 @@ export function recmaRunnerModule(opts: { repoPath(moduleId: string): string }) 
         type: 'ObjectPattern',
         properties: builtIns.map((name) => ({ type: 'Property', key: id(name), value: id(name), kind: 'init', computed: false, method: false, shorthand: true })),
       }, { type: 'MemberExpression', object: importOf(COMPONENTS_MODULE, ['components']), property: id('components'), computed: false, optional: false }));
+    }
+    // A snippet's props are its variables, as on Mintlify (`{word}` with `<Snippet word="…" />`).
+    const content = isSnippetPath(file) ? (tree.body as Statement[]).find((n) => n.type === 'FunctionDeclaration' && n.id?.name === '_createMdxContent') : undefined;
+    if (content?.type === 'FunctionDeclaration') {
+      const variables = snippetVariables(tree, content);
+      if (variables.length) {
+        content.body.body.unshift(constant({
+          type: 'ObjectPattern',
+          properties: variables.map((name) => ({ type: 'Property', key: id(name), value: id(name), kind: 'init', computed: false, method: false, shorthand: true })),
+        }, id('props')));
+      }
     }
     for (const node of tree.body as Array<Statement | ModuleDeclaration>) {
       switch (node.type) {

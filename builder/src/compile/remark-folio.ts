@@ -35,6 +35,7 @@ import { readFrontmatter, type PageFrontmatter } from './frontmatter.ts';
 import type { SharedHighlighter } from './highlighter.ts';
 import { checkImports } from './imports.ts';
 import { collectLinks } from './page-links.ts';
+import { expandSnippetElements } from './snippet-element.ts';
 import { applyIslands } from './islands.ts';
 import { markdownExport, snippetExport } from './markdown-export.ts';
 import { applyOutline, MARKER_COMPONENT, type UpdateFacts } from './outline.ts';
@@ -139,6 +140,8 @@ export function remarkFolio(env: FolioRemarkEnv) {
     const frontmatter = readFrontmatter(tree, file);
     const snippetMarkdown = new Map<string, string>();
     const snippetText = new Map<string, string>();
+    // `<Snippet file>` becomes an import first, so it is read like any imported snippet.
+    await expandSnippetElements(tree, file, env.read);
     for (const imported of checkImports(tree, file)) {
       const text = await env.read(imported.path);
       if (text === undefined) {

@@ -31,6 +31,7 @@ t.test('component-scope', async (t) => {
     'snippets/tabs.jsx': 'export const TabBox = () => (\n  <Tabs><Tab title="A">first <Card title="c" /></Tab></Tabs>\n);\n',
     'snippets/own-note.jsx': 'export const Note = ({ children }) => <div class="mine">{children}</div>;\nexport const Wrap = () => <Note>wrapped</Note>;\n',
     '_snippets/plain.mdx': '<Tip>from the snippet</Tip>\n',
+    'snippets/greeting.mdx': 'Hello **{name}**, today is {Math.max(1, 2)}.\n',
   };
   const ctx = { readFile: async (path: string) => files[path] };
   const ok = async (source: string): Promise<CompiledPage> => {
@@ -53,6 +54,17 @@ t.test('component-scope', async (t) => {
   t.test('should keep a component the page or snippet defines under a built-in name', async (t) => {
     t.equal((await ok('export const Note = ({ children }) => <p class="own">{children}</p>;\n\n<Note>mine</Note>\n')).bodyHtml, '<p class="own">mine</p>');
     t.equal((await ok('import { Wrap } from "/snippets/own-note.jsx"\n\n<Wrap />\n')).bodyHtml, '<div class="mine">wrapped</div>');
+  });
+
+  t.test('should expand <Snippet file> from snippets/ or _snippets/, with its props as variables', async (t) => {
+    const result = await ok('# T\n\n<Snippet file="greeting.mdx" name="Ada" />\n\n<Snippet file="plain.mdx" />\n');
+    t.match(result.bodyHtml!, /<p>Hello <strong>Ada<\/strong>, today is 2\.<\/p>\n<div class="callout" data-kind="tip"[^]*from the snippet/);
+    t.equal(result.markdown, '# T\n\nHello , today is .\n\nfrom the snippet\n', 'values known only when the page runs are left out');
+    t.match(result.searchText, /from the snippet/);
+    const missing = (await compiler.compile([page('page.mdx', 'Text\n\n<Snippet file="nope.mdx" />\n')], ctx))[0];
+    t.same(missing, { sourcePath: 'page.mdx', line: 3, column: 1, message: 'Unexpected <Snippet file="nope.mdx">: snippets/nope.mdx and _snippets/nope.mdx do not exist in the repository' });
+    const outside = (await compiler.compile([page('page.mdx', '<Snippet file="../../etc/passwd.mdx" />\n')], ctx))[0];
+    t.same(outside, { sourcePath: 'page.mdx', line: 1, column: 1, message: 'Unexpected <Snippet file="../../etc/passwd.mdx">: it leaves the repository' });
   });
 
   t.test('should render an update whose label is JSX or missing, as Mintlify does', async (t) => {

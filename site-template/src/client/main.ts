@@ -11,6 +11,8 @@ import { initCopyPage, initFeedback } from './page-actions.ts';
 import { initSearch } from './search.ts';
 import { initCodeGroups, initTabs } from './tabs.ts';
 import { initToc } from './toc.ts';
+import { initUpdateFilter } from './update-filter.ts';
+import { initViews } from './views.ts';
 
 initAppearance();
 initMenu();
@@ -18,6 +20,8 @@ initTabRow();
 initCodeGroups();
 initTabs();
 initCodeBlocks();
+initViews();
+initUpdateFilter();
 initCopyPage();
 initFeedback();
 initSearch();
@@ -32,6 +36,8 @@ document.addEventListener('folio:content', () => {
   initCodeGroups();
   initTabs();
   initCodeBlocks();
+  initViews();
+  initUpdateFilter();
 });
 
 // The assistant panel is its own module, fetched the first time a visitor opens it. A page

@@ -4,24 +4,36 @@ import { anchorId } from '../node/anchor-id.ts';
 import { IconGlyph } from './icon.tsx';
 import { textOf } from './text-of.ts';
 
-/** Props of `<Step>`: `title` (text or JSX), optional `id` (default: from the title's text) and `icon`. */
-export interface StepProps { title?: ComponentChildren; id?: string; icon?: string; iconType?: string; children?: ComponentChildren }
+/**
+ * Props of `<Step>`: `title` (text or JSX), optional `id` (default: from the title's text),
+ * `icon`, `stepNumber` (the number shown), `titleSize` (`p`, `h2`, `h3`, `h4`; default from
+ * `<Steps>`), `noAnchor` (no id).
+ */
+export interface StepProps {
+  title?: ComponentChildren; id?: string; icon?: string; iconType?: string; stepNumber?: number | string;
+  titleSize?: string; noAnchor?: boolean; children?: ComponentChildren;
+}
 
-/** One numbered step; numbers come from a CSS counter on the list (an `icon` replaces the number). */
-export function Step({ title, id, icon, iconType, children }: StepProps) {
+const TITLE_SIZES = new Set(['p', 'h2', 'h3', 'h4']);
+
+/** One numbered step; numbers come from a CSS counter on the list (an `icon` or `stepNumber` replaces the number). */
+export function Step({ title, id, icon, iconType, stepNumber, titleSize, noAnchor, children }: StepProps) {
   const text = textOf(title);
+  const Title = (titleSize && TITLE_SIZES.has(titleSize) ? titleSize : 'p') as 'p';
+  const number = stepNumber === undefined || stepNumber === '' ? undefined : String(stepNumber);
   return (
-    <li class="step" id={id ?? (text ? anchorId(text) : undefined)} data-icon={icon ? '' : undefined}>
+    <li class="step" id={noAnchor ? undefined : id ?? (text ? anchorId(text) : undefined)} data-icon={icon ? '' : undefined} data-number={number}
+      style={number ? `--step-number:"${number.replace(/["\\]/g, '')}"` : undefined}>
       {icon ? <IconGlyph icon={icon} iconType={iconType} class="step-icon" /> : null}
-      {title ? <p class="step-title">{title}</p> : null}
+      {title ? <Title class="step-title">{title}</Title> : null}
       <div class="step-body">{children}</div>
     </li>
   );
 }
 
-/** `<Steps>`: an ordered list of `<Step>`s. */
-export function Steps({ children }: { children?: ComponentChildren }) {
-  return <ol class="steps">{children}</ol>;
+/** `<Steps>`: an ordered list of `<Step>`s; `titleSize` applies to every step that sets none. */
+export function Steps({ titleSize, children }: { titleSize?: string; children?: ComponentChildren }) {
+  return <ol class="steps" data-title-size={titleSize && TITLE_SIZES.has(titleSize) ? titleSize : undefined}>{children}</ol>;
 }
 
 /**
@@ -30,17 +42,19 @@ export function Steps({ children }: { children?: ComponentChildren }) {
  */
 export interface CardProps {
   title?: ComponentChildren; href?: string; icon?: string; iconType?: string; color?: string; img?: string;
-  horizontal?: boolean; cta?: string; children?: ComponentChildren;
+  horizontal?: boolean; cta?: string; arrow?: boolean; children?: ComponentChildren;
 }
 
 /** A boxed summary, optionally a link. */
-export function Card({ title, href, icon, iconType, color, img, horizontal, cta, children }: CardProps) {
+export function Card({ title, href, icon, iconType, color, img, horizontal, cta, arrow, children }: CardProps) {
   const inner = [
     img ? <img class="card-img" src={img} alt="" /> : null,
     icon ? <span class="card-icon" aria-hidden="true"><IconGlyph icon={icon} iconType={iconType} color={color} /></span> : null,
     title ? <span class="card-title">{title}</span> : null,
     children ? <div class="card-body">{children}</div> : null,
     cta ? <span class="card-cta">{cta}</span> : null,
+    // `arrow` (default: shown for links to other sites) marks where the card leads.
+    href && (arrow ?? /^https?:\/\//.test(href)) ? <span class="card-arrow" aria-hidden="true">→</span> : null,
   ];
   const layout = horizontal ? 'horizontal' : undefined;
   return href ? <a class="card" href={href} data-layout={layout}>{inner}</a> : <div class="card" data-layout={layout}>{inner}</div>;
@@ -109,14 +123,28 @@ export function ThemedImage({ src, srcDark, alt = '' }: { src: string; srcDark?:
   return [<img class="img-light" src={src} alt={alt} />, <img class="img-dark" src={srcDark} alt={alt} />];
 }
 
-/** Props of `<Badge>`: `color` (gray, blue, green, yellow, red, purple, orange; default gray), optional `icon`. */
-export interface BadgeProps { color?: string; icon?: string; iconType?: string; children?: ComponentChildren }
+/**
+ * Props of `<Badge>`: `color` (gray, blue, green, yellow, red, purple, orange, white, surface,
+ * and the `-destructive`/`-success` names map to red and green; default gray), `size` (xs, sm,
+ * md, lg), `shape` (rounded, pill), `stroke`, `disabled`, optional `icon`.
+ */
+export interface BadgeProps {
+  color?: string; size?: string; shape?: string; stroke?: boolean; disabled?: boolean; icon?: string; iconType?: string;
+  className?: string; children?: ComponentChildren;
+}
 
-const BADGE_COLORS = new Set(['gray', 'blue', 'green', 'yellow', 'red', 'purple', 'orange']);
+const BADGE_COLORS = new Set(['gray', 'blue', 'green', 'yellow', 'red', 'purple', 'orange', 'white', 'surface']);
+const BADGE_ALIASES: Record<string, string> = { destructive: 'red', success: 'green', warning: 'yellow', info: 'blue' };
 
 /** An inline label. */
-export function Badge({ color = 'gray', icon, iconType, children }: BadgeProps) {
-  return <span class="badge" data-color={BADGE_COLORS.has(color) ? color : 'gray'}>{icon ? <IconGlyph icon={icon} iconType={iconType} /> : null}{children}</span>;
+export function Badge({ color = 'gray', size, shape, stroke, disabled, icon, iconType, children }: BadgeProps) {
+  const named = BADGE_ALIASES[color.replace(/^.*-/, '')] ?? color;
+  return (
+    <span class="badge" data-color={BADGE_COLORS.has(named) ? named : 'gray'} data-size={size && /^(?:xs|sm|md|lg)$/.test(size) ? size : undefined}
+      data-shape={shape === 'pill' ? 'pill' : undefined} data-stroke={stroke ? '' : undefined} aria-disabled={disabled ? 'true' : undefined}>
+      {icon ? <IconGlyph icon={icon} iconType={iconType} /> : null}{children}
+    </span>
+  );
 }
 
 /**

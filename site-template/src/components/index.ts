@@ -10,6 +10,8 @@ import { Color } from './color.tsx';
 import { GitHub } from './github.tsx';
 import { Tooltip } from './tooltip.tsx';
 import { Mermaid } from './mermaid.tsx';
+import { CodeBlock } from './code-block.tsx';
+import { Link } from './link.tsx';
 
 /**
  * MDX components by the name authors use in pages; pass as `components` to the MDX runtime.
@@ -23,5 +25,5 @@ export const components: Record<string, ComponentType<any>> = {
   Steps, Step, Card, CardGroup, Accordion, AccordionGroup, Frame, Badge, Update, Visibility,
   Icon, Columns, Column, Panel, Tile, View, PreviewButton, Prompt,
   ParamField, ResponseField, Expandable, RequestExample, ResponseExample,
-  Tree, FileTree, Color, GitHub, Tooltip, Mermaid,
+  Tree, FileTree, Color, GitHub, Tooltip, Mermaid, CodeBlock, Link,
 };

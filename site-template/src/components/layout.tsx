@@ -39,8 +39,9 @@ export function Tile({ title, description, href, children }: TileProps) {
 export interface ViewProps { title?: ComponentChildren; icon?: string; iconType?: string; children?: ComponentChildren }
 
 /**
- * One variant of a page's content (Mintlify's language views). Every view renders in order
- * under its title, so nothing depends on a reader's choice being remembered.
+ * One variant of a page's content (Mintlify's multi-view). The page's script (client/views.ts)
+ * offers the views of a page in one selector and shows the chosen one, remembered for the
+ * reader's next pages; without the script every view renders in order under its title.
  */
 export function View({ title, icon, iconType, children }: ViewProps) {
   return (

@@ -11,5 +11,5 @@ export const COMPONENT_NAMES: readonly string[] = [
   'Icon', 'Columns', 'Column', 'Panel', 'Tile', 'View', 'PreviewButton', 'Prompt',
   'ParamField', 'ResponseField', 'Expandable', 'RequestExample', 'ResponseExample',
   'Tree', 'Tree.Folder', 'Tree.File', 'FileTree', 'FileTree.Folder', 'FileTree.File',
-  'Color', 'Color.Item', 'Color.Row', 'GitHub', 'GitHub.Repo', 'Tooltip', 'Mermaid',
+  'Color', 'Color.Item', 'Color.Row', 'GitHub', 'GitHub.Repo', 'Tooltip', 'Mermaid', 'CodeBlock', 'Link',
 ];

@@ -10,8 +10,8 @@ const html = (node: Parameters<typeof renderToString>[0]) => renderToString(node
 t.test('components', async (t) => {
   t.test('should export every documented component name', async (t) => {
     t.same(Object.keys(components).sort(), [
-      'Accordion', 'AccordionGroup', 'Badge', 'Callout', 'Card', 'CardGroup', 'Check', 'CodeGroup', 'Color', 'Column', 'Columns', 'Danger',
-      'Expandable', 'FileTree', 'Frame', 'GitHub', 'Icon', 'Info', 'Mermaid', 'Note', 'Panel', 'ParamField', 'PreviewButton', 'Prompt',
+      'Accordion', 'AccordionGroup', 'Badge', 'Callout', 'Card', 'CardGroup', 'Check', 'CodeBlock', 'CodeGroup', 'Color', 'Column', 'Columns', 'Danger',
+      'Expandable', 'FileTree', 'Frame', 'GitHub', 'Icon', 'Info', 'Link', 'Mermaid', 'Note', 'Panel', 'ParamField', 'PreviewButton', 'Prompt',
       'RequestExample', 'ResponseExample', 'ResponseField', 'Step', 'Steps', 'Tab', 'Tabs', 'Tile', 'Tip', 'Tooltip', 'Tree', 'Update', 'View',
       'Visibility', 'Warning',
     ]);

@@ -1,0 +1,59 @@
+/** @jsxRuntime automatic @jsxImportSource preact */
+import type { ComponentChildren } from 'preact';
+import { Icon as UiIcon } from './icons.tsx';
+import { IconGlyph } from './icon.tsx';
+import { textOf } from './text-of.ts';
+
+/**
+ * Props of `<CodeBlock>` (Mintlify's component for code blocks written by custom components):
+ * `language`, `filename` (the header), `icon`, `lines` (line numbers), `wrap`, `nocopy`,
+ * `expandable`, `highlight` and `focus` (line numbers: `"[1,3]"`, `"1,3-5"` or an array).
+ */
+export interface CodeBlockProps {
+  language?: string; filename?: string; icon?: string; iconType?: string; lines?: boolean; wrap?: boolean;
+  nocopy?: boolean; expandable?: boolean; highlight?: unknown; focus?: unknown; children?: ComponentChildren;
+}
+
+/** Line numbers from `"[1,3,4]"`, `"1,3-5"`, `{1-2}` or a list of numbers. */
+export function lineSet(value: unknown): Set<number> {
+  const out = new Set<number>();
+  const parts = Array.isArray(value) ? value.map(String) : typeof value === 'string' || typeof value === 'number' ? String(value).replace(/[[\]{}\s]/g, '').split(',') : [];
+  for (const part of parts) {
+    const range = /^(\d+)(?:-(\d+))?$/.exec(part.trim());
+    if (!range) continue;
+    const from = Number(range[1]);
+    const to = Math.min(range[2] ? Number(range[2]) : from, from + 10_000);
+    for (let n = from; n <= to; n++) out.add(n);
+  }
+  return out;
+}
+
+/**
+ * A code block rendered while the page runs (its code is a string a component computed), in
+ * the markup of the page's highlighted fences, so the same copy button, expand control and
+ * styles serve it; its text is not highlighted.
+ */
+export function CodeBlock({ language, filename, icon, iconType, lines, wrap, nocopy, expandable, highlight, focus, children }: CodeBlockProps) {
+  const code = (typeof children === 'string' ? children : textOf(children)).replace(/^\n/, '').replace(/\n$/, '');
+  const marked = lineSet(highlight);
+  const focused = lineSet(focus);
+  const lang = language?.trim() || 'text';
+  return (
+    <figure class="code-block" data-lang={lang} data-line-numbers={lines ? '' : undefined} data-wrap={wrap ? '' : undefined}
+      data-expandable={expandable ? '' : undefined} data-has-focus={focused.size ? '' : undefined}>
+      {filename || icon ? <figcaption class="code-title">{icon ? <IconGlyph icon={icon} iconType={iconType} /> : null}{filename}</figcaption> : null}
+      <div class="code-badge">{lang}</div>
+      {nocopy ? null : (
+        <button class="code-copy" type="button" aria-label="Copy code" hidden>
+          <UiIcon name="copy" class="icon-copy" /><UiIcon name="check" class="icon-check" />
+        </button>
+      )}
+      <pre class="code-plain" tabindex={0}><code>{code.split('\n').map((line, i) => {
+        const classes = ['line', marked.has(i + 1) ? 'highlighted' : '', focused.has(i + 1) ? 'focused' : ''].filter(Boolean).join(' ');
+        return [i ? '\n' : '', <span class={classes}>{line}</span>];
+      })}</code></pre>
+      <template class="code-raw">{code}</template>
+      {expandable ? <button class="code-expand" type="button" aria-expanded="false">Show more</button> : null}
+    </figure>
+  );
+}
