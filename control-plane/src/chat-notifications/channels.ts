@@ -28,7 +28,7 @@ export const chatChannelBody = z.strictObject({
   url: z.string({ error: URL_RULE }).max(2000, { error: URL_RULE }).describe('The incoming webhook URL the app gave you; a secret: never answered whole again'),
   events: z.array(z.enum(CHAT_EVENTS, { error: `must each be one of ${CHAT_EVENTS.join(', ')}` }), { error: 'must be a list of events' })
     .min(1, { error: 'must name at least one event' }).max(CHAT_EVENTS.length, { error: `must name at most ${CHAT_EVENTS.length} events` }).optional()
-    .describe('Events to send; default all. `agent_run.finished` is reserved for agent and workflow runs and is not sent yet'),
+    .describe('Events to send; default all. `agent.finished` is reserved for agent and workflow runs and is not sent yet'),
 }).meta({ id: 'CreateChatChannel' });
 
 export const chatChannelSchema = z.object({

@@ -56,7 +56,7 @@ t.test('chat notifications', async (t) => {
     const port = new URL(slack.url).port;
     t.same({ ...created.slack, id: typeof created.slack.id, created_at: typeof created.slack.created_at }, {
       id: 'string', app: 'slack', url_hint: `http://127.0.0.1:${port}/services/…part`,
-      events: ['deployment.succeeded', 'deployment.failed', 'feedback.negative', 'agent_run.finished'], created_at: 'string',
+      events: ['deployment.succeeded', 'deployment.failed', 'feedback.negative', 'agent.finished'], created_at: 'string',
     });
     const listed = await tp.api('GET', base);
     t.equal(listed.status, 200);
@@ -79,7 +79,7 @@ t.test('chat notifications', async (t) => {
       [{ app: 'slack', url: 'http://10.0.0.7/hook' }, 'url: URL resolves to a private address (10.0.0.7); only public addresses are allowed'],
       [{ app: 'slack', url: 'http://[::1]:80/hook' }, 'url: URL resolves to a private address (::1); only public addresses are allowed'],
       [{ app: 'slack', url: slack.url, events: [] }, 'events: must name at least one event'],
-      [{ app: 'slack', url: slack.url, events: ['deployment.started'] }, 'events.0: must each be one of deployment.succeeded, deployment.failed, feedback.negative, agent_run.finished'],
+      [{ app: 'slack', url: slack.url, events: ['deployment.started'] }, 'events.0: must each be one of deployment.succeeded, deployment.failed, feedback.negative, agent.finished'],
       [{ app: 'slack', url: slack.url, events: 'deployment.failed' }, 'events: must be a list of events'],
       [{ app: 'slack', url: slack.url, channel: '#general' }, 'channel: Unexpected key'],
     ];
@@ -95,7 +95,7 @@ t.test('chat notifications', async (t) => {
 
   t.test('should allow at most 10 channels per project', async (t) => {
     const extra: string[] = [];
-    for (let i = 0; i < 7; i++) extra.push((await add({ app: 'slack', url: slack.url, events: ['agent_run.finished'] })).body.id);
+    for (let i = 0; i < 7; i++) extra.push((await add({ app: 'slack', url: slack.url, events: ['agent.finished'] })).body.id);
     t.same(await add({ app: 'slack', url: slack.url }), { status: 409, body: { error: 'conflict', message: 'A project can have at most 10 chat notification channels; delete one first' } });
     for (const id of extra) t.equal((await tp.api('DELETE', `${base}/${id}`)).status, 204);
   });

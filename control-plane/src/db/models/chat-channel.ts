@@ -6,10 +6,10 @@ export const CHAT_APPS = ['slack', 'discord', 'teams'] as const;
 export type ChatApp = (typeof CHAT_APPS)[number];
 
 /**
- * The events a chat channel can subscribe to. `agent_run.finished` is the hook point for agent
+ * The events a chat channel can subscribe to. `agent.finished` is the hook point for agent
  * and workflow runs: it is documented and can be chosen, but nothing sends it yet.
  */
-export const CHAT_EVENTS = ['deployment.succeeded', 'deployment.failed', 'feedback.negative', 'agent_run.finished'] as const;
+export const CHAT_EVENTS = ['deployment.succeeded', 'deployment.failed', 'feedback.negative', 'agent.finished'] as const;
 export type ChatEvent = (typeof CHAT_EVENTS)[number];
 
 /**

@@ -1,0 +1,78 @@
+/**
+ * The project settings' chat notifications in real Chromium: an owner adds a Slack channel
+ * (pointing at a receiver on 127.0.0.1), sees it listed with its address masked, sends a test
+ * message that the receiver gets, is told in words what a refused address is, and removes it.
+ * Nothing on the way shows an internal name.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import t from 'tap';
+import { addMember, launchBrowser } from '../helpers/dashboard-browser.ts';
+import { startTestPlatform } from '../helpers/platform.ts';
+
+const PASSWORD = 'a long enough passphrase';
+const OWNER = 'chat-owner@example.com';
+const IDENTIFIER = /\b[a-z]+(?:_[a-z0-9]+)+\b/g;
+
+t.test('dashboard: chat notifications', async (t) => {
+  const got: any[] = [];
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => { got.push(JSON.parse(Buffer.concat(chunks).toString('utf8'))); res.end('ok'); });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const host = `127.0.0.1:${(server.address() as AddressInfo).port}`;
+  t.teardown(() => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }));
+  const tp = await startTestPlatform({}, { services: { fetchAllowHosts: [host] } });
+  t.teardown(() => tp.close());
+  const origin = new URL(tp.p.cp.apiUrl).origin;
+  await addMember(tp.p.cp.m, tp.orgId, OWNER, 'owner', PASSWORD);
+  const projectId = (await tp.api('POST', '/projects', { name: 'Acme docs', slug: 'acme-chat' })).body.id as string;
+
+  const browser = await launchBrowser();
+  t.teardown(() => browser.close());
+  const page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+  // Generous: the dashboard is built on first need, which takes a while on a loaded machine.
+  page.setDefaultTimeout(90_000);
+  page.on('dialog', (d) => d.accept());
+  await page.goto(`${origin}/sign-in`);
+  await page.getByLabel('Email').fill(OWNER);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await page.getByRole('heading', { level: 1, name: 'Projects' }).waitFor();
+  await page.goto(`${origin}/projects/${projectId}/settings`);
+  const section = page.getByRole('region', { name: 'Chat notifications' });
+  await section.getByText('No channels yet.').waitFor();
+
+  t.test('should refuse a private address in words', async (t) => {
+    await section.getByLabel('Webhook address').fill('http://10.0.0.7/hook');
+    await section.getByRole('button', { name: 'Add channel' }).click();
+    await section.getByRole('alert').waitFor();
+    t.equal(await section.getByRole('alert').innerText(), 'URL resolves to a private address (10.0.0.7); only public addresses are allowed');
+  });
+
+  t.test('should add a Slack channel, show it masked and send a test message', async (t) => {
+    await section.getByLabel('App').selectOption('slack');
+    await section.getByLabel('Webhook address').fill(`http://${host}/services/T1/B2/verysecret`);
+    await section.getByLabel('An agent or workflow run finished (coming soon)').uncheck();
+    await section.getByRole('button', { name: 'Add channel' }).click();
+    await section.locator('.chat-channel').waitFor();
+    const row = await section.locator('.chat-channel').innerText();
+    t.match(row, `Slack http://${host}/services/…cret`);
+    t.match(row, 'Sends: A deployment succeeded; A deployment failed (with the failed pages and their errors); A reader found a page unhelpful (with their comment).');
+    t.notMatch(await page.content(), /verysecret/, 'the whole address is not on the page');
+    await section.getByRole('button', { name: 'Send test message' }).click();
+    await section.getByText('Test message sent.').waitFor();
+    t.equal(got.length, 1);
+    t.match(got[0].text, 'Test notification for Acme docs');
+    const text = await section.innerText();
+    t.same([...text.matchAll(IDENTIFIER)].map((m) => m[0]), [], 'no internal names');
+  });
+
+  t.test('should remove the channel', async (t) => {
+    await section.getByRole('button', { name: 'Remove' }).click();
+    await section.getByText('No channels yet.').waitFor();
+    t.equal(await tp.p.cp.m.ChatChannel.countDocuments({ project_id: projectId }), 0);
+  });
+});
