@@ -1,7 +1,7 @@
 /**
- * Custom CSS (a `pro` feature): `style.css` at the repository root and every file listed in
- * the `css` key of docs.json (repository paths ending in `.css`, applied in that order after
- * `style.css`) become one stylesheet, linked after the theme's CSS and the utilities, so its
+ * Custom CSS (a `pro` feature): `style.css` at the docs root, every file listed in the `css`
+ * key of docs.json (repository paths ending in `.css`, applied in that order after `style.css`),
+ * then every other `.css` file of the docs root (as Mintlify includes them) become one stylesheet, linked after the theme's CSS and the utilities, so its
  * rules win over the theme's at equal specificity.
  *
  * The stylesheet may load nothing from outside the site: every `@import` is removed (the files
@@ -37,7 +37,24 @@ export function sanitizeCustomCss(css: string, file: string, siteUrl: string): {
   return { css: clean.css, warnings };
 }
 
-/** The stylesheets a repository asks for: `style.css` if present, then the `css` list of docs.json. */
+/** Folders whose files are never the site's own stylesheets or scripts: dot-folders, `node_modules/`, `public/` (published as they are), `snippets/`. */
+const NOT_SITE_CODE = /(?:^|\/)(?:\.[^/]*|node_modules)\/|^(?:public|_?snippets)\//;
+
+/** Files of the docs root ending in `ext` that Mintlify includes on every page (its "any `.css`/`.js` file in your content directory"), sorted. */
+export function siteFilesEnding(snapshot: Pick<RepoSnapshot, 'files'>, ext: '.css' | '.js'): string[] {
+  return [...snapshot.files.keys()].filter((p) => p.toLowerCase().endsWith(ext) && !NOT_SITE_CODE.test(p)).sort();
+}
+
+/** `a.css`, `a.css and b.css`, `a.css, b.css and 3 more`: files named in one line. */
+export function fileList(files: readonly string[]): string {
+  if (files.length <= 2) return files.join(' and ');
+  return `${files.slice(0, 2).join(', ')} and ${files.length - 2} more`;
+}
+
+/**
+ * The stylesheets a repository asks for: `style.css` if present, then the `css` list of
+ * docs.json, then every other `.css` file of the docs root (Mintlify includes them all).
+ */
 export function customCssFiles(snapshot: Pick<RepoSnapshot, 'files'>, rawConfig: unknown): { files: string[]; warnings: string[] } {
   const warnings: string[] = [];
   const files: string[] = snapshot.files.has(DEFAULT_CSS_FILE) ? [DEFAULT_CSS_FILE] : [];
@@ -54,6 +71,7 @@ export function customCssFiles(snapshot: Pick<RepoSnapshot, 'files'>, rawConfig:
       }
     }
   }
+  for (const p of siteFilesEnding(snapshot, '.css')) if (!files.includes(p)) files.push(p);
   return { files, warnings };
 }
 

@@ -4,7 +4,7 @@
  * (render-shells.ts). The search index's last part starts first and runs beside the shells.
  */
 import { sha256 } from '../sha256.ts';
-import { buildCustomCss, customCssFiles, customCssKey } from '../css/custom-css.ts';
+import { buildCustomCss, customCssFiles, customCssKey, fileList, siteFilesEnding } from '../css/custom-css.ts';
 import type { RepoSnapshot } from '../git/repo-snapshot.ts';
 import { publishIslands } from '../outputs/island-bundle.ts';
 import { plannedSearchBase } from '../outputs/search-index.ts';
@@ -69,11 +69,15 @@ export async function render(ctx: BuildContext, plan: BuildPlan, site: SitePages
 async function publishCustomCss(snapshot: RepoSnapshot, configBytes: Uint8Array, config: ResolvedConfig, previous: BuildManifest | undefined, publisher: Publisher, enabled: boolean): Promise<string | undefined> {
   let raw: unknown;
   try { raw = JSON.parse(Buffer.from(configBytes).toString('utf8')); } catch { raw = undefined; }
+  // Mintlify runs every .js file of the docs root on every page; sites here run none (docs/decisions/110).
+  const scripts = siteFilesEnding(snapshot, '.js');
+  if (scripts.length) config.warnings.push(`Custom JavaScript: ${fileList(scripts)} not run; scripts from the repository do not run on the site's pages`);
   if (!enabled) {
-    if (customCssFiles(snapshot, raw).files.length) {
+    const { files } = customCssFiles(snapshot, raw);
+    if (files.length) {
       config.warnings.push(previous?.customCss
         ? 'Custom CSS: your plan no longer includes custom CSS; the stylesheet of the last build that had it is kept as it was, and changes to it are not applied'
-        : 'Custom CSS: style.css and the stylesheets listed under "css" need the Pro plan; they are not applied');
+        : `Custom CSS: ${fileList(files)} not applied; custom CSS needs the Pro plan`);
     }
     const kept = previous?.customCss;
     return kept && publisher.keep(kept) ? kept : undefined;

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { customCssFiles, sanitizeCustomCss } from '../../src/css/custom-css.ts';
+import { customCssFiles, fileList, sanitizeCustomCss, siteFilesEnding } from '../../src/css/custom-css.ts';
 
 const SITE = 'https://acme.docs.example';
 
@@ -61,9 +61,16 @@ t.test('custom CSS', async (t) => {
       warnings: ['docs.json: css: missing.css does not exist in the repository; ignored'],
     });
     t.same(customCssFiles({ files }, { name: 'x', css: 'brand.css' }), {
-      files: ['style.css'],
+      files: ['style.css', 'theme/brand.css'],
       warnings: ['docs.json: css: ignored; expected an array of at most 20 repository paths ending in .css'],
     });
     t.same(customCssFiles({ files: new Map() }, { name: 'x' }), { files: [], warnings: [] });
+  });
+
+  t.test('should take every other .css file of the docs root too, as Mintlify does, but none of public/, snippets/, dot-folders or node_modules', async (t) => {
+    const files = new Map(['fonts.css', 'style.css', 'a/playground.css', 'public/raw.css', 'snippets/x.css', '.github/y.css', 'node_modules/z/z.css', 'page.mdx'].map((p) => [p, 'x']));
+    t.same(customCssFiles({ files }, { name: 'x' }).files, ['style.css', 'a/playground.css', 'fonts.css']);
+    t.same(siteFilesEnding({ files: new Map([['widget.js', 'x'], ['snippets/card.js', 'x'], ['public/app.js', 'x']]) }, '.js'), ['widget.js']);
+    t.same([fileList(['a.css']), fileList(['a.css', 'b.css']), fileList(['a.css', 'b.css', 'c.css', 'd.css'])], ['a.css', 'a.css and b.css', 'a.css, b.css and 2 more']);
   });
 });
