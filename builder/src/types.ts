@@ -20,6 +20,9 @@ export interface PageUpdate {
 /** A link as a page's source writes it, and where (1-based). */
 export interface PageLink { href: string; line: number; column: number }
 
+/** Page layouts Mintlify's `mode` frontmatter names (`default` and unknown values are left out). */
+export type PageMode = 'wide' | 'center' | 'frame' | 'custom';
+
 /** The cached, per-page result of compiling one MDX file. Keyed by blob id + versions. */
 export interface CompiledPage {
   /** Repository path of the source, e.g. `docs/guides/install.mdx`. */
@@ -30,6 +33,8 @@ export interface CompiledPage {
   sidebarTitle?: string;
   /** Frontmatter `icon`: shown before the page's sidebar label (an icon name, image path or emoji). */
   icon?: string;
+  /** Frontmatter `mode`: the page's layout (`wide`, `center`, `frame`, `custom`; absent: the default). */
+  mode?: PageMode;
   /** Frontmatter `order` for the derived sidebar. */
   order?: number;
   description?: string;

@@ -28,6 +28,7 @@ export function assemblePage(sourcePath: string, contentRoot: string, facts: Pag
   if (fm.order !== undefined) page.order = fm.order;
   if (fm.description !== undefined) page.description = fm.description;
   if (fm.seo !== undefined) page.seo = fm.seo;
+  if (fm.mode !== undefined) page.mode = fm.mode;
   // Mintlify's page icon: a name, an image path or an emoji, drawn before the sidebar label.
   if (typeof fm.data.icon === 'string' && fm.data.icon.trim() !== '') page.icon = fm.data.icon.trim().slice(0, MAX_ICON);
   if (facts.links.length > 0) page.links = facts.links;

@@ -4,11 +4,16 @@
  * `title`, `sidebarTitle`, `description` (strings), `order` (number), `rss` (boolean), `seo`
  * (the configuration's `seo` keys, overriding them for this page). Other keys are kept as-is in
  * `CompiledPage.frontmatter`.
+ *
+ * Mintlify's page keys read leniently (a value of another type is ignored, as Mintlify ignores
+ * it): `mode` (page layout), `noindex` and `hidden` (no indexing by search engines, out of the
+ * sitemap), `keywords` (extra search words, never shown), and `og:*` / `twitter:*` meta tags.
  */
 import type { Root } from 'mdast';
 import { parse, YAMLParseError } from 'yaml';
 import type { PageSeo } from '@folio/site-template/shared/types.ts';
 import { userError, type BuilderError } from '../errors.ts';
+import type { PageMode } from '../types.ts';
 
 /** The typed part of a page's frontmatter. */
 export interface PageFrontmatter {
@@ -19,6 +24,27 @@ export interface PageFrontmatter {
   order?: number;
   rss: boolean;
   seo?: PageSeo;
+  mode?: PageMode;
+  /** Frontmatter `keywords`: words a search for the page may use, not shown on it. */
+  keywords?: string[];
+}
+
+const MODES: ReadonlySet<string> = new Set(['wide', 'center', 'frame', 'custom']);
+const META_KEY = /^(?:og|twitter):[a-z0-9_:.-]+$/i;
+
+/** Mintlify's page-level keys, folded into the typed frontmatter (`out.seo` after `seo` itself). */
+function readMintlifyKeys(fm: Record<string, unknown>, out: PageFrontmatter): void {
+  if (typeof fm.mode === 'string' && MODES.has(fm.mode)) out.mode = fm.mode as PageMode;
+  const keywords = typeof fm.keywords === 'string' ? fm.keywords.split(',') : Array.isArray(fm.keywords) ? fm.keywords : [];
+  const words = keywords.filter((k): k is string => typeof k === 'string').map((k) => k.trim()).filter(Boolean);
+  if (words.length) out.keywords = words;
+  const metatags = Object.fromEntries(Object.entries(fm).filter(([key, value]) => META_KEY.test(key) && (typeof value === 'string' || typeof value === 'number')).map(([key, value]) => [key, String(value)]));
+  const noindex = fm.noindex === true || fm.hidden === true;
+  if (!noindex && Object.keys(metatags).length === 0) return;
+  const seo: PageSeo = { ...out.seo };
+  if (noindex && seo.indexing === undefined) seo.indexing = 'noindex';
+  if (Object.keys(metatags).length) seo.metatags = { ...metatags, ...seo.metatags };
+  out.seo = seo;
 }
 
 const SEO_STRINGS = ['title', 'description', 'author', 'ogImage', 'favicon'] as const;
@@ -62,6 +88,7 @@ export function readFrontmatter(tree: Root, file: string): PageFrontmatter {
     out.rss = fm.rss;
   }
   if (fm.seo !== undefined && fm.seo !== null) out.seo = readSeo(fm.seo, fail);
+  readMintlifyKeys(fm, out);
   return out;
 }
 

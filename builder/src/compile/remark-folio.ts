@@ -159,7 +159,8 @@ export function remarkFolio(env: FolioRemarkEnv) {
     const firstH1 = tree.children.find((n) => n.type === 'heading' && n.depth === 1);
     const headingTitle = firstH1 ? plainText(firstH1).trim() : '';
     const title = frontmatter.title ?? (headingTitle || posix.basename(file).replace(/\.(mdx|md)$/, ''));
-    const text = searchText(tree, snippetText);
+    // Frontmatter `keywords` are searched, not shown (Mintlify's internal search keywords).
+    const text = [searchText(tree, snippetText), frontmatter.keywords?.join(' ')].filter(Boolean).join('\n');
     // Before any rewriting: positions are the source's, and anchors the outline adds are not links.
     const links = collectLinks(tree);
     const markdown = markdownExport(tree, String(vfile.value), title, frontmatter.description, file, snippetMarkdown);

@@ -37,7 +37,7 @@ export function pageContext(ctx: ShellContext, urlPath: string): ShellContext {
 }
 
 /** The page fields a shell reads. */
-export type ShellPage = Pick<CompiledPage, 'urlPath' | 'title' | 'description' | 'bodyHtml' | 'toc' | 'rss' | 'seo'>;
+export type ShellPage = Pick<CompiledPage, 'urlPath' | 'title' | 'description' | 'bodyHtml' | 'toc' | 'rss' | 'seo'> & Partial<Pick<CompiledPage, 'mode'>>;
 
 /** The template input of one page, with its export and feed paths, its neighbours and its client module (site path). */
 export function pageShellInput(page: ShellPage, ctx: ShellContext, neighbours: PrevNext = {}, island?: string): PageShellInput {
@@ -51,6 +51,7 @@ export function pageShellInput(page: ShellPage, ctx: ShellContext, neighbours: P
       toc: page.toc,
       rss: page.rss,
       seo: page.seo,
+      ...(page.mode ? { mode: page.mode } : {}),
       // A fallback (another language's or version's page) links to its source's export and feed.
       markdownPath: sitePath(markdownKey(ctx.locale?.fallback?.href ?? page.urlPath)),
       feedPath: sitePath(feedKey(ctx.locale?.fallback?.href ?? page.urlPath)),

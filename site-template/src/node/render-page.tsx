@@ -130,6 +130,7 @@ function Shell({ input: full, page, prev, next, notFound }: ShellProps) {
       data-tabs={scoped?.tabs.length ? '' : undefined}
       style={siteStyle(site)}
     >
+      data-page-mode={notFound ? undefined : page.mode}
       <Head input={input} page={notFound ? undefined : page} title={page.title} notFound={notFound} />
       <body>
         <a class="skip-link" href="#content">{t.skipToContent}</a>

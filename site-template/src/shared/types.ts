@@ -92,6 +92,8 @@ export interface PageShellInput {
     toc: TocEntry[];
     rss: boolean;
     seo?: PageSeo;
+    /** Layout from frontmatter `mode`: `wide` (no TOC), `center` (no sidebar or TOC, centred), `frame` (no title block or TOC), `custom` (a blank canvas under the header). */
+    mode?: 'wide' | 'center' | 'frame' | 'custom';
     /** Path of the page's raw Markdown export, e.g. `/guides/install.md`. */
     markdownPath: string;
     /** Path of the page's own RSS feed, e.g. `/guides/install/rss.xml`. */
