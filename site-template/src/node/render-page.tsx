@@ -128,9 +128,9 @@ function Shell({ input: full, page, prev, next, notFound }: ShellProps) {
       data-width={traits.width}
       data-code={traits.code}
       data-tabs={scoped?.tabs.length ? '' : undefined}
+      data-page-mode={notFound ? undefined : page.mode}
       style={siteStyle(site)}
     >
-      data-page-mode={notFound ? undefined : page.mode}
       <Head input={input} page={notFound ? undefined : page} title={page.title} notFound={notFound} />
       <body>
         <a class="skip-link" href="#content">{t.skipToContent}</a>
