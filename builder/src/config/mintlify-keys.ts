@@ -178,6 +178,10 @@ export function applyMintlifyKeys(parsed: Raw, raw: Raw, target: MintlifyTarget)
       if (p.fonts.body) t.bodyFont = p.fonts.body.family;
       target.typography = t;
       if (p.fonts.source || p.fonts.heading?.source || p.fonts.body?.source) ignored('fonts.source', 'font files are not loaded; the families apply where the reader has them installed');
+      else {
+        const families = [p.fonts.family, p.fonts.heading?.family, p.fonts.body?.family].filter((f): f is string => Boolean(f));
+        if (families.length) warnings.push(`docs.json: fonts: ${families.map((f) => `"${f}"`).join(', ')} applies where the reader has it installed, else the theme's fonts; font files are not served yet`);
+      }
     }
   }
   for (const [key, why] of Object.entries(IGNORED_TOP_LEVEL)) if (raw[key] !== undefined) ignored(key, why);

@@ -72,6 +72,7 @@ t.test('Mintlify-format repository', async (t) => {
     t.same({ total: res.pagesTotal, failed: res.pagesFailed, errors: res.errors }, { total: 10, failed: 0, errors: [] });
     t.same(res.warnings, [
       'docs.json: theme: "luma" is a Mintlify theme; using the nearest theme, "slate"',
+      'docs.json: fonts: "Inter" applies where the reader has it installed, else the theme\'s fonts; font files are not served yet',
       'docs.json: contextual: ignored; every page has a Copy page action and a Markdown export',
       'docs.json: styling: ignored; not supported',
       'docs.json: integrations.ga4: ignored; third-party integrations are not supported; analytics are built in',

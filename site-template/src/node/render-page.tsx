@@ -31,7 +31,9 @@ export function siteStyle(site: PageShellInput['site']): string | undefined {
     ['--folio-heading-font', t?.headingFont],
     ['--folio-body-font', t?.bodyFont],
   ];
-  const css = vars.flatMap(([k, v]) => (cssValue(v) ? [`${k}:${cssValue(v)}`] : [])).join(';');
+  // A family the reader may not have (`Inter`) falls back on the theme's own stack, never on the browser's default serif.
+  const fallback = (k: string) => (k === '--folio-heading-font' ? ', var(--theme-heading-font, var(--theme-font))' : k.endsWith('font') ? ', var(--theme-font)' : '');
+  const css = vars.flatMap(([k, v]) => (cssValue(v) ? [`${k}:${cssValue(v)}${fallback(k)}`] : [])).join(';');
   return css || undefined;
 }
 

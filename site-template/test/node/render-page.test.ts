@@ -23,8 +23,12 @@ t.test('render-page', async (t) => {
     };
     const small = sidebar([group(1, 2), group(2, 2)], '/g1/p0');
     t.same(all(small, /<a [^>]*href="([^"]+)"/), ['/g1/p0', '/g1/p1', '/g2/p0', '/g2/p1'], 'small sites list every page');
-    const large = sidebar(Array.from({ length: 16 }, (_, g) => group(g, 10)), '/g3/p4');
-    t.same(all(large, /<a [^>]*href="([^"]+)"/).length, 15 + 10, 'other groups collapse to one link each');
+    // Mintlify draws every group: so does a sidebar of hundreds of pages.
+    const mid = sidebar(Array.from({ length: 30 }, (_, g) => group(g, 10)), '/g3/p4');
+    t.same(all(mid, /<a [^>]*href="([^"]+)"/).length, 300, 'a 300-page sidebar lists every page');
+    t.notMatch(mid, 'nav-group-collapsed');
+    const large = sidebar(Array.from({ length: 16 }, (_, g) => group(g, 100)), '/g3/p4');
+    t.same(all(large, /<a [^>]*href="([^"]+)"/).length, 15 + 100, 'past 1,500 pages other groups collapse to one link each');
     t.match(large, '<li class="nav-group nav-group-collapsed"><a class="nav-group-title" href="/g0/p0">Group 0</a></li>');
     t.match(large, '<a href="/g3/p4" aria-current="page">Page 3.4</a>');
   });
@@ -86,7 +90,8 @@ t.test('render-page', async (t) => {
     t.equal(html.slice(0, html.indexOf('<head>')),
       '<!doctype html><html lang="en" data-theme="larch" data-appearance="dark" data-mode="dark" data-footer-width="reading" data-header="plain" data-sidebar="plain" data-width="reading" data-code="bordered" ' +
       'style="--folio-primary:#0ea5e9;--folio-primary-light:#38bdf8;--folio-primary-dark:#0369a1;--folio-bg-dark:linear-gradient(#000, #111);' +
-      '--folio-font:Inter, sans-serif;--folio-heading-font:Georgia">', 'a value that would break out of the declaration is dropped');
+      '--folio-font:Inter, sans-serif, var(--theme-font);--folio-heading-font:Georgia, var(--theme-heading-font, var(--theme-font))">',
+      'a value that would break out of the declaration is dropped; a font family falls back on the theme\'s');
   });
 
   t.test('should render SEO metadata with page overrides', async (t) => {
