@@ -10,6 +10,7 @@ export const SAMPLE_BODIES: Record<string, unknown> = {
   updateProject: { name: 'Renamed' },
   searchPages: { query: 'install' },
   uploadLogo: { light: 'https://example.com/logo.svg' },
+  createChatChannel: { app: 'slack', url: 'https://hooks.slack.com/services/T0/B0/sample' },
 };
 
 /** Required query parameters by operationId. */
