@@ -18,6 +18,7 @@ export { readManifest, MANIFEST_KEY, CACHE_PREFIX, STATE_PREFIX, type BuildManif
 export { SUMMARIES_KEY } from './state/page-summaries.ts';
 export type { JobReport, PageRecord } from './worker/control-plane-client.ts';
 export { candidateKeys, wantsMarkdown, matchRedirect, type RedirectRule } from './serve/resolve-path.ts';
+export { audiencePrefix, ACCESS_PREFIX } from './access/audiences.ts';
 export { HEADERS_KEY, DEFAULT_SITE_HEADERS, readSiteHeaders, type SiteHeaders } from './outputs/site-headers.ts';
 export { sanitizeSiteCss, sanitizeSvgStylesheet, sanitizeSvgDeclarations, isSafeSvgCssValue, type SanitizedCss, type SiteCssOptions } from './css/sanitize-css.ts';
 export { detachedStrings } from './detached-strings.ts';

@@ -33,6 +33,7 @@ import { siteIndex, type SiteIndex } from './assistant/site-index.ts';
 import { warmOnDeployment } from './assistant/warm-on-deployment.ts';
 import type { UsageSink } from './assistant/usage-sink.ts';
 import { passwordGate } from './sites/password-gate.ts';
+import { readerGate } from './sites/reader-auth/reader-gate.ts';
 import { siteBranding } from './sites/site-branding.ts';
 import { startSiteServer, type SiteServer } from './sites/site-server.ts';
 import { domainTls, type DomainTls } from './domains/domain-tls.ts';
@@ -161,7 +162,10 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
   const branding = siteBranding(cp.m, () => cp.deps.now());
   const site = await startSiteServer({
     m: cp.m, store, sitesDomain: env.SITES_DOMAIN, siteUrlTemplate: () => cp.deps.env.siteUrlTemplate, host: env.SITE_HOST, port: opts.sitePort ?? env.SITE_PORT,
-    gate: passwordGate({ m: cp.m, trustProxy: env.TRUST_PROXY, now: opts.now, branding }),
+    gate: readerGate({
+      m: cp.m, trustProxy: env.TRUST_PROXY, now: opts.now, allowHosts: () => services.fetchAllowHosts ?? [],
+      password: passwordGate({ m: cp.m, trustProxy: env.TRUST_PROXY, now: opts.now, branding }),
+    }),
     branding,
     handle: chainHandlers(
       siteRoutes({ m: cp.m, store, env, sites: assistantIndex, usage: opts.usage ?? usageToAnalytics(analytics, env.TRUST_PROXY), now: opts.now }),

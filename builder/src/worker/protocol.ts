@@ -63,7 +63,11 @@ export const jobSchema = z.object({
   source: z.object({ url: z.string(), branch: z.string(), token: z.string().nullable() }),
   site: z.object({ prefix: z.string(), url: z.string() }),
   /** Plan features the build applies (absent from older control planes: none). */
-  features: z.object({ custom_css: z.boolean().optional() }).optional(),
+  features: z.object({
+    custom_css: z.boolean().optional(),
+    /** Reader authentication is on: the secret the audiences' prefixes derive from (access/audiences.ts). */
+    reader_access: z.object({ secret: z.string().min(16).max(200) }).optional(),
+  }).optional(),
   /** The job's object routes (relative to the control plane): the build publishes through them. */
   store: z.object({ url: z.string() }),
 });

@@ -111,6 +111,7 @@ export async function runJob(job: BuildJob, opts: RunJobOptions): Promise<'repor
       store: opts.store,
       siteUrl: job.site.url,
       customCss: job.features?.custom_css === true,
+      ...(job.features?.reader_access ? { readerAccess: job.features.reader_access } : {}),
       compiler: opts.compiler,
       pageMemory: opts.pageMemory,
       linkChecker: opts.linkChecker,

@@ -20,6 +20,7 @@
  * interval. The worker secret is checked before any wait, and a waiting claim whose client went
  * away stops waiting (a job it got meanwhile is handed back).
  */
+import { readerAccessOf } from '../sites/reader-auth/reader-access-job.ts';
 import { timingSafeEqual } from 'node:crypto';
 import Router from '@koa/router';
 import type Koa from 'koa';
@@ -176,7 +177,7 @@ export function internalApi(deps: Deps, workerSecret: string | undefined): Koa.M
       // when served, sites/preview-page.ts), so the two share one incremental cache.
       site: { prefix: buildPrefixesOf(job.deployment).site, url: siteUrlOf(deps, project) },
       // Plan features the build applies, from the one entitlement resolver at claim time.
-      features: { custom_css: await hasFeature(deps.m, project.org_id, 'custom_css', deps.now()) },
+      features: { custom_css: await hasFeature(deps.m, project.org_id, 'custom_css', deps.now()), ...await readerAccessOf(deps.m, project._id) },
       // Builders publish through the job's object routes (ci-api.ts), confined to the prefix.
       store: { url: `/internal/v1/jobs/${job.deployment._id}/objects` },
     };

@@ -26,6 +26,7 @@ import { guardDashboardRequest } from './request-guard.ts';
 import { createDashboardRouter, defineDashboardRoute, type DashboardRouter } from './dashboard-route.ts';
 import type { SignInLimitOptions } from './sign-in-limits.ts';
 import { registerSitePasswordRoutes } from './site-password-routes.ts';
+import { registerReaderAuthRoutes } from './reader-auth-routes.ts';
 import { registerSsoRoutes } from './sso-routes.ts';
 import { registerWebhookRoutes } from './webhook-routes.ts';
 import { registerChatNotificationRoutes } from './chat-notification-routes.ts';
@@ -61,7 +62,7 @@ export function buildDashboardRouter(deps: Deps, opts: DashboardApiOptions = {})
   registerDomainRoutes(router, deps);
   registerGithubRoutes(router, deps);
   // Paid-plan settings (each gated by the entitlement resolver).
-  for (const register of [registerSitePasswordRoutes, registerWebhookRoutes, registerChatNotificationRoutes, registerAuditLogRoutes]) register(router, deps);
+  for (const register of [registerSitePasswordRoutes, registerReaderAuthRoutes, registerWebhookRoutes, registerChatNotificationRoutes, registerAuditLogRoutes]) register(router, deps);
   registerSsoRoutes(router, deps);
   for (const register of opts.modules ?? []) register(router, deps);
   router.add(defineDashboardRoute({

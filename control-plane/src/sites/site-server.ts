@@ -16,7 +16,8 @@ import { PREVIEW_ROBOTS_HEADER, PREVIEW_ROBOTS_TXT } from './preview-page.ts';
 import { decorationFor } from './decorate-page.ts';
 import type { SiteBranding } from './site-branding.ts';
 import { previewSitePrefix, sitePrefix } from './bucket-prefixes.ts';
-import { PRIVATE_CACHE, type SiteGate } from './password-gate.ts';
+import { PRIVATE_CACHE } from './password-gate.ts';
+import type { AccessGate } from './reader-auth/reader-gate.ts';
 import { normalizeHost, siteForHost, type HostSite } from './host-project.ts';
 import { siteUrlFrom } from './site-url.ts';
 import { siteHeadersReader } from './site-headers.ts';
@@ -35,10 +36,11 @@ export interface SiteServerOptions {
   host: string;
   port: number;
   /**
-   * Runs first for every request of a site host (the site password): it may answer itself, or
-   * mark the response private (no shared cache may keep it).
+   * Runs first for every request of a site host (the site password, reader authentication): it
+   * may answer itself, mark the response private (no shared cache may keep it), or name the
+   * audiences a signed-in reader reads (reader-auth/reader-gate.ts).
    */
-  gate?: SiteGate;
+  gate?: AccessGate;
   /** Extra routes answered on every site host before files (e.g. the feedback beacon). */
   handle?(req: http.IncomingMessage, res: http.ServerResponse, projectId: string): Promise<boolean>;
   /**
@@ -145,7 +147,7 @@ export async function startSiteServer(opts: SiteServerOptions): Promise<SiteServ
       if (!projectId) { res.statusCode = 404; res.setHeader('Content-Type', 'text/plain; charset=utf-8'); res.end('No site is published at this address.\n'); return; }
       const access = opts.gate ? await opts.gate(req, res, projectId) : 'open';
       if (access === 'answered') return;
-      const isPrivate = access === 'private';
+      const isPrivate = access === 'private' || (typeof access === 'object' && access.signedIn);
       // The assistant, MCP and analytics answer for production only: a preview is not a published site.
       if (!preview && opts.handle && await opts.handle(req, res, projectId)) return;
       if (req.method !== 'GET' && req.method !== 'HEAD') { res.statusCode = 405; res.setHeader('Allow', 'GET, HEAD'); res.end(); return; }
@@ -156,7 +158,9 @@ export async function startSiteServer(opts: SiteServerOptions): Promise<SiteServ
         return;
       }
       const prefix = preview ? previewSitePrefix(projectId, preview.label) : sitePrefix(projectId);
-      const rule = matchRedirect(await rulesFor(prefix), url.pathname);
+      // A reader's audiences first (each a whole site of the pages they may read), then the public site.
+      const layers = typeof access === 'object' ? [...access.audiences.map((a) => prefix + a), prefix] : [prefix];
+      const rule = matchRedirect(await rulesFor(layers[0]), url.pathname);
       if (rule) {
         // Asked again every time (a 308 is otherwise kept indefinitely): a deploy may change or drop the rule.
         res.statusCode = rule.status;
@@ -168,11 +172,14 @@ export async function startSiteServer(opts: SiteServerOptions): Promise<SiteServ
       const keys = candidateKeys(url.pathname, wantsMarkdown(req.headers.accept));
       const branded = opts.branding ? await opts.branding(projectId) : false;
       for (const key of keys ?? []) {
-        if (!await send(req, res, key, prefix, 200, isPrivate, preview, branded)) continue;
+        let sent = false;
+        for (const layer of layers) if (!sent) sent = await send(req, res, key, layer, 200, isPrivate, preview, branded);
+        if (!sent) continue;
         if (req.method === 'GET' && !preview) opts.onServed?.(req, url, projectId, key);
         return;
       }
-      if (await send(req, res, '404.html', prefix, 404, isPrivate, preview, branded)) return;
+      if (typeof access === 'object' && access.onMiss) { access.onMiss(req, res); return; }
+      if (await send(req, res, '404.html', layers[0], 404, isPrivate, preview, branded)) return;
       res.statusCode = 404;
       res.setHeader('Content-Type', 'text/plain; charset=utf-8');
       res.end('Not found\n');

@@ -125,6 +125,7 @@ export const FIELD_LABELS: Record<string, string> = {
   github_repo: 'GitHub repository', github_branch: 'GitHub branch', installation_id: 'GitHub installation',
   code: 'GitHub sign-in', state: 'Install link', setup_action: 'GitHub setup',
   limit: 'Limit', cursor: 'Page', body: 'The request', path: 'The address', query: 'The address',
+  login_url: 'Login URL', jwks_url: 'JWKS URL', verification_key: 'Verification key', groups_claim: 'Groups claim', token_issuer: 'Token issuer',
 };
 
 /** The words for a request field (`expires_at` → "Expiry date"). */

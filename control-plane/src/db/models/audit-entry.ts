@@ -11,7 +11,7 @@ export const AUDIT_ACTIONS = [
   'role.created', 'role.updated', 'role.deleted', 'scim_group.role_set',
   'plan.changed',
   'deployment.triggered',
-  'site_password.set', 'site_password.removed',
+  'site_password.set', 'site_password.removed', 'reader_auth.set', 'reader_auth.removed',
   'webhook.created', 'webhook.deleted',
   'github.linked', 'github.unlinked',
   'sso.configured', 'sso.removed', 'sso.require_changed', 'sso.domain_added', 'sso.domain_verified', 'sso.domain_removed',

@@ -32,6 +32,23 @@ export const projectSchema = new Schema({
    */
   site_password_hash: { type: String, default: null },
   site_password_set_at: { type: Date, default: null },
+  /**
+   * Reader authentication (sites/reader-auth/): how readers sign in (`oidc` or `jwt`), what is
+   * protected (`full`: every page; `partial`: all but `public` pages), and the provider's
+   * settings; secrets sealed (secrets/secret-box.ts), never returned. Null: off. `set_at`
+   * versions the readers' sessions: a change signs everyone out.
+   */
+  reader_auth: {
+    type: {
+      mode: String, scope: String, set_at: Date,
+      issuer: String, client_id: String, client_secret_sealed: String, scopes: String, groups_claim: String,
+      algorithm: String, verification_key_sealed: String, jwks_url: String, login_url: String, audience: String, token_issuer: String,
+      _id: false,
+    },
+    default: null,
+  },
+  /** Derives the prefixes of the site's audiences (builder access/audiences.ts); made once, kept when reader authentication is switched off and on. */
+  reader_access_secret: { type: String, default: null },
 }, { versionKey: false });
 projectSchema.index({ org_id: 1, created_at: -1 });
 projectSchema.index({ github_installation_id: 1, github_repo_id: 1 });
