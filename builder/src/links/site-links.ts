@@ -9,7 +9,7 @@ import { userError } from '../errors.ts';
 import { isRedirectPattern } from '../serve/resolve-path.ts';
 import type { PageRecord } from '../state/page-bodies.ts';
 import type { PageSummary } from '../state/page-summaries.ts';
-import { formatBrokenLink, type LinkChecker, type LinkSource } from './link-check.ts';
+import { formatBrokenLink, type BrokenLink, type LinkChecker, type LinkSource } from './link-check.ts';
 
 /** Broken links listed in the error of a failed build; the rest are counted. */
 const MAX_LISTED = 50;
@@ -67,13 +67,31 @@ export function checkSiteLinks(input: SiteLinkInput, checker: LinkChecker): Site
   for (const r of config.redirects ?? []) files.add(r.source.length > 1 ? r.source.replace(/\/+$/, '') : r.source);
   const redirectPatterns = (config.redirects ?? []).map((r) => r.source).filter(isRedirectPattern);
   const report = checker.check(sources, { pages, files, unpublished, basePath: config.basePath, ...(redirectPatterns.length ? { redirectPatterns } : {}) });
-  const lines = report.broken.map(formatBrokenLink);
+  const lines = groupedLines(report.broken);
   if (lines.length > 0 && config.brokenLinks === 'error') {
     const count = lines.length === 1 ? '1 broken link' : `${lines.length} broken links`;
     const shown = lines.length > MAX_LISTED ? [...lines.slice(0, MAX_LISTED), `${lines.length - MAX_LISTED} more not shown`] : lines;
     throw userError('broken_links', `${count}; docs.json sets brokenLinks to "error":\n${shown.join('\n')}`);
   }
   return { lines, checked: report.checked };
+}
+
+/**
+ * One line per broken target: a missing file or anchor written many times (a generated page's
+ * 580 `<use href="assets/icons.svg#…">`) is reported once, where it is first written, with how
+ * many more times and in how many files: `…; expected a page, a file of the site or a redirect source (and 579 more times, in 2 files)`.
+ */
+function groupedLines(broken: readonly BrokenLink[]): string[] {
+  const groups = new Map<string, { first: BrokenLink; count: number; files: Set<string> }>();
+  for (const b of broken) {
+    const group = groups.get(b.message);
+    if (group) { group.count++; group.files.add(b.file); } else groups.set(b.message, { first: b, count: 1, files: new Set([b.file]) });
+  }
+  return [...groups.values()].map(({ first, count, files }) => {
+    if (count === 1) return formatBrokenLink(first);
+    const more = `${count - 1} more ${count === 2 ? 'time' : 'times'}`;
+    return `${formatBrokenLink(first)} (and ${more}${files.size > 1 ? `, in ${files.size} files` : ''})`;
+  });
 }
 
 /**

@@ -8,7 +8,7 @@ import { BuilderError } from '../../src/errors.ts';
 import { LinkChecker } from '../../src/links/link-check.ts';
 import { closePagefind } from '../../src/outputs/pagefind-shard.ts';
 import { createLocalDirStore } from '../../src/store/local-dir-store.ts';
-import { tempDir } from '../helpers/git-repo.ts';
+import { tempDir, writeFiles } from '../helpers/git-repo.ts';
 
 const fixture = fileURLToPath(new URL('../fixtures/broken-links', import.meta.url));
 
@@ -39,6 +39,21 @@ t.test('site-links', async (t) => {
     t.equal(result.pagesFailed, 0);
     t.same(result.warnings, BROKEN);
     t.equal(result.linksChecked, 21);
+  });
+
+  t.test('should flag missing images written from the docs root, and report a target missed many times once with the count', async (t) => {
+    const dir = tempDir();
+    writeFiles(dir, {
+      'docs.json': JSON.stringify({ name: 'Pics', navigation: { pages: ['index', 'other'] } }),
+      'index.mdx': '# Home\n\n![Logo](/images/logo.png)\n\n![Gone](/images/gone.png)\n\n<img src="/images/gone.png" alt="again" />\n\n<img src="../relative.png" alt="relative, not judged" />\n\n[x](/nowhere) [y](/nowhere)\n',
+      'other.mdx': '# Other\n\n<img src="/images/gone.png" alt="third" />\n',
+      'images/logo.png': Buffer.from('89504e470d0a1a0a', 'hex'),
+    });
+    const result = await build({ source: { kind: 'dir', dir }, store: createLocalDirStore(tempDir()), siteUrl, compiler });
+    t.same(result.warnings, [
+      'index.mdx:5:1: Unexpected link to /images/gone.png; expected a page, a file of the site or a redirect source (and 2 more times, in 2 files)',
+      'index.mdx:11:1: Unexpected link to /nowhere; expected a page, a file of the site or a redirect source (and 1 more time)',
+    ]);
   });
 
   t.test('should fail the build, publishing nothing, when docs.json sets brokenLinks to error', async (t) => {
