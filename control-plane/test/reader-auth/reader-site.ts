@@ -35,6 +35,9 @@ export const SITE_FILES: Record<string, string> = {
   'docs/staff-only.mdx': page('Staff', MARKERS.staff, 'groups: [staff]\n'),
 };
 
+/** The JWT handoff the site starts with. */
+export const JWT_SETTINGS: ReaderAuthBody = { mode: 'jwt', scope: 'partial', algorithm: 'HS256', verification_key: HS_SECRET, audience: AUDIENCE, login_url: 'https://login.example.com/sign-in' };
+
 export const PAGE_PATHS = ['/', '/open', '/members', '/partner-guide', '/staff-only'];
 
 export interface ReaderSite {
@@ -42,6 +45,8 @@ export interface ReaderSite {
   project: { id: string; slug: string };
   /** A raw request to the site (bytes kept), with the site's Host. */
   get(path: string, headers?: Record<string, string>, method?: string, body?: string): Promise<{ status: number; body: Buffer; headers: http.IncomingHttpHeaders }>;
+  /** Changes the settings (every session ends). */
+  configure(settings: ReaderAuthBody): Promise<void>;
   /** A session cookie for `groups` (or none), through the JWT handoff. */
   session(groups: string[] | undefined): Promise<string>;
   close(): Promise<void>;
@@ -52,13 +57,14 @@ export async function hsToken(claims: Record<string, unknown>, opts: { secret?: 
     .setExpirationTime(opts.expiresIn ?? '5m').sign(new TextEncoder().encode(opts.secret ?? HS_SECRET));
 }
 
-export async function startReaderSite(env: Record<string, string> = {}, settings: Partial<ReaderAuthBody> = {}): Promise<ReaderSite> {
-  const tp = await startTestPlatform(env);
+export async function startReaderSite(env: Record<string, string> = {}, settings: Partial<ReaderAuthBody> = {}, extra: Parameters<typeof startTestPlatform>[1] = {}): Promise<ReaderSite> {
+  const tp = await startTestPlatform(env, extra);
   const created = (await tp.api('POST', '/projects', { name: 'Gated Docs', slug: 'gated-docs' })).body;
   const project = { id: created.id as string, slug: 'gated-docs' };
-  await setReaderAuth({ m: tp.p.cp.m, now: new Date(), upgradeUrl: 'https://example.com/upgrade' }, tp.orgId, project.id, {
-    mode: 'jwt', scope: 'partial', algorithm: 'HS256', verification_key: HS_SECRET, audience: AUDIENCE, login_url: 'https://login.example.com/sign-in', ...settings,
-  } as ReaderAuthBody);
+  const configure = async (body: ReaderAuthBody) => {
+    await setReaderAuth({ m: tp.p.cp.m, now: new Date(), upgradeUrl: 'https://example.com/upgrade' }, tp.orgId, project.id, body);
+  };
+  await configure({ ...JWT_SETTINGS, ...settings } as ReaderAuthBody);
   const worker = tp.startWorker({ POLL_MS: '50' });
   await worker.waitFor(/polling/);
   const wc = await tp.workingCopy(project.slug, SITE_FILES);
@@ -75,7 +81,7 @@ export async function startReaderSite(env: Record<string, string> = {}, settings
     req.end(body);
   });
   return {
-    tp, project, get,
+    tp, project, get, configure,
     async session(groups) {
       if (!groups) return '';
       const token = await hsToken(groups.length ? { sub: 'reader-1', groups } : { sub: 'reader-1' });
