@@ -21,6 +21,11 @@ const id = (name: string): Identifier => ({ type: 'Identifier', name });
 const str = (value: string) => ({ type: 'Literal' as const, value });
 const call = (callee: string, args: Expression[]): Expression => ({ type: 'CallExpression', callee: id(callee), arguments: args, optional: false });
 const constant = (target: Pattern, init: Expression): Statement => ({ type: 'VariableDeclaration', kind: 'const', declarations: [{ type: 'VariableDeclarator', id: target, init }] });
+/** `const { a, b } = init`. */
+const destructure = (names: string[], init: Expression): Statement => constant({
+  type: 'ObjectPattern',
+  properties: names.map((name) => ({ type: 'Property', key: id(name), value: id(name), kind: 'init', computed: false, method: false, shorthand: true })),
+}, init);
 
 /** `__vite_ssr_exportName__("name", () => { try { return value } catch {} })`, as Vite writes it. */
 function exportName(name: string, value: Expression): Statement {
@@ -86,28 +91,19 @@ export function recmaRunnerModule(opts: { repoPath(moduleId: string): string }) 
     // React hooks used without an import, as Mintlify provides them (page-globals.ts).
     const hooks = mentionsHook(String(vfile.value)) ? unboundHooks(tree) : [];
     if (hooks.length) {
-      head.push(constant({
-        type: 'ObjectPattern',
-        properties: hooks.map((name) => ({ type: 'Property', key: id(name), value: id(name), kind: 'init', computed: false, method: false, shorthand: true })),
-      }, importOf(HOOKS_MODULE, hooks)));
+      head.push(destructure(hooks, importOf(HOOKS_MODULE, hooks)));
     }
     // Built-in components named in the page's own code, as Mintlify provides them (component-scope.ts).
     const builtIns = unboundComponents(tree);
     if (builtIns.length) {
-      head.push(constant({
-        type: 'ObjectPattern',
-        properties: builtIns.map((name) => ({ type: 'Property', key: id(name), value: id(name), kind: 'init', computed: false, method: false, shorthand: true })),
-      }, { type: 'MemberExpression', object: importOf(COMPONENTS_MODULE, ['components']), property: id('components'), computed: false, optional: false }));
+      head.push(destructure(builtIns, { type: 'MemberExpression', object: importOf(COMPONENTS_MODULE, ['components']), property: id('components'), computed: false, optional: false }));
     }
     // A snippet's props are its variables, as on Mintlify (`{word}` with `<Snippet word="…" />`).
     const content = isSnippetPath(file) ? (tree.body as Statement[]).find((n) => n.type === 'FunctionDeclaration' && n.id?.name === '_createMdxContent') : undefined;
     if (content?.type === 'FunctionDeclaration') {
       const variables = snippetVariables(tree, content);
       if (variables.length) {
-        content.body.body.unshift(constant({
-          type: 'ObjectPattern',
-          properties: variables.map((name) => ({ type: 'Property', key: id(name), value: id(name), kind: 'init', computed: false, method: false, shorthand: true })),
-        }, id('props')));
+        content.body.body.unshift(destructure(variables, id('props')));
       }
     }
     for (const node of tree.body as Array<Statement | ModuleDeclaration>) {

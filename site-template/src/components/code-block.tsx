@@ -14,6 +14,15 @@ export interface CodeBlockProps {
   nocopy?: boolean; expandable?: boolean; highlight?: unknown; focus?: unknown; children?: ComponentChildren;
 }
 
+/** The copy button of the code-block markup (hidden until the page script finds copying can work). */
+export function CopyButton({ label }: { label: string }) {
+  return (
+    <button class="code-copy" type="button" aria-label={label} hidden>
+      <UiIcon name="copy" class="icon-copy" /><UiIcon name="check" class="icon-check" />
+    </button>
+  );
+}
+
 /** Line numbers from `"[1,3,4]"`, `"1,3-5"`, `{1-2}` or a list of numbers. */
 export function lineSet(value: unknown): Set<number> {
   const out = new Set<number>();
@@ -43,11 +52,7 @@ export function CodeBlock({ language, filename, icon, iconType, lines, wrap, noc
       data-expandable={expandable ? '' : undefined} data-has-focus={focused.size ? '' : undefined}>
       {filename || icon ? <figcaption class="code-title">{icon ? <IconGlyph icon={icon} iconType={iconType} /> : null}{filename}</figcaption> : null}
       <div class="code-badge">{lang}</div>
-      {nocopy ? null : (
-        <button class="code-copy" type="button" aria-label="Copy code" hidden>
-          <UiIcon name="copy" class="icon-copy" /><UiIcon name="check" class="icon-check" />
-        </button>
-      )}
+      {nocopy ? null : <CopyButton label="Copy code" />}
       <pre class="code-plain" tabindex={0}><code>{code.split('\n').map((line, i) => {
         const classes = ['line', marked.has(i + 1) ? 'highlighted' : '', focused.has(i + 1) ? 'focused' : ''].filter(Boolean).join(' ');
         return [i ? '\n' : '', <span class={classes}>{line}</span>];

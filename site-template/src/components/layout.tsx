@@ -1,6 +1,6 @@
 /** @jsxRuntime automatic @jsxImportSource preact */
 import type { ComponentChildren } from 'preact';
-import { Icon as UiIcon } from './icons.tsx';
+import { CopyButton } from './code-block.tsx';
 import { IconGlyph } from './icon.tsx';
 import { textOf } from './text-of.ts';
 
@@ -74,9 +74,7 @@ export function Prompt({ description, title, icon, iconType, children }: PromptP
   return (
     <figure class="code-block prompt" data-lang="prompt">
       {heading ? <figcaption class="code-title">{icon ? <IconGlyph icon={icon} iconType={iconType} /> : null}{heading}</figcaption> : null}
-      <button class="code-copy" type="button" aria-label="Copy prompt" hidden>
-        <UiIcon name="copy" class="icon-copy" /><UiIcon name="check" class="icon-check" />
-      </button>
+      <CopyButton label="Copy prompt" />
       <div class="prompt-body">{children}</div>
       <template class="code-raw">{textOf(children).trim()}</template>
     </figure>
