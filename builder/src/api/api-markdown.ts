@@ -2,7 +2,7 @@
  * The Markdown export of an API reference page (its `.md` file, `llms-full.txt` and the pages
  * API): the same content as the HTML page, minus the "Try it" panel.
  */
-import type { ApiField, ApiOperationView, ApiSchemaView } from '@folio/site-template/shared/api-types.ts';
+import type { ApiChannelView, ApiField, ApiOperationView, ApiSchemaView } from '@folio/site-template/shared/api-types.ts';
 
 const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ');
 
@@ -65,6 +65,34 @@ export function schemaMarkdown(title: string, view: ApiSchemaView): string {
   if (view.example) {
     const f = fence(view.example);
     out.push('## Example', '', `${f}json`, view.example, f, '');
+  }
+  return out.join('\n');
+}
+
+/** The Markdown of an AsyncAPI channel's page (`asyncapi:`), starting with its title. */
+export function channelMarkdown(title: string, view: ApiChannelView): string {
+  const out = [`# ${title}`, '', `Channel \`${view.address}\``, ''];
+  const about = view.description ?? view.summary;
+  if (about) out.push(about, '');
+  if (view.parameters.length) out.push('## Parameters', '', ...fieldLines(view.parameters), '');
+  if (view.servers.length) {
+    out.push('## Servers', '', ...view.servers.map((s) => `- \`${s.url}\`${s.name ? ` (${s.name}${s.protocol ? `, ${s.protocol}` : ''})` : ''}${s.description ? `: ${s.description}` : ''}`), '');
+    if (view.bindings.length) out.push(`Bindings: ${view.bindings.map((b) => `\`${b}\``).join(', ')}.`, '');
+  }
+  if (view.operations.length) out.push('## Operations', '', ...view.operations.map((o) => `- \`${o.action}\` ${o.name}${o.summary ? `: ${o.summary}` : ''}`), '');
+  out.push('## Messages', '');
+  for (const m of view.messages) {
+    out.push(`### ${m.title ?? m.name}${m.action ? ` (${m.action})` : ''}`, '');
+    if (m.description ?? m.summary) out.push((m.description ?? m.summary)!, '');
+    if (m.payload) {
+      out.push(`\`${m.payload.contentType}\` \`${m.payload.type}\``, '');
+      if (m.payload.repeat) out.push(seeAbove(m.payload).trim(), '');
+      if (m.payload.fields.length) out.push(...fieldLines(m.payload.fields), '');
+      if (m.payload.example) {
+        const f = fence(m.payload.example);
+        out.push(`${f}json`, m.payload.example, f, '');
+      }
+    }
   }
   return out.join('\n');
 }

@@ -185,7 +185,8 @@ export async function generateApiPages(text: string, specName: string, limits: {
  *   together exceed {@link MAX_API_OUTPUT}.
  */
 export async function apiPages(opts: ApiPagesOptions): Promise<ApiPagesResult> {
-  const setKey = sha256([opts.source.id, opts.source.name, API_PAGES_VERSION, TEMPLATE_VERSION, JSON.stringify(opts.settings ?? {})].join('\n'));
+  const { asyncapi: _asyncapi, ...shaping } = opts.settings ?? {};
+  const setKey = sha256([opts.source.id, opts.source.name, API_PAGES_VERSION, TEMPLATE_VERSION, JSON.stringify(shaping)].join('\n'));
   const listKey = `api/${setKey}.json.gz`;
   const keep = (records: PageRecord[]) => records.filter((r) => !opts.taken.has(r.summary.urlPath) && !opts.claimed?.has(r.summary.sourcePath));
   const list = await decodeJson<PageList>(await opts.state.get(listKey));

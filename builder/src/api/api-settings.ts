@@ -8,7 +8,10 @@
  *   own `<RequestExample>` still shows); `defaults` and `prefill` are accepted (warning: the
  *   samples always carry the required parameters and the example body);
  * - `api.params.expanded`: `all` opens nested properties, `closed` (the default) leaves them shut.
- * `api.mdx` (pages written by hand with `api:` frontmatter) is accepted with a warning.
+ * `api.asyncapi` names the AsyncAPI document `asyncapi:` pages naming none read. `api.mdx` (the
+ * server and credentials of pages written by hand with `api:` frontmatter) is accepted without a
+ * warning: it changes nothing on a site without such pages, and such pages show their own
+ * content here, without a playground (documented in builder docs/api-reference.md).
  */
 import { z } from 'zod';
 import type { ApiOperationView, ApiSample } from '@folio/site-template/shared/api-types.ts';
@@ -37,7 +40,9 @@ export const apiSettingsSchema = {
     .describe('Request samples: languages (curl, javascript, python) and autogenerate'),
   params: z.strictObject({ expanded: z.enum(['all', 'closed']).optional() }).optional()
     .describe('expanded: all opens nested properties'),
-  mdx: z.looseObject({}).optional().describe('Accepted for Mintlify files; pages with api: frontmatter are not generated yet (warning)'),
+  mdx: z.looseObject({}).optional().describe('Accepted for Mintlify files; pages with api: frontmatter show their own content, without a playground'),
+  asyncapi: z.union([z.string().min(1), z.array(z.string().min(1)).min(1), z.looseObject({ source: z.string().min(1) })], { error: expected('a path or URL of an AsyncAPI document') }).optional()
+    .describe('The AsyncAPI document asyncapi: pages naming no document read (the first of a list)'),
 };
 
 /** What the pages read of the settings (absent keys: Mintlify's defaults). */
@@ -49,9 +54,17 @@ export interface ApiSettings {
   autogenerate?: boolean;
   /** `true`: nested properties start open. */
   expanded?: boolean;
+  /** `api.asyncapi`: the document `asyncapi:` pages naming none read. */
+  asyncapi?: string;
 }
 
-type Parsed = { playground?: { display?: ApiSettings['playground']; proxy?: boolean }; examples?: { languages?: string[]; defaults?: string; prefill?: boolean; autogenerate?: boolean }; params?: { expanded?: 'all' | 'closed' }; mdx?: unknown };
+type Parsed = {
+  playground?: { display?: ApiSettings['playground']; proxy?: boolean };
+  examples?: { languages?: string[]; defaults?: string; prefill?: boolean; autogenerate?: boolean };
+  params?: { expanded?: 'all' | 'closed' };
+  mdx?: unknown;
+  asyncapi?: string | string[] | { source: string };
+};
 
 /** The settings of a parsed `api` object and the warnings for what does not carry over. */
 export function readApiSettings(api: Parsed | undefined): { settings: ApiSettings; warnings: string[] } {
@@ -71,7 +84,9 @@ export function readApiSettings(api: Parsed | undefined): { settings: ApiSetting
   if (api.examples?.defaults === 'all') warnings.push('docs.json: api.examples.defaults: samples carry the required parameters only');
   if (api.examples?.prefill === true) warnings.push('docs.json: api.examples.prefill: Try it is prefilled with the example body only, not with parameter examples');
   if (api.params?.expanded === 'all') settings.expanded = true;
-  if (api.mdx !== undefined) warnings.push('docs.json: api.mdx: ignored; pages with api: frontmatter show their own content, without a generated playground');
+  const asyncapi = api.asyncapi;
+  if (asyncapi !== undefined) settings.asyncapi = typeof asyncapi === 'string' ? asyncapi : Array.isArray(asyncapi) ? asyncapi[0] : asyncapi.source;
+  if (Array.isArray(asyncapi) && asyncapi.length > 1) warnings.push(`docs.json: api.asyncapi: only the first document (${asyncapi[0]}) is read`);
   return { settings, warnings };
 }
 

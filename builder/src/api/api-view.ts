@@ -115,7 +115,8 @@ function mediaExample(media: Obj): unknown {
 
 const pretty = (value: unknown) => (value === undefined ? undefined : typeof value === 'string' ? value : JSON.stringify(value, null, 2));
 
-function bodyOf(state: Expansion, contentType: string, schema: unknown, example: unknown, description?: string, required?: boolean): ApiBody {
+/** A body of `schema` as pages show it: its fields (each named schema listed once per page, see `Expansion`) and example. */
+export function bodyOf(state: Expansion, contentType: string, schema: unknown, example: unknown, description?: string, required?: boolean): ApiBody {
   const body: ApiBody = { contentType, type: typeOf(schema), fields: [] };
   // A body of a named schema lists it (the page's first listing of it), or links to where it is listed.
   const name = schemaNameOf(schema, state);

@@ -1,8 +1,8 @@
 /**
  * MDX pages that name an API operation in their frontmatter, Mintlify's way of writing an API
  * reference: `openapi: GET /users` (or `openapi: openapi.json GET /users`, `openapi: webhook
- * orderUpdated`) and `openapi-schema: Pet`. (`asyncapi:` pages are not generated yet: they keep
- * their own content.)
+ * orderUpdated`), `openapi-schema: Pet` and `asyncapi: /asyncapi.yaml chat` (an AsyncAPI
+ * channel: address, servers, operations, messages).
  *
  * Runs in the build process on each compiled page, before it is cached: the page's own body
  * stays (after the endpoint and description, before the parameters; its top-level
@@ -13,21 +13,22 @@
  *
  * A page with side-column blocks and no API key gets the same two-column layout.
  */
-import { renderApiOperation, renderApiSchema, renderWithAside } from '@folio/site-template';
+import { renderApiChannel, renderApiOperation, renderApiSchema, renderWithAside } from '@folio/site-template';
 import { suggestName } from '../compile/component-check.ts';
 import { BuilderError } from '../errors.ts';
 import type { CompiledPage, PageFailure } from '../types.ts';
-import { apiMarkdown, schemaMarkdown } from './api-markdown.ts';
+import { apiMarkdown, channelMarkdown, schemaMarkdown } from './api-markdown.ts';
 import { MAX_API_PAGE_OUTPUT, operationSearchText, operationToc } from './api-pages.ts';
 import { applySettings, type ApiSettings } from './api-settings.ts';
 import { operationLabel, operationLabels, operationViewOf, schemaLabels, schemaViewOf, type OperationRef } from './api-view.ts';
+import { channelLabels, channelViewOf } from './channel-view.ts';
 import { readNamedFrontmatter, readOpenapiFrontmatter } from './frontmatter-ref.ts';
 import { splitAside } from './page-aside.ts';
 import { ApiPageTooLarge } from './schema-fields.ts';
 import { SpecCatalog, type CatalogSpec, type SpecCatalogOptions } from './spec-catalog.ts';
 
 /** The frontmatter keys read here. */
-export const API_FRONTMATTER_KEYS = ['openapi', 'openapi-schema'] as const;
+export const API_FRONTMATTER_KEYS = ['openapi', 'openapi-schema', 'asyncapi'] as const;
 
 /** Operations an error lists at most. */
 const LISTED = 8;
@@ -35,8 +36,13 @@ const LISTED = 8;
 /** What {@link FrontmatterApi.apply} makes of one page: the page (or its failure) and the documents it read. */
 export interface FrontmatterResult { result: CompiledPage | PageFailure; deps: Record<string, string> }
 
-/** Options: the catalog's, plus `api.playground.display`. */
-export interface FrontmatterApiOptions extends Omit<SpecCatalogOptions, 'key'> {
+/** What the pages are made from. */
+export interface FrontmatterApiOptions extends Pick<SpecCatalogOptions, 'snapshot' | 'contentRoot' | 'fetchUrl'> {
+  /** `api.openapi`, `api.asyncapi` of docs.json, as written. */
+  openapi?: string;
+  asyncapi?: string;
+  /** Documents navigation `openapi` and `asyncapi` keys name. */
+  navigation?: { openapi: readonly string[]; asyncapi: readonly string[] };
   /** docs.json's `api` settings (Try it, samples, expanded properties). */
   settings?: ApiSettings;
   /** docs.json's repository path: every page here depends on it (`api.openapi` and the `api` settings decide). */
@@ -62,6 +68,9 @@ function listed(known: string[], wanted: string): string {
   return order.length > LISTED ? `${head} and ${order.length - LISTED} more` : head;
 }
 
+/** Whether two operations are the same but for the method's case and a trailing slash of the path. */
+const sameOperation = (a: string, b: string) => a.toLowerCase().replace(/(.)\/$/, '$1') === b.toLowerCase().replace(/(.)\/$/, '$1');
+
 /** A page's first paragraph of description (plain text), at most 300 characters. */
 const summaryOf = (text: string | undefined) => text?.split(/\n\s*\n/)[0].replace(/\s+/g, ' ').slice(0, 300);
 
@@ -85,11 +94,18 @@ export class FrontmatterApi {
     this.opts = opts;
   }
 
+  /** The OpenAPI documents (`openapi:`, `openapi-schema:` pages) or the AsyncAPI ones (`asyncapi:`). */
   private catalog(key: string): SpecCatalog {
-    let found = this.catalogs.get(key);
+    const kind = key === 'asyncapi' ? 'asyncapi' : 'openapi';
+    let found = this.catalogs.get(kind);
     if (!found) {
-      found = key === 'openapi' ? new SpecCatalog({ ...this.opts, key }) : new SpecCatalog({ ...this.opts, key, openapi: undefined });
-      this.catalogs.set(key, found);
+      const { snapshot, contentRoot, fetchUrl } = this.opts;
+      const declared = this.opts[kind];
+      found = new SpecCatalog({
+        snapshot, contentRoot, kind, key: kind, navigation: this.opts.navigation?.[kind] ?? [],
+        ...(declared ? { declared } : {}), ...(fetchUrl ? { fetchUrl } : {}),
+      });
+      this.catalogs.set(kind, found);
     }
     return found;
   }
@@ -111,7 +127,8 @@ export class FrontmatterApi {
     const configBlob = configPath === undefined ? undefined : this.opts.snapshot.files.get(configPath);
     const withConfig = (made: FrontmatterResult): FrontmatterResult => (configBlob === undefined ? made : { ...made, deps: { [configPath!]: configBlob, ...made.deps } });
     try {
-      return withConfig(key === 'openapi' ? await this.operationPage(page, fail) : await this.schemaPage(page, fail));
+      const made = key === 'openapi' ? this.operationPage(page, fail) : key === 'openapi-schema' ? this.schemaPage(page, fail) : this.channelPage(page, fail);
+      return withConfig(await made);
     } catch (err) {
       if (err instanceof BuilderError && err.kind === 'user') return withConfig({ ...fail(key, err.message), deps: this.depsOfFailure(page, key) });
       if (err instanceof ApiPageTooLarge) return fail(key, `${key}: Unexpected size of the API reference page: ${err.message}`);
@@ -145,7 +162,7 @@ export class FrontmatterApi {
     }
     const deps: Record<string, string> = {};
     const searched: CatalogSpec[] = [];
-    const declared = this.opts.openapi !== undefined && key === 'openapi';
+    const declared = this.opts[key === 'asyncapi' ? 'asyncapi' : 'openapi'] !== undefined;
     for (const name of await catalog.unnamed()) {
       // `api.openapi` must be readable; a document found by searching that is not is passed over.
       const spec = declared ? await catalog.named(name) : await catalog.named(name).catch(() => undefined);
@@ -162,11 +179,16 @@ export class FrontmatterApi {
     if ('problem' in read) return fail('openapi', `openapi: ${read.problem}`);
     const { ref } = read;
     const label = operationLabel(ref);
-    const has = (s: CatalogSpec) => operationLabels(s.doc).some((l) => l.toLowerCase() === label.toLowerCase());
+    // The document's own spelling wins; else the same operation written with or without a trailing slash.
+    const match = (s: CatalogSpec) => {
+      const labels = operationLabels(s.doc);
+      return labels.find((l) => l.toLowerCase() === label.toLowerCase()) ?? labels.find((l) => sameOperation(l, label));
+    };
+    const has = (s: CatalogSpec) => match(s) !== undefined;
     const { spec, searched, deps } = await this.specFor('openapi', read.file, has);
     if (!spec) return { ...fail('openapi', this.unknown('openapi', label, searched, (s) => operationLabels(s.doc), 'operation')), deps };
     // The document's own spelling of the method (`get`, `GET`): as written in its paths.
-    const exact = operationLabels(spec.doc).find((l) => l.toLowerCase() === label.toLowerCase())!;
+    const exact = match(spec)!;
     const settings = this.opts.settings ?? {};
     const view = applySettings(operationViewOf(spec.doc, 'webhook' in ref ? ref : { method: ref.method, path: exact.slice(exact.indexOf(' ') + 1) } as OperationRef)!, settings);
     const title = typeof page.frontmatter.title === 'string' ? page.title : view.summary ?? view.operationId ?? label;
@@ -205,9 +227,30 @@ export class FrontmatterApi {
     return this.sized(enriched, deps, fail);
   }
 
+  private async channelPage(page: CompiledPage, fail: (k: string, m: string) => FrontmatterResult): Promise<FrontmatterResult> {
+    const read = readNamedFrontmatter(page.frontmatter.asyncapi, 'chat or asyncapi.yaml chat');
+    if ('problem' in read) return fail('asyncapi', `asyncapi: ${read.problem}`);
+    const { spec, searched, deps } = await this.specFor('asyncapi', read.file, (s) => channelLabels(s.doc).includes(read.name));
+    if (!spec) return { ...fail('asyncapi', this.unknown('asyncapi', read.name, searched, (s) => channelLabels(s.doc), 'channel')), deps };
+    const view = channelViewOf(spec.doc, read.name)!;
+    const title = typeof page.frontmatter.title === 'string' ? page.title : view.title ?? read.name;
+    const { main, aside } = splitAside(page.bodyHtml);
+    const enriched: CompiledPage = {
+      ...page, title,
+      description: page.description ?? summaryOf(view.description ?? view.summary),
+      bodyHtml: renderApiChannel(view, { content: main, aside, expanded: this.opts.settings?.expanded }),
+      markdown: joinedMarkdown(page, channelMarkdown(title, view)),
+      toc: [...page.toc, ...[['parameters', 'Parameters', view.parameters.length], ['servers', 'Servers', view.servers.length], ['operations', 'Operations', view.operations.length], ['messages', 'Messages', 1]]
+        .filter(([, , n]) => n).map(([id, text]) => ({ depth: 2, id: String(id), text: String(text) }))],
+      searchText: [page.searchText, title, view.address, view.description ?? view.summary ?? '', ...view.messages.flatMap((m) => [m.title ?? m.name, ...(m.payload?.fields ?? []).map((f) => `${f.name} ${f.description ?? ''}`)])].join('\n'),
+    };
+    return this.sized(enriched, deps, fail);
+  }
+
   /** The message of a name no searched document has: which were searched, and what they do have (the closest first). */
   private unknown(key: string, wanted: string, searched: CatalogSpec[], known: (s: CatalogSpec) => string[], what: string): string {
-    if (!searched.length) return `${key}: Unexpected "${wanted}": no OpenAPI document to look it up in; expected the document's path before it (such as openapi.json ${wanted}), api.openapi in docs.json, or an openapi.json or openapi.yaml file in the repository`;
+    const kind = key === 'asyncapi' ? 'asyncapi' : 'openapi';
+    if (!searched.length) return `${key}: Unexpected "${wanted}": no ${kind === 'asyncapi' ? 'AsyncAPI' : 'OpenAPI'} document to look it up in; expected the document's path before it (such as ${kind}.json ${wanted}), api.${kind} in docs.json, or an ${kind}.json or ${kind}.yaml file in the repository`;
     const names = searched.map((s) => s.name).join(', ');
     const all = [...new Set(searched.flatMap(known))];
     return `${key}: Unexpected "${wanted}": ${names} ${searched.length > 1 ? 'have' : 'has'} no such ${what}; expected one of ${all.length ? listed(all, wanted) : `its ${what}s (it has none)`}`;
@@ -224,14 +267,15 @@ export class FrontmatterApi {
   }
 }
 
-/** The documents `openapi` keys of the navigation name (tabs, groups, anchors, versions…), in reading order. */
-export function navigationDocuments(items: readonly unknown[] | undefined): string[] {
+/** The documents `key` (`openapi`, `asyncapi`) of the navigation names (tabs, groups, anchors, versions…), in reading order. */
+export function navigationDocuments(items: readonly unknown[] | undefined, key: 'openapi' | 'asyncapi' = 'openapi'): string[] {
   const out: string[] = [];
   const walk = (list: readonly unknown[]) => {
     for (const item of list) {
       if (!item || typeof item !== 'object') continue;
-      const entry = item as { openapi?: unknown; items?: unknown; pages?: unknown };
-      if (typeof entry.openapi === 'string' && entry.openapi && !out.includes(entry.openapi)) out.push(entry.openapi);
+      const entry = item as Record<string, unknown>;
+      const value = entry[key];
+      if (typeof value === 'string' && value && !out.includes(value)) out.push(value);
       for (const child of [entry.items, entry.pages]) if (Array.isArray(child)) walk(child);
     }
   };
@@ -244,7 +288,8 @@ export function frontmatterApi(site: { snapshot: FrontmatterApiOptions['snapshot
   const { snapshot, contentRoot, config } = site;
   const configPath = [`${contentRoot}docs.json`, `${contentRoot}mint.json`].find((p) => snapshot.files.has(p));
   return new FrontmatterApi({
-    snapshot, contentRoot, ...(config.openapi ? { openapi: config.openapi } : {}), navigation: navigationDocuments(config.navigation),
+    snapshot, contentRoot, ...(config.openapi ? { openapi: config.openapi } : {}), ...(config.apiSettings?.asyncapi ? { asyncapi: config.apiSettings.asyncapi } : {}),
+    navigation: { openapi: navigationDocuments(config.navigation), asyncapi: navigationDocuments(config.navigation, 'asyncapi') },
     ...(fetchUrl ? { fetchUrl } : {}), ...(configPath ? { configPath } : {}), ...(config.apiSettings ? { settings: config.apiSettings } : {}),
   });
 }

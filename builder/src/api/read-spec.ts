@@ -22,20 +22,11 @@ export const MAX_SPEC_BYTES = 64 * 1024 * 1024;
  */
 export async function readSpec(text: string, name: string, key = 'api.openapi'): Promise<OpenApiDocument> {
   const fail = (why: string) => userError('invalid_openapi', `${key}: ${name}: ${why}`, { file: name });
-  if (text.length > MAX_SPEC_BYTES) throw fail(`Unexpected size of ${Math.round(text.length / 1048576)} MB; the limit is ${MAX_SPEC_BYTES / 1048576} MB`);
-  let parsed: unknown;
-  try {
-    parsed = /^\s*[{[]/.test(text) ? JSON.parse(text) : parseYaml(text, { maxAliasCount: 1000 });
-  } catch (err) {
-    throw fail(`Unexpected syntax (${(err as Error).message.split('\n')[0]}); expected a JSON or YAML document`);
-  }
-  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw fail('Unexpected content; expected an object');
-  const doc = parsed as OpenApiDocument;
+  const doc = parseDocument(text, fail);
   if (typeof doc.openapi !== 'string' && typeof doc.swagger !== 'string') throw fail('Unexpected document; expected an "openapi" (3.x) or "swagger" (2.0) version field');
   // OpenAPI 3.1 lets a document hold only webhooks (or only components).
   if ((!doc.paths || typeof doc.paths !== 'object') && !['webhooks', 'components'].some((k) => doc[k] && typeof doc[k] === 'object')) throw fail('Unexpected document; expected a "paths" object');
-  const external = externalRef(doc, []);
-  if (external) throw fail(`Unexpected $ref "${external.ref}" at ${external.at.join('.')}; expected references inside the document (#/...)`);
+  refuseExternal(doc, fail);
   try {
     return (await SwaggerParser.dereference(doc as any, {
       resolve: { external: false },
@@ -44,6 +35,28 @@ export async function readSpec(text: string, name: string, key = 'api.openapi'):
   } catch (err) {
     throw fail(`Unexpected reference or structure (${(err as Error).message.split('\n')[0]}); expected references inside the document (#/...)`);
   }
+}
+
+/**
+ * `text` as an object, JSON or YAML (at most {@link MAX_SPEC_BYTES}); `fail` makes the error
+ * naming the document.
+ */
+export function parseDocument(text: string, fail: (why: string) => Error): Record<string, any> {
+  if (text.length > MAX_SPEC_BYTES) throw fail(`Unexpected size of ${Math.round(text.length / 1048576)} MB; the limit is ${MAX_SPEC_BYTES / 1048576} MB`);
+  let parsed: unknown;
+  try {
+    parsed = /^\s*[{[]/.test(text) ? JSON.parse(text) : parseYaml(text, { maxAliasCount: 1000 });
+  } catch (err) {
+    throw fail(`Unexpected syntax (${(err as Error).message.split('\n')[0]}); expected a JSON or YAML document`);
+  }
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw fail('Unexpected content; expected an object');
+  return parsed as Record<string, any>;
+}
+
+/** Throws `fail`'s error when a `$ref` of `doc` points outside it (another file, a URL), naming where. */
+export function refuseExternal(doc: unknown, fail: (why: string) => Error): void {
+  const external = externalRef(doc, []);
+  if (external) throw fail(`Unexpected $ref "${external.ref}" at ${external.at.join('.')}; expected references inside the document (#/...)`);
 }
 
 /** The first `$ref` pointing outside the document (another file, a URL), with where it is. */

@@ -1,5 +1,5 @@
 /**
- * The OpenAPI documents pages may name in their frontmatter, read at most once per build.
+ * The OpenAPI (or AsyncAPI) documents pages may name in their frontmatter, read at most once per build.
  *
  * A page that names a document (`openapi: /v2/openapi.yaml GET /x`) gets that one: a path from
  * the content root (the folder of docs.json), else from the repository root, or an http(s) URL
@@ -29,9 +29,11 @@ export interface SpecCatalogOptions {
   snapshot: RepoSnapshot;
   /** `''` or a folder with its trailing `/`. */
   contentRoot: string;
-  /** `api.openapi` of docs.json, as written. */
-  openapi?: string;
-  /** Documents named by navigation `openapi` keys, as written. */
+  /** Which documents: OpenAPI (default; Swagger 2.0 included) or AsyncAPI. */
+  kind?: 'openapi' | 'asyncapi';
+  /** The document docs.json declares (`api.openapi`, `api.asyncapi`), as written. */
+  declared?: string;
+  /** Documents named by navigation `openapi` (`asyncapi`) keys, as written. */
   navigation?: readonly string[];
   fetchUrl?: FetchUrl;
   /** The frontmatter key named in errors: `openapi`, `openapi-schema`, `asyncapi`. */
@@ -44,8 +46,8 @@ const MAX_CANDIDATES = 200;
 const SNIFF_CHARS = 65_536;
 
 const isUrl = (s: string) => /^https?:\/\//i.test(s);
-/** Whether a file's start declares an OpenAPI (3.x) or Swagger (2.0) document, JSON or YAML. */
-const declaresOpenapi = (text: string) => /(^|[{,\s])["']?(openapi|swagger)["']?\s*:\s*["']?[23]\./m.test(text.slice(0, SNIFF_CHARS));
+/** Whether a file's start declares a document of `kind` (OpenAPI 3.x or Swagger 2.0; AsyncAPI 2.x or 3.x), JSON or YAML. */
+const declares = (text: string, kind: 'openapi' | 'asyncapi') => (kind === 'asyncapi' ? /(^|[{,\s])["']?asyncapi["']?\s*:\s*["']?[23]\./m : /(^|[{,\s])["']?(openapi|swagger)["']?\s*:\s*["']?[23]\./m).test(text.slice(0, SNIFF_CHARS));
 
 /** The build's documents (see the module comment). */
 export class SpecCatalog {
@@ -93,7 +95,7 @@ export class SpecCatalog {
    * `api.openapi` alone when declared, else every document found (see the module comment).
    */
   async unnamed(): Promise<string[]> {
-    if (this.opts.openapi) return [this.opts.openapi];
+    if (this.opts.declared) return [this.opts.declared];
     return this.discovered();
   }
 
@@ -113,7 +115,7 @@ export class SpecCatalog {
     const found: string[] = [];
     for (const p of candidates) {
       const text = Buffer.from(await snapshot.read(p)).toString('utf8');
-      if (declaresOpenapi(text)) found.push(p);
+      if (declares(text, this.opts.kind ?? 'openapi')) found.push(p);
     }
     const urls = (this.opts.navigation ?? []).filter(isUrl);
     return [...found, ...urls.filter((u, i) => urls.indexOf(u) === i)];
@@ -121,13 +123,16 @@ export class SpecCatalog {
 
   private async read(path: string): Promise<CatalogSpec> {
     const key = this.opts.key ?? 'openapi';
-    const { readSpec } = await import('./read-spec.ts');
+    // The parsers (YAML, JSON Schema references) load only when a page needs a document.
+    const parse = this.opts.kind === 'asyncapi'
+      ? (await import('./read-asyncapi.ts')).readAsyncapi
+      : (await import('./read-spec.ts')).readSpec;
     if (isUrl(path)) {
       if (!this.opts.fetchUrl) throw userError('invalid_openapi', `${key}: Unexpected URL "${path}": this build cannot fetch documents; expected the path of a file in the repository`);
       const bytes = await this.opts.fetchUrl(path);
-      return { name: path, deps: {}, doc: await readSpec(Buffer.from(bytes).toString('utf8'), path, key) };
+      return { name: path, deps: {}, doc: await parse(Buffer.from(bytes).toString('utf8'), path, key) };
     }
     const text = Buffer.from(await this.opts.snapshot.read(path)).toString('utf8');
-    return { name: path, deps: { [path]: this.opts.snapshot.files.get(path) ?? sha256(text) }, doc: await readSpec(text, path, key) };
+    return { name: path, deps: { [path]: this.opts.snapshot.files.get(path) ?? sha256(text) }, doc: await parse(text, path, key) };
   }
 }

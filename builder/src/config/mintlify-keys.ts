@@ -30,8 +30,8 @@ const IGNORED_TOP_LEVEL: Record<string, string> = {
   markdown: 'Markdown exports are built in',
 };
 
-/** Mintlify `api` keys that change nothing here yet (`playground`, `examples`, `params`, `mdx`: api/api-settings.ts). */
-const IGNORED_API = ['asyncapi', 'url', 'spec'];
+/** Mintlify `api` keys that change nothing here yet (`playground`, `examples`, `params`, `mdx`, `asyncapi`: api/api-settings.ts). */
+const IGNORED_API = ['url', 'spec'];
 
 /** Mintlify social keys spelt differently from our platform slugs. */
 const socialRenames: Record<string, string> = { 'hacker-news': 'hackernews', twitter: 'x' };

@@ -76,7 +76,8 @@ const FILES = {
     '## Before you start', '', 'You need an admin key.', '',
     '<RequestExample>', '', '```bash Own sample', 'curl -X POST https://api.shop.example/v1/users', '```', '', '</RequestExample>', '',
   ].join('\n')),
-  'orders.mdx': page('openapi: "specs/v2.yaml POST /orders"'),
+  // Quoted, and with a trailing slash the document's path does not have.
+  'orders.mdx': page('openapi: "specs/v2.yaml POST /orders/"'),
   'hooks/order.mdx': page('openapi: openapi.json webhook orderUpdated'),
   'schemas/user.mdx': page('openapi-schema: User'),
   'side.mdx': page('title: Side', 'Text first.\n\n<Panel>\n\nSide note.\n\n</Panel>\n\nText after.\n'),
@@ -281,4 +282,78 @@ t.test('docs.json api settings', async (t) => {
     t.notMatch(create, '<figcaption class="code-title">cURL</figcaption>');
     t.match(read(out, 'own/index.html'), 'data-api-try', 'the page\'s own playground: interactive wins');
   });
+});
+
+/** An AsyncAPI 3.0 document: a chat channel with a parameter, a WebSocket binding, two operations. */
+const ASYNC_V3 = `asyncapi: 3.0.0
+info: { title: Chat, version: "1" }
+servers:
+  production: { host: chat.example.com, protocol: wss, pathname: /v1, description: The live service }
+channels:
+  room:
+    address: /rooms/{roomId}
+    title: Chat room
+    description: Messages of one room.
+    parameters:
+      roomId: { description: The room }
+    bindings: { ws: {} }
+    messages:
+      said:
+        name: said
+        title: Someone said
+        payload: { $ref: "#/components/schemas/Said" }
+      typing:
+        name: typing
+        payload: { type: object, properties: { user: { type: string } } }
+operations:
+  receiveSaid: { action: receive, channel: { $ref: "#/channels/room" }, messages: [{ $ref: "#/channels/room/messages/said" }], summary: Messages as they are said }
+  sendTyping: { action: send, channel: { $ref: "#/channels/room" }, messages: [{ $ref: "#/channels/room/messages/typing" }] }
+components:
+  schemas:
+    Said: { type: object, required: [text], properties: { text: { type: string, description: What was said }, at: { type: string, format: date-time } } }
+`;
+
+/** An AsyncAPI 2.6 document: the key is the address, publish/subscribe hold the messages. */
+const ASYNC_V2 = JSON.stringify({
+  asyncapi: '2.6.0', info: { title: 'Prices', version: '1' },
+  servers: { live: { url: 'wss://prices.example.com', protocol: 'wss' } },
+  channels: { 'prices/{symbol}': { description: 'Prices of one symbol.', subscribe: { summary: 'Price updates', message: { name: 'tick', payload: { type: 'object', properties: { price: { type: 'number' } } } } } } },
+});
+
+t.test('AsyncAPI channel pages', async (t) => {
+  const dir = tempDir();
+  makeRepo(dir, {
+    'docs.json': JSON.stringify({ name: 'Chat', api: { asyncapi: 'asyncapi.yaml' }, navigation: [{ group: 'Channels', pages: ['room', 'prices', 'nope'] }] }),
+    'asyncapi.yaml': ASYNC_V3,
+    'feeds/prices.json': ASYNC_V2,
+    'room.mdx': page('asyncapi: room', 'Join a room first.\n'),
+    'prices.mdx': page('title: Prices\nasyncapi: "/feeds/prices.json prices/{symbol}"'),
+    'nope.mdx': page('title: Nope\nasyncapi: lobby'),
+  });
+  const out = tempDir();
+  const result = await build({ source: { kind: 'dir', dir }, store: createLocalDirStore(out), siteUrl: 'https://chat.example', year: 2026 });
+  t.same(result.errors, [{ sourcePath: 'nope.mdx', line: 3, column: 1, message: 'asyncapi: Unexpected "lobby": asyncapi.yaml has no such channel; expected one of room' }]);
+  t.same(result.warnings, [], 'api.asyncapi is read, not ignored');
+
+  const room = read(out, 'room/index.html');
+  t.match(room, '<title>Chat room');
+  t.match(room, '<span class="api-method" data-method="CHANNEL">WSS</span> <code class="api-path">/rooms/{roomId}</code>');
+  t.match(room, 'Messages of one room.');
+  t.match(room, 'Join a room first.');
+  t.match(room, '<code>wss://chat.example.com/v1</code> (production, wss): The live service');
+  t.match(room, '<code>receive</code> <strong>receiveSaid</strong>: Messages as they are said');
+  t.match(room, /<section class="api-message" id="message-said" data-action="receive"><h3>Someone said/);
+  t.match(room, 'What was said', 'the payload\'s fields, from a named schema');
+  t.match(room, 'roomId');
+  const md = read(out, 'room.md');
+  t.match(md, 'Channel `/rooms/{roomId}`');
+  t.match(md, '### Someone said (receive)');
+  t.match(md, '- `text` (string, required): What was said');
+  t.match(md, '### typing (send)');
+
+  const prices = read(out, 'prices/index.html');
+  t.match(prices, '<code class="api-path">prices/{symbol}</code>');
+  t.match(prices, '<code>subscribe</code>');
+  t.match(prices, 'price');
+  t.match(read(out, 'llms-full.txt'), 'Channel `prices/{symbol}`');
 });

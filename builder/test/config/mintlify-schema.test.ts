@@ -114,7 +114,6 @@ t.test('Mintlify schema keys', async (t) => {
     t.same(c.warnings, [
       'docs.json: thumbnails: ignored; social images are not generated',
       'docs.json: banner.type: ignored; the banner uses the accent colour',
-      'docs.json: api.mdx: ignored; pages with api: frontmatter show their own content, without a generated playground',
     ], 'drilldown: false is what the sidebar already does');
   });
 

@@ -11,7 +11,7 @@ import { LOCATIONS, TryIt } from './api-try-it.tsx';
 import { Expandable, ParamField, RequestExample, ResponseExample, ResponseField } from './fields.tsx';
 
 /** Plain-text description as paragraphs (blank lines separate them). */
-function Text({ text }: { text?: string }) {
+export function Text({ text }: { text?: string }) {
   if (!text) return null;
   return <>{text.split(/\n\s*\n/).map((p) => <p>{p.trim()}</p>)}</>;
 }
@@ -97,7 +97,7 @@ function BodySection({ body, open }: { body: ApiBody; open?: boolean }) {
 }
 
 /** One code block in the template's code-block markup (copy button included, no highlighting). */
-function Code({ lang, title, code }: { lang: string; title: string; code: string }) {
+export function Code({ lang, title, code }: { lang: string; title: string; code: string }) {
   return (
     <figure class="code-block" data-lang={lang}>
       <figcaption class="code-title">{title}</figcaption>
@@ -109,12 +109,12 @@ function Code({ lang, title, code }: { lang: string; title: string; code: string
 }
 
 /** HTML made elsewhere (the page's own compiled MDX), placed as it is. */
-function Html({ html, class: className }: { html?: string; class: string }) {
+export function Html({ html, class: className }: { html?: string; class: string }) {
   return html ? <div class={className} dangerouslySetInnerHTML={{ __html: html }} /> : null;
 }
 
 /** Properties of a body or response, or of a schema on its own page. */
-function Properties({ body, kind, open }: { body: Pick<ApiBody, 'fields' | 'schema' | 'anchor' | 'repeat'>; kind: 'body' | 'response'; open?: boolean }) {
+export function Properties({ body, kind, open }: { body: Pick<ApiBody, 'fields' | 'schema' | 'anchor' | 'repeat'>; kind: 'body' | 'response'; open?: boolean }) {
   return (
     <>
       <SchemaLink target={body} />

@@ -9,4 +9,5 @@ export { TemplateError } from './template-error.ts';
 export { THEMES, THEME_TRAITS, TITLE_SEPARATOR } from './theme-traits.ts';
 export { components } from '../components/index.ts';
 export { renderApiOperation, renderApiSchema, renderWithAside } from '../components/api-operation.tsx';
+export { renderApiChannel } from '../components/api-channel.tsx';
 export { dropTitleHeading } from './title-heading.ts';

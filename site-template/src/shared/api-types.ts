@@ -117,6 +117,37 @@ export interface ApiSchemaView {
   example?: string;
 }
 
+/** One message of an AsyncAPI channel: what is sent or received, its payload's fields and example. */
+export interface ApiChannelMessage {
+  name: string;
+  title?: string;
+  summary?: string;
+  description?: string;
+  /** The action of the operation carrying it, as the document writes it: 3.x `send` / `receive`, 2.x `publish` / `subscribe`. */
+  action?: string;
+  payload?: ApiBody;
+}
+
+/** One channel of an AsyncAPI document (Mintlify's `asyncapi:` frontmatter): its address, servers, operations and messages. */
+export interface ApiChannelView {
+  /** The channel's key in `channels`. */
+  id: string;
+  /** What clients connect to (`/chat/{roomId}`); 2.x: the key itself. */
+  address: string;
+  title?: string;
+  summary?: string;
+  description?: string;
+  /** Parameters of the address (`{roomId}`). */
+  parameters: ApiField[];
+  /** Servers the channel is on: name, URL (protocol, host, path) and description. */
+  servers: Array<{ name: string; url: string; protocol?: string; description?: string }>;
+  /** Operations on the channel: their action (`send`, `receive`) and summary. */
+  operations: Array<{ name: string; action: string; summary?: string; description?: string }>;
+  messages: ApiChannelMessage[];
+  /** Protocols the channel has bindings for (`ws`, `kafka`…). */
+  bindings: string[];
+}
+
 /**
  * How a page's own MDX joins the generated view: `content` (its body's HTML) goes after the
  * endpoint and description, before the parameters; `aside` (its `<RequestExample>`,
