@@ -83,6 +83,18 @@ export const envSchema = z.object({
   ASSISTANT_LLM_MODEL: z.string().trim().min(1).default('gpt-4o-mini'),
   /** An answer whose first token takes longer than this ends with `upstream_timeout`. */
   ASSISTANT_LLM_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(20_000),
+  /**
+   * `host:port` pairs of self-hosted model endpoints on a private network (Ollama, vLLM, llama.cpp's
+   * server) that organizations' model settings may use, comma-separated, e.g. `ollama:11434`;
+   * default none: a base URL must resolve to public addresses only (docs/ai-models.md).
+   */
+  AI_MODEL_PRIVATE_HOSTS: z.string().trim().default('').transform((value, ctx) => {
+    const list = value.split(',').map((h) => h.trim().toLowerCase()).filter(Boolean);
+    const bad = list.find((h) => !/^(\[[0-9a-f:.]+\]|[a-z0-9.-]+):\d{1,5}$/.test(h));
+    if (bad === undefined) return list;
+    ctx.addIssue({ code: 'custom', message: `Unexpected ${JSON.stringify(bad)}; expected host:port pairs separated by commas, e.g. ollama:11434` });
+    return z.NEVER;
+  }),
   /** Days raw analytics events are kept before they expire. */
   ANALYTICS_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(400),
   /** `true` when a CDN or load balancer in front of the site server sets X-Forwarded-For (its first hop is then the client). */

@@ -1,5 +1,6 @@
 /** Every route of the public API, in one list: it feeds the router and the OpenAPI document. */
 import { z } from 'zod';
+import { aiModelApiRoutes } from '../ai-settings/ai-settings-routes.ts';
 import { buildOpenApi, type WebhookDoc } from '../http/openapi.ts';
 import { defineRoute, type RouteDef } from '../http/route.ts';
 import { analyticsRoutes } from './analytics.ts';
@@ -31,6 +32,7 @@ export function apiRoutes(extra: RouteDef[] = [], webhookDocs: () => Record<stri
     ...webhookRoutes,
     ...analyticsRoutes,
     ...chatNotificationRoutes,
+    ...aiModelApiRoutes,
     ...extra,
   ];
   const all: RouteDef[] = [...routes];

@@ -15,6 +15,7 @@ import { sitePrefix } from '../sites/bucket-prefixes.ts';
 import { buildIndex, IndexMemory, type Bm25Index } from './bm25-index.ts';
 import { anchorOf, htmlHeadings } from './page-anchors.ts';
 import { exportPages, type ExportPages } from './export-pages.ts';
+import { pageAudiences, type PageAudiences } from './page-audiences.ts';
 
 /** How long a site's ETag is trusted before the store is asked again. */
 export const HEAD_TTL_MS = 2_000;
@@ -29,6 +30,8 @@ export interface SiteContent {
   size: number;
   /** Site path of a passage's section: `/page#anchor` when the page has that heading, else the nearest earlier one, else `/page`. */
   sectionPath(passage: number): Promise<string>;
+  /** What of a passage's page only agents get (undefined when the page's HTML is missing). */
+  audiences(passage: number): Promise<PageAudiences | undefined>;
 }
 
 export interface SiteIndexOptions {
@@ -93,21 +96,25 @@ export function siteIndex(opts: SiteIndexOptions): SiteIndex {
       counts.pagesAnalysed += memory.analysed - before;
     }
     const { passages } = index;
-    const anchors = new Map<number, Promise<[string, string][]>>();
-    const headingsOf = (page: number) => {
-      let hit = anchors.get(page);
+    // Read from the page's HTML once, the first time a citation or an excerpt of it needs them.
+    const facts = new Map<number, Promise<{ headings: [string, string][]; audiences?: PageAudiences }>>();
+    const factsOf = (page: number) => {
+      let hit = facts.get(page);
       if (!hit) {
         hit = (async () => {
           for (const key of candidateKeys(pages[page].path, false) ?? []) {
-            const html = await opts.store.get(prefix + key);
-            if (html) return htmlHeadings(Buffer.from(html).toString('utf8'));
+            const stored = await opts.store.get(prefix + key);
+            if (!stored) continue;
+            const html = Buffer.from(stored).toString('utf8');
+            return { headings: htmlHeadings(html), audiences: pageAudiences(html) };
           }
-          return [];
-        })().catch(() => []);
-        anchors.set(page, hit);
+          return { headings: [] };
+        })().catch(() => ({ headings: [] }));
+        facts.set(page, hit);
       }
       return hit;
     };
+    const headingsOf = async (page: number) => (await factsOf(page)).headings;
     const name = /^# (.+)$/m.exec(bytes.toString('utf8', 0, 2000))?.[1]?.trim() ?? 'Docs';
     return {
       // Its text, and the bytes kept to parse the next one from where it differs.
@@ -123,6 +130,9 @@ export function siteIndex(opts: SiteIndexOptions): SiteIndex {
           if (anchor) return `${path}#${encodeURIComponent(anchor)}`;
         }
         return path;
+      },
+      async audiences(id) {
+        return (await factsOf(passages[id].page)).audiences;
       },
     };
   }

@@ -4,6 +4,7 @@
  * included; then the origin and body-type checks of request-guard.ts; answers are never cached. Each module registers through `registerXRoutes(router, deps)`.
  */
 import Router from '@koa/router';
+import { registerAiSettingsRoutes } from '../ai-settings/ai-settings-routes.ts';
 import type Koa from 'koa';
 import { z } from 'zod';
 import { unauthorized } from '../errors.ts';
@@ -64,6 +65,7 @@ export function buildDashboardRouter(deps: Deps, opts: DashboardApiOptions = {})
   // Paid-plan settings (each gated by the entitlement resolver).
   for (const register of [registerSitePasswordRoutes, registerReaderAuthRoutes, registerWebhookRoutes, registerChatNotificationRoutes, registerAuditLogRoutes]) register(router, deps);
   registerSsoRoutes(router, deps);
+  registerAiSettingsRoutes(router, deps);
   for (const register of opts.modules ?? []) register(router, deps);
   router.add(defineDashboardRoute({
     method: 'get', path: '/openapi.json', operationId: 'dashboardOpenApi', summary: 'This internal API\'s OpenAPI 3.1 description', auth: 'public',

@@ -56,3 +56,12 @@ export async function consumeQuota(m: Models, orgId: string, feature: PeriodQuot
   }
   return { used: after.used ?? 0, quota, remaining: Math.max(0, quota - (after.used ?? 0)), overage: 0 };
 }
+
+/**
+ * Gives back `amount` units consumed in the period of `at` (the call they paid for did not
+ * happen after all, e.g. the model never answered); the counter never goes below zero.
+ */
+export async function releaseQuota(m: Models, orgId: string, feature: PeriodQuota, amount: number, at: Date): Promise<void> {
+  const key = { org_id: orgId, feature, period_start: periodStart(PERIOD_QUOTAS[feature], at) };
+  await m.UsageCounter.updateOne({ ...key, used: { $gte: amount } }, { $inc: { used: -amount } });
+}

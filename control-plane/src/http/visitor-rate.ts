@@ -23,6 +23,12 @@ export class VisitorRate {
     this.#message = message;
   }
 
+  /** Whether `count` more messages of `visitor` fit in the window at `now` (nothing is counted). */
+  fits(visitor: string, now: number, count = 1): boolean {
+    const since = now - this.limits.visitorWindowMs;
+    return (this.#recent.get(visitor) ?? []).filter((t) => t > since).length + count <= this.limits.visitorMessages;
+  }
+
   /**
    * Counts `count` messages (default 1) of `visitor` at `now`, or, when they do not all fit in
    * the window, counts none and throws 429 `rate_limited` with the seconds until they would.

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { EXTRA_PAGES, HUMANS_ONLY, OTHER_TENANT, otherTenantRepo } from './fixture-pages.ts';
+import { AGENTS_ONLY, EXTRA_PAGES, HUMANS_ONLY, OTHER_TENANT, otherTenantRepo } from './fixture-pages.ts';
 import { startSiteFixture, type SseEvent } from './site-fixture.ts';
 
 const answerText = (events: SseEvent[]) => events.filter((e) => e.event === 'delta').map((e) => e.data.text).join('');
@@ -14,20 +14,43 @@ t.test('assistant without a model (excerpts)', async (t) => {
   const post = (slug: string, body: unknown, o: Parameters<typeof f.post>[3] = {}) =>
     f.post(slug, '/_folio/assistant', body, { ...o, headers: { 'x-forwarded-for': `10.0.0.${++visitor}`, ...o.headers } });
 
-  t.test('should stream citations, the quoted excerpts and done, labelled as excerpts', async (t) => {
+  t.test('should stream citations, the best matching sections as search results, and done, never as an error', async (t) => {
     const res = await post(acme.slug, ask('What is the rate limit of the API?'));
     t.equal(res.status, 200);
     t.equal(res.headers['content-type'], 'text/event-stream; charset=utf-8');
-    t.same(res.events.map((e) => e.event), ['citations', 'delta', 'delta', 'delta', 'delta', 'done']);
-    t.same(res.events[0].data.citations[0], {
+    t.same(res.events.map((e) => e.event), ['citations', 'results', 'delta', 'delta', 'delta', 'delta', 'done']);
+    const citation = {
       n: 1, title: 'API reference', section: 'Rate limits', path: '/reference/api#rate-limits',
       url: `http://${acme.slug}.localhost/reference/api#rate-limits`,
-    });
+    };
+    t.same(res.events[0].data.citations[0], citation);
+    t.same(res.events[1].data.lead, 'Here are the pages that best match your question.');
+    t.same(res.events[1].data.results[0], { ...citation, html: '<p>600 requests per minute per key.</p>\n<p><em>Launch pad layout</em></p>', text: '600 requests per minute per key. Launch pad layout' });
     const text = answerText(res.events);
-    t.match(text, /^These are the most relevant excerpts from the docs \(no AI model is set up to write an answer on this site\):/);
-    t.match(text, '**[1] API reference › Rate limits**\n\n> 600 requests per minute per key.');
-    t.same(res.events.at(-1), { event: 'done', data: { mode: 'excerpts', remaining: 499 } });
+    t.match(text, /^Here are the pages that best match your question\.\n\n1\. \[API reference › Rate limits\]\(http:\/\/[^)]+\/reference\/api#rate-limits\): 600 requests per minute per key\. Launch pad layout\n2\. /);
+    t.same(res.events.at(-1), { event: 'done', data: { mode: 'excerpts', reason: 'no_model', remaining: 500 } });
     t.same(f.usage.filter((u) => u.projectId === acme.id && u.kind === 'assistant_message').length, 1);
+  });
+
+  t.test('should render a section cleanly: code as code, no quote markers, no image syntax, nothing meant only for AI agents', async (t) => {
+    const res = await post(acme.slug, ask('How do I get an API key? Which button in the dashboard settings?'));
+    const results = res.events[1].data.results as { title: string; section: string; html: string; text: string }[];
+    const keys = results.find((r) => r.section === 'Get an API key')!;
+    t.ok(keys, 'the section is among the results');
+    t.match(keys.html, '<p>Open <strong>Settings → API keys</strong> in the dashboard and press <strong>New key</strong> to get an API key.</p>');
+    t.match(keys.html, /<blockquote>\s*<p><strong>Warning:<\/strong> Treat the API key like a password: anyone holding it can launch rockets\.<\/p>\s*<\/blockquote>/);
+    t.match(keys.html, '<pre><code class="language-bash">curl -H &quot;Authorization: Bearer $ACME_KEY&quot; https://api.acme.test/v1/me\n</code></pre>');
+    for (const r of results) {
+      for (const field of [r.html, r.text]) {
+        t.notMatch(field, AGENTS_ONLY, 'no agents-only text');
+        t.notMatch(field, '![', 'no image syntax');
+        t.notMatch(field, '```', 'no fence markers');
+        t.notMatch(field, /<img|<script/, 'no image or script element');
+      }
+      t.notMatch(r.text, /(^|\s)>/, 'no quote markers in the text');
+    }
+    t.notMatch(answerText(res.events), AGENTS_ONLY);
+    t.match(keys.text, /^Open Settings → API keys in the dashboard and press New key to get an API key\. Warning: Treat the API key like a password/);
   });
 
   t.test('should keep the conversation: a follow-up finds its subject in earlier questions', async (t) => {
@@ -42,7 +65,7 @@ t.test('assistant without a model (excerpts)', async (t) => {
       n: 1, title: 'API reference', section: 'What happens over the limit?', path: '/reference/api#rate-limits',
       url: `http://${acme.slug}.localhost/reference/api#rate-limits`,
     });
-    t.match(answerText(res.events), 'The API answers `429` with a `Retry-After` header.');
+    t.match(res.events[1].data.results[0].html, '<p>The API answers <code>429</code> with a <code>Retry-After</code> header.</p>');
   });
 
   t.test('should link a changelog entry to its anchor on the page', async (t) => {
@@ -65,7 +88,7 @@ t.test('assistant without a model (excerpts)', async (t) => {
     t.notMatch(zephyr.text, OTHER_TENANT);
     t.notMatch(zephyr.text, /Zephyr balloon launches/);
     const own = await post(other.slug, ask('When does the Zephyr balloon launch?'));
-    t.match(answerText(own.events), 'The Zephyr balloon launches at dawn.');
+    t.match(own.events[1].data.results[0].text, 'The Zephyr balloon launches at dawn.');
     t.same(own.events[0].data.citations.map((c: any) => c.url), [`http://${other.slug}.localhost/`]);
   });
 
@@ -73,10 +96,10 @@ t.test('assistant without a model (excerpts)', async (t) => {
     const res = await post(acme.slug, ask('xylophone quokka'));
     t.same(res.events.map((e) => [e.event, e.data]), [
       ['citations', { citations: [] }],
-      ['delta', { text: 'I could not find anything about that in these docs. Try other words, or the search (Ctrl+K).' }],
-      ['done', res.events[2].data],
+      ['results', { lead: 'Here are the pages that best match your question.', results: [] }],
+      ['delta', { text: 'No page of these docs matches that question. Try other words, or the search (Ctrl+K).' }],
+      ['done', { mode: 'excerpts', reason: 'no_model', remaining: 500 }],
     ]);
-    t.equal(res.events[2].data.mode, 'excerpts');
   });
 
   t.test('should refuse bad requests with exact bodies', async (t) => {
@@ -120,13 +143,12 @@ t.test('assistant without a model (excerpts)', async (t) => {
     t.same([res.status, res.json], [404, { error: 'not_found', message: 'This site has no published pages to answer from yet' }]);
   });
 
-  t.test('should limit each visitor per minute and count nothing refused', async (t) => {
+  t.test('should limit each visitor per minute and count nothing', async (t) => {
     const headers = { 'x-forwarded-for': '192.0.2.77' };
     for (let i = 0; i < 3; i++) t.equal((await post(acme.slug, ask('rate limit'), { headers })).status, 200);
-    const before = (await f.api.cp.m.UsageCounter.findOne({ org_id: acme.orgId }).lean())!.used;
     const refused = await post(acme.slug, ask('rate limit'), { headers });
     t.same([refused.status, refused.headers['retry-after'], refused.json], [429, '60', { error: 'rate_limited', message: 'Too many questions from you in a short time; ask again in 60 s' }]);
-    t.equal((await f.api.cp.m.UsageCounter.findOne({ org_id: acme.orgId }).lean())!.used, before);
+    t.equal((await f.api.cp.m.UsageCounter.findOne({ org_id: acme.orgId }).lean())?.used ?? 0, 0, 'answers without a model never count');
     t.equal((await post(acme.slug, ask('rate limit'), { headers: { 'x-forwarded-for': '192.0.2.78' } })).status, 200, 'another visitor still asks');
   });
 

@@ -15,6 +15,8 @@ export type StandInMode =
   | 'gated'
   /** Answers HTTP 500. */
   | 'failing'
+  /** Answers HTTP 401, as for a wrong key. */
+  | 'unauthorized'
   /** Accepts the request and never answers. */
   | 'silent';
 
@@ -41,6 +43,7 @@ export async function startStandIn(): Promise<StandIn> {
       stand.requests.push({ headers: req.headers, body });
       if (req.url !== '/v1/chat/completions') { res.writeHead(404).end(); return; }
       if (stand.mode === 'failing') { res.writeHead(500, { 'content-type': 'application/json' }).end('{"error":{"message":"boom"}}'); return; }
+      if (stand.mode === 'unauthorized') { res.writeHead(401, { 'content-type': 'application/json' }).end('{"error":{"message":"Incorrect API key provided","code":"invalid_api_key"}}'); return; }
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       open.add(res);
       res.on('close', () => open.delete(res));
@@ -54,6 +57,8 @@ export async function startStandIn(): Promise<StandIn> {
         if (stand.mode === 'gated') await gateOpen;
         res.write(chunk(excerpt ? `${excerpt} [1]` : 'I could not find that in these docs.'));
       }
+      // The usage report OpenAI sends last (a chunk without choices), which a client must pass over.
+      res.write(`data: ${JSON.stringify({ id: 'chatcmpl-1', object: 'chat.completion.chunk', choices: [], usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } })}\n\n`);
       res.end('data: [DONE]\n\n');
     });
   });

@@ -16,6 +16,12 @@ export const ASSISTANT_CSS = `
 .assistant-sources { margin: 0.25rem 0 0; padding-left: 1.25rem; font-size: 0.82rem; }
 .assistant-sources:empty { display: none; }
 .assistant-sources a { color: var(--accent); }
+.assistant-lead { font-weight: 600; }
+.assistant-results { margin: 0; padding: 0; list-style: none; display: flex; flex-direction: column; gap: 0.75rem; }
+.assistant-result-title { color: var(--accent); font-weight: 600; }
+.assistant-result-excerpt { margin-top: 0.25rem; color: var(--muted); font-size: 0.88rem; }
+.assistant-result-excerpt pre { overflow-x: auto; padding: 0.5rem; border-radius: var(--radius); background: var(--code-bg, var(--hover)); }
+.assistant-result-excerpt code { font: 0.9em var(--font-mono); }
 .assistant-failed, .assistant-error { color: var(--muted); }
 .assistant-form { display: flex; gap: 0.5rem; padding: 0.75rem 1rem 0.25rem; border-top: 1px solid var(--border); }
 .assistant-input { flex: 1; resize: none; padding: 0.5rem 0.6rem; border: 1px solid var(--border); border-radius: var(--radius); background: transparent; color: inherit; font: 0.95rem var(--font); }

@@ -1,8 +1,14 @@
 /**
  * The assistant panel, loaded on first use (header "Ask AI" or Ctrl/Cmd+I): a dialog where a
  * visitor asks about this site and reads the answer as it streams from `POST /_folio/assistant`
- * (events `citations`, `delta`, `done`, `error`), with links to the cited sections. The
+ * (events `citations`, `results`, `delta`, `done`, `error`), with links to the cited sections. The
  * conversation lasts while the page is open; follow-up questions send it along.
+ *
+ * When no model writes an answer (none set up, the site's answers for today used up, this reader's
+ * hour used up), the server sends the best matching sections as `results` (safe HTML it
+ * rendered) with a lead sentence, and the panel shows them as search results. Requests say they
+ * come from this panel (`X-Folio-Client: site-panel`) and carry an anonymous reader id kept in
+ * localStorage (`X-Folio-Reader`), which the per-reader hourly limit counts.
  */
 import { answerHtml, type Citation } from './assistant-markdown.ts';
 import { ASSISTANT_CSS } from './assistant-styles.ts';
@@ -11,6 +17,38 @@ import { folioUrl } from './site-base.ts';
 interface Message { role: 'user' | 'assistant'; content: string }
 
 const ENDPOINT = '/_folio/assistant';
+const READER_KEY = 'folio-reader';
+
+/** A matching section as the server rendered it (its `html` is escaped Markdown, no raw HTML). */
+interface Result extends Citation { html: string; text: string }
+
+/** The reader's anonymous id (random, this browser only); a fresh one when storage is unavailable. */
+function readerId(): string {
+  const fresh = () => Array.from(crypto.getRandomValues(new Uint8Array(12)), (b) => b.toString(16).padStart(2, '0')).join('');
+  try {
+    let id = localStorage.getItem(READER_KEY);
+    if (!id || !/^[A-Za-z0-9_-]{8,64}$/.test(id)) localStorage.setItem(READER_KEY, id = fresh());
+    return id;
+  } catch {
+    return fresh();
+  }
+}
+
+/** The best matching sections under their lead sentence, as search results. */
+function resultsView(lead: string, results: Result[]): HTMLElement[] {
+  const intro = el('p', 'assistant-lead', lead);
+  const list = el('ol', 'assistant-results');
+  for (const r of results) {
+    const item = el('li', 'assistant-result');
+    const link = el('a', 'assistant-result-title', r.section ? `${r.title} › ${r.section}` : r.title);
+    link.href = r.path;
+    const excerpt = el('div', 'assistant-result-excerpt');
+    excerpt.innerHTML = r.html;
+    item.append(link, excerpt);
+    list.append(item);
+  }
+  return results.length ? [intro, list] : [intro];
+}
 
 function el<K extends keyof HTMLElementTagNameMap>(tag: K, className: string, text?: string): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);
@@ -86,9 +124,14 @@ async function ask(question: string): Promise<void> {
   send.disabled = true;
   let text = '';
   let citations: Citation[] = [];
+  let shownResults = false;
   const fail = (message: string) => { body.textContent = message; answer.classList.add('assistant-failed'); conversation.pop(); };
   try {
-    const res = await fetch(folioUrl(ENDPOINT), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ messages: conversation }) });
+    const res = await fetch(folioUrl(ENDPOINT), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-folio-client': 'site-panel', 'x-folio-reader': readerId() },
+      body: JSON.stringify({ messages: conversation }),
+    });
     if (!res.ok || !res.body) {
       const problem = await res.json().catch(() => undefined) as { message?: string } | undefined;
       fail(problem?.message ?? 'The assistant is unavailable right now.');
@@ -104,12 +147,18 @@ async function ask(question: string): Promise<void> {
           li.append(a);
           return li;
         }));
+      } else if (event === 'results') {
+        shownResults = true;
+        body.replaceChildren(...resultsView(data.lead, data.results));
+        // The results name their sections themselves.
+        sources.replaceChildren();
       } else if (event === 'delta') {
         text += data.text;
-        body.innerHTML = answerHtml(text, citations);
+        if (!shownResults) body.innerHTML = answerHtml(text, citations);
         log.scrollTop = log.scrollHeight;
       } else if (event === 'done') {
         answer.dataset.mode = data.mode;
+        if (data.reason) answer.dataset.reason = data.reason;
         conversation.push({ role: 'assistant', content: text });
       } else if (event === 'error') {
         if (text) body.append(el('p', 'assistant-error', data.message)); else fail(data.message);

@@ -126,6 +126,7 @@ export const FIELD_LABELS: Record<string, string> = {
   code: 'GitHub sign-in', state: 'Install link', setup_action: 'GitHub setup',
   limit: 'Limit', cursor: 'Page', body: 'The request', path: 'The address', query: 'The address',
   login_url: 'Login URL', jwks_url: 'JWKS URL', verification_key: 'Verification key', groups_claim: 'Groups claim', token_issuer: 'Token issuer',
+  base_url: 'Base URL', model: 'Model name', api_key: 'API key', features: 'Features',
 };
 
 /** The words for a request field (`expires_at` → "Expiry date"). */
