@@ -162,7 +162,7 @@ export function createEarlyAnswers(opts: EarlyAnswersOptions): EarlyAnswers {
     ]);
     const openapi = config.openapi ?? (config.navigation ? navigationOpenapi(config.navigation) : undefined);
     if (openapi === undefined) return [];
-    const source = await specSource(openapi, tree).catch(() => undefined);
+    const source = await specSource(openapi, tree, undefined, config.contentRoot).catch(() => undefined);
     return source ? generateApiPages(await source.read(), source.name).then((r) => r.pages, () => []) : [];
   };
 

@@ -118,7 +118,7 @@ export async function plan(ctx: BuildContext, snapshot: RepoSnapshot): Promise<B
   // API reference pages: generated from api.openapi (else the first openapi key of the
   // navigation, as Mintlify files name it) only when the document changed.
   const openapi = config.openapi ?? (config.navigation ? navigationOpenapi(config.navigation) : undefined);
-  const source = openapi === undefined ? undefined : await specSource(openapi, snapshot, opts.fetchUrl);
+  const source = openapi === undefined ? undefined : await specSource(openapi, snapshot, opts.fetchUrl, contentRoot);
   const api = source === undefined ? undefined : await apiPages({
     source, cache, state: prefixStore(store, CACHE_PREFIX),
     summaries: summaries.pages, bodies, taken: new Set(sources.map((p) => urlPathFor(p, contentRoot))),

@@ -357,3 +357,20 @@ t.test('AsyncAPI channel pages', async (t) => {
   t.match(prices, 'price');
   t.match(read(out, 'llms-full.txt'), 'Channel `prices/{symbol}`');
 });
+
+t.test('a docs.json in a folder names documents of that folder', async (t) => {
+  const dir = tempDir();
+  makeRepo(dir, {
+    'README.md': '# A monorepo\n',
+    'docs/docs.json': JSON.stringify({ name: 'Mono', api: { openapi: 'openapi.json' }, navigation: [{ group: 'Docs', pages: ['index', 'users'] }, { group: 'API', openapi: 'openapi.json' }] }),
+    'docs/openapi.json': OPENAPI,
+    'docs/index.mdx': page('title: Home', 'Welcome.\n'),
+    'docs/users.mdx': page('openapi: GET /users'),
+  });
+  const out = tempDir();
+  const result = await build({ source: { kind: 'dir', dir }, store: createLocalDirStore(out), siteUrl: 'https://mono.example', year: 2026 });
+  t.same(result.errors, []);
+  t.match(read(out, 'users/index.html'), '<code class="api-path">/users</code>');
+  t.ok(fs.existsSync(path.join(out, 'api-reference/users/create-a-user/index.html')), 'api.openapi is read from the folder of docs.json');
+  t.notOk(fs.existsSync(path.join(out, 'api-reference/users/list-users/index.html')), 'no twin of the page\'s operation');
+});
