@@ -19,9 +19,11 @@ const withBase = (basePath: string, path: string) => (path.startsWith('/') && !p
 
 /**
  * The redirect rules of a site: the configuration's, then one 308 per moved page (`moved`: old
- * URL path → new one, see `page-moves.ts`), whose source no explicit rule already has.
+ * URL path → new one, see `page-moves.ts`), whose source no explicit rule already has, then,
+ * when the site has no home page (`home`: the first page of its navigation, for a site whose
+ * navigation starts at a nested or versioned page), a 307 from `/` to it, as Mintlify answers.
  */
-export function redirectRules(site: Pick<SiteConfig, 'redirects' | 'basePath'>, moved: Record<string, string> = {}): RedirectRule[] {
+export function redirectRules(site: Pick<SiteConfig, 'redirects' | 'basePath'>, moved: Record<string, string> = {}, home?: string): RedirectRule[] {
   const rules: RedirectRule[] = (site.redirects ?? []).map((r) => ({
     source: withBase(site.basePath, r.source),
     destination: withBase(site.basePath, r.destination),
@@ -32,10 +34,12 @@ export function redirectRules(site: Pick<SiteConfig, 'redirects' | 'basePath'>, 
     const source = withBase(site.basePath, from);
     if (!explicit.has(source)) rules.push({ source, destination: withBase(site.basePath, to), status: 308 });
   }
+  const root = site.basePath.replace(/\/+$/, '') || '/';
+  if (home !== undefined && home !== '/' && !explicit.has(root) && !explicit.has('/')) rules.push({ source: root, destination: withBase(site.basePath, home), status: 307 });
   return rules;
 }
 
 /** The text of `_redirects.json`. */
-export function redirectsManifest(site: Pick<SiteConfig, 'redirects' | 'basePath'>, moved: Record<string, string> = {}): string {
-  return JSON.stringify(redirectRules(site, moved), null, 2) + '\n';
+export function redirectsManifest(site: Pick<SiteConfig, 'redirects' | 'basePath'>, moved: Record<string, string> = {}, home?: string): string {
+  return JSON.stringify(redirectRules(site, moved, home), null, 2) + '\n';
 }

@@ -60,6 +60,15 @@ export interface SiteWideInputs {
   alloc?: (size: number) => Buffer;
 }
 
+/** The first page of a sidebar, in reading order. */
+function firstPage(items: readonly NavItem[]): string | undefined {
+  for (const item of items) {
+    const path = item.kind === 'page' ? item.path : firstPage(item.items);
+    if (path !== undefined) return path;
+  }
+  return undefined;
+}
+
 /**
  * Key → text of the files made from every page: LLM exports, site feed, sitemap, robots, redirects.
  * With `segments`, each `llms-full.txt` key → where each page's Markdown lies in it.
@@ -88,7 +97,9 @@ export function siteWideExports(pages: readonly SiteWidePage[], site: SiteConfig
   };
   files.set('sitemap.xml', madeFrom('sitemap.xml', sitemapFields, () => sitemapXml(pages, site)));
   files.set('robots.txt', robotsTxt(site));
-  files.set(REDIRECTS_KEY, redirectsManifest(site, inputs.moved ?? {}));
+  // A site without a page at `/` (its navigation starts at `docs/2025/intro`) sends `/` to its first page.
+  const home = pages.some((p) => p.urlPath === '/') ? undefined : firstPage(inputs.nav ?? []) ?? pages[0]?.urlPath;
+  files.set(REDIRECTS_KEY, redirectsManifest(site, inputs.moved ?? {}, home));
   return files;
 }
 
