@@ -18,7 +18,7 @@ const ctxOf = (deps: Deps): ChannelCtx => ({ m: deps.m, now: deps.now(), upgrade
 
 const EVENTS_DOC = 'Events: `deployment.succeeded` and `deployment.failed` (with the failed pages and their errors, at most 10, '
   + 'a link to the deployment in the dashboard and one to the live site), `feedback.negative` (a reader\'s thumbs-down on a page, '
-  + 'with their comment; at most 10 at once and 30 an hour per project) and `agent.finished` (reserved for agent and workflow runs; not sent yet). '
+  + 'with their comment; at most 30 an hour per project) and `agent.finished` (reserved for agent and workflow runs; not sent yet). '
   + 'Slack gets Block Kit blocks with a `text` fallback, Discord one embed coloured by outcome (green, red, amber) with mentions disabled, '
   + 'Teams an Adaptive Card. Names, titles, errors and comments are neutralised: they cannot mention anyone, form a link or break the message.';
 

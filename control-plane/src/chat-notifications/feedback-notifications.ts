@@ -1,11 +1,12 @@
 /**
  * Chat notifications of reader feedback: a thumbs-down (`POST /_folio/feedback` with
  * `helpful: false`, analytics/beacon.ts) with the reader's comment when there is one. Readers are
- * anonymous, so a project's channels get at most `burst` of these at once and `perHour` after
- * that; the rest are counted in analytics as usual but not sent to chat.
+ * anonymous, so a project's channels get at most `perHour` of these in any hour; the rest are
+ * counted in analytics as usual but not sent to chat.
  */
 import { randomUUID } from 'node:crypto';
 import type { Models } from '../db/models/index.ts';
+import { VisitorRate } from '../http/visitor-rate.ts';
 import { feedbackMessage } from './event-messages.ts';
 import { anyChannelFor, queueChatMessage } from './queue-chat.ts';
 
@@ -14,8 +15,7 @@ export interface FeedbackNotifyOptions {
   siteUrlOf(project: { slug: string; custom_domain?: string | null }): string;
   onQueued(): void;
   onError(err: unknown): void;
-  /** Per project: messages at once, and refilled per hour; default 10 and 30. */
-  burst?: number;
+  /** Messages per project in any hour; default 30. */
   perHour?: number;
 }
 
@@ -31,18 +31,12 @@ function pageUrl(siteUrl: string, path: string): string {
 
 /** The beacon's `onFeedback` hook: queues a message for a thumbs-down, within the project's budget. */
 export function feedbackNotifier(m: Models, opts: FeedbackNotifyOptions): (projectId: string, feedback: ReaderFeedback) => void {
-  const burst = opts.burst ?? 10;
-  const perHour = opts.perHour ?? 30;
-  const buckets = new Map<string, { tokens: number; at: number }>();
+  // A sliding window per project (the visitors' limiter, keyed by project instead).
+  const rate = new VisitorRate({ visitorMessages: opts.perHour ?? 30, visitorWindowMs: 3_600_000 });
   const take = (projectId: string): boolean => {
-    const t = opts.now().getTime();
-    const b = buckets.get(projectId) ?? { tokens: burst, at: t };
-    b.tokens = Math.min(burst, b.tokens + ((t - b.at) / 3_600_000) * perHour);
-    b.at = t;
-    if (buckets.size > 100_000) buckets.clear();
-    buckets.set(projectId, b);
-    if (b.tokens < 1) return false;
-    b.tokens -= 1;
+    const now = opts.now().getTime();
+    if (!rate.fits(projectId, now)) return false;
+    rate.take(projectId, now);
     return true;
   };
   const send = async (projectId: string, feedback: ReaderFeedback): Promise<number> => {

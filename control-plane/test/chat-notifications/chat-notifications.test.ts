@@ -1,29 +1,12 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import t from 'tap';
 import { notifyDeployment } from '../../src/chat-notifications/deployment-notifications.ts';
 import { DISCORD_COLOURS } from '../../src/chat-notifications/format-discord.ts';
 import { deliverDue, retryDelayMs } from '../../src/outgoing-webhooks/deliver.ts';
+import { jsonReceiver, type JsonReceiver as Receiver } from '../helpers/json-receiver.ts';
 import { startTestPlatform } from '../helpers/platform.ts';
 
-interface Receiver { url: string; host: string; got: any[]; close(): Promise<void> }
-
-/** A chat app's incoming webhook on 127.0.0.1: answers the next of `statuses` (the last one repeats) and keeps every JSON body. */
-async function receiver(statuses: number[] = [200]): Promise<Receiver> {
-  const got: any[] = [];
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      got.push(JSON.parse(Buffer.concat(chunks).toString('utf8')));
-      res.statusCode = statuses[Math.min(got.length - 1, statuses.length - 1)];
-      res.end('ok');
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const port = (server.address() as AddressInfo).port;
-  return { url: `http://127.0.0.1:${port}/services/T0001/B0002/secretpart`, host: `127.0.0.1:${port}`, got, close: () => new Promise((r) => { server.closeAllConnections(); server.close(() => r()); }) };
-}
+/** A chat app's incoming webhook on 127.0.0.1, at a Slack-like path whose end is the secret. */
+const receiver = (statuses: number[] = [200]) => jsonReceiver('/services/T0001/B0002/secretpart', statuses);
 
 const until = async (ok: () => boolean) => { for (let i = 0; i < 400 && !ok(); i++) await new Promise((r) => setTimeout(r, 50)); };
 

@@ -3,22 +3,15 @@
  * once with it, and the project's Slack channel (a receiver on 127.0.0.1) gets the message with
  * the comment; a reader who leaves without sending still counts, once, without a comment.
  */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import t from 'tap';
 import { launchBrowser } from '../../../site-template/test/helpers/browser.ts';
+import { jsonReceiver } from '../helpers/json-receiver.ts';
 import { startTestPlatform } from '../helpers/platform.ts';
 
 t.test('thumbs-down with a comment, from a real browser', async (t) => {
-  const got: any[] = [];
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => { got.push(JSON.parse(Buffer.concat(chunks).toString('utf8'))); res.end('ok'); });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const host = `127.0.0.1:${(server.address() as AddressInfo).port}`;
-  t.teardown(() => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }));
+  const receiver = await jsonReceiver();
+  const { got, host } = receiver;
+  t.teardown(() => receiver.close());
   const tp = await startTestPlatform({}, { services: { fetchAllowHosts: [host] } });
   t.teardown(() => tp.close());
   const worker = tp.startWorker();

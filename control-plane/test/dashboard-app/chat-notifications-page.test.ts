@@ -4,10 +4,9 @@
  * message that the receiver gets, is told in words what a refused address is, and removes it.
  * Nothing on the way shows an internal name.
  */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import t from 'tap';
 import { addMember, launchBrowser } from '../helpers/dashboard-browser.ts';
+import { jsonReceiver } from '../helpers/json-receiver.ts';
 import { startTestPlatform } from '../helpers/platform.ts';
 
 const PASSWORD = 'a long enough passphrase';
@@ -15,15 +14,9 @@ const OWNER = 'chat-owner@example.com';
 const IDENTIFIER = /\b[a-z]+(?:_[a-z0-9]+)+\b/g;
 
 t.test('dashboard: chat notifications', async (t) => {
-  const got: any[] = [];
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => { got.push(JSON.parse(Buffer.concat(chunks).toString('utf8'))); res.end('ok'); });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const host = `127.0.0.1:${(server.address() as AddressInfo).port}`;
-  t.teardown(() => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }));
+  const receiver = await jsonReceiver();
+  const { got, host } = receiver;
+  t.teardown(() => receiver.close());
   const tp = await startTestPlatform({}, { services: { fetchAllowHosts: [host] } });
   t.teardown(() => tp.close());
   const origin = new URL(tp.p.cp.apiUrl).origin;
