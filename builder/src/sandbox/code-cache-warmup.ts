@@ -63,8 +63,11 @@ export function warmCodeCache(opts: { osLayers?: boolean; heapMb: number }): Pro
     if (existsSync(target) || !writable(CODE_CACHE_ROOT)) return;
     const box = startSandbox({ limits: { heapMb: opts.heapMb }, osLayers: opts.osLayers, codeCache: { template: target, record: true } });
     try {
-      const page = { sourcePath: 'docs/warm-up.mdx', source: syntheticPage(1), contentRoot: 'docs/' };
-      await box.compile([page], { readFile: async () => undefined }, { cpuMs: 60_000, wallMs: 120_000 });
+      // One page on each path: the synthetic page takes the static path (compile/static-page.ts);
+      // with an export of its own the same page goes through Vite, recma and the module runner.
+      const pages = [syntheticPage(1), `${syntheticPage(2)}\nexport const warm = 1;\n`]
+        .map((source, i) => ({ sourcePath: `docs/warm-up-${i}.mdx`, source, contentRoot: 'docs/' }));
+      await box.compile(pages, { readFile: async () => undefined }, { cpuMs: 60_000, wallMs: 120_000 });
     } catch {
       // No cache this time: the next process tries again.
     } finally {
