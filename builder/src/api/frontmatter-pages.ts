@@ -190,7 +190,11 @@ export class FrontmatterApi {
     // The document's own spelling of the method (`get`, `GET`): as written in its paths.
     const exact = match(spec)!;
     const settings = this.opts.settings ?? {};
-    const view = applySettings(operationViewOf(spec.doc, 'webhook' in ref ? ref : { method: ref.method, path: exact.slice(exact.indexOf(' ') + 1) } as OperationRef)!, settings);
+    const found = applySettings(operationViewOf(spec.doc, 'webhook' in ref ? ref : { method: ref.method, path: exact.slice(exact.indexOf(' ') + 1) } as OperationRef)!, settings);
+    // The page's description, shown under its title, is not repeated when the operation's says the same.
+    const same = (a?: string, b?: string) => !!a && !!b && a.replace(/\s+/g, ' ').trim() === b.replace(/\s+/g, ' ').trim();
+    const { description: _said, ...unsaid } = found;
+    const view = same(page.description, found.description) ? unsaid : found;
     const title = typeof page.frontmatter.title === 'string' ? page.title : view.summary ?? view.operationId ?? label;
     const { main, aside } = splitAside(page.bodyHtml);
     // A page's own `playground:` frontmatter wins over docs.json's.

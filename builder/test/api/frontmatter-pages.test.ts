@@ -38,7 +38,7 @@ const OPENAPI = JSON.stringify({
       },
     },
     '/users/{id}': {
-      get: { summary: 'Get a user', parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }], responses: { 200: { description: 'The user' } } },
+      get: { summary: 'Get a user', description: 'Fetches one user\n  by id.', parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }], responses: { 200: { description: 'The user' } } },
     },
   },
   webhooks: {
@@ -72,6 +72,8 @@ const FILES = {
   'specs/v2.yaml': V2_YAML,
   'index.mdx': page('title: Home', 'Welcome.\n'),
   'users/list.mdx': page('openapi: GET /users', 'Users are listed newest first.\n'),
+  // The page's description says what the operation's does: said once.
+  'users/one.mdx': page('description: Fetches one user by id.\nopenapi: openapi.json GET /users/{id}'),
   'users/create.mdx': page('title: Create one\nopenapi: openapi.json POST /users', [
     '## Before you start', '', 'You need an admin key.', '',
     '<RequestExample>', '', '```bash Own sample', 'curl -X POST https://api.shop.example/v1/users', '```', '', '</RequestExample>', '',
@@ -86,7 +88,7 @@ const FILES = {
   'translated/user.mdx': page('title: Un usuario\nopenapi: /translated/openapi.json GET /users/{id}'),
 };
 
-const NAV = ['index', 'users/list', 'users/create', 'orders', 'hooks/order', 'schemas/user', 'side', 'translated/user'];
+const NAV = ['index', 'users/list', 'users/one', 'users/create', 'orders', 'hooks/order', 'schemas/user', 'side', 'translated/user'];
 
 const read = (out: string, p: string) => fs.readFileSync(path.join(out, p), 'utf8');
 
@@ -147,6 +149,10 @@ t.test('API pages from frontmatter', async (t) => {
     t.match(pages.get('/users/list')!.searchText, 'GET /users');
     t.match(pages.get('/users/list')!.searchText, 'limit Users per page');
     t.same(pages.get('/users/list')!.apiOperation, { document: 'openapi.json', operation: 'GET /users' });
+
+    const one = read(out, 'users/one/index.html');
+    t.equal(one.split('Fetches one user').length - 1, 3, 'under the title and in the description meta tags, not again in the body');
+    t.notMatch(one, '<p>Fetches one user');
 
     // The page's own example replaces the generated request samples, in the side column.
     const create = read(out, 'users/create/index.html');
