@@ -12,7 +12,11 @@ import type { Nodes, Root } from 'mdast';
 /** A JSX name as the static renderer can look it up: `Name`, `Name.Sub`, or a lowercase tag. */
 const PLAIN_NAME = /^[A-Za-z][A-Za-z0-9]*(?:\.[A-Za-z][A-Za-z0-9]*)*$/;
 
-/** The component `name` (`Tree.Folder` read as MDX reads it) in `components`, or undefined. */
+/**
+ * The component `name` (`Tree.Folder` read as MDX reads it) in `components`, or undefined. Only
+ * functions count: `Tree.prototype` or `Tree.name` are properties, not components, and a page
+ * naming one is left to the MDX path.
+ */
 export function catalogueComponent(components: Record<string, unknown>, name: string): unknown {
   const [root, ...rest] = name.split('.');
   let value: unknown = Object.hasOwn(components, root) ? components[root] : undefined;
@@ -20,7 +24,7 @@ export function catalogueComponent(components: Record<string, unknown>, name: st
     if ((typeof value !== 'function' && typeof value !== 'object') || value === null || !Object.hasOwn(value, part)) return undefined;
     value = (value as Record<string, unknown>)[part];
   }
-  return value;
+  return typeof value === 'function' ? value : undefined;
 }
 
 /** True when the JSX name renders as an HTML tag of that name (starts with a lowercase letter). */
