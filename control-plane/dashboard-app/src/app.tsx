@@ -10,6 +10,7 @@ import { fetchSession, SessionContext, type Session } from './session.ts';
 import { Layout, toSignIn } from './ui/layout.tsx';
 import { ErrorNotice, Loading } from './ui/notice.tsx';
 import { AcceptInvitePage } from './pages/accept-invite.tsx';
+import { AiModelPage } from './pages/ai-model.tsx';
 import { AnalyticsPage } from './pages/analytics.tsx';
 import { ApiKeysPage } from './pages/api-keys.tsx';
 import { ClaimPage } from './pages/claim.tsx';
@@ -44,6 +45,7 @@ const ROUTES: Route[] = [
   ['/settings/github', 'GitHub', () => <GithubPage />],
   ['/settings/github/setup', 'Connect GitHub', () => <GithubSetupPage />],
   ['/settings/sso', 'Single sign-on', () => <SsoPage />],
+  ['/settings/ai-model', 'AI model', () => <AiModelPage />],
 ];
 
 /** Pages reachable signed out. */

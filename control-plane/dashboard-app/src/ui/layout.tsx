@@ -12,10 +12,11 @@ const NAV = [
   ['/settings/plan', 'Plan and usage'],
   ['/settings/github', 'GitHub'],
   ['/settings/sso', 'SSO'],
+  ['/settings/ai-model', 'AI model'],
 ] as const;
 
 /** Pages that need a permission, left out of the navigation of members without it. */
-const NEEDS: Record<string, Permission> = { '/settings/sso': 'sso.manage' };
+const NEEDS: Record<string, Permission> = { '/settings/sso': 'sso.manage', '/settings/ai-model': 'settings.manage' };
 
 export function Layout({ path, children }: { path: string; children: ComponentChildren }) {
   const { session } = useSession();
