@@ -19,6 +19,7 @@ import { AppError } from '../errors.ts';
 import { sealSecret } from '../secrets/secret-box.ts';
 import { acmeClientFor } from './acme-account.ts';
 import { orderCertificate } from './acme-order.ts';
+import { failureReason } from './failure-reason.ts';
 
 /** The purpose certificate keys are sealed for (secrets/secret-box.ts). */
 export const CERT_KEY_PURPOSE = 'certificate-key';
@@ -124,9 +125,9 @@ export function certificateScheduler(opts: CertificateSchedulerOptions): Certifi
       } });
       if (stored.matchedCount === 1) result.issued.push(record._id);
     } catch (err) {
-      const reason = err instanceof AppError && err.code === 'certificate_order_failed'
-        ? err.message
-        : 'The certificate could not be obtained because of an error on the platform. The order will be tried again later.';
+      const reason = err instanceof AppError && err.code === 'certificate_order_failed' ? err.message
+        : err instanceof AppError && err.code === 'acme_unreachable' ? failureReason(record._id, undefined)
+          : 'The certificate could not be obtained because of an error on the platform. The order will be tried again later.';
       if (!(err instanceof AppError)) opts.onError?.(err);
       const attempts = (record.attempts ?? 0) + 1;
       const stored = await m.Certificate.updateOne(mine, { $set: {

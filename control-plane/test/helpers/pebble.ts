@@ -32,7 +32,8 @@ export interface PebblePlan {
   directoryUrl: string;
   /** Path of the PEM certificate Pebble's HTTPS listeners present (self-signed, for 127.0.0.1). */
   caFile: string;
-  start(opts: { httpPort: number; dnsServer: string }): Promise<Pebble>;
+  /** `httpPort`/`tlsPort`: where Pebble validates HTTP-01 and TLS-ALPN-01 challenges (tlsPort default: a free port nothing listens on). */
+  start(opts: { httpPort: number; tlsPort?: number; dnsServer: string }): Promise<Pebble>;
 }
 
 export interface Pebble {
@@ -60,12 +61,12 @@ export async function planPebble(): Promise<PebblePlan> {
   const keyFile = path.join(dir, 'key.pem');
   execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', keyFile, '-out', caFile,
     '-days', '2', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost'], { stdio: 'ignore' });
-  const [acmePort, managementPort, tlsPort] = [await freePort(), await freePort(), await freePort()];
+  const [acmePort, managementPort, unusedPort] = [await freePort(), await freePort(), await freePort()];
   const ca = fs.readFileSync(caFile, 'utf8');
   return {
     directoryUrl: `https://127.0.0.1:${acmePort}/dir`,
     caFile,
-    async start({ httpPort, dnsServer }) {
+    async start({ httpPort, tlsPort = unusedPort, dnsServer }) {
       const config = path.join(dir, 'pebble-config.json');
       fs.writeFileSync(config, JSON.stringify({ pebble: {
         listenAddress: `127.0.0.1:${acmePort}`, managementListenAddress: `127.0.0.1:${managementPort}`,
