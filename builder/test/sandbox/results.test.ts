@@ -27,6 +27,11 @@ t.test('checkResults', async (t) => {
     t.same(checkResults(inputs, [{ ...good, bodyHtml: 42 }, null]), [tampered('docs/a.mdx'), tampered('docs/b.mdx')]);
     t.same(checkResults(inputs.slice(0, 1), [{ message: 'Bad', line: 2, column: 3 }]), [{ sourcePath: 'docs/a.mdx', message: 'Bad', line: 2, column: 3 }]);
   });
+
+  t.test('should take a page mode only from the layouts the shell knows', async (t) => {
+    t.same(checkResults(inputs.slice(0, 1), [{ ...good, mode: 'wide' }]), [{ sourcePath: 'docs/a.mdx', urlPath: '/a', ...good, mode: 'wide' }]);
+    t.same(checkResults(inputs.slice(0, 1), [{ ...good, mode: 'wide" onmouseover="alert(1)' }]), [{ sourcePath: 'docs/a.mdx', message: TAMPERED }]);
+  });
 });
 
 t.test('cleanMessage', async (t) => {
