@@ -84,6 +84,21 @@ t.test('white labeling', async (t) => {
       t.notMatch(res.body, PLATFORM_WORD, `team ${path}`);
     }
     t.match((await tp.site(sites.team.slug, '/rss.xml')).body, '<title>Acme Docs</title>', 'the feed is titled with the site\'s name');
+    // The search dialog and the assistant panel are built in the browser by the client script: its words count too.
+    const home = (await tp.site(sites.team.slug, '/')).body;
+    const assets = [...new Set([...home.matchAll(/"(\/_folio\/[^"?#]+\.(?:js|css))"/g)].map((m) => m[1]))];
+    t.ok(assets.some((a) => a.endsWith('.js')), 'the page loads a client script');
+    for (const asset of assets) {
+      const res = await tp.site(sites.team.slug, asset);
+      t.equal(res.status, 200, asset);
+      t.notMatch(res.body, PLATFORM_WORD, `team ${asset}`);
+      // Chunks the script imports later (the assistant panel): `import(\`./assistant-….js\`)`.
+      for (const chunk of new Set([...res.body.matchAll(/["'`]\.\/([\w-]+\.js)["'`]/g)].map((m) => m[1]))) {
+        const lazy = await tp.site(sites.team.slug, `/_folio/${chunk}`);
+        t.equal(lazy.status, 200, chunk);
+        t.notMatch(lazy.body, PLATFORM_WORD, `team lazy ${chunk}`);
+      }
+    }
   });
 
   t.test('should answer a different ETag once the badge comes or goes', async (t) => {
