@@ -38,7 +38,7 @@ t.test('API reference pages built from the platform\'s own OpenAPI document', as
   const first = await run();
 
   await t.test('should make one page per operation, grouped by tag, at exact routes', async (t) => {
-    t.same([first.pagesTotal, first.pagesFailed, first.compiled, first.apiPagesGenerated], [37, 0, 1, 36]);
+    t.same([first.pagesTotal, first.pagesFailed, first.compiled, first.apiPagesGenerated], [41, 0, 1, 40]);
     const llms = (await read(store, 'llms.txt'))!;
     const routes = [...llms.matchAll(/\(https:\/\/docs\.folio\.test(\/api-reference\/[^)]+)\.md\)/g)].map((m) => m[1]);
     t.same(routes, [
@@ -56,6 +56,8 @@ t.test('API reference pages built from the platform\'s own OpenAPI document', as
       '/api-reference/scim/replace-a-group', '/api-reference/scim/change-part-of-a-group-patchop-add-replace-remove', '/api-reference/scim/delete-a-group',
       '/api-reference/webhooks/github-app-webhook',
       '/api-reference/analytics/analytics-overview', '/api-reference/analytics/analytics-breakdown', '/api-reference/analytics/ai-and-llm-insights',
+      '/api-reference/chat-notifications/list-chat-notification-channels', '/api-reference/chat-notifications/add-a-chat-notification-channel',
+      '/api-reference/chat-notifications/remove-a-chat-notification-channel', '/api-reference/chat-notifications/send-a-test-message',
       '/api-reference/meta/this-api-s-openapi-3-1-description',
     ], 'llms.txt lists them in sidebar order: the API reference group, tag by tag');
     for (const route of routes) t.ok(await store.head(`${route.slice(1)}/index.html`), `${route} has a page`);
@@ -93,7 +95,7 @@ t.test('API reference pages built from the platform\'s own OpenAPI document', as
   await t.test('should list the pages in the sitemap', async (t) => {
     const sitemap = (await read(store, 'sitemap.xml'))!;
     t.match(sitemap, '<loc>https://docs.folio.test/api-reference/projects/list-projects</loc>');
-    t.equal(sitemap.match(/<loc>https:\/\/docs\.folio\.test\/api-reference\//g)?.length, 36);
+    t.equal(sitemap.match(/<loc>https:\/\/docs\.folio\.test\/api-reference\//g)?.length, 40);
   });
 
   await t.test('should generate nothing again while the document is unchanged', async (t) => {
@@ -104,7 +106,7 @@ t.test('API reference pages built from the platform\'s own OpenAPI document', as
   await t.test('should regenerate the pages when the document changes', async (t) => {
     write({ 'openapi.json': spec.replace('"summary":"List projects"', '"summary":"List all projects"') });
     const changed = await run();
-    t.same([changed.compiled, changed.apiPagesGenerated, changed.pagesTotal], [0, 36, 37]);
+    t.same([changed.compiled, changed.apiPagesGenerated, changed.pagesTotal], [0, 40, 41]);
     t.ok(await store.head('api-reference/projects/list-all-projects/index.html'));
     t.notOk(await store.head('api-reference/projects/list-projects/index.html'), 'the old route is gone');
   });
