@@ -22,6 +22,18 @@ function ownBoost(page: SearchPage): number | undefined {
   return typeof boost === 'number' && Number.isFinite(boost) && boost >= 0 ? Math.min(10, boost) : undefined;
 }
 
+/** Mintlify's `noindex: true` (and `hidden: true`, which implies it) leave a page out of search. */
+function unindexed(page: SearchPage): boolean {
+  return page.frontmatter?.noindex === true || page.frontmatter?.hidden === true;
+}
+
+/** A page's frontmatter `keywords` (a list or a comma-separated string): searched, not shown on the page. */
+function keywordsOf(page: SearchPage): string {
+  const raw = page.frontmatter?.keywords;
+  const list = typeof raw === 'string' ? raw.split(',') : Array.isArray(raw) ? raw : [];
+  return list.filter((k): k is string => typeof k === 'string' && k.trim() !== '').map((k) => escapeHtml(k.trim())).join(' ');
+}
+
 /**
  * Pagefind filters and metadata of a page by URL (its languages and versions on sites that have
  * them, see `nav/dimensions.ts`), so that search lists only the reader's.
@@ -124,10 +136,12 @@ export function searchDocument(page: SearchPage, scopes?: SearchFilters): string
     .replace(CELL_END, '</$1> ');
   const tags = scopeTags(page.urlPath, scopes);
   const weight = ownBoost(page) ?? scopes?.weight?.(page.urlPath);
-  const content = `<h1 data-pagefind-meta="title">${title}</h1>${weight !== undefined ? `<div data-pagefind-weight="${weight}">${body}</div>` : body}`;
+  const keywords = keywordsOf(page);
+  const searched = keywords ? `${body}<p>${keywords}</p>` : body;
+  const content = `<h1 data-pagefind-meta="title">${title}</h1>${weight !== undefined ? `<div data-pagefind-weight="${weight}">${searched}</div>` : searched}`;
   // A page left out of search keeps an empty body: a shard of such pages only would otherwise
   // have no data-pagefind-body at all, and Pagefind would index every page of it whole.
-  return `<!doctype html><html lang="en"><head><title>${title}</title></head><body><main data-pagefind-body>${tags}${scopes?.excluded?.(page.urlPath) ? '' : content}</main></body></html>`;
+  return `<!doctype html><html lang="en"><head><title>${title}</title></head><body><main data-pagefind-body>${tags}${scopes?.excluded?.(page.urlPath) || unindexed(page) ? '' : content}</main></body></html>`;
 }
 
 /** One planned shard: its pages (by path) and a fingerprint of everything indexed from them. */

@@ -88,6 +88,21 @@ t.test('Mintlify components and page modes in the browser', async (t) => {
     t.same(await page.locator('.sidebar-nav a').allTextContents(), ['cloud overview']);
   });
 
+  await t.test('should find a page by its keywords and never find noindex or hidden pages', async (t) => {
+    await page.goto(`${server.origin}/components/code`);
+    const search = async (query: string) => {
+      await page.click('.search-open');
+      await page.fill('.search-input', query);
+      await page.waitForSelector('.search-status:not(:empty), .search-result');
+      const hrefs = await page.locator('.search-result a').evaluateAll((links) => links.map((a) => a.getAttribute('href')));
+      await page.keyboard.press('Escape');
+      return hrefs;
+    };
+    t.same(await search('cairn'), ['/']);
+    t.same(await search('bergschrund'), [], 'the noindex page says "Notes about the bergschrund"');
+    t.same(await search('reachable'), [], 'the hidden page says "Reachable by its URL"');
+  });
+
   await t.test('should filter updates by tag', async (t) => {
     await page.goto(`${server.origin}/changelog`);
     t.same(await page.locator('.update-filter button').allTextContents(), ['Maps', 'Huts']);
