@@ -312,7 +312,7 @@ t.test('parseConfig', async (t) => {
         'docs.json: navigation[2]: Unexpected "two words"; expected a page path relative to contentRoot, without extension, such as guides/install, or an API operation such as GET /users',
         'docs.json: navigation[3]: Unexpected "x.mdx"; expected a page path relative to contentRoot, without extension, such as guides/install, or an API operation such as GET /users',
         'docs.json: navigation[4]: Unexpected "a/../b"; expected a page path relative to contentRoot, without extension, such as guides/install, or an API operation such as GET /users',
-        'docs.json: navigation[5].page: Unexpected key; navigation[5] accepts group, pages, icon, expanded, isDefaultOpen, root, tag, hidden, boost, searchable, directory, public, openapi, asyncapi, graphql, sdk',
+        'docs.json: navigation[5].page: Unexpected key; navigation[5] accepts group, pages, icon, expanded, isDefaultOpen, root, tag, hidden, boost, searchable, directory, public, groups, openapi, asyncapi, graphql, sdk',
       ],
     );
   });

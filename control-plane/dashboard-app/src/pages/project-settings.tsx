@@ -1,6 +1,6 @@
 /**
  * Project settings: name and branch, slug rename (with what it changes), the managed repository's
- * push URL with a first-push recipe, chat notifications, and deletion confirmed by typing the slug.
+ * push URL with a first-push recipe, sign-in for readers, chat notifications, and deletion confirmed by typing the slug.
  */
 import { useState } from 'preact/hooks';
 import { api } from '../api.ts';
@@ -9,6 +9,7 @@ import { can, useSession } from '../session.ts';
 import { CopyField } from '../ui/copy-button.tsx';
 import { Field, submitWith, useSubmit } from '../ui/form.tsx';
 import { ChatNotifications } from './chat-notifications.tsx';
+import { ReaderSignIn } from './reader-sign-in.tsx';
 import { ProjectTabs } from '../ui/layout.tsx';
 import { ErrorNotice, Loading, Notice } from '../ui/notice.tsx';
 import { SlugField, type SlugCheck } from '../ui/slug-field.tsx';
@@ -27,6 +28,7 @@ export function ProjectSettingsPage({ id }: { id: string }) {
       {!p.github_repo && p.git_url && <PushRecipe gitUrl={p.git_url} branch={p.github_branch ?? 'main'} />}
       <GeneralForm p={p} onSaved={project.reload} />
       <SlugForm p={p} onSaved={project.reload} />
+      <ReaderSignIn projectId={p.id} siteUrl={p.site_url} />
       <ChatNotifications projectId={p.id} />
       <DeleteProject p={p} />
     </>

@@ -75,6 +75,14 @@ export function readerGate(opts: ReaderGateOptions): AccessGate {
     const origin = `${secure ? 'https' : 'http'}://${req.headers.host}`;
     const next = safeNext(url.searchParams.get('next'));
     const refuse = (reason: string) => answerPage(req, res, 401, refusedPage(project.name, reason, signInHref(next)));
+    /** Runs a sign-in step; a refusal (or any failure) answers the refusal page. */
+    const attempt = async (step: () => Promise<void>, otherwise: string) => {
+      try {
+        await step();
+      } catch (err) {
+        refuse(err instanceof TokenRefused ? err.message : otherwise);
+      }
+    };
     const signIn = async (claims: Record<string, unknown>, to: string, extra: string[] = []) => {
       const groups = groupsFromClaim(claims[settings.groups_claim ?? 'groups']);
       redirect(res, safeNext(to), [await readerSessionCookie(opts.m, projectId, setAt, groups, now().getTime(), secure), ...extra]);
@@ -91,29 +99,21 @@ export function readerGate(opts: ReaderGateOptions): AccessGate {
           redirect(res, target.href);
           return 'answered';
         }
-        try {
+        await attempt(async () => {
           const started = await startReaderOidc(opts.m, settings, origin, next, now(), allowHosts());
           redirect(res, started.url, [`${OIDC_STATE_COOKIE}=${started.cookie}; Path=${OIDC_CALLBACK_PATH}; Max-Age=600; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`]);
-        } catch (err) {
-          refuse(err instanceof TokenRefused ? err.message : 'The sign-in could not start; try again later.');
-        }
+        }, 'The sign-in could not start; try again later.');
         return 'answered';
       case OIDC_CALLBACK_PATH:
         if (settings.mode !== 'oidc') break;
-        try {
+        await attempt(async () => {
           const done = await finishReaderOidc(opts.m, settings, origin, url.searchParams, readCookie(req.headers.cookie, OIDC_STATE_COOKIE), now(), allowHosts());
           await signIn(done.claims, done.next, [`${OIDC_STATE_COOKIE}=; Path=${OIDC_CALLBACK_PATH}; Max-Age=0; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`]);
-        } catch (err) {
-          refuse(err instanceof TokenRefused ? err.message : 'The sign-in could not be completed; try again later.');
-        }
+        }, 'The sign-in could not be completed; try again later.');
         return 'answered';
       case JWT_HANDOFF_PATH:
         if (settings.mode !== 'jwt') break;
-        try {
-          await signIn(await verifyHandoff(opts.m, settings, url.searchParams.get('token') ?? '', now(), allowHosts()) as Record<string, unknown>, next);
-        } catch (err) {
-          refuse(err instanceof TokenRefused ? err.message : 'The sign-in token could not be checked; try again later.');
-        }
+        await attempt(async () => signIn(await verifyHandoff(opts.m, settings, url.searchParams.get('token') ?? '', now(), allowHosts()) as Record<string, unknown>, next), 'The sign-in token could not be checked; try again later.');
         return 'answered';
       case SIGN_OUT_PATH:
         redirect(res, '/', [clearReaderCookie(secure)]);
