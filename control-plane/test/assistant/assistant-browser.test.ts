@@ -1,5 +1,6 @@
 import t from 'tap';
 import { launchBrowser } from '../../../site-template/test/helpers/browser.ts';
+import { AGENTS_ONLY, API_KEYS_PAGE } from './fixture-pages.ts';
 import { startStandIn } from './llm-stand-in.ts';
 import { startSiteFixture } from './site-fixture.ts';
 
@@ -8,7 +9,7 @@ t.test('assistant panel in Chromium', async (t) => {
   t.teardown(() => llm.close());
   const f = await startSiteFixture({ env: { ASSISTANT_LLM_URL: llm.url } });
   t.teardown(() => f.close());
-  const acme = await f.publish('pro');
+  const acme = await f.publish('pro', { 'docs/guides/api-keys.mdx': API_KEYS_PAGE });
   const browser = await launchBrowser();
   t.teardown(() => browser.close());
   const page = await browser.newPage();
@@ -22,7 +23,11 @@ t.test('assistant panel in Chromium', async (t) => {
     await opened;
     t.equal(await page.locator('.search-dialog[open]').count(), 0, 'not the search dialog');
     await page.fill('.assistant-input', 'What is the rate limit of the API?');
+    const asked = page.waitForRequest((r) => r.url().endsWith('/_folio/assistant'));
     await page.keyboard.press('Enter');
+    const headers = (await asked).headers();
+    t.equal(headers['x-folio-client'], 'site-panel', 'the panel says it is the panel');
+    t.match(headers['x-folio-reader'], /^[0-9a-f]{24}$/, 'with an anonymous reader id');
     await page.waitForSelector('.assistant-answer[data-mode=llm]');
     const answer = page.locator('.assistant-answer').last();
     t.equal(await answer.locator('.assistant-body').innerText(), 'From the docs: 600 requests per minute per key. [1]');
@@ -47,5 +52,24 @@ t.test('assistant panel in Chromium', async (t) => {
     await page.locator('.assistant-answer').last().locator('.assistant-cite').click();
     await page.waitForURL(/\/reference\/api#/);
     t.match(page.url(), `http://${acme.slug}.localhost:${f.site.port}/reference/api#`);
+  });
+
+  t.test('should show the best matching pages as clean search results when the model cannot answer', async (t) => {
+    llm.mode = 'failing';
+    await page.keyboard.press('Control+i');
+    await page.waitForSelector('.assistant-dialog[open]');
+    await page.fill('.assistant-input', 'How do I get an API key? Which button in the dashboard settings?');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('.assistant-answer[data-reason=model_unavailable]');
+    const answer = page.locator('.assistant-answer').last();
+    t.equal(await answer.locator('.assistant-lead').innerText(), 'The assistant could not write an answer just now; here are the best matching pages.');
+    const result = answer.locator('.assistant-result').filter({ has: page.getByRole('link', { name: 'API keys › Get an API key', exact: true }) });
+    t.equal(await result.locator('.assistant-result-title').getAttribute('href'), '/guides/api-keys#get-an-api-key');
+    t.equal((await result.locator('pre code').innerText()).trim(), 'curl -H "Authorization: Bearer $ACME_KEY" https://api.acme.test/v1/me');
+    t.match(await result.locator('blockquote').innerText(), 'Warning: Treat the API key like a password');
+    const text = await answer.innerText();
+    for (const raw of ['> ', '![', '```', AGENTS_ONLY]) t.notMatch(text, raw, `no ${raw}`);
+    t.equal(await answer.locator('img, script').count(), 0);
+    llm.mode = 'grounded';
   });
 });
