@@ -15,7 +15,7 @@ import type { VFile } from 'vfile';
 import { userError } from '../errors.ts';
 import { resolveRepoImport } from './imports.ts';
 import { HOOKS_MODULE, mentionsHook, PAGE_MODULES, unboundHooks } from './page-globals.ts';
-import { COMPONENTS_MODULE, isSnippetPath, snippetVariables, unboundComponents } from './component-scope.ts';
+import { BUILT_IN_NAMES, COMPONENTS_MODULE, isSnippetPath, MDX_CONTENT_FUNCTIONS, snippetVariables, unboundComponents } from './component-scope.ts';
 
 const id = (name: string): Identifier => ({ type: 'Identifier', name });
 const str = (value: string) => ({ type: 'Literal' as const, value });
@@ -94,7 +94,7 @@ export function recmaRunnerModule(opts: { repoPath(moduleId: string): string }) 
       head.push(destructure(hooks, importOf(HOOKS_MODULE, hooks)));
     }
     // Built-in components named in the page's own code, as Mintlify provides them (component-scope.ts).
-    const builtIns = unboundComponents(tree);
+    const builtIns = unboundComponents(tree, BUILT_IN_NAMES, MDX_CONTENT_FUNCTIONS);
     if (builtIns.length) {
       head.push(destructure(builtIns, { type: 'MemberExpression', object: importOf(COMPONENTS_MODULE, ['components']), property: id('components'), computed: false, optional: false }));
     }
