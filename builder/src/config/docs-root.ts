@@ -82,9 +82,11 @@ export function rootedSnapshot(snapshot: RepoSnapshot, root: string): RepoSnapsh
   if (root === '') return snapshot;
   const files = new Map<string, string>();
   for (const [p, oid] of snapshot.files) if (p.startsWith(root)) files.set(p.slice(root.length), oid);
+  const outsideLinks = snapshot.outsideLinks?.filter((p) => p.startsWith(root)).map((p) => p.slice(root.length));
   return {
     ...(snapshot.commit ? { commit: snapshot.commit } : {}),
     files,
+    ...(outsideLinks?.length ? { outsideLinks } : {}),
     sizeBytes: snapshot.sizeBytes,
     read: (repoPath) => snapshot.read(root + repoPath),
     ...(snapshot.readBlob ? { readBlob: snapshot.readBlob.bind(snapshot) } : {}),

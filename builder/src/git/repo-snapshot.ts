@@ -24,6 +24,8 @@ export interface RepoSnapshot {
   read(repoPath: string): Promise<Uint8Array>;
   /** Bytes of any blob the repository still holds (an earlier commit's, for rename detection); `undefined` when absent. */
   readBlob?(oid: string): Promise<Uint8Array | undefined>;
+  /** Symbolic links that leave the repository (listed in `files`, never read), sorted. */
+  outsideLinks?: string[];
 }
 
 const MODE_TREE = 0o40000;
@@ -105,6 +107,7 @@ export async function openGitSnapshot(dir: string, ref = 'HEAD', gitdir = path.j
   return {
     commit,
     files,
+    ...outside.listed(),
     sizeBytes: fs.existsSync(path.join(gitdir, 'objects')) ? folderBytes(path.join(gitdir, 'objects')) : 0,
     read: async (repoPath) => {
       outside.check(repoPath);
@@ -147,6 +150,7 @@ export async function openDirSnapshot(dir: string): Promise<RepoSnapshot> {
   }
   return {
     files,
+    ...outside.listed(),
     sizeBytes,
     read: async (repoPath) => {
       outside.check(repoPath);
@@ -174,6 +178,11 @@ export class OutsideLinks {
       files.set(linkPath, gitBlobId(Buffer.from(`folio: link outside the repository\0${target}`)));
       return undefined;
     }
+  }
+
+  /** `{ outsideLinks }` when there are any, for a snapshot. */
+  listed(): { outsideLinks?: string[] } {
+    return this.errors.size ? { outsideLinks: [...this.errors.keys()].sort() } : {};
   }
 
   /** Throws the link's `unsafe_path` error when `repoPath` is a link leaving the repository. */

@@ -32,5 +32,9 @@ export async function planSite(snapshot: RepoSnapshot, location: SiteLocation): 
   const config = loaded.config;
   const ignoreText = snapshot.files.has(IGNORE_FILE) ? Buffer.from(await snapshot.read(IGNORE_FILE)).toString('utf8') : undefined;
   const layout = repoLayout(snapshot.files.keys(), config.contentRoot, ignoreText, listedPages(config.navigation));
+  // Links leaving the repository are never read: one the site uses fails the build when read;
+  // the others (`.mintlify/skills/`, tooling) are skipped, said once.
+  const links = snapshot.outsideLinks ?? [];
+  if (links.length) config.warnings.push(`Symbolic links leaving the repository skipped: ${links.slice(0, 2).join(', ')}${links.length > 2 ? ` and ${links.length - 2} more` : ''}`);
   return { configBytes: bytes, loaded, config, layout };
 }

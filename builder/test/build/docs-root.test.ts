@@ -122,6 +122,21 @@ t.test('a repository whose docs.json is in a folder builds from that folder', as
     t.same({ code: missing.code, message: missing.message }, { code: 'invalid_config', message: 'docs.json: file not found in cli/; expected it in the docs folder the project names' });
   });
 
+  await t.test('should skip symbolic links leaving the repository in folders without pages, saying so once', async (t) => {
+    const linked = tempDir();
+    const outside = tempDir();
+    writeFiles(outside, { 'SKILL.md': '# Outside\n' });
+    writeFiles(linked, { 'docs/docs.json': JSON.stringify({ name: 'Links', navigation: { pages: ['index'] } }), 'docs/index.mdx': '# Home\n' });
+    fs.mkdirSync(path.join(linked, 'docs/.mintlify'));
+    fs.symlinkSync(outside, path.join(linked, 'docs/.mintlify/skills'));
+    fs.symlinkSync(path.join(outside, 'SKILL.md'), path.join(linked, 'docs/.mintlify/extra.md'));
+    fs.symlinkSync(outside, path.join(linked, 'tools'));
+    const res = await build({ source: { kind: 'dir', dir: linked }, store: createLocalDirStore(tempDir()), siteUrl, compiler, year: 2026 });
+    t.same({ total: res.pagesTotal, errors: res.errors, warnings: res.warnings }, {
+      total: 1, errors: [], warnings: ['Symbolic links leaving the repository skipped: .mintlify/extra.md, .mintlify/skills'],
+    });
+  });
+
   await t.test('should preview the same folder with the dev server', async (t) => {
     const dev = await startDev({ dir, port: 0, cacheDir: tempDir() });
     t.teardown(() => dev.close());
