@@ -39,8 +39,9 @@ function files(dir: string): Map<string, Buffer> {
 
 /** The first difference of two outputs, as a line a person can read; undefined when equal. */
 function firstDifference(a: Map<string, Buffer>, b: Map<string, Buffer>): string | undefined {
-  // The site's own files first, then the builder's state (gzipped: compared unzipped, for a readable difference).
-  const names = [...new Set([...a.keys(), ...b.keys()])].sort((p, q) => Number(p.startsWith('_folio')) - Number(q.startsWith('_folio')) || p.localeCompare(q));
+  // Pages and exports first, then what is made from them (`_pagefind/`, `_folio/` state; gzipped
+  // files compared unzipped), so a difference names the page it starts from.
+  const names = [...new Set([...a.keys(), ...b.keys()])].sort((p, q) => Number(p.startsWith('_')) - Number(q.startsWith('_')) || p.localeCompare(q));
   for (const name of names) {
     const zipped = name.endsWith('.gz');
     const x = a.get(name) && (zipped ? gunzipSync(a.get(name)!) : a.get(name));
