@@ -3,6 +3,7 @@ import { promisify } from 'node:util';
 import t from 'tap';
 import { dashboardOrigin } from '../../src/env.ts';
 import { branchHash, previewLabel, sanitizeBranch, splitPreviewHost } from '../../src/sites/preview-label.ts';
+import { withPoweredByBadge } from '@folio/site-template/shared/powered-by.ts';
 import { decoratePreviewHtml } from '../../src/sites/preview-page.ts';
 import { removeSitePassword, setSitePassword } from '../../src/sites/password-settings.ts';
 import { signBody } from '../../src/webhooks/verify-signature.ts';
@@ -100,11 +101,11 @@ t.test('preview deployments', async (t) => {
     const live = await tp.site('prev-docs', '/b');
     t.equal(live.headers.get('x-robots-tag'), null);
     t.notMatch(live.body, /Preview of branch|name="robots"/);
-    // An unchanged page: the preview stored exactly production's bytes; the banner is added when served.
+    // An unchanged page: the preview stored exactly production's bytes; the banner (and, on pro, the badge) is added when served.
     const stored = await store.get(`previews/${project.id}/feature-new-page/b/index.html`);
     const prod = await store.get(`sites/${project.id}/b/index.html`);
     t.ok(stored && prod && Buffer.from(stored).equals(Buffer.from(prod)), 'stored shell byte-identical to production\'s');
-    t.equal((await tp.site(HOST, '/b')).body, decoratePreviewHtml(Buffer.from(prod!).toString('utf8'), BRANCH, productionUrl));
+    t.equal((await tp.site(HOST, '/b')).body, withPoweredByBadge(decoratePreviewHtml(Buffer.from(prod!).toString('utf8'), BRANCH, productionUrl)));
   });
 
   t.test('should ask a preview for the site password like production', async (t) => {
