@@ -28,6 +28,12 @@ t.test('Slugger', async (t) => {
     t.equal(slugify('!!!'), 'section');
   });
 
+  t.test('should start an id with a letter, a digit or a non-ASCII character', async (t) => {
+    t.equal(slugify('_meta'), 'meta');
+    t.equal(slugify('$ref Resolution'), 'ref-resolution');
+    t.equal(slugify('🚀 Launch'), '🚀-launch');
+  });
+
   t.test('should number repeated slugs from 2, without colliding with written ones', async (t) => {
     const s = new Slugger();
     t.same(['Overview', 'Overview', 'Overview 2', 'Overview'].map((x) => s.slug(x)), ['overview', 'overview-2', 'overview-2-2', 'overview-3']);

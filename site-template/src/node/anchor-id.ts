@@ -11,7 +11,8 @@ const SEPARATORS = /[\s.,:;!?()[\]{}<>"`'*+=|\\^~%#]+/gu;
  * The id of a heading's text: lowercase (capitals inside a word too, without a hyphen), a straight
  * apostrophe turned into `’` and kept, whitespace, periods, parentheses and other ASCII
  * punctuation one hyphen, slashes, ampersands and other characters (accents, scripts, emoji)
- * kept, no hyphen at either end: `Rate limits (per minute)` → `rate-limits-per-minute`,
+ * kept, no hyphen at either end and no such punctuation first (`_meta` → `meta`, as the links of
+ * Mintlify sites have it): `Rate limits (per minute)` → `rate-limits-per-minute`,
  * `Read/write access` → `read/write-access`, `What's new` → `what’s-new`. Text with nothing left
  * gives `section`, so an id is never empty.
  */
@@ -22,7 +23,8 @@ export function anchorId(text: string): string {
     .replace(/'/g, '’')
     .replace(SEPARATORS, '-')
     .replace(/-{2,}/g, '-')
-    .replace(/^-+|-+$/g, '');
+    // An id starts with a letter, a digit or a non-ASCII character: `_meta` is `#meta`, `$ref resolution` `#ref-resolution`.
+    .replace(/^[-_$@&/’]+|-+$/g, '');
   return id || 'section';
 }
 
