@@ -224,9 +224,12 @@ function exportNodes(nodes: RootContent[], source: string, file: string, snippet
     }
     if (flow && SECTIONS.has(name)) {
       const depth = Math.min(6, lastDepth + 1) as Heading['depth'];
-      const heading: Heading = { type: 'heading', depth, children: [{ type: 'text', value: textProp(node, name === 'Update' ? 'label' : 'title') ?? name }] };
+      const own = textProp(node, name === 'Update' ? 'label' : 'title');
+      // An update without a label (Mintlify renders one) is headed by its description.
+      const describedOnly = name === 'Update' && own === undefined && stringProp(node, 'description') !== undefined;
+      const heading: Heading = { type: 'heading', depth, children: [{ type: 'text', value: own ?? (describedOnly ? stringProp(node, 'description')! : name) }] };
       const date = name === 'Update' ? stringProp(node, 'date') : undefined;
-      const about = name === 'Update' ? stringProp(node, 'description') : undefined;
+      const about = name === 'Update' && !describedOnly ? stringProp(node, 'description') : undefined;
       const saved = [lastDepth, shift, floor] as const;
       lastDepth = depth;
       floor = Math.min(6, depth + 1);

@@ -66,6 +66,7 @@ t.test('a repository using every Mintlify component and frontmatter key', async 
     t.match(html, /<section class="update" id="2026-11"[^>]*data-tags="\[&quot;Maps&quot;,&quot;Huts&quot;\]"/);
     t.match(html, /<section class="update" id="launch-week"/);
     t.match(html, /<section class="update" data-tags=[^>]*><div class="update-meta"><p class="update-description">Small fixes/);
+    t.equal(read('changelog.md'), '# Changelog\n\nWhat changed on the trails.\n\n## 2026-11\n\nv3.1\n\nNew hut markers on every map.\n\n## Launch week\n\nOffline maps.\n\n## Small fixes\n\nFixed hut opening hours.\n', 'an update without a label is headed by its description');
   });
 
   t.test('should compile nothing again when nothing changed, failures included', async (t) => {
