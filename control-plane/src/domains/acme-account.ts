@@ -31,7 +31,7 @@ function configureAcmeHttp(env: Pick<Env, 'ACME_DIRECTORY_CA'>): void {
  */
 async function reachDirectory(env: Pick<Env, 'ACME_DIRECTORY_URL' | 'ACME_DIRECTORY_CA'>): Promise<void> {
   const reached = await new Promise<boolean>((resolve) => {
-    const req = https.get(env.ACME_DIRECTORY_URL!, { ca: env.ACME_DIRECTORY_CA, timeout: 10_000 }, (res) => { res.resume(); resolve(res.statusCode === 200); });
+    const req = https.get(env.ACME_DIRECTORY_URL!, { ca: env.ACME_DIRECTORY_CA, timeout: 20_000 }, (res) => { res.resume(); resolve(res.statusCode === 200); });
     req.on('timeout', () => req.destroy());
     req.on('error', () => resolve(false));
   });
@@ -58,8 +58,9 @@ export async function acmeClientFor(m: Models, env: Pick<Env, 'ACME_DIRECTORY_UR
   configureAcmeHttp(env);
   await reachDirectory(env);
   const stored = await m.AcmeAccount.findById(directoryUrl, { url: 1 }).lean();
-  // Short retries: a failed order is retried by the scheduler with its own backoff.
-  const client = new acme.Client({ directoryUrl, accountKey: await accountKey(m, directoryUrl), accountUrl: stored?.url ?? undefined, backoffAttempts: 10, backoffMin: 500, backoffMax: 5_000 });
+  // Waiting for the CA to validate and issue: polled for about 80 s (a loaded CA can be slow);
+  // past that the order fails and the scheduler tries again with its own backoff.
+  const client = new acme.Client({ directoryUrl, accountKey: await accountKey(m, directoryUrl), accountUrl: stored?.url ?? undefined, backoffAttempts: 20, backoffMin: 500, backoffMax: 5_000 });
   if (!stored?.url) {
     await client.createAccount({ termsOfServiceAgreed: true, ...(env.ACME_CONTACT_EMAIL ? { contact: [`mailto:${env.ACME_CONTACT_EMAIL}`] } : {}) });
     await m.AcmeAccount.updateOne({ _id: directoryUrl }, { $set: { url: client.getAccountUrl() } });
