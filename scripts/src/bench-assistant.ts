@@ -8,6 +8,9 @@
  *    the index build a finished deployment starts in the background, the first question after
  *    it, then every question of the large site `--rounds` times: time to the first event
  *    (`citations`) and to `done`; and the index of the next deployment after a one-page edit.
+ * 3. With a model: the same questions answered by a stand-in OpenAI-compatible model on
+ *    127.0.0.1 that answers at once, so the figures are the platform's own share of the time to
+ *    the first token (settings lookup, quota, retrieval, prompt, the model client's connection).
  *
  *   npm run bench:assistant [-- --pages 5000 --rounds 3]
  */
@@ -27,6 +30,7 @@ import { startSiteServer } from '@folio/control-plane/sites/site-server.ts';
 import { publishGeneratedSite } from './assistant/generated-site.ts';
 import { ACME_QUESTIONS, PLANTED_FACTS, type Question } from './assistant/question-sets.ts';
 import { parseArgs } from './cli-args.ts';
+import { startStandIn } from '../../control-plane/test/assistant/llm-stand-in.ts';
 
 const { flags } = parseArgs(process.argv.slice(2));
 const PAGES = Number(flags.pages ?? 5000);
@@ -47,17 +51,23 @@ async function quality(sites: SiteIndex, projectId: string, questions: Question[
   return { n: questions.length, top1, top3, misses, passages: content.index.passages.length, pages: content.index.pages.length };
 }
 
-function ask(port: number, host: string, question: string): Promise<{ first: number; done: number; events: number }> {
+function ask(port: number, host: string, question: string, model = false): Promise<{ first: number; token: number; done: number; events: number }> {
   return new Promise((resolve, reject) => {
     const start = performance.now();
     let first = 0;
+    let token = 0;
     let text = '';
     const req = http.request({ host: '127.0.0.1', port, path: '/_folio/assistant', method: 'POST', headers: { host, 'content-type': 'application/json' } }, (res) => {
       res.setEncoding('utf8');
-      res.on('data', (chunk: string) => { if (!first) first = performance.now() - start; text += chunk; });
+      res.on('data', (chunk: string) => {
+        if (!first) first = performance.now() - start;
+        text += chunk;
+        if (!token && text.includes('event: delta')) token = performance.now() - start;
+      });
       res.on('end', () => {
         if (res.statusCode !== 200 || !text.includes('event: done')) reject(new Error(`HTTP ${res.statusCode}: ${text.slice(0, 200)}`));
-        else resolve({ first, done: performance.now() - start, events: text.split('\n\n').length - 1 });
+        else if (model && !text.includes('"mode":"llm"')) reject(new Error(`no model answer: ${text.slice(-300)}`));
+        else resolve({ first, token, done: performance.now() - start, events: text.split('\n\n').length - 1 });
       });
     });
     req.on('error', reject);
@@ -131,6 +141,33 @@ try {
     console.log(`  first question after a deployment: first event ${ms(cold.first)}, done ${ms(cold.done)} (index builds so far: ${coldBuilds.builds}, by deployments: ${coldBuilds.warmBuilds})`);
     console.log(`  first event: median ${ms(pct(firsts, 0.5))}, p95 ${ms(pct(firsts, 0.95))}, max ${ms(firsts.at(-1)!)} (goal 150 ms: p95 at ${(pct(firsts, 0.95) / 150).toFixed(2)}x)`);
     console.log(`  full answer: median ${ms(pct(dones, 0.5))}, p95 ${ms(pct(dones, 0.95))}, max ${ms(dones.at(-1)!)} (goal 500 ms: p95 at ${(pct(dones, 0.95) / 500).toFixed(2)}x)`);
+
+    // With a model: a stand-in that answers at once, on a site server whose assistant uses it.
+    const llm = await startStandIn();
+    const withModel = await startSiteServer({
+      m: cp.m, store, sitesDomain: 'localhost', host: '127.0.0.1', port: 0,
+      handle: siteRoutes({ m: cp.m, store, sites, env: { ...env, ASSISTANT_LLM_URL: llm.url }, limits: { visitorMessages: 1_000_000, siteStreams: 1_000, readerAnswersPerHour: 1_000_000, addressAnswersPerHour: 1_000_000 } }),
+    });
+    const tokens: number[] = [];
+    const answers: number[] = [];
+    try {
+      await ask(withModel.port, 'corpus.localhost', PLANTED_FACTS[0].q, true); // the client's first connection
+      for (let r = 0; r < ROUNDS; r++) {
+        for (const f of PLANTED_FACTS) {
+          const one = await ask(withModel.port, 'corpus.localhost', f.q, true);
+          tokens.push(one.token);
+          answers.push(one.done);
+        }
+      }
+    } finally {
+      await withModel.close();
+      await llm.close();
+    }
+    tokens.sort((a, b) => a - b);
+    answers.sort((a, b) => a - b);
+    console.log(`\nLatency with a model (a stand-in on 127.0.0.1 that answers at once), ${PAGES} pages, over HTTP (${tokens.length} questions)`);
+    console.log(`  first token: median ${ms(pct(tokens, 0.5))}, p95 ${ms(pct(tokens, 0.95))}, max ${ms(tokens.at(-1)!)}`);
+    console.log(`  full answer: median ${ms(pct(answers, 0.5))}, p95 ${ms(pct(answers, 0.95))}, max ${ms(answers.at(-1)!)}`);
     console.log(`  memory: rss ${(process.memoryUsage().rss / 1024 / 1024).toFixed(0)} MB; load average now ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
   } finally {
     await site.close();
