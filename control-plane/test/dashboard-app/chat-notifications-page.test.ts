@@ -63,6 +63,18 @@ t.test('dashboard: chat notifications', async (t) => {
     t.same([...text.matchAll(IDENTIFIER)].map((m) => m[0]), [], 'no internal names');
   });
 
+  t.test('should say the plan lacks the feature, and offer no form, on free', async (t) => {
+    await tp.p.cp.m.Organization.updateOne({ _id: tp.orgId }, { $set: { plan: 'free' } });
+    await page.reload();
+    await section.getByText('Chat notifications need the Pro plan.').waitFor();
+    t.equal(await section.getByRole('button', { name: 'Add channel' }).count(), 0, 'no form');
+    t.equal(await section.locator('.chat-channel').count(), 1, 'the channel made on pro is still listed');
+    await tp.p.cp.m.Organization.updateOne({ _id: tp.orgId }, { $set: { plan: 'enterprise' } });
+    await page.reload();
+    await section.getByRole('button', { name: 'Add channel' }).waitFor();
+    t.equal(await section.getByText('Chat notifications need the Pro plan.').count(), 0);
+  });
+
   t.test('should remove the channel', async (t) => {
     await section.getByRole('button', { name: 'Remove' }).click();
     await section.getByText('No channels yet.').waitFor();

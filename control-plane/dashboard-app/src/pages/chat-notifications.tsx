@@ -1,7 +1,8 @@
 /**
  * The project settings' chat notifications: Slack, Discord and Microsoft Teams channels, what
  * each is sent, a test message and removal (`/projects/{id}/chat-notifications`). Adding and
- * testing need the Pro plan; the server's 402 is shown with its upgrade link.
+ * testing need the Pro plan: the plan (`/plan`, the same entitlement resolver the server checks)
+ * decides whether the form is offered, and the server's 402 is shown with its upgrade link.
  */
 import { useState } from 'preact/hooks';
 import { api } from '../api.ts';
@@ -12,6 +13,7 @@ import { useLoad } from '../ui/use-load.ts';
 
 interface Channel { id: string; app: string; url_hint: string; events: string[]; created_at: string }
 interface TestResult { delivered: boolean; status_code: number | null; error: string | null }
+interface PlanFeatures { features: Record<string, { type: string; enabled?: boolean }>; upgrade_url?: string }
 
 /** The apps, in people's words, with where their webhook URL comes from. */
 const APPS: { id: string; name: string; hint: string }[] = [
@@ -36,6 +38,8 @@ export function ChatNotifications({ projectId }: { projectId: string }) {
   const base = `/projects/${encodeURIComponent(projectId)}/chat-notifications`;
   const list = useLoad(() => api<{ data: Channel[] }>('GET', base), [base]);
   const manage = can(session, 'settings.manage');
+  const plan = useLoad(() => api<PlanFeatures>('GET', '/plan').catch(() => undefined), []);
+  const included = plan.data?.features.chat_notifications?.enabled !== false;
   return (
     <section class="panel" aria-labelledby="chat-title">
       <h2 id="chat-title">Chat notifications</h2>
@@ -46,7 +50,13 @@ export function ChatNotifications({ projectId }: { projectId: string }) {
           ? <p class="muted">No channels yet.</p>
           : <ul class="chat-channels">{list.data.data.map((c) => <ChannelRow key={c.id} base={base} channel={c} manage={manage} onRemoved={list.reload} />)}</ul>
       )}
-      {manage && <AddChannel base={base} onAdded={list.reload} />}
+      {!included && (
+        <Notice tone="warning">
+          Chat notifications need the Pro plan. Channels you set up before are kept, and send again once you upgrade.
+          {plan.data?.upgrade_url && <> <a href={plan.data.upgrade_url} target="_blank" rel="noopener noreferrer">Upgrade your plan</a></>}
+        </Notice>
+      )}
+      {manage && included && <AddChannel base={base} onAdded={list.reload} />}
     </section>
   );
 }
