@@ -56,7 +56,7 @@ export interface CompiledPage {
   /** Source of the client module hydrating the page's hook components (compile/islands.ts); absent without any. */
   islands?: string;
   /** Set on API reference pages generated from `api.openapi`: `"GET /users"` and the operation's first tag. */
-  api?: { operation: string; tag: string };
+  api?: { operation: string; tag: string; document?: string };
   /**
    * Set on MDX pages whose frontmatter names an operation (`openapi: GET /users`): the document
    * and the operation. A page generated from a document for the same operation is left out.

@@ -26,7 +26,7 @@ import { operationEntries } from './api-view.ts';
 import { sha256 } from '../sha256.ts';
 
 /** Part of the API pages' cache keys: bump whenever generated output changes for the same document. */
-export const API_PAGES_VERSION = 'api-2';
+export const API_PAGES_VERSION = 'api-3';
 
 /** URL prefix of the generated pages. */
 export const API_BASE = '/api-reference';
@@ -134,7 +134,7 @@ export function apiPage(written: ApiOperationView, specName: string, urlPath: st
     sourcePath: `${specName}#${operation}`, urlPath, title, description, frontmatter: {}, bodyHtml,
     markdown: apiMarkdown(title, view), toc: operationToc(view, (settings.playground ?? 'interactive') === 'interactive'), updates: [], rss: false,
     searchText: operationSearchText(title, view),
-    api: { operation, tag: view.tag },
+    api: { operation, tag: view.tag, document: specName },
   };
 }
 

@@ -14,6 +14,7 @@
  * A page with side-column blocks and no API key gets the same two-column layout.
  */
 import { renderApiChannel, renderApiOperation, renderApiSchema, renderWithAside } from '@folio/site-template';
+import type { ApiOperationView } from '@folio/site-template/shared/api-types.ts';
 import { suggestName } from '../compile/component-check.ts';
 import { BuilderError } from '../errors.ts';
 import type { CompiledPage, PageFailure } from '../types.ts';
@@ -194,7 +195,7 @@ export class FrontmatterApi {
     // The page's description, shown under its title, is not repeated when the operation's says the same.
     const same = (a?: string, b?: string) => !!a && !!b && a.replace(/\s+/g, ' ').trim() === b.replace(/\s+/g, ' ').trim();
     const { description: _said, ...unsaid } = found;
-    const view = same(page.description, found.description) ? unsaid : found;
+    const view: ApiOperationView = same(page.description, found.description) ? unsaid : found;
     const title = typeof page.frontmatter.title === 'string' ? page.title : view.summary ?? view.operationId ?? label;
     const { main, aside } = splitAside(page.bodyHtml);
     // A page's own `playground:` frontmatter wins over docs.json's.
@@ -202,7 +203,7 @@ export class FrontmatterApi {
     const playground = own === 'interactive' || own === 'simple' || own === 'none' ? own : settings.playground ?? 'interactive';
     const enriched: CompiledPage = {
       ...page, title,
-      description: page.description ?? summaryOf(view.description),
+      description: page.description ?? summaryOf(found.description),
       bodyHtml: renderApiOperation(view, { content: main, aside, playground, expanded: settings.expanded }),
       markdown: joinedMarkdown(page, apiMarkdown(title, view)),
       toc: [...page.toc, ...operationToc(view, playground === 'interactive')],

@@ -98,10 +98,17 @@ function derive(pages: readonly NavPage[], contentRoot: string): NavItem[] {
 
 type Key = string | number;
 
-/** API reference pages as groups by tag, tags in the order the document first uses them. */
-function apiTagGroups(pages: readonly NavPage[]): NavItem[] {
+/**
+ * API reference pages as groups by tag, tags in the order the document first uses them; with
+ * `document` (a navigation `openapi` key as written), that document's pages only when any page
+ * comes from it (a path from the content root, else from the repository root, or a URL).
+ */
+function apiTagGroups(pages: readonly NavPage[], document?: string, contentRoot = ''): NavItem[] {
+  const bare = document?.replace(/^\.?\/+/, '');
+  const fromIt = (doc?: string) => bare !== undefined && (doc === contentRoot + bare || doc === bare || doc === document);
+  const own = pages.some((p) => fromIt(p.api?.document)) ? pages.filter((p) => fromIt(p.api?.document)) : pages;
   const byTag = new Map<string, NavItem[]>();
-  for (const page of pages) {
+  for (const page of own) {
     if (!page.api) continue;
     const list = byTag.get(page.api.tag) ?? [];
     list.push(link(page));
@@ -137,7 +144,8 @@ function explicit(config: NavConfig & { navigation: NavigationEntry[] }, pages: 
   const byRef = new Map<string, NavPage>();
   for (const page of pages) {
     if (page.api) {
-      byRef.set(page.api.operation, page);
+      // The same operation in two documents: the first document's page.
+      if (!byRef.has(page.api.operation)) byRef.set(page.api.operation, page);
       continue;
     }
     byRef.set(pageRef(page, contentRoot), page);
@@ -165,7 +173,7 @@ function explicit(config: NavConfig & { navigation: NavigationEntry[] }, pages: 
       }
       if ('division' in entry) {
         if (entry.hidden) return [];
-        const items = entry.openapi && !entry.items.length ? apiTagGroups(pages) : walk(entry.items, entry.paths, here);
+        const items = entry.openapi && !entry.items.length ? apiTagGroups(pages, entry.openapi, contentRoot) : walk(entry.items, entry.paths, here);
         // A division whose pages all failed is dropped, unless it is a link.
         if (!items.length && entry.href === undefined) return [];
         return [{
@@ -177,7 +185,7 @@ function explicit(config: NavConfig & { navigation: NavigationEntry[] }, pages: 
       }
       if (entry.hidden) return [];
       const root = entry.root !== undefined ? pageAt(entry.root, [...here, 'root']) : undefined;
-      const items = entry.openapi && !entry.pages.length ? apiTagGroups(pages) : walk(entry.pages, entry.pages.map((_, j) => ['pages', j]), here);
+      const items = entry.openapi && !entry.pages.length ? apiTagGroups(pages, entry.openapi, contentRoot) : walk(entry.pages, entry.pages.map((_, j) => ['pages', j]), here);
       return [{
         kind: 'group', title: entry.group, items,
         ...(entry.expanded !== undefined ? { expanded: entry.expanded } : {}), ...(root ? { path: root.urlPath } : {}), ...(entry.tag ? { tag: entry.tag } : {}),

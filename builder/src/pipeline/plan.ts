@@ -6,12 +6,11 @@
  * compile. API reference pages are generated here when their document changed.
  */
 import { TEMPLATE_VERSION } from '@folio/site-template';
-import { apiPages, type ApiPagesResult } from '../api/api-pages.ts';
-import { claimedOperations } from '../api/frontmatter-claims.ts';
-import { specSource } from '../api/spec-source.ts';
+import { documentsPages } from '../api/api-documents.ts';
+import type { ApiPagesResult } from '../api/api-pages.ts';
+import { navigationDocuments } from '../api/frontmatter-pages.ts';
 import { createPageCache, pageCacheKey, type PageCache } from '../cache/page-cache.ts';
 import { COMPILER_VERSION, urlPathFor } from '../compile/index.ts';
-import { navigationOpenapi } from '../config/navigation-schema.ts';
 import type { RepoSnapshot } from '../git/repo-snapshot.ts';
 import { searchFiltersOf, type SearchScopes } from '../nav/dimensions.ts';
 import { readMoves, type Moves } from '../outputs/page-moves.ts';
@@ -115,15 +114,13 @@ export async function plan(ctx: BuildContext, snapshot: RepoSnapshot): Promise<B
   }
   await Promise.all(unknown.map((p) => ctx.limit(async () => settle(p, await fromCache(p, keyOf(p))))));
   misses.sort();
-  // API reference pages: generated from api.openapi (else the first openapi key of the
-  // navigation, as Mintlify files name it) only when the document changed.
-  const openapi = config.openapi ?? (config.navigation ? navigationOpenapi(config.navigation) : undefined);
-  const source = openapi === undefined ? undefined : await specSource(openapi, snapshot, opts.fetchUrl, contentRoot);
-  const api = source === undefined ? undefined : await apiPages({
-    source, cache, state: prefixStore(store, CACHE_PREFIX),
-    summaries: summaries.pages, bodies, taken: new Set(sources.map((p) => urlPathFor(p, contentRoot))),
-    // An operation an MDX page documents (`openapi:` frontmatter) is that page's alone.
-    claimed: await claimedOperations({ sources, records, snapshot, contentRoot, document: source.name }),
+  // API reference pages: generated from api.openapi and the navigation's openapi keys, as
+  // Mintlify files name them, only when a document changed.
+  const documents = [...new Set([config.openapi, ...navigationDocuments(config.navigation)].filter((d): d is string => !!d))];
+  const api = await documentsPages(documents, {
+    snapshot, contentRoot, ...(opts.fetchUrl ? { fetchUrl: opts.fetchUrl } : {}), sources, records,
+    cache, state: prefixStore(store, CACHE_PREFIX), summaries: summaries.pages, bodies,
+    taken: new Set(sources.map((p) => urlPathFor(p, contentRoot))),
     ...(config.apiSettings ? { settings: config.apiSettings } : {}),
   });
   // An operation whose page is too large fails as a page: its previous version stays live.

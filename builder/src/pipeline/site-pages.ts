@@ -89,8 +89,8 @@ export async function sitePages(plan: BuildPlan, compiled: CompileResult, linkCh
     const version = versionOf(summary.urlPath);
     const before = previousPage(p);
     const entry = manifestPage(before, {
-      // An API reference page's source is the OpenAPI document.
-      blob: isFailed ? previous!.pages[p].blob : snapshot.files.get(p) ?? api!.sourceId,
+      // An API reference page's source is its OpenAPI document (`document#METHOD /path`).
+      blob: isFailed ? previous!.pages[p].blob : snapshot.files.get(p) ?? snapshot.files.get(p.slice(0, p.indexOf('#'))) ?? api!.sourceId,
       cacheKey, urlPath: summary.urlPath, version: version !== 'latest' ? version : undefined,
       deps: Object.keys(summary.deps).length ? summary.deps : undefined,
       failed: isFailed ? true : undefined,

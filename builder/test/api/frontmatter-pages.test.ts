@@ -380,3 +380,28 @@ t.test('a docs.json in a folder names documents of that folder', async (t) => {
   t.ok(fs.existsSync(path.join(out, 'api-reference/users/create-a-user/index.html')), 'api.openapi is read from the folder of docs.json');
   t.notOk(fs.existsSync(path.join(out, 'api-reference/users/list-users/index.html')), 'no twin of the page\'s operation');
 });
+
+t.test('navigation openapi keys naming several documents', async (t) => {
+  const dir = tempDir();
+  makeRepo(dir, {
+    'docs.json': JSON.stringify({
+      name: 'Two',
+      navigation: { tabs: [{ tab: 'Guides', groups: [{ group: 'Start', pages: ['index'] }] }, { tab: 'Shop API', openapi: 'openapi.json' }, { tab: 'Orders API', groups: [{ group: 'Orders', openapi: '/specs/v2.yaml' }] }] },
+    }),
+    'openapi.json': OPENAPI,
+    'specs/v2.yaml': V2_YAML,
+    'index.mdx': page('title: Home', 'Welcome.\n'),
+  });
+  const out = tempDir();
+  const result = await build({ source: { kind: 'dir', dir }, store: createLocalDirStore(out), siteUrl: 'https://two.example', year: 2026 });
+  t.same(result.errors, []);
+  t.ok(fs.existsSync(path.join(out, 'api-reference/users/list-users/index.html')), 'the first document\'s operations are pages');
+  t.ok(fs.existsSync(path.join(out, 'api-reference/endpoints/place-an-order/index.html')), 'and the second\'s');
+  const sidebar = (html: string) => html.slice(html.indexOf('<nav class="sidebar-nav"'), html.indexOf('</nav>', html.indexOf('<nav class="sidebar-nav"')));
+  const shop = sidebar(read(out, 'api-reference/users/list-users/index.html'));
+  t.match(shop, 'List users');
+  t.notMatch(shop, 'Place an order', 'a tab lists its own document\'s operations');
+  const orders = sidebar(read(out, 'api-reference/endpoints/place-an-order/index.html'));
+  t.match(orders, 'Place an order');
+  t.notMatch(orders, 'List users');
+});
