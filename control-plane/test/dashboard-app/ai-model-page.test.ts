@@ -4,8 +4,7 @@
  * people's words, and removes the model; an editor has no such page. Checked with axe-core.
  */
 import t from 'tap';
-import type { Page } from 'playwright-core';
-import { addMember, launchBrowser, seriousViolations } from '../helpers/dashboard-browser.ts';
+import { addMember, launchBrowser, seriousViolations, signedInPage } from '../helpers/dashboard-browser.ts';
 import { startTestPlatform } from '../helpers/platform.ts';
 import { startStandIn } from '../assistant/llm-stand-in.ts';
 
@@ -24,18 +23,7 @@ t.test('dashboard: AI model', async (t) => {
   const browser = await launchBrowser();
   t.teardown(() => browser.close());
   const errors: string[] = [];
-  const open = async (email: string): Promise<Page> => {
-    const page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
-    page.setDefaultTimeout(90_000);
-    page.on('pageerror', (e) => errors.push(String(e)));
-    page.on('dialog', (d) => d.accept());
-    await page.goto(`${origin}/sign-in`);
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-    await page.getByRole('heading', { level: 1, name: 'Projects' }).waitFor();
-    return page;
-  };
+  const open = (email: string) => signedInPage(browser, origin, email, PASSWORD, errors);
 
   t.test('should save a model, keep its key hidden, test it and remove it', async (t) => {
     const page = await open('ai-owner@example.com');

@@ -6,7 +6,7 @@
 import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import type { Models } from '../../src/db/models/index.ts';
 import { hashPassword } from '../../src/dashboard/passwords.ts';
 
@@ -50,4 +50,22 @@ export async function addMember(m: Models, orgId: string, email: string, role: s
   const user = await m.User.create({ email, name: email.split('@')[0], password_hash: await hashPassword(password), created_at: new Date() });
   await m.Membership.create({ org_id: orgId, user_id: user._id, role, created_at: new Date() });
   return user._id;
+}
+
+/**
+ * A new browser context signed in as `email` at `origin`, on the Projects page: page errors go
+ * to `errors`, confirmation dialogs are accepted, and waits are generous (the dashboard is built
+ * on first need, which takes a while on a loaded machine).
+ */
+export async function signedInPage(browser: Browser, origin: string, email: string, password: string, errors: string[]): Promise<Page> {
+  const page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+  page.setDefaultTimeout(90_000);
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('dialog', (d) => d.accept());
+  await page.goto(`${origin}/sign-in`);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await page.getByRole('heading', { level: 1, name: 'Projects' }).waitFor();
+  return page;
 }
