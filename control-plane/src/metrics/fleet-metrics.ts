@@ -11,11 +11,14 @@
  * | `folio_poison_jobs_total` | counter | deployments failed because builders died on them `MAX_ATTEMPTS` times |
  * | `folio_builders` | gauge, read at scrape | `state`: `building` (holds a live lease), `idle` (asked for work in the last 15 s) |
  * | `folio_analytics_ingested_total` | counter, read at scrape | `counter`: whatever the analytics ingestion reports through `analyticsCounters` |
+ * | `folio_certificates` | gauge, read at scrape | custom domains' certificates by `status`: `pending`, `issued`, `renewing`, `failed` |
+ * | `folio_certificate_soonest_expiry_seconds` | gauge, read at scrape | seconds until the first certificate in use expires (absent when none is); alert well before 0 |
  *
  * Plus Node's default process metrics (`folio_process_*`, `folio_nodejs_*`) of the control plane.
  */
 import client from 'prom-client';
 import type { Models } from '../db/models/index.ts';
+import { CERTIFICATE_STATUSES } from '../db/models/certificate.ts';
 import { queueEvents } from '../deploy/queue-events.ts';
 
 /** A builder that asked for work within this long is counted idle. */
@@ -91,6 +94,21 @@ export function fleetMetrics(opts: FleetMetricsOptions): FleetMetrics {
     },
   });
   void analytics;
+  new client.Gauge({
+    name: 'folio_certificates', help: 'Custom domains\' certificates by status', labelNames: ['status'], registers: [registry],
+    async collect() {
+      const counts = await m.Certificate.aggregate<{ _id: string; n: number }>([{ $group: { _id: '$status', n: { $sum: 1 } } }]);
+      for (const status of CERTIFICATE_STATUSES) this.set({ status }, counts.find((c) => c._id === status)?.n ?? 0);
+    },
+  });
+  new client.Gauge({
+    name: 'folio_certificate_soonest_expiry_seconds', help: 'Seconds until the first custom-domain certificate in use expires', registers: [registry],
+    async collect() {
+      const first = await m.Certificate.findOne({ not_after: { $ne: null } }, { not_after: 1 }).sort({ not_after: 1 }).lean();
+      this.reset();
+      if (first?.not_after) this.set((first.not_after.getTime() - opts.now().getTime()) / 1000);
+    },
+  });
 
   const events = queueEvents(m);
   const onClaimed = (e: { waitMs: number; takeover: boolean }) => {

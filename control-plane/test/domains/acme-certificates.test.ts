@@ -115,6 +115,9 @@ t.test('custom domain certificates over ACME', async (t) => {
     const page = await httpsGet(httpsPort, docs, root);
     t.same([page.status, page.body, page.serial], [200, '<h1>Certified docs</h1>', record!.serial], 'the site, with the issued certificate, trusted through Pebble\'s root');
     t.equal(await m.AcmeChallenge.countDocuments({ hostname: docs }), 0, 'the challenge answer is removed once the order ends');
+    const metrics = await (await fetch(`${tp.p.cp.apiUrl.replace(/\/v1$/, '')}/metrics`)).text();
+    t.match(metrics, /^folio_certificates\{status="issued"\} 1$/m, 'counted in /metrics');
+    t.match(metrics, /^folio_certificate_soonest_expiry_seconds \d+/m);
   });
 
   t.test('should redirect HTTP to HTTPS once live, and keep ACME challenges on HTTP', async (t) => {
