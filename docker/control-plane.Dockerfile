@@ -57,7 +57,7 @@ COPY docker/control-plane-healthcheck.mjs docker/
 RUN mkdir -p /app/data && chown folio:folio /app/data
 VOLUME ["/app/data"]
 USER folio
-EXPOSE 4000 4100
+EXPOSE 4000 4100 4443
 HEALTHCHECK --interval=15s --timeout=5s --start-period=30s --retries=3 \
   CMD ["node", "docker/control-plane-healthcheck.mjs"]
 # start.ts stops the servers and closes the database on SIGTERM.
