@@ -88,12 +88,22 @@ export function staticShare(staticPages: number, compiled: number): string {
   return `static path: ${staticPages.toLocaleString('en-US')} of ${compiled.toLocaleString('en-US')} compiled pages (${Math.round((100 * staticPages) / compiled)}%)`;
 }
 
-/** The human summary of a build result. */
+/** Lines of each list (warnings, failed pages) the summary prints; the rest are counted. */
+export const SUMMARY_MAX_LINES = 100;
+
+/** At most `SUMMARY_MAX_LINES` of `lines`, then one counting the rest (`  …and 1,900 more warnings`). */
+function capped(lines: string[], noun: string): string[] {
+  if (lines.length <= SUMMARY_MAX_LINES) return lines;
+  const rest = lines.length - SUMMARY_MAX_LINES;
+  return [...lines.slice(0, SUMMARY_MAX_LINES), `  …and ${rest.toLocaleString('en-US')} more ${noun}${rest === 1 ? '' : 's'}`];
+}
+
+/** The human summary of a build result: each list at most `SUMMARY_MAX_LINES` lines, as the deployment shows them. */
 export function summary(r: BuildResult): string {
   const lines = [
     `${r.commit ? `commit ${r.commit.slice(0, 12)}: ` : ''}${r.pagesTotal} pages, ${r.pagesSuccess} ok, ${r.pagesFailed} failed; ${r.compiled} compiled; ${r.uploaded} uploaded, ${r.deleted} deleted`,
-    ...(r.warnings ?? []).map((w) => `  warning: ${w}`),
-    ...r.errors.map((e) => `  ${[e.sourcePath, e.line, e.column].filter((v) => v !== undefined).join(':')}: ${e.message}`),
+    ...capped((r.warnings ?? []).map((w) => `  warning: ${w}`), 'warning'),
+    ...capped(r.errors.map((e) => `  ${[e.sourcePath, e.line, e.column].filter((v) => v !== undefined).join(':')}: ${e.message}`), 'failed page'),
     `timings (ms): ${Object.entries(r.timings).map(([k, v]) => `${k} ${v}`).join(', ')}`,
     ...(r.compiled > 0 ? [staticShare(r.staticPages ?? 0, r.compiled)] : []),
   ];

@@ -53,6 +53,6 @@ t.test('build-site as typed', async (t) => {
 
   await t.test('should say what is wrong and exit 1 on a user error', async (t) => {
     const run = await npmRun(['build-site', '--', dir], { FOLIO_CLI_CACHE_DIR: cache });
-    t.same(run, { code: 1, stdout: 'usage: build-site <git-url|dir> --out <dir> [--branch <b>] [--token <t>] [--site-url <u>]\n', stderr: '' });
+    t.same(run, { code: 1, stdout: 'usage: build-site <git-url|dir> --out <dir> [--branch <b>] [--token <t>] [--site-url <u>] [--root <folder>]\n', stderr: '' });
   });
 });
