@@ -217,6 +217,14 @@ t.test('custom domain certificates over ACME', async (t) => {
     t.same(await retry(host('nowhere')), [404, { error: 'not_found', message: 'domain not found' }]);
   });
 
+  t.test('should describe the DNS records, the certificate and the retry in the dashboard API\'s OpenAPI document', async (t) => {
+    const doc = await (await fetch(`${tp.p.cp.apiUrl.replace(/\/v1$/, '')}/dashboard/api/openapi.json`)).json();
+    const domain = doc.components.schemas.DashboardDomain;
+    t.ok(domain.properties.dns && domain.properties.certificate, 'the domain resource has dns and certificate');
+    t.match(JSON.stringify(domain.properties.certificate), /pending.*issued.*renewing.*failed/);
+    t.ok(doc.paths['/projects/{id}/domains/{hostname}/certificate/retry']?.post, 'the retry route is described');
+  });
+
   t.test('should keep another organization out of the certificate state', async (t) => {
     const other = await tp.newOrg(`rival-${process.pid}`);
     const rival = await signIn(api, (await addUser(api, other.orgId)).email);
