@@ -247,4 +247,13 @@ t.test('custom domain certificates over ACME', async (t) => {
     const ask = await fetch(`${tp.p.cp.apiUrl.replace(/\/v1$/, '')}/internal/v1/tls/ask?domain=${docs}`);
     t.equal(ask.status, 404);
   });
+
+  t.test('should stop presenting the certificates of a deleted project and drop them at the next check', async (t) => {
+    const broken = host('broken');
+    t.equal((await httpsGet(httpsPort, broken, root)).status, 200, 'served before');
+    t.equal((await tp.api('DELETE', `/projects/${project.id}`)).status, 204);
+    t.ok(await handshakeRefused(httpsPort, broken), 'refused from the next handshake on');
+    t.same(await domainTls.scheduler.check(), { issued: [], failed: [] });
+    t.equal(await m.Certificate.countDocuments({ project_id: project.id }), 0, 'its records are dropped');
+  });
 });
