@@ -46,7 +46,7 @@ t.test('MCP endpoint', async (t) => {
     const uris = list.resources.map((r) => r.uri);
     t.equal(uris[0], `${origin}/llms.txt`);
     t.ok(uris.includes(`${origin}/index.md`) && uris.includes(`${origin}/reference/api.md`) && uris.includes(`${origin}/guides/launch-checklist.md`));
-    t.equal(uris.length, 1 + 14, 'llms.txt, the 9 written pages and the 5 API reference pages');
+    t.equal(uris.length, 1 + 15, 'llms.txt, the 10 written pages and the 5 API reference pages');
     const llms = await client.readResource({ uri: `${origin}/llms.txt` });
     t.match((llms.contents[0] as any).text, /^# Acme Rockets\n/);
     const page = await client.readResource({ uri: `${origin}/reference/glossary.md` });
