@@ -6,9 +6,16 @@
  * checks). `@asyncapi/parser` would validate more but brings a large dependency tree and its
  * own network resolvers for what a page shows.
  */
-import { dereference } from '@apidevtools/json-schema-ref-parser';
+import { createRequire } from 'node:module';
 import { userError } from '../errors.ts';
 import { parseDocument, refuseExternal } from './read-spec.ts';
+
+/**
+ * json-schema-ref-parser, loaded when a document is read. swagger-parser (CommonJS) `require()`s
+ * this ES module as it loads; imported statically here too, the bundled CLI loaded both at once
+ * and Node failed with "Cannot require() ES Module … because it is not yet fully loaded".
+ */
+const refParser = () => createRequire(import.meta.url)('@apidevtools/json-schema-ref-parser') as typeof import('@apidevtools/json-schema-ref-parser');
 
 /** A dereferenced AsyncAPI document (loosely typed: customers' documents vary). */
 export type AsyncApiDocument = Record<string, any>;
@@ -25,7 +32,7 @@ export async function readAsyncapi(text: string, name: string, key = 'asyncapi')
   if (!doc.channels || typeof doc.channels !== 'object' || Array.isArray(doc.channels)) throw fail('Unexpected document; expected a "channels" object');
   refuseExternal(doc, fail);
   try {
-    return (await dereference(doc as never, { resolve: { external: false }, dereference: { circular: true } })) as AsyncApiDocument;
+    return (await refParser().dereference(doc as never, { resolve: { external: false }, dereference: { circular: true } })) as AsyncApiDocument;
   } catch (err) {
     throw fail(`Unexpected reference or structure (${(err as Error).message.split('\n')[0]}); expected references inside the document (#/...)`);
   }

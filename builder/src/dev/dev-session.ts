@@ -205,7 +205,11 @@ export function createDevSession(opts: DevSessionOptions): DevSession {
     const { isPageFailure, renderShell } = await modules;
     const readFile = async (p: string) => (tree.files.has(p) ? Buffer.from(await tree.read(p)).toString('utf8') : undefined);
     const inputs = await Promise.all(paths.map(async (p) => ({ sourcePath: p, source: (await readFile(p)) ?? '', contentRoot: current.config.contentRoot })));
-    const results = await compiler.compile(inputs, { readFile });
+    const compiled = await compiler.compile(inputs, { readFile });
+    // Pages naming an API operation get its view here too, as the full build gives it them.
+    const { frontmatterApi } = await import('../api/frontmatter-pages.ts');
+    const api = frontmatterApi({ snapshot: frozen(tree), contentRoot: current.config.contentRoot, config: current.config });
+    const results = await Promise.all(compiled.map(async (res, i) => (await api.apply(res, inputs[i].source)).result));
     const keys: string[] = [];
     for (const [i, res] of results.entries()) {
       const p = paths[i];

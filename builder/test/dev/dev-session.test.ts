@@ -48,3 +48,30 @@ t.test('dev-session', async (t) => {
     t.match(lines.join('\n'), /built 3 pages/);
   });
 });
+
+t.test('dev-session fast path', async (t) => {
+  t.test('should show an edited page that names an API operation with the operation, before the full build', async (t) => {
+    const dir = tempDir();
+    const spec = { openapi: '3.0.3', info: { title: 'Shop', version: '1' }, paths: { '/users': { get: { summary: 'List users', parameters: [{ name: 'limit', in: 'query', schema: { type: 'integer' } }], responses: { 200: { description: 'OK' } } } } } };
+    fs.writeFileSync(path.join(dir, 'docs.json'), JSON.stringify({ name: 'Shop', navigation: [{ group: 'API', pages: ['users'] }] }));
+    fs.writeFileSync(path.join(dir, 'openapi.json'), JSON.stringify(spec));
+    fs.writeFileSync(path.join(dir, 'users.mdx'), '---\nopenapi: GET /users\n---\n\nFirst words.\n');
+    const compiler = await createCompiler();
+    t.teardown(() => compiler.close());
+    const out = tempDir();
+    const inner = createLocalDirStore(out);
+    const written: string[] = [];
+    const store = { ...inner, put: (key: string, bytes: Uint8Array, o?: Parameters<typeof inner.put>[2]) => { if (key === 'users/index.html') written.push(Buffer.from(bytes).toString('utf8')); return inner.put(key, bytes, o); } };
+    const session = createDevSession({ tree: await openWorkingTree(dir), store, siteUrl: 'http://127.0.0.1:4300', compiler });
+    t.teardown(() => session.close());
+    await session.ready;
+    await session.idle();
+    written.length = 0;
+    fs.writeFileSync(path.join(dir, 'users.mdx'), '---\nopenapi: GET /users\n---\n\nEdited words.\n');
+    session.changed(['users.mdx']);
+    await session.idle();
+    t.equal(written.length, 2, 'written by the fast path, then by the full build');
+    t.match(written[0], 'Edited words.', 'the first write is the fast path\'s');
+    t.match(written[0], '<tr id="param-query-limit">', 'with the operation\'s parameters');
+  });
+});
