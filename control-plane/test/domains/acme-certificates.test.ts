@@ -21,9 +21,9 @@ import { startTestPlatform } from '../helpers/platform.ts';
 const DAY_MS = 24 * 3600_000;
 
 /** GET over HTTPS to the site server's HTTPS port with SNI `hostname`, trusting `ca` only. */
-function httpsGet(port: number, hostname: string, ca: string, path = '/'): Promise<{ status: number; body: string; serial: string }> {
+function httpsGet(port: number, hostname: string, ca: string, path = '/', hostHeader = hostname): Promise<{ status: number; body: string; serial: string }> {
   return new Promise((resolve, reject) => {
-    const req = https.request({ host: '127.0.0.1', port, path, servername: hostname, headers: { host: hostname }, ca, agent: false }, (res) => {
+    const req = https.request({ host: '127.0.0.1', port, path, servername: hostname, headers: { host: hostHeader }, ca, agent: false }, (res) => {
       const serial = (res.socket as tls.TLSSocket).getPeerCertificate().serialNumber;
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
@@ -129,6 +129,8 @@ t.test('custom domain certificates over ACME', async (t) => {
     t.same(await httpGet(sitePort, docs, '/.well-known/acme-challenge/..%2F..%2Fetc'), { status: 404, location: undefined, body: 'No such challenge.\n' });
     await m.AcmeChallenge.deleteOne({ _id: 'tok-en_1' });
     t.ok(await handshakeRefused(httpsPort, `${project.slug}.localhost`), 'no certificate is presented for a host without one');
+    const fronted = await httpsGet(httpsPort, docs, root, '/', `${project.slug}.localhost`);
+    t.same([fronted.status, fronted.body], [421, 'This connection is not for that host.\n'], 'a Host other than the connection\'s name is refused');
   });
 
   t.test('should renew within the configured days and present the new certificate without a restart', async (t) => {
