@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import type { DashboardRouter } from '../dashboard/dashboard-route.ts';
+import { auditAction } from '../dashboard/audit-hook.ts';
 import { defineDashboardRoute } from '../dashboard/dashboard-route.ts';
 import { notFound } from '../errors.ts';
 import { defineRoute, type Deps } from '../http/route.ts';
@@ -36,8 +37,10 @@ export function registerAiSettingsRoutes(router: DashboardRouter, _deps: Deps): 
     description: 'An OpenAI-compatible chat endpoint. The base URL must resolve to public addresses (400 naming `base_url`) unless the operator allows its host:port. Omit `api_key` to keep the stored one; null removes it.',
     body: modelSettingsBody,
     responses: { 200: { description: 'Saved; the settings as now stored', schema: modelSettingsView } },
-    async handler({ body, session, deps }) {
+    async handler({ ctx, body, session, deps }) {
       await saveSettings(deps.m, deps.env, session.orgId, body, deps.now(), allowHosts(deps));
+      // The base URL and model are recorded; the key only as whether it changed.
+      await auditAction(ctx, deps, session, 'ai_model.set', { type: 'ai_model', id: session.orgId, name: body.model }, { base_url: new URL(body.base_url).origin, key: body.api_key === undefined ? 'kept' : body.api_key === null ? 'removed' : 'replaced' });
       return { body: await settingsView(deps.m, deps.env, session.orgId) };
     },
   }));
@@ -45,8 +48,9 @@ export function registerAiSettingsRoutes(router: DashboardRouter, _deps: Deps): 
     method: 'delete', path: '/ai-settings', operationId: 'dashboardDeleteAiSettings', permission: 'settings.manage', summary: 'Remove the organization\'s model',
     description: 'The key is deleted with the settings; every feature uses the platform\'s default model again, if any. 404 when none is saved.',
     responses: { 204: { description: 'Removed' } },
-    async handler({ session, deps }) {
+    async handler({ ctx, session, deps }) {
       await deleteSettings(deps.m, session.orgId);
+      await auditAction(ctx, deps, session, 'ai_model.removed', { type: 'ai_model', id: session.orgId });
       return { status: 204 };
     },
   }));

@@ -36,6 +36,9 @@ t.test('model settings', async (t) => {
     const row = await aiSettingsModel(api.cp.m).findOne({ org_id: owner.orgId }).lean();
     t.notMatch(JSON.stringify(row), KEY, 'the key is not stored in clear');
     t.match(row!.key_sealed, /^v1\./);
+    const audit = await api.cp.m.AuditEntry.find({ org_id: owner.orgId, action: 'ai_model.set' }).lean();
+    t.same(audit.map((a) => [a.target_type, a.target_name, a.details]), [['ai_model', 'stand-in-1', { base_url: new URL(llm.url).origin, key: 'replaced' }]], 'the change is in the audit log');
+    t.notMatch(JSON.stringify(audit), KEY, 'without the key');
     const again = await dash(api, 'GET', '/ai-settings', { auth: owner.auth });
     t.notMatch(again.text, KEY);
     t.same(again.body.features[0].source, 'organization');

@@ -16,6 +16,7 @@ export const AUDIT_ACTIONS = [
   'github.linked', 'github.unlinked',
   'sso.configured', 'sso.removed', 'sso.require_changed', 'sso.domain_added', 'sso.domain_verified', 'sso.domain_removed',
   'sso.signed_in', 'sso.sign_in_failed', 'sso.member_provisioned', 'session.break_glass',
+  'ai_model.set', 'ai_model.removed',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
