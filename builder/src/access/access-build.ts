@@ -64,6 +64,8 @@ function fold(site: BuildResult, others: BuildResult[], gatedPages: number): Bui
     compiled: site.compiled + others.reduce((n, r) => n + r.compiled, 0),
     uploaded: site.uploaded + others.reduce((n, r) => n + r.uploaded, 0),
     deleted: site.deleted + others.reduce((n, r) => n + r.deleted, 0),
+    // Every audience's steps count: the build took them all, one audience after another.
+    timings: Object.fromEntries(Object.entries(site.timings).map(([step, ms]) => [step, others.reduce((n, r) => n + (r.timings[step as keyof typeof r.timings] ?? 0), ms ?? 0)])),
   };
 }
 
@@ -73,14 +75,18 @@ function fold(site: BuildResult, others: BuildResult[], gatedPages: number): Bui
  * @throws BuilderError as `build` does; an audience's failure fails the build.
  */
 export async function buildByAudience(opts: BuildOptions, buildOne: (o: BuildOptions) => Promise<BuildResult>): Promise<BuildResult> {
+  const opened = performance.now();
   const snapshot = await openSource(opts.source);
+  // Fetching a remote is the clone step's work, though done before the pipeline starts.
+  const fetchMs = Math.round(performance.now() - opened);
   const source = { kind: 'snapshot' as const, snapshot };
+  const timed = (r: BuildResult): BuildResult => ({ ...r, timings: { ...r.timings, clone: (r.timings.clone ?? 0) + fetchMs, total: (r.timings.total ?? 0) + fetchMs } });
   const readerAuth = opts.readerAccess !== undefined;
   let plan;
   try {
     plan = await planSite(snapshot, { siteUrl: opts.siteUrl, basePath: opts.basePath ?? '' });
   } catch {
-    return buildOne({ ...opts, source }); // the pipeline reports the configuration's problem itself
+    return timed(await buildOne({ ...opts, source })); // the pipeline reports the configuration's problem itself
   }
   const audiences = await siteAudiences(snapshot, plan, readerAuth);
   const published = await readPublished(opts.store);
@@ -90,7 +96,7 @@ export async function buildByAudience(opts: BuildOptions, buildOne: (o: BuildOpt
       await dropAudiences(opts.store, published);
       await opts.store.put(AUDIENCES_KEY, Buffer.from('[]'), { contentType: 'application/json' });
     }
-    return result;
+    return timed(result);
   }
   const { contentRoot } = plan.config;
   const basePath = opts.basePath ?? '';
@@ -111,7 +117,7 @@ export async function buildByAudience(opts: BuildOptions, buildOne: (o: BuildOpt
   await dropAudiences(opts.store, published.filter((p) => !prefixes.includes(p)));
   await opts.store.put(AUDIENCES_KEY, Buffer.from(JSON.stringify(prefixes)), { contentType: 'application/json' });
   const gated = plan.layout.pages.length - audiences.site.pages.size;
-  return fold(site, others, gated);
+  return timed(fold(site, others, gated));
 }
 
 /** Deletes every object of the audiences' prefixes (their own state included). */

@@ -5,6 +5,8 @@
  * page (and the assistant and MCP) to sign-in. Then, in Chromium, an OpenID provider started
  * here (oidc-provider): sign in, read a gated page, sign out, and the page is refused again.
  */
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import t from 'tap';
 import { SignJWT } from 'jose';
 import { launchBrowser } from '../helpers/dashboard-browser.ts';
@@ -103,6 +105,25 @@ t.test('reader sign-in', async (t) => {
     t.same([signedIn.status, signedIn.headers['cache-control']], [200, 'private, no-store']);
     await site.configure(JWT_SETTINGS);
     t.equal((await site.get('/members', { cookie: session })).status, 303, 'changed settings end every session');
+  });
+
+  t.test('a branch preview follows the same rules', async (t) => {
+    // Not execFileSync: the managed repository answers from this process, which must keep running.
+    const run = (...args: string[]) => promisify(execFile)('git', args, { cwd: site.wc.dir });
+    await run('checkout', '-q', '-b', 'draft');
+    await site.wc.write({ 'docs/members.mdx': '---\ntitle: Members draft\n---\n\nDraft for members DRAFTMARKQZ.\n' });
+    await run('push', '-q', 'origin', 'draft');
+    const preview = await site.tp.waitForDeployment(site.project.id, (d) => d.branch === 'draft' && ['deployed', 'failed'].includes(d.status), 300_000);
+    t.equal(preview.status, 'deployed', preview.error ?? '');
+    const host = { host: `${site.project.slug}--draft.localhost` };
+    const anonymous = await site.get('/members', host);
+    t.same([anonymous.status, anonymous.headers.location], [303, '/_folio/sign-in?next=%2Fmembers']);
+    t.notMatch(html((await site.get('/llms-full.txt', host)).body), /DRAFTMARKQZ|MEMBERMARKQZ/, 'the preview\'s public files hold no gated page');
+    const session = String((await site.get(`/_folio/auth/jwt?token=${await hsToken({ sub: 'r' })}`, host)).headers['set-cookie']).split(';')[0];
+    const read = await site.get('/members', { ...host, cookie: session });
+    t.same([read.status, read.headers['cache-control']], [200, 'private, no-store']);
+    t.match(html(read.body), 'DRAFTMARKQZ', 'a signed-in reader reads the branch\'s gated page');
+    t.notMatch(html((await site.get('/members', { cookie: session })).body), 'DRAFTMARKQZ', 'production is unchanged');
   });
 
   t.test('in Chromium with an OpenID provider: sign in, read, sign out, refused', async (t) => {

@@ -45,6 +45,8 @@ export interface ReaderSite {
   project: { id: string; slug: string };
   /** A raw request to the site (bytes kept), with the site's Host. */
   get(path: string, headers?: Record<string, string>, method?: string, body?: string): Promise<{ status: number; body: Buffer; headers: http.IncomingHttpHeaders }>;
+  /** The working copy the site was pushed from. */
+  wc: Awaited<ReturnType<TestPlatform['workingCopy']>>;
   /** Changes the settings (every session ends). */
   configure(settings: ReaderAuthBody): Promise<void>;
   /** A session cookie for `groups` (or none), through the JWT handoff. */
@@ -81,7 +83,7 @@ export async function startReaderSite(env: Record<string, string> = {}, settings
     req.end(body);
   });
   return {
-    tp, project, get, configure,
+    tp, project, get, configure, wc,
     async session(groups) {
       if (!groups) return '';
       const token = await hsToken(groups.length ? { sub: 'reader-1', groups } : { sub: 'reader-1' });
