@@ -3,7 +3,8 @@
  *
  * - Runnable: queued and past its backoff, or building with an expired lease (its builder died or
  *   stalled: taken over with a higher fencing token). One build per project at a time.
- * - Order: fair between organizations (fair-share.ts), oldest first within one.
+ * - Order: builds whose lease ran out first, then fair between organizations (fair-share.ts; the
+ *   tags and each organization's queue head persisted in queue-heads.ts), oldest first within one.
  * - Newest commit: a queued sync of a managed repository builds the branch's head at claim time
  *   (`headOf`), not the commit of the push that queued it, and records it; pushes that arrive
  *   while it waits join it (queue.ts). If that commit is already live, the sync ends `deployed`
@@ -17,7 +18,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Deployment, Models, Project } from '../db/models/index.ts';
 import type { PlanId } from '../db/models/organization.ts';
-import { FairShare, PLAN_WEIGHTS } from './fair-share.ts';
+import { PLAN_WEIGHTS } from './fair-share.ts';
+import { chargeOrg, HEADS_PER_CLAIM, readyOrgs, refreshHead } from './queue-heads.ts';
 import { restoreBeforeAttempt } from './publish-rollback.ts';
 import { queueEvents } from './queue-events.ts';
 import { finish, hashToken, LEASE_MS, MAX_ATTEMPTS, poisonMessage, TOKEN_TTL_MS, type ClaimedJob } from './queue.ts';
@@ -30,8 +32,6 @@ export interface ClaimOptions {
    * the claim read it, so the answer needs no lookup of its own.
    */
   headOf?(projectId: string, branch: string | null, project?: ClaimProject): Promise<string | undefined>;
-  /** Fair-share state; default one per set of models (one control plane). */
-  fairShare?: FairShare;
 }
 
 /**
@@ -45,47 +45,29 @@ export type ClaimProject = Pick<Project, '_id' | 'org_id' | 'slug' | 'custom_dom
 /** A claimed job with the project it builds (read by the claim: see {@link ClaimProject}). */
 export interface ClaimedProjectJob extends ClaimedJob { project: ClaimProject | undefined }
 
-const shares = new WeakMap<Models, FairShare>();
-/** The fair-share state of the control plane that owns `m`. */
-export function fairShareOf(m: Models): FairShare {
-  let f = shares.get(m);
-  if (!f) { f = new FairShare(); shares.set(m, f); }
-  return f;
-}
+type Candidate = Deployment & { org: string };
 
-type Candidate = Deployment & { org: string; project: ClaimProject | undefined };
+/** Runnable deployments of one organization a claim reads at once, oldest first. */
+const CANDIDATES_PER_ORG = 4;
 
 /**
- * Runnable deployments in the order a claim tries them: organizations by fair share, oldest first
- * within each. Two round trips to the database: the runnable deployments and the projects that
- * hold a lease (read together), then the projects of those that may run now.
+ * The runnable queued deployments of `org`, oldest first, leaving out projects another build
+ * holds a lease on (one build per project at a time). Two indexed reads of that organization's
+ * open deployments only.
  */
-async function candidates(m: Models, now: Date, fair: FairShare): Promise<Candidate[]> {
-  const [runnable, busyIds] = await Promise.all([
-    m.Deployment.find({
-      $or: [
-        { status: 'queued', next_attempt_at: { $lte: now } },
-        { status: 'building', lease_expires_at: { $lt: now } },
-      ],
-    }).sort({ started_at: 1, _id: 1 }).lean() as Promise<Deployment[]>,
-    m.Deployment.distinct('project_id', { status: 'building', lease_expires_at: { $gte: now } }) as Promise<string[]>,
-  ]);
-  // Another build of the project holds a lease: its deployments wait (an expired one is runnable itself).
-  const busy = new Set(busyIds);
-  const ready = runnable.filter((d) => !busy.has(d.project_id));
-  if (!ready.length) return [];
-  const projects = await m.Project.find({ _id: { $in: [...new Set(ready.map((d) => d.project_id))] } }, PROJECT_FIELDS).lean() as ClaimProject[];
-  const projectOf = new Map(projects.map((p) => [p._id, p]));
-  const byOrg = new Map<string, Candidate[]>();
-  for (const d of ready) {
-    const project = projectOf.get(d.project_id);
-    const org = project?.org_id ?? '';
-    let list = byOrg.get(org);
-    if (!list) byOrg.set(org, list = []);
-    list.push({ ...d, org, project });
-  }
-  const groups = [...byOrg].map(([org, list]) => ({ org, list, oldest: new Date(list[0].started_at).getTime() }));
-  return fair.order(groups).flatMap((g) => g.list);
+async function runnableOf(m: Models, org: string, now: Date): Promise<Candidate[]> {
+  const busy = await m.Deployment.distinct('project_id', { queue_org: org, status: 'building', lease_expires_at: { $gte: now } }) as string[];
+  const list = await m.Deployment.find({
+    queue_org: org, status: 'queued', next_attempt_at: { $lte: now },
+    ...(busy.length ? { project_id: { $nin: busy } } : {}),
+  }).sort({ started_at: 1, _id: 1 }).limit(CANDIDATES_PER_ORG).lean() as Deployment[];
+  return list.map((d) => ({ ...d, org }));
+}
+
+/** Builds whose lease ran out (their builder died or stalled), earliest first: taken over before queued work. */
+async function expiredLeases(m: Models, now: Date): Promise<Candidate[]> {
+  const list = await m.Deployment.find({ status: 'building', lease_expires_at: { $lt: now } }).sort({ lease_expires_at: 1, _id: 1 }).limit(HEADS_PER_CLAIM).lean() as Deployment[];
+  return list.map((d) => ({ ...d, org: d.queue_org ?? '' }));
 }
 
 /** Ends a queued sync whose target commit is already live, without a build; true when it did. */
@@ -95,7 +77,7 @@ async function skipIfLive(m: Models, c: Deployment, target: string, now: Date): 
   if (!live || live.commit_sha !== target) return false;
   const done = await m.Deployment.findOneAndUpdate({ _id: c._id, status: 'queued', fencing: c.fencing }, {
     $set: {
-      status: 'deployed', commit_sha: target, finished_at: now, error: null,
+      status: 'deployed', commit_sha: target, finished_at: now, error: null, queue_org: null,
       pages_total: live.pages_total, pages_success: live.pages_success, pages_failed: live.pages_failed,
       ...(live.warnings?.length ? { warnings: live.warnings } : {}),
     },
@@ -104,57 +86,78 @@ async function skipIfLive(m: Models, c: Deployment, target: string, now: Date): 
   return Boolean(done);
 }
 
-/** Claims the next runnable job for `workerId` (see the module comment), or returns undefined when none is runnable. */
+/**
+ * Claims the next runnable job for `workerId` (see the module comment), or returns undefined when
+ * none is runnable. A bounded number of indexed reads whatever the queue's length: the builds
+ * whose lease ran out and the organizations to serve (queue-heads.ts), then the runnable
+ * deployments of the first organization that has one.
+ */
 export async function claimJob(m: Models, workerId: string, now: Date, leaseMs = LEASE_MS, opts: ClaimOptions = {}): Promise<ClaimedProjectJob | undefined> {
-  const fair = opts.fairShare ?? fairShareOf(m);
-  const list = await candidates(m, now, fair);
   const events = queueEvents(m);
-  for (const c of list) {
-    const takeover = c.status === 'building';
-    if (takeover && c.trigger === 'ci') {
-      await finish(m, c, { status: 'failed', error: 'The CI run stopped reporting before it finished; run the CI job again' }, now, { _id: c._id, fencing: c.fencing, status: 'building' } as DeploymentFilter, 'ci_lost');
-      continue;
-    }
-    if (takeover && (c.attempts ?? 0) >= MAX_ATTEMPTS) {
-      // A poison job: whatever it does stops its builder (a crash, an out-of-memory kill, a
-      // hang). Another attempt would take down one more builder, so it ends here.
-      await finish(m, c, { status: 'failed', error: poisonMessage(c.attempts ?? MAX_ATTEMPTS) }, now, { _id: c._id, fencing: c.fencing, status: 'building' } as DeploymentFilter, 'poison');
-      continue;
-    }
-    let target = c.commit_sha ?? null;
-    if (!takeover) target = (await opts.headOf?.(c.project_id, c.preview_label ? c.branch ?? null : null, c.project)) ?? target;
-    if (!takeover && c.fencing === 0 && !c.force && target && await skipIfLive(m, c, target, now)) continue;
-    const token = `bt_${randomBytes(24).toString('base64url')}`;
-    // The organization's plan weighs the claim in the fair share: read beside the claim itself
-    // rather than for every candidate before it.
-    const [claimed, org] = await Promise.all([
-      m.Deployment.findOneAndUpdate(
-        { _id: c._id, status: c.status, fencing: c.fencing },
-        {
-          $set: {
-            status: 'building', lease_owner: workerId, lease_expires_at: new Date(now.getTime() + leaseMs), claimed_at: now,
-            token_hash: hashToken(token), token_expires_at: new Date(now.getTime() + TOKEN_TTL_MS),
-            // Each attempt's live log starts empty (the worker sends it as it builds).
-            log: [],
-            ...(target ? { commit_sha: target } : {}),
-          },
-          $inc: { fencing: 1, attempts: 1 },
-        },
-        { returnDocument: 'after' },
-      ).lean(),
-      c.org ? m.Organization.findById(c.org, { plan: 1 }).lean() : null,
-    ]);
-    if (!claimed) continue;
-    // What an earlier attempt left published (its builder died mid-publish, a restore cut short)
-    // is undone before this attempt starts: the claim's fencing already shuts the old one out.
-    if (c.fencing > 0) await restoreBeforeAttempt(m, claimed as Deployment, now, leaseMs);
-    fair.charge(c.org, PLAN_WEIGHTS[org?.plan as PlanId] ?? 1);
-    if (!claimed.preview_label) await m.Project.updateOne({ _id: claimed.project_id }, { $set: { status: 'building' } });
-    const since = takeover ? new Date(c.lease_expires_at!) : c.fencing === 0 ? new Date(c.started_at) : new Date(c.next_attempt_at ?? c.started_at);
-    events.emit('claimed', { deploymentId: claimed._id, projectId: claimed.project_id, preview: Boolean(claimed.preview_label), workerId, waitMs: Math.max(0, now.getTime() - since.getTime()), takeover });
-    events.emit('polled', { workerId, got: true });
-    return { deployment: claimed as Deployment, token, project: c.project };
+  const [expired, { orgs }] = await Promise.all([expiredLeases(m, now), readyOrgs(m, now)]);
+  for (const c of expired) {
+    const job = await tryClaim(m, c, workerId, now, leaseMs, opts);
+    if (job) return job;
+  }
+  for (const head of orgs) {
+    let job: ClaimedProjectJob | undefined;
+    for (const c of await runnableOf(m, head._id, now)) if ((job = await tryClaim(m, c, workerId, now, leaseMs, opts))) break;
+    // Its head moves on: to its next oldest deployment, or past it while nothing there can run.
+    await refreshHead(m, head, now, !job);
+    if (job) return job;
   }
   events.emit('polled', { workerId, got: false });
   return undefined;
+}
+
+/** Tries to claim `c` for `workerId`: the job, or undefined when it is gone, skipped or failed here. */
+async function tryClaim(m: Models, c: Candidate, workerId: string, now: Date, leaseMs: number, opts: ClaimOptions): Promise<ClaimedProjectJob | undefined> {
+  const events = queueEvents(m);
+  const takeover = c.status === 'building';
+  if (takeover && await m.Deployment.exists({ project_id: c.project_id, status: 'building', lease_expires_at: { $gte: now } })) return undefined;
+  if (takeover && c.trigger === 'ci') {
+    await finish(m, c, { status: 'failed', error: 'The CI run stopped reporting before it finished; run the CI job again' }, now, { _id: c._id, fencing: c.fencing, status: 'building' } as DeploymentFilter, 'ci_lost');
+    return undefined;
+  }
+  if (takeover && (c.attempts ?? 0) >= MAX_ATTEMPTS) {
+    // A poison job: whatever it does stops its builder (a crash, an out-of-memory kill, a
+    // hang). Another attempt would take down one more builder, so it ends here.
+    await finish(m, c, { status: 'failed', error: poisonMessage(c.attempts ?? MAX_ATTEMPTS) }, now, { _id: c._id, fencing: c.fencing, status: 'building' } as DeploymentFilter, 'poison');
+    return undefined;
+  }
+  const project = await m.Project.findById(c.project_id, PROJECT_FIELDS).lean() as ClaimProject | null ?? undefined;
+  let target = c.commit_sha ?? null;
+  if (!takeover) target = (await opts.headOf?.(c.project_id, c.preview_label ? c.branch ?? null : null, project)) ?? target;
+  if (!takeover && c.fencing === 0 && !c.force && target && await skipIfLive(m, c, target, now)) return undefined;
+  const token = `bt_${randomBytes(24).toString('base64url')}`;
+  // The organization's plan weighs the claim in the fair share: read beside the claim itself.
+  const [claimed, org] = await Promise.all([
+    m.Deployment.findOneAndUpdate(
+      { _id: c._id, status: c.status, fencing: c.fencing },
+      {
+        $set: {
+          status: 'building', lease_owner: workerId, lease_expires_at: new Date(now.getTime() + leaseMs), claimed_at: now,
+          token_hash: hashToken(token), token_expires_at: new Date(now.getTime() + TOKEN_TTL_MS),
+          // Each attempt's live log starts empty (the worker sends it as it builds).
+          log: [],
+          ...(target ? { commit_sha: target } : {}),
+        },
+        $inc: { fencing: 1, attempts: 1 },
+      },
+      { returnDocument: 'after' },
+    ).lean(),
+    c.org ? m.Organization.findById(c.org, { plan: 1 }).lean() : null,
+  ]);
+  if (!claimed) return undefined;
+  // What an earlier attempt left published (its builder died mid-publish, a restore cut short)
+  // is undone before this attempt starts: the claim's fencing already shuts the old one out.
+  if (c.fencing > 0) await restoreBeforeAttempt(m, claimed as Deployment, now, leaseMs);
+  await Promise.all([
+    c.org ? chargeOrg(m, c.org, PLAN_WEIGHTS[org?.plan as PlanId] ?? 1) : undefined,
+    claimed.preview_label ? undefined : m.Project.updateOne({ _id: claimed.project_id }, { $set: { status: 'building' } }),
+  ]);
+  const since = takeover ? new Date(c.lease_expires_at!) : c.fencing === 0 ? new Date(c.started_at) : new Date(c.next_attempt_at ?? c.started_at);
+  events.emit('claimed', { deploymentId: claimed._id, projectId: claimed.project_id, preview: Boolean(claimed.preview_label), workerId, waitMs: Math.max(0, now.getTime() - since.getTime()), takeover });
+  events.emit('polled', { workerId, got: true });
+  return { deployment: claimed as Deployment, token, project };
 }

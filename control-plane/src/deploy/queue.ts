@@ -30,6 +30,7 @@ import { appendLog, buildLog } from './build-log.ts';
 import { logDeploymentOutcome } from './deployment-outcome.ts';
 import { discardAttempt, revokeAndRestore } from './publish-rollback.ts';
 import { queueEvents } from './queue-events.ts';
+import { markQueued, markUnblocked } from './queue-heads.ts';
 
 /** Default lease; the control plane passes env.BUILD_LEASE_MS. */
 export const LEASE_MS = 30_000;
@@ -61,8 +62,9 @@ const ENQUEUE_ATTEMPTS = 5;
  * and join the winner's deployment.
  */
 export async function enqueueDeployment(m: Models, projectId: string, opts: { commitSha?: string; trigger: Trigger; preview?: PreviewTarget; branch?: string }, now: Date): Promise<Deployment> {
-  // A caller that read the project already (a push) names its synced branch: one lookup fewer.
-  const branch = opts.preview?.branch ?? opts.branch ?? (await m.Project.findById(projectId, { github_branch: 1 }).lean())?.github_branch ?? 'main';
+  // The organization keeps the queue's head in step (queue-heads.ts): the claim reads the queue by it.
+  const project = await m.Project.findById(projectId, { github_branch: 1, org_id: 1 }).lean();
+  const branch = opts.preview?.branch ?? opts.branch ?? project?.github_branch ?? 'main';
   for (let attempt = 1; ; attempt++) {
     try {
       const d = await m.Deployment.findOneAndUpdate(
@@ -73,15 +75,16 @@ export async function enqueueDeployment(m: Models, projectId: string, opts: { co
           ...(opts.commitSha || FORCED.has(opts.trigger) ? { $set: { ...(opts.commitSha ? { commit_sha: opts.commitSha } : {}), ...(FORCED.has(opts.trigger) ? { force: true } : {}) } } : {}),
           $setOnInsert: {
             _id: randomUUID(), trigger: opts.trigger, started_at: now, next_attempt_at: now, fencing: 0, attempts: 0,
-            branch, preview_label: opts.preview?.label ?? null, preview_url: opts.preview?.url ?? null,
+            branch, preview_label: opts.preview?.label ?? null, preview_url: opts.preview?.url ?? null, queue_org: project?.org_id ?? null,
             ...(opts.commitSha ? {} : { commit_sha: null }),
             ...(FORCED.has(opts.trigger) ? {} : { force: false }),
           },
         },
         { upsert: true, returnDocument: 'after', sort: { started_at: 1, _id: 1 } },
-      ).lean();
-      queueEvents(m).emit('queued', { deploymentId: (d as Deployment)._id });
-      return d as Deployment;
+      ).lean() as Deployment;
+      await markQueued(m, d.queue_org, d.next_attempt_at ?? now, d.started_at ?? now);
+      queueEvents(m).emit('queued', { deploymentId: d._id });
+      return d;
     } catch (err) {
       if ((err as { code?: unknown })?.code !== 11000 || attempt >= ENQUEUE_ATTEMPTS) throw err;
     }
@@ -105,8 +108,9 @@ export async function startCiDeployment(m: Models, projectId: string, opts: { co
   const busy = await m.Deployment.exists({ project_id: projectId, status: 'building', lease_expires_at: { $gte: now } });
   if (busy) throw new AppError(409, 'conflict', 'Another build of this project is in progress; run the CI job again when it has finished');
   const token = `bt_${randomBytes(24).toString('base64url')}`;
-  const project = await m.Project.findById(projectId, { github_branch: 1 }).lean();
+  const project = await m.Project.findById(projectId, { github_branch: 1, org_id: 1 }).lean();
   const created = await m.Deployment.create({
+    queue_org: project?.org_id ?? null,
     project_id: projectId, status: 'building', commit_sha: opts.commitSha, trigger: 'ci', started_at: now, branch: project?.github_branch ?? 'main',
     lease_owner: opts.owner, lease_expires_at: new Date(now.getTime() + leaseMs), fencing: 1, attempts: 1,
     token_hash: hashToken(token), token_expires_at: new Date(now.getTime() + TOKEN_TTL_MS),
@@ -179,6 +183,7 @@ export async function releaseJob(m: Models, proof: LeaseProof, now: Date): Promi
     $inc: { attempts: -1 },
   }).lean();
   if (!d) throw leaseLost();
+  await markQueued(m, d.queue_org, now, d.started_at ?? now);
   queueEvents(m).emit('released', { deploymentId: d._id });
 }
 
@@ -196,6 +201,7 @@ export async function completeJob(m: Models, proof: LeaseProof, report: JobRepor
       $set: { status: 'queued', lease_owner: null, lease_expires_at: null, token_hash: null, next_attempt_at: new Date(now.getTime() + delay), error: report.error ?? null },
     }, { returnDocument: 'after' }).lean();
     if (!requeued) throw leaseLost();
+    await markQueued(m, requeued.queue_org, requeued.next_attempt_at ?? now, requeued.started_at ?? now);
     queueEvents(m).emit('retried', { deploymentId: requeued._id, runnableAt: requeued.next_attempt_at ?? undefined });
     return requeued as Deployment;
   }
@@ -218,10 +224,12 @@ export async function finish(m: Models, d: Deployment, report: JobReport, now: D
       // The builder read the commit (own repositories too): kept with the sha it describes (dashboard/commit-info.ts).
       ...(report.commit_message !== undefined && report.commit_author !== undefined && (report.commit_sha ?? d.commit_sha)
         ? { commit_info: { sha: report.commit_sha ?? d.commit_sha, message: report.commit_message, author: report.commit_author } } : {}),
-      lease_owner: null, lease_expires_at: null, token_hash: null, token_expires_at: null,
+      lease_owner: null, lease_expires_at: null, token_hash: null, token_expires_at: null, queue_org: null,
     },
   }, { returnDocument: 'after' }).lean();
   if (!done) throw leaseLost();
+  // The project's next deployment may run now.
+  await markUnblocked(m, d.queue_org, now);
   // Its rollback copies are dropped in the background: the answer does not wait for them.
   if (report.status === 'deployed') discardAttempt(m, done._id);
   queueEvents(m).emit('finished', { deploymentId: done._id, projectId: done.project_id, status: report.status, buildMs: d.claimed_at ? now.getTime() - new Date(d.claimed_at).getTime() : undefined, reason });

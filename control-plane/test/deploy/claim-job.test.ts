@@ -20,7 +20,7 @@ t.test('claim job', async (t) => {
     const docs = await m.Project.insertMany(Array.from({ length: count }, () => ({ org_id: org.id, name: 'P', slug: `claim-${process.pid}-${++n}` })));
     return { org: org.id, projects: docs.map((d) => d._id as string) };
   };
-  const fresh = async () => { await m.Deployment.deleteMany({}); };
+  const fresh = async () => { await m.Deployment.deleteMany({}); await m.ClaimHead.deleteMany({}); };
 
   t.test('should build the branch head at claim time, not the commit of the push that queued it', async (t) => {
     await fresh();
@@ -61,10 +61,9 @@ t.test('claim job', async (t) => {
     for (const [i, id] of big.projects.entries()) await enqueueDeployment(m, id, { trigger: 'push', commitSha: sha('1') }, at(i));
     // The small organization pushes after all 300.
     for (const [i, id] of small.projects.entries()) await enqueueDeployment(m, id, { trigger: 'push', commitSha: sha('2') }, at(1000 + i));
-    const fair = new FairShare();
     const orgOf = new Map([...big.projects.map((p) => [p, 'big'] as const), ...small.projects.map((p) => [p, 'small'] as const)]);
     const order: string[] = [];
-    for (let i = 0; i < 8; i++) order.push(orgOf.get((await claimJob(m, `w${i}`, at(2000), 60_000, { fairShare: fair }))!.deployment.project_id)!);
+    for (let i = 0; i < 8; i++) order.push(orgOf.get((await claimJob(m, `w${i}`, at(2000), 60_000))!.deployment.project_id)!);
     t.same(order, ['big', 'small', 'big', 'small', 'big', 'small', 'big', 'big'], 'turns alternate while both wait; oldest first on a tie');
   });
 
@@ -76,10 +75,9 @@ t.test('claim job', async (t) => {
       await enqueueDeployment(m, free.projects[i], { trigger: 'push', commitSha: sha('3') }, at(2 * i));
       await enqueueDeployment(m, team.projects[i], { trigger: 'push', commitSha: sha('4') }, at(2 * i + 1));
     }
-    const fair = new FairShare();
     const teamSet = new Set(team.projects);
     let teamBuilds = 0;
-    for (let i = 0; i < 25; i++) if (teamSet.has((await claimJob(m, `w${i}`, at(5000), 60_000, { fairShare: fair }))!.deployment.project_id)) teamBuilds++;
+    for (let i = 0; i < 25; i++) if (teamSet.has((await claimJob(m, `w${i}`, at(5000), 60_000))!.deployment.project_id)) teamBuilds++;
     t.equal(teamBuilds, 20, 'team (weight 4) gets 20 of 25 builds, free (weight 1) 5');
   });
 

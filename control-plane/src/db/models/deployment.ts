@@ -46,9 +46,16 @@ export const deploymentSchema = new Schema({
   log: { type: [String], default: undefined },
   /** `{ sha, message, author }` of the commit built: its subject line and `Name <email>`, read from the managed repository when first shown (dashboard/commit-info.ts); stale once `commit_sha` moves on. */
   commit_info: { type: Schema.Types.Mixed, default: null },
+  /**
+   * The project's organization while the deployment is queued or building, null once it ended:
+   * a claim reads one organization's open deployments by it (deploy/queue-heads.ts).
+   */
+  queue_org: { type: String, default: null },
 }, { versionKey: false });
 deploymentSchema.index({ project_id: 1, started_at: -1 });
 deploymentSchema.index({ status: 1, next_attempt_at: 1 });
+deploymentSchema.index({ queue_org: 1, status: 1, started_at: 1 });
+deploymentSchema.index({ status: 1, lease_expires_at: 1 });
 /**
  * At most one fresh queued deployment per site of a project (production, whose `preview_label`
  * is null, and each branch preview): the key that makes a trigger join the queued sync

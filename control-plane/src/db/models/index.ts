@@ -3,6 +3,7 @@
  */
 import type { Connection, Model } from 'mongoose';
 import { collapseFreshQueued } from '../collapse-fresh-queued.ts';
+import { backfillQueueOrgs } from '../backfill-queue-orgs.ts';
 import { analyticsEventSchema, analyticsSaltSchema, type AnalyticsEvent, type AnalyticsSalt } from './analytics-event.ts';
 import { analyticsDayUniquesSchema, analyticsRollupSchema, analyticsVisitorDaySchema, analyticsVisitorHourSchema, type AnalyticsDayUniques, type AnalyticsRollup, type AnalyticsVisitorDay, type AnalyticsVisitorHour } from './analytics-rollup.ts';
 import { apiKeySchema, type ApiKey } from './api-key.ts';
@@ -10,6 +11,7 @@ import { organizationSchema, type Organization } from './organization.ts';
 import { projectSchema, type Project } from './project.ts';
 import { usageCounterSchema, type UsageCounter } from './usage-counter.ts';
 import { deploymentSchema, OLD_FRESH_QUEUED_INDEX, type Deployment } from './deployment.ts';
+import { claimHeadSchema, type ClaimHead } from './claim-head.ts';
 import { pageSchema, type Page } from './page.ts';
 import { webhookDeliverySchema, type WebhookDelivery } from './webhook-delivery.ts';
 import { auditEntrySchema, type AuditEntry } from './audit-entry.ts';
@@ -38,6 +40,7 @@ export interface Models {
   Project: Model<Project>;
   UsageCounter: Model<UsageCounter>;
   Deployment: Model<Deployment>;
+  ClaimHead: Model<ClaimHead>;
   Page: Model<Page>;
   WebhookDelivery: Model<WebhookDelivery>;
   AnalyticsEvent: Model<AnalyticsEvent>;
@@ -81,6 +84,7 @@ export function models(connection: Connection): Models {
       Project: connection.model<Project>('Project', projectSchema, 'projects'),
       UsageCounter: connection.model<UsageCounter>('UsageCounter', usageCounterSchema, 'usage_counters'),
       Deployment: connection.model<Deployment>('Deployment', deploymentSchema, 'deployments'),
+      ClaimHead: connection.model<ClaimHead>('ClaimHead', claimHeadSchema, 'claim_heads'),
       Page: connection.model<Page>('Page', pageSchema, 'pages'),
       WebhookDelivery: connection.model<WebhookDelivery>('WebhookDelivery', webhookDeliverySchema, 'webhook_deliveries'),
       AnalyticsEvent: connection.model<AnalyticsEvent>('AnalyticsEvent', analyticsEventSchema, 'analytics_events'),
@@ -123,6 +127,8 @@ export function models(connection: Connection): Models {
 export async function syncIndexes(connection: Connection): Promise<void> {
   const m = models(connection);
   await collapseFreshQueued(m, new Date());
+  // Claims read the queue by organization (deploy/queue-heads.ts): open deployments from before get theirs.
+  await backfillQueueOrgs(m, new Date());
   // The per-project index became per site (previews); the old one would refuse a preview queued beside production.
   if (await m.Deployment.collection.indexExists(OLD_FRESH_QUEUED_INDEX).catch(() => false)) await m.Deployment.collection.dropIndex(OLD_FRESH_QUEUED_INDEX);
   // Domains once keyed by hostname: the unique index on verified hostnames needs the field.
@@ -130,4 +136,4 @@ export async function syncIndexes(connection: Connection): Promise<void> {
   for (const model of Object.values(m)) await (model as Model<unknown>).createIndexes();
 }
 
-export type { AnalyticsEvent, AnalyticsSalt, ApiKey, AuditEntry, ServerSecret, WebhookEndpoint, WebhookMessage, ChatChannel, Organization, Project, UsageCounter, Deployment, Page, WebhookDelivery, User, Membership, Session, OwnerClaim, Invitation, Domain, Preview, GithubInstallation, SsoConnection, SsoDomain, SsoPending, SsoAssertion, PublishJournal, Certificate, AcmeAccount, AcmeChallenge };
+export type { AnalyticsEvent, AnalyticsSalt, ApiKey, AuditEntry, ServerSecret, WebhookEndpoint, WebhookMessage, ChatChannel, Organization, Project, UsageCounter, Deployment, ClaimHead, Page, WebhookDelivery, User, Membership, Session, OwnerClaim, Invitation, Domain, Preview, GithubInstallation, SsoConnection, SsoDomain, SsoPending, SsoAssertion, PublishJournal, Certificate, AcmeAccount, AcmeChallenge };
