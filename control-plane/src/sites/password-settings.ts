@@ -8,6 +8,7 @@
 import { z } from 'zod';
 import type { Models } from '../db/models/index.ts';
 import { hasFeature, requireFeature } from '../entitlements/resolver.ts';
+import { conflict } from '../errors.ts';
 import { hashSitePassword } from './site-password.ts';
 
 /** Body of `PUT /projects/{id}/password`. */
@@ -32,6 +33,9 @@ export async function sitePasswordView(c: Ctx, orgId: string, project: { site_pa
 /** Sets (or replaces) the site password; every visitor signed in before must sign in again. */
 export async function setSitePassword(c: Ctx, orgId: string, projectId: string, password: string): Promise<SitePasswordView> {
   await requireFeature(c.m, orgId, 'password_protection', c.now, c.upgradeUrl);
+  // Readers who sign in as themselves (sites/reader-auth/) and a shared password exclude each other.
+  const current = await c.m.Project.findOne({ _id: projectId, org_id: orgId }, { reader_auth: 1 }).lean();
+  if (current?.reader_auth?.mode) throw conflict('Readers sign in to the site; turn that off before setting a password');
   const hash = await hashSitePassword(password);
   const updated = await c.m.Project.findOneAndUpdate({ _id: projectId, org_id: orgId }, { $set: { site_password_hash: hash, site_password_set_at: c.now } }, { returnDocument: 'after' }).lean();
   return sitePasswordView(c, orgId, updated ?? {});

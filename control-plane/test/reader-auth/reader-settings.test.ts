@@ -81,6 +81,10 @@ t.test('reader authentication settings', async (t) => {
     const res = await dash(api, 'PUT', path, { auth: pro.auth, body: JWT });
     t.same([res.status, res.body], [409, { error: 'conflict', message: 'The site has a password; remove it before readers sign in another way' }]);
     await dash(api, 'DELETE', `/projects/${project.id}/password`, { auth: pro.auth });
+    t.equal((await dash(api, 'PUT', path, { auth: pro.auth, body: JWT })).status, 200);
+    const password = await dash(api, 'PUT', `/projects/${project.id}/password`, { auth: pro.auth, body: { password: 'long enough secret' } });
+    t.same([password.status, password.body], [409, { error: 'conflict', message: 'Readers sign in to the site; turn that off before setting a password' }], 'and the other way round');
+    await dash(api, 'DELETE', path, { auth: pro.auth });
   });
 
   t.test('another organization can neither read nor change the settings', async (t) => {
