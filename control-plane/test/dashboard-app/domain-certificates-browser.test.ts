@@ -5,7 +5,7 @@
  * connections (nothing listens on its port), which is a real failure the scheduler records.
  */
 import t from 'tap';
-import { addMember, launchBrowser, seriousViolations } from '../helpers/dashboard-browser.ts';
+import { addMember, launchBrowser, seriousViolations, signedInPage } from '../helpers/dashboard-browser.ts';
 import { startTestPlatform } from '../helpers/platform.ts';
 import { freePort } from '../helpers/pebble.ts';
 
@@ -32,14 +32,8 @@ t.test('dashboard: domain certificates', async (t) => {
 
   const browser = await launchBrowser();
   t.teardown(() => browser.close());
-  const page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
-  page.setDefaultTimeout(90_000);
-  page.on('dialog', (d) => d.accept());
-  await page.goto(`${origin}/sign-in`);
-  await page.getByLabel('Email').fill(OWNER);
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-  await page.getByRole('heading', { level: 1, name: 'Projects' }).waitFor();
+  const pageErrors: string[] = [];
+  const page = await signedInPage(browser, origin, OWNER, PASSWORD, pageErrors);
   await page.goto(`${origin}/projects/${project.id}/domains`);
   await page.getByRole('heading', { level: 1, name: 'Custom domains' }).waitFor();
 
@@ -71,5 +65,6 @@ t.test('dashboard: domain certificates', async (t) => {
     t.match(text, 'The site is served over HTTPS, and plain HTTP visits are redirected to it.');
     t.match(text, /valid until .+, renewed automatically/);
     t.equal(await row.getByRole('button', { name: 'Try again now' }).count(), 0, 'nothing to retry');
+    t.same(pageErrors, [], 'no page error');
   });
 });
