@@ -15,11 +15,12 @@ t.test('link-check', async (t) => {
   });
 
   t.test('should read a page\'s source name as the page, as Mintlify serves it', async (t) => {
-    t.same(resolveLink('/assistant/index', '/a', ''), { path: '/assistant', hash: '' });
-    t.same(resolveLink('/index#top', '/a', ''), { path: '/', hash: 'top' });
-    t.same(resolveLink('./chat.mdx', '/guides/start', ''), { path: '/guides/chat', hash: '' });
-    t.same(resolveLink('../api/index.mdx#auth', '/guides/start', ''), { path: '/api', hash: 'auth' });
-    t.same(resolveLink('/docs/assistant/index', '/a', '/docs'), { path: '/assistant', hash: '' });
+    // [href, written on, base path] → the page and fragment it names
+    const cases: [string, string, string, string, string][] = [
+      ['/assistant/index', '/a', '', '/assistant', ''], ['/index#top', '/a', '', '/', 'top'], ['./chat.mdx', '/guides/start', '', '/guides/chat', ''],
+      ['../api/index.mdx#auth', '/guides/start', '', '/api', 'auth'], ['/docs/assistant/index', '/a', '/docs', '/assistant', ''],
+    ];
+    for (const [href, on, base, path, hash] of cases) t.same(resolveLink(href, on, base), { path, hash }, href);
   });
 
   t.test('should count a path a redirect pattern matches as reached', async (t) => {
