@@ -19,7 +19,7 @@ import { randomBytes } from 'node:crypto';
 import type { Deployment, Models, Project } from '../db/models/index.ts';
 import type { PlanId } from '../db/models/organization.ts';
 import { PLAN_WEIGHTS } from './fair-share.ts';
-import { chargeOrg, HEADS_PER_CLAIM, readyOrgs, refreshHead } from './queue-heads.ts';
+import { chargeOrg, HEADS_PER_CLAIM, readyOrgs, refreshHead, runnableOf } from './queue-heads.ts';
 import { restoreBeforeAttempt } from './publish-rollback.ts';
 import { queueEvents } from './queue-events.ts';
 import { finish, hashToken, LEASE_MS, MAX_ATTEMPTS, poisonMessage, TOKEN_TTL_MS, type ClaimedJob } from './queue.ts';
@@ -49,20 +49,6 @@ type Candidate = Deployment & { org: string };
 
 /** Runnable deployments of one organization a claim reads at once, oldest first. */
 const CANDIDATES_PER_ORG = 4;
-
-/**
- * The runnable queued deployments of `org`, oldest first, leaving out projects another build
- * holds a lease on (one build per project at a time). Two indexed reads of that organization's
- * open deployments only.
- */
-async function runnableOf(m: Models, org: string, now: Date): Promise<Candidate[]> {
-  const busy = await m.Deployment.distinct('project_id', { queue_org: org, status: 'building', lease_expires_at: { $gte: now } }) as string[];
-  const list = await m.Deployment.find({
-    queue_org: org, status: 'queued', next_attempt_at: { $lte: now },
-    ...(busy.length ? { project_id: { $nin: busy } } : {}),
-  }).sort({ started_at: 1, _id: 1 }).limit(CANDIDATES_PER_ORG).lean() as Deployment[];
-  return list.map((d) => ({ ...d, org }));
-}
 
 /** Builds whose lease ran out (their builder died or stalled), earliest first: taken over before queued work. */
 async function expiredLeases(m: Models, now: Date): Promise<Candidate[]> {
@@ -101,7 +87,10 @@ export async function claimJob(m: Models, workerId: string, now: Date, leaseMs =
   }
   for (const head of orgs) {
     let job: ClaimedProjectJob | undefined;
-    for (const c of await runnableOf(m, head._id, now)) if ((job = await tryClaim(m, c, workerId, now, leaseMs, opts))) break;
+    // Read again while other claims take the ones read first (each round, they took some).
+    for (let list = await runnableOf(m, head._id, now, CANDIDATES_PER_ORG); list.length && !job; list = job ? [] : await runnableOf(m, head._id, now, CANDIDATES_PER_ORG)) {
+      for (const c of list) if ((job = await tryClaim(m, { ...c, org: head._id }, workerId, now, leaseMs, opts))) break;
+    }
     // Its head moves on: to its next oldest deployment, or past it while nothing there can run.
     await refreshHead(m, head, now, !job);
     if (job) return job;

@@ -15,8 +15,9 @@
  * one while both have work waiting. Weights only divide the fleet when it is busy; an idle fleet
  * builds anyone's job at once.
  *
- * The tags live in the control plane's memory (one control plane claims for the whole fleet): a
- * restart starts every organization level, which is fair too.
+ * This class is the rule in memory (the fleet simulation and tests use it); claims keep the same
+ * tags in the database (queue-heads.ts: `chargeOrg`, `readyOrgs`) so that a restart keeps them
+ * and every control plane sharing the database follows the same turns.
  */
 import type { PlanId } from '../db/models/organization.ts';
 

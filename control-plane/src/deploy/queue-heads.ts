@@ -16,7 +16,7 @@
  * The fair-share tags live here too (persisted: a restart keeps them; every control plane sharing
  * the database sees the same): see {@link chargeOrg}.
  */
-import type { Models } from '../db/models/index.ts';
+import type { Deployment, Models } from '../db/models/index.ts';
 import { FAIR_SHARE_CLOCK_ID, type ClaimHead } from '../db/models/claim-head.ts';
 
 /** Organizations a claim considers per look (those with the smallest start tags). */
@@ -68,9 +68,26 @@ export async function refreshHead(m: Models, head: Pick<ClaimHead, '_id' | 'seq'
     return;
   }
   let next = new Date(soonest.next_attempt_at ?? now);
-  if (foundNothing && next <= now) next = lease?.lease_expires_at ? new Date(lease.lease_expires_at) : new Date(now.getTime() + 1);
+  // Nothing was runnable when the claim looked (or other claims took it first): past it only
+  // while every runnable deployment waits for its project's build.
+  if (foundNothing && next <= now && !await runnableNow(m, org, now)) next = lease?.lease_expires_at ? new Date(lease.lease_expires_at) : new Date(now.getTime() + 1);
   await m.ClaimHead.updateOne(filter, { $set: { ready_at: next, since: oldest.started_at } });
 }
+
+/**
+ * The runnable queued deployments of `org`, oldest first, leaving out projects another build
+ * holds a lease on (one build per project at a time): two indexed reads of that organization's
+ * open deployments only.
+ */
+export async function runnableOf(m: Models, org: string, now: Date, limit: number): Promise<Deployment[]> {
+  const busy = await m.Deployment.distinct('project_id', { queue_org: org, status: 'building', lease_expires_at: { $gte: now } }) as string[];
+  return m.Deployment.find({
+    queue_org: org, status: 'queued', next_attempt_at: { $lte: now },
+    ...(busy.length ? { project_id: { $nin: busy } } : {}),
+  }).sort({ started_at: 1, _id: 1 }).limit(limit).lean() as Promise<Deployment[]>;
+}
+
+const runnableNow = async (m: Models, org: string, now: Date) => (await runnableOf(m, org, now, 1)).length > 0;
 
 /**
  * Charges `org` one build at `weight` (start-time fair queuing, fair-share.ts): S = max(V, F),
