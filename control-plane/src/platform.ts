@@ -164,7 +164,7 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
     m: cp.m, store, sitesDomain: env.SITES_DOMAIN, siteUrlTemplate: () => cp.deps.env.siteUrlTemplate, host: env.SITE_HOST, port: opts.sitePort ?? env.SITE_PORT,
     gate: readerGate({
       m: cp.m, trustProxy: env.TRUST_PROXY, now: opts.now, allowHosts: () => services.fetchAllowHosts ?? [],
-      password: passwordGate({ m: cp.m, trustProxy: env.TRUST_PROXY, now: opts.now, branding }),
+      password: passwordGate({ m: cp.m, trustProxy: env.TRUST_PROXY, now: opts.now, branding }), branding,
     }),
     branding,
     handle: chainHandlers(

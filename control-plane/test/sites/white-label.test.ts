@@ -3,6 +3,8 @@ import { launchBrowser } from '../../../site-template/test/helpers/browser.ts';
 import { POWERED_BY_CLASS, POWERED_BY_GENERATOR, POWERED_BY_TEXT } from '@folio/site-template/shared/powered-by.ts';
 import { BRANDING_TTL_MS } from '../../src/sites/site-branding.ts';
 import { setSitePassword } from '../../src/sites/password-settings.ts';
+import { setReaderAuth } from '../../src/sites/reader-auth/reader-settings.ts';
+import { JWT_SETTINGS } from '../reader-auth/reader-site.ts';
 import { startTestPlatform } from '../helpers/platform.ts';
 
 /**
@@ -145,6 +147,25 @@ t.test('white labeling', async (t) => {
       }
     }
     for (const plan of plans) await m.Project.updateOne({ _id: sites[plan].id }, { $set: { site_password_hash: null, site_password_set_at: null } });
+  });
+
+  t.test('should brand the readers\' sign-in page on free and pro only, titled with the site\'s name', async (t) => {
+    const ctx = { m, now: new Date(), upgradeUrl: 'https://folio.dev/pricing' };
+    for (const plan of plans) {
+      // Signed-in readers are a pro feature that keeps working after a downgrade: set it on pro, then move the plan.
+      await m.Organization.updateOne({ _id: sites[plan].orgId }, { $set: { plan: 'pro' } });
+      await setReaderAuth(ctx, sites[plan].orgId, sites[plan].id, JWT_SETTINGS);
+      await m.Organization.updateOne({ _id: sites[plan].orgId }, { $set: { plan } });
+    }
+    for (let i = 0; i < 80 && (await tp.site(sites.team.slug, '/_folio/sign-in')).body.includes(POWERED_BY_TEXT); i++) await new Promise((r) => setTimeout(r, BRANDING_TTL_MS / 4));
+    for (const plan of plans) {
+      const res = await tp.site(sites[plan].slug, '/_folio/sign-in');
+      t.equal(res.status, 200, `${plan} sign-in page`);
+      t.match(res.body, `<title>Acme ${plan} — sign in</title>`, `${plan}: the site's name`);
+      if (plan === 'team') t.notMatch(res.body, PLATFORM_WORD, 'team sign-in page');
+      else t.match(res.body, `>${POWERED_BY_TEXT}</a></div></main>`, `${plan}: the badge under the button`);
+    }
+    for (const plan of plans) await m.Project.updateOne({ _id: sites[plan].id }, { $set: { reader_auth: null } });
   });
 
   t.test('should keep the badge visible, small and clear of the content at 390 and 1280 px', async (t) => {

@@ -1,9 +1,11 @@
 /**
  * The pages a reader sees around signing in: the sign-in page and the refusal page. They name
  * the site and nothing of its content (no page title, no navigation), are never cached or
- * indexed, and run no script.
+ * indexed, and run no script. On free and pro the "Powered by Folio" badge sits under the form
+ * (`branded`, sites/site-branding.ts); on team and enterprise nothing names the platform.
  */
 import type http from 'node:http';
+import { POWERED_BY_HTML } from '@folio/site-template/shared/powered-by.ts';
 import { escapeHtml } from '../../http/escape-html.ts';
 
 const STYLE = `body{margin:0;min-height:100vh;display:grid;place-items:center;font:16px/1.5 system-ui,sans-serif;background:#f6f7f9;color:#1c1f24}
@@ -24,9 +26,9 @@ ${body}
 `;
 }
 
-/** Sends a reader page with the headers of everything private. */
-export function answerPage(req: http.IncomingMessage, res: http.ServerResponse, status: number, html: string): void {
-  const body = Buffer.from(html);
+/** Sends a reader page with the headers of everything private; `branded` adds the badge. */
+export function answerPage(req: http.IncomingMessage, res: http.ServerResponse, status: number, html: string, branded = false): void {
+  const body = Buffer.from(branded ? html.replace('</main>', `${POWERED_BY_HTML}</main>`) : html);
   res.statusCode = status;
   res.setHeader('Cache-Control', 'private, no-store');
   res.setHeader('Vary', 'Cookie');
