@@ -19,7 +19,7 @@
 import { z } from 'zod';
 import type { Role } from '../db/models/membership.ts';
 import { accessModels } from '../db/models/access-models.ts';
-import { checkLifetimeCap } from '../entitlements/resolver.ts';
+import { checkLifetimeCap, withOrgLock } from '../entitlements/resolver.ts';
 import { assertCanGrant, groupRolesByUser } from '../roles/grant.ts';
 import { rolePermissions } from '../roles/resolve.ts';
 import { can, withinPermissions } from '../roles/roles.ts';
@@ -100,13 +100,16 @@ export function registerMemberRoutes(router: DashboardRouter, _deps: Deps): void
       if (user && await deps.m.Membership.exists({ org_id: session.orgId, user_id: user._id })) {
         throw new AppError(409, 'already_member', `email: ${body.email} is already a member`);
       }
-      await deps.m.Invitation.deleteMany({ org_id: session.orgId, email: body.email });
-      await checkLifetimeCap(deps.m, session.orgId, 'max_dashboard_members', deps.now(), deps.env.UPGRADE_URL);
       const token = newToken();
       const now = deps.now();
-      const inv = await deps.m.Invitation.create({
-        org_id: session.orgId, email: body.email, role: body.role, token_hash: tokenHash(token), invited_by: session.userId,
-        created_at: now, expires_at: new Date(now.getTime() + INVITATION_TTL_MS),
+      // Under the organization's seat lock: of concurrent invitations for the last seat, one gets it.
+      const inv = await withOrgLock(deps.m, session.orgId, 'seat', async () => {
+        await deps.m.Invitation.deleteMany({ org_id: session.orgId, email: body.email });
+        await checkLifetimeCap(deps.m, session.orgId, 'max_dashboard_members', deps.now(), deps.env.UPGRADE_URL);
+        return deps.m.Invitation.create({
+          org_id: session.orgId, email: body.email, role: body.role, token_hash: tokenHash(token), invited_by: session.userId,
+          created_at: now, expires_at: new Date(now.getTime() + INVITATION_TTL_MS),
+        });
       });
       await auditAction(ctx, deps, session, 'member.invited', { type: 'invitation', id: inv._id, name: body.email }, { role: body.role });
       return {

@@ -11,7 +11,7 @@ import type Koa from 'koa';
 import { recordAudit } from '../audit/record.ts';
 import type { Role } from '../db/models/membership.ts';
 import type { SsoProtocol } from '../db/models/sso-connection.ts';
-import { checkLifetimeCap, requireFeature } from '../entitlements/resolver.ts';
+import { checkLifetimeCap, requireFeature, withOrgLock } from '../entitlements/resolver.ts';
 import { AppError } from '../errors.ts';
 import type { Deps } from '../http/route.ts';
 import { emailDomain } from '../sso/require-sso.ts';
@@ -40,16 +40,20 @@ async function seatFor(deps: Deps, orgId: string, userId: string, email: string,
     return { role: existing.role as Role, provisioned: false };
   }
   const invitation = await deps.m.Invitation.findOneAndDelete({ org_id: orgId, email, expires_at: { $gt: deps.now() } }).lean();
-  if (!invitation) {
-    try {
-      await checkLifetimeCap(deps.m, orgId, 'max_dashboard_members', deps.now(), deps.env.UPGRADE_URL);
-    } catch (err) {
-      if (err instanceof AppError && err.code === 'plan_limit_reached') throw new SsoFailure('plan_limit_reached', err.message);
-      throw err;
-    }
-  }
   const role = (invitation?.role ?? defaultRole) as Role;
-  await deps.m.Membership.create({ org_id: orgId, user_id: userId, role, created_at: deps.now() });
+  // An invitation held its seat; anyone else takes one under the seat lock, checked against the cap.
+  if (invitation) await deps.m.Membership.create({ org_id: orgId, user_id: userId, role, created_at: deps.now() });
+  else {
+    await withOrgLock(deps.m, orgId, 'seat', async () => {
+      try {
+        await checkLifetimeCap(deps.m, orgId, 'max_dashboard_members', deps.now(), deps.env.UPGRADE_URL);
+      } catch (err) {
+        if (err instanceof AppError && err.code === 'plan_limit_reached') throw new SsoFailure('plan_limit_reached', err.message);
+        throw err;
+      }
+      await deps.m.Membership.create({ org_id: orgId, user_id: userId, role, created_at: deps.now() });
+    });
+  }
   return { role, provisioned: true };
 }
 

@@ -125,21 +125,27 @@ function limitReached(org: Organization, feature: LifetimeQuota, quota: number, 
     { extra: { upgrade_url: upgradeUrl } });
 }
 
-/** How long a project-creation lock holds if its holder dies. */
-const PROJECT_LOCK_MS = 10_000;
+/** How long an organization's lock holds if its holder dies. */
+const ORG_LOCK_MS = 10_000;
+
+/** What an organization's lock guards: creating a project, or taking a dashboard seat. */
+export type OrgLock = 'project' | 'seat';
 
 /**
- * Runs `fn` (check the cap, create the project) while holding the organization's project lock,
- * taken with one conditional update: concurrent creations of one organization run one at a
- * time, so the count they check is the count they create against. Other organizations never wait.
+ * Runs `fn` (check the cap, then create the project or take the seat) while holding the
+ * organization's `kind` lock, taken with one conditional update on the organization: concurrent
+ * creations of one organization, on one control plane or several sharing the database, run one
+ * at a time, so the count they check is the count they create against. Other organizations, and
+ * the other kind of lock, never wait.
  */
-export async function withProjectLock<T>(m: Models, orgId: string, fn: () => Promise<T>): Promise<T> {
+export async function withOrgLock<T>(m: Models, orgId: string, kind: OrgLock, fn: () => Promise<T>): Promise<T> {
   const token = randomUUID();
+  const [lock, until] = [`${kind}_lock`, `${kind}_lock_until`];
   for (;;) {
     const now = new Date();
     const taken = await m.Organization.findOneAndUpdate(
-      { _id: orgId, $or: [{ project_lock_until: null }, { project_lock_until: { $exists: false } }, { project_lock_until: { $lt: now } }] },
-      { $set: { project_lock: token, project_lock_until: new Date(now.getTime() + PROJECT_LOCK_MS) } },
+      { _id: orgId, $or: [{ [until]: null }, { [until]: { $exists: false } }, { [until]: { $lt: now } }] },
+      { $set: { [lock]: token, [until]: new Date(now.getTime() + ORG_LOCK_MS) } },
     ).lean();
     if (taken) break;
     if (!(await m.Organization.exists({ _id: orgId }))) return fn();
@@ -148,9 +154,12 @@ export async function withProjectLock<T>(m: Models, orgId: string, fn: () => Pro
   try {
     return await fn();
   } finally {
-    await m.Organization.updateOne({ _id: orgId, project_lock: token }, { $set: { project_lock: null, project_lock_until: null } });
+    await m.Organization.updateOne({ _id: orgId, [lock]: token }, { $set: { [lock]: null, [until]: null } });
   }
 }
+
+/** {@link withOrgLock} for creating a project. */
+export const withProjectLock = <T>(m: Models, orgId: string, fn: () => Promise<T>): Promise<T> => withOrgLock(m, orgId, 'project', fn);
 
 /**
  * Settles concurrent creations past `max_projects`: the check before creating can pass for two

@@ -21,7 +21,7 @@ import { randomUUID } from 'node:crypto';
 import type Koa from 'koa';
 import { accessModels, type ScimUser } from '../db/models/access-models.ts';
 import { deleteUserSessions } from '../dashboard/session-store.ts';
-import { checkLifetimeCap } from '../entitlements/resolver.ts';
+import { checkLifetimeCap, withOrgLock } from '../entitlements/resolver.ts';
 import { AppError } from '../errors.ts';
 import type { Deps } from '../http/route.ts';
 import { DEFAULT_MEMBER_ROLE } from '../roles/roles.ts';
@@ -185,44 +185,49 @@ export async function createUser(deps: Deps, orgId: string, body: unknown): Prom
   const now = deps.now();
   let user = await deps.m.User.findOne({ email }).lean();
   const member = user ? await deps.m.Membership.findOne({ org_id: orgId, user_id: user._id }).lean() : null;
-  if (!member) await checkLifetimeCap(deps.m, orgId, 'max_dashboard_members', now, deps.env.UPGRADE_URL);
-  let madeUser = false;
-  if (!user) {
-    const displayName = input.displayName ?? input.name?.formatted ?? [input.name?.givenName, input.name?.familyName].filter(Boolean).join(' ');
-    try {
-      user = (await deps.m.User.create({ email, name: displayName.slice(0, 80), password_hash: null, created_at: now })).toObject();
-      madeUser = true;
-    } catch (err) {
-      if (!isDuplicate(err)) throw err;
-      user = await deps.m.User.findOne({ email }).lean();
-      if (!user) throw err;
+  // A new member takes a seat under the organization's seat lock: of concurrent creations for the
+  // last seat, one gets it and the others the plan error.
+  const provision = async (): Promise<{ body: Json; version: number; location: string }> => {
+    if (!member) await checkLifetimeCap(deps.m, orgId, 'max_dashboard_members', now, deps.env.UPGRADE_URL);
+    let madeUser = false;
+    if (!user) {
+      const displayName = input.displayName ?? input.name?.formatted ?? [input.name?.givenName, input.name?.familyName].filter(Boolean).join(' ');
+      try {
+        user = (await deps.m.User.create({ email, name: displayName.slice(0, 80), password_hash: null, created_at: now })).toObject();
+        madeUser = true;
+      } catch (err) {
+        if (!isDuplicate(err)) throw err;
+        user = await deps.m.User.findOne({ email }).lean();
+        if (!user) throw err;
+      }
     }
-  }
-  const id = randomUUID();
-  try {
-    await am.ScimUser.create({
-      _id: id, org_id: orgId, user_id: user._id, user_name: input.userName, user_name_lower: input.userName.toLowerCase(), external_id: input.externalId,
-      display_name: input.displayName, name: input.name, emails: input.emails, active: input.active, version: 1, created_at: now, updated_at: now,
-    });
-  } catch (err) {
-    if (madeUser) await deps.m.User.deleteOne({ _id: user._id });
-    if (!isDuplicate(err)) throw err;
-    const byName = await am.ScimUser.exists({ org_id: orgId, user_name_lower: input.userName.toLowerCase() });
-    throw byName ? userNameTaken(input.userName) : scimError(409, 'uniqueness', `emails: ${email} is already provisioned in this organization under another userName`);
-  }
-  if (!member) {
+    const id = randomUUID();
     try {
-      await deps.m.Membership.create({ org_id: orgId, user_id: user._id, role: DEFAULT_MEMBER_ROLE, active: input.active, created_at: now });
+      await am.ScimUser.create({
+        _id: id, org_id: orgId, user_id: user._id, user_name: input.userName, user_name_lower: input.userName.toLowerCase(), external_id: input.externalId,
+        display_name: input.displayName, name: input.name, emails: input.emails, active: input.active, version: 1, created_at: now, updated_at: now,
+      });
     } catch (err) {
+      if (madeUser) await deps.m.User.deleteOne({ _id: user._id });
       if (!isDuplicate(err)) throw err;
+      const byName = await am.ScimUser.exists({ org_id: orgId, user_name_lower: input.userName.toLowerCase() });
+      throw byName ? userNameTaken(input.userName) : scimError(409, 'uniqueness', `emails: ${email} is already provisioned in this organization under another userName`);
     }
-  } else {
-    await setActive(deps, orgId, user._id, input.active);
-  }
-  if (!input.active) await deleteUserSessions(deps.m, user._id, orgId);
-  const created = await loadUser(deps, orgId, id);
-  const json = await userJson(deps, created);
-  return { body: json, version: created.version, location: (json.meta as Json).location as string };
+    if (!member) {
+      try {
+        await deps.m.Membership.create({ org_id: orgId, user_id: user._id, role: DEFAULT_MEMBER_ROLE, active: input.active, created_at: now });
+      } catch (err) {
+        if (!isDuplicate(err)) throw err;
+      }
+    } else {
+      await setActive(deps, orgId, user._id, input.active);
+    }
+    if (!input.active) await deleteUserSessions(deps.m, user._id, orgId);
+    const created = await loadUser(deps, orgId, id);
+    const json = await userJson(deps, created);
+    return { body: json, version: created.version, location: (json.meta as Json).location as string };
+  };
+  return member ? provision() : withOrgLock(deps.m, orgId, 'seat', provision);
 }
 
 /** Stores a validated user over an existing one (PUT, PATCH). */

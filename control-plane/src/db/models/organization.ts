@@ -18,9 +18,12 @@ export const organizationSchema = new Schema({
   pending_plan: { type: String, enum: [...PLAN_IDS, null], default: null },
   pending_plan_at: { type: Date, default: null },
   created_at: { type: Date, default: () => new Date() },
-  /** Held while one project is being created (see entitlements/resolver.ts `withProjectLock`). */
+  /** Held while one project is being created (see entitlements/resolver.ts `withOrgLock`). */
   project_lock: { type: String, default: null },
   project_lock_until: { type: Date, default: null },
+  /** Held while one dashboard seat is being taken: an invitation, an SSO or SCIM member (`withOrgLock`). */
+  seat_lock: { type: String, default: null },
+  seat_lock_until: { type: Date, default: null },
 }, { versionKey: false });
 
 export type Organization = InferSchemaType<typeof organizationSchema> & { _id: string };
