@@ -5,7 +5,7 @@
  * Nothing on the way shows an internal name.
  */
 import t from 'tap';
-import { addMember, launchBrowser } from '../helpers/dashboard-browser.ts';
+import { addMember, launchBrowser, signedInPage } from '../helpers/dashboard-browser.ts';
 import { jsonReceiver } from '../helpers/json-receiver.ts';
 import { startTestPlatform } from '../helpers/platform.ts';
 
@@ -25,15 +25,8 @@ t.test('dashboard: chat notifications', async (t) => {
 
   const browser = await launchBrowser();
   t.teardown(() => browser.close());
-  const page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
-  // Generous: the dashboard is built on first need, which takes a while on a loaded machine.
-  page.setDefaultTimeout(90_000);
-  page.on('dialog', (d) => d.accept());
-  await page.goto(`${origin}/sign-in`);
-  await page.getByLabel('Email').fill(OWNER);
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-  await page.getByRole('heading', { level: 1, name: 'Projects' }).waitFor();
+  const errors: string[] = [];
+  const page = await signedInPage(browser, origin, OWNER, PASSWORD, errors);
   await page.goto(`${origin}/projects/${projectId}/settings`);
   const section = page.getByRole('region', { name: 'Chat notifications' });
   await section.getByText('No channels yet.').waitFor();
@@ -79,5 +72,6 @@ t.test('dashboard: chat notifications', async (t) => {
     await section.getByRole('button', { name: 'Remove' }).click();
     await section.getByText('No channels yet.').waitFor();
     t.equal(await tp.p.cp.m.ChatChannel.countDocuments({ project_id: projectId }), 0);
+    t.same(errors, [], 'no page error on the way');
   });
 });
