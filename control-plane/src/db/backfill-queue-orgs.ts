@@ -8,8 +8,8 @@ import type { ClaimHead } from './models/claim-head.ts';
  * their project's organization, and that organization's queue head is marked as having work
  * (deploy/queue-heads.ts), so a claim finds them. Runs at start-up; does nothing once done.
  */
-export async function backfillQueueOrgs(m: { Deployment: Model<Deployment>; Project: Model<Project>; ClaimHead: Model<ClaimHead> }, now: Date): Promise<number> {
-  const open = await m.Deployment.find({ status: { $in: ['queued', 'building'] }, queue_org: null }, { project_id: 1, started_at: 1 }).lean();
+export async function backfillQueueOrgs(m: { Deployment: Model<Deployment>; Project: Model<Project>; ClaimHead: Model<ClaimHead> }): Promise<number> {
+  const open = await m.Deployment.find({ status: { $in: ['queued', 'building'] }, queue_org: null }, { project_id: 1, started_at: 1, next_attempt_at: 1 }).lean();
   if (!open.length) return 0;
   const projects = await m.Project.find({ _id: { $in: [...new Set(open.map((d) => d.project_id))] } }, { org_id: 1 }).lean();
   const orgOf = new Map(projects.map((p) => [String(p._id), p.org_id]));
@@ -17,7 +17,7 @@ export async function backfillQueueOrgs(m: { Deployment: Model<Deployment>; Proj
     const org = orgOf.get(d.project_id);
     if (!org) continue;
     await m.Deployment.updateOne({ _id: d._id, queue_org: null }, { $set: { queue_org: org } });
-    await m.ClaimHead.updateOne({ _id: org }, { $min: { ready_at: now, since: d.started_at }, $inc: { seq: 1 }, $setOnInsert: { finish: 0 } }, { upsert: true });
+    await m.ClaimHead.updateOne({ _id: org }, { $min: { ready_at: d.next_attempt_at ?? d.started_at, since: d.started_at }, $inc: { seq: 1 }, $setOnInsert: { finish: 0 } }, { upsert: true });
   }
   return open.length;
 }

@@ -87,4 +87,15 @@ t.test('claims against one shared database', async (t) => {
     t.equal(await claimJob(a.m, 'c9', at(100), 60_000), undefined, 'nothing left');
     t.notOk((await a.m.ClaimHead.findById(one.org).lean())!.ready_at, 'the head says nothing is queued');
   });
+
+  t.test('should give open deployments from before queue heads their organization at start-up, and claim them', async (t) => {
+    await fresh();
+    const old = await orgWithProjects(a.m, 1);
+    // Written as before deployments carried their organization: no queue_org, no queue head.
+    await a.m.Deployment.collection.insertOne({ _id: 'legacy-queued', project_id: old.projects[0], status: 'queued', trigger: 'push', commit_sha: null, started_at: at(0), next_attempt_at: at(0), fencing: 0, attempts: 0 } as never);
+    t.equal(await claimJob(a.m, 'l0', at(10), 60_000), undefined, 'not found before the start-up step');
+    const restarted = await connect();
+    t.equal((await restarted.m.Deployment.findById('legacy-queued').lean())!.queue_org, old.org);
+    t.equal((await claimJob(restarted.m, 'l1', at(10), 60_000))?.deployment._id, 'legacy-queued');
+  });
 });

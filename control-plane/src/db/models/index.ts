@@ -128,7 +128,7 @@ export async function syncIndexes(connection: Connection): Promise<void> {
   const m = models(connection);
   await collapseFreshQueued(m, new Date());
   // Claims read the queue by organization (deploy/queue-heads.ts): open deployments from before get theirs.
-  await backfillQueueOrgs(m, new Date());
+  await backfillQueueOrgs(m);
   // The per-project index became per site (previews); the old one would refuse a preview queued beside production.
   if (await m.Deployment.collection.indexExists(OLD_FRESH_QUEUED_INDEX).catch(() => false)) await m.Deployment.collection.dropIndex(OLD_FRESH_QUEUED_INDEX);
   // Domains once keyed by hostname: the unique index on verified hostnames needs the field.
