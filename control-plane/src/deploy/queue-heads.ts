@@ -6,10 +6,10 @@
  *
  * Kept in step by the queue's transitions, each with one conditional update:
  * - queued, retried, handed back: `ready_at` lowered to when it may run (`$min`), `seq` counted;
- * - a build ended: `ready_at` lowered to now (the project's next deployment may run);
+ * - a build ended: `ready_at` lowered to now (the project's next deployment may run), `seq` counted;
  * - a claim that finds nothing runnable in an organization moves its `ready_at` to the earliest
  *   time something there may run (a backoff, a lease running out), or removes it when nothing is
- *   queued, only if no enqueue came in since it looked (`seq`).
+ *   queued, only if no enqueue or finish came in since it looked (`seq`).
  * `ready_at` is only ever too early, never too late: too early costs one look, too late would
  * starve an organization.
  *
@@ -30,10 +30,13 @@ export async function markQueued(m: Models, org: string | null | undefined, runn
   await m.ClaimHead.updateOne({ _id: org }, { $min: { ready_at: runnableAt, since: startedAt }, $inc: { seq: 1 }, $setOnInsert: { finish: 0 } }, { upsert: true });
 }
 
-/** Records that a build of `org` ended: its project's next deployment may run now. */
+/**
+ * Records that a build of `org` ended: its project's next deployment may run now. Counted in
+ * `seq` like an enqueue, so a claim that looked just before cannot move the head past it.
+ */
 export async function markUnblocked(m: Models, org: string | null | undefined, now: Date): Promise<void> {
   if (!org) return;
-  await m.ClaimHead.updateOne({ _id: org, ready_at: { $exists: true } }, { $min: { ready_at: now } });
+  await m.ClaimHead.updateOne({ _id: org, ready_at: { $exists: true } }, { $min: { ready_at: now }, $inc: { seq: 1 } });
 }
 
 /** The virtual time and the organizations that may have runnable work, in the order a claim tries them. */
