@@ -12,6 +12,7 @@ import { z } from 'zod';
 import type { ThemeName } from '@folio/site-template/shared/types.ts';
 import { expected } from './error-map.ts';
 import { assetRef, text } from './fields.ts';
+import { fontFaces, SAFE_FONT_URL, SERVED_FAMILIES, servedFamily, type FontSource, type MintlifyFonts } from '../fonts/font-families.ts';
 
 /** Mintlify's theme names and the theme of ours each maps to (with a build warning). */
 export const mintlifyThemes = {
@@ -89,7 +90,7 @@ export const mintlifyKeys = {
       type: z.enum(['info', 'warning', 'critical']).optional().describe('Accepted for Mintlify files; the banner keeps the accent colour (warning)'),
       color: z.looseObject({}).optional().describe('Accepted for Mintlify files; the banner keeps the accent colour (warning)'),
     }).optional().describe('A notice above the header of every page'),
-    fonts: z.looseObject({ family: text().optional(), heading: fontFace.optional(), body: fontFace.optional() }).optional().describe('Mintlify alias of typography (families only)'),
+    fonts: z.looseObject({ family: text().optional(), weight: z.number().optional(), source: z.url().optional(), format: z.enum(['woff', 'woff2']).optional(), heading: fontFace.optional(), body: fontFace.optional() }).optional().describe('Mintlify alias of typography; served families load from the site, `source` files from their https host (docs/mintlify.md)'),
     contextual: z.looseObject({ options: z.array(z.unknown()).optional() }).optional().describe('Accepted for Mintlify files; ignored (every page has a Copy page action)'),
     styling: z.looseObject({}).optional().describe('Accepted for Mintlify files; ignored'),
     integrations: z.record(z.string(), z.unknown()).optional().describe('Accepted for Mintlify files; ignored (analytics are built in)'),
@@ -106,6 +107,8 @@ export interface MintlifyTarget {
   colors?: { primary?: string; light?: string; dark?: string; logo?: { light?: string; dark?: string; href: string } };
   background?: { light?: string; dark?: string };
   typography?: { fontFamily?: string; headingFont?: string; bodyFont?: string };
+  /** Font files given by URL (`fonts.source`); fonts/site-fonts.ts writes their `@font-face` rules. */
+  fontSources?: FontSource[];
   navbar?: { primaryCta?: { label: string; href: string; style: 'solid' | 'outline' | 'ghost'; external: boolean } };
   footer: { style: 'none' | 'page' | 'columns'; social?: Record<string, string>; links?: { title: string; items: { label: string; href: string }[] }[] };
   seo: { description?: string; favicon?: string };
@@ -129,7 +132,7 @@ export function applyMintlifyKeys(parsed: Raw, raw: Raw, target: MintlifyTarget)
     logo?: string | { light: string; dark?: string; href?: string };
     favicon?: string | { light: string; dark?: string };
     description?: string;
-    fonts?: { family?: string; heading?: { family: string; source?: string }; body?: { family: string; source?: string }; source?: string };
+    fonts?: MintlifyFonts;
   };
   if (p.logo !== undefined) {
     const logo = typeof p.logo === 'string' ? { light: p.logo, dark: p.logo, href: '/' } : { light: p.logo.light, dark: p.logo.dark ?? p.logo.light, href: p.logo.href ?? '/' };
@@ -173,15 +176,16 @@ export function applyMintlifyKeys(parsed: Raw, raw: Raw, target: MintlifyTarget)
     const t = { ...target.typography };
     if (t.fontFamily || t.headingFont || t.bodyFont) both('fonts', 'typography');
     else {
-      if (p.fonts.family) t.fontFamily = p.fonts.family;
-      if (p.fonts.heading) t.headingFont = p.fonts.heading.family;
-      if (p.fonts.body) t.bodyFont = p.fonts.body.family;
+      const faces = fontFaces(p.fonts);
+      for (const f of faces) if (f.role === 'family') t.fontFamily = f.family; else if (f.role === 'heading') t.headingFont = f.family; else t.bodyFont = f.family;
       target.typography = t;
-      if (p.fonts.source || p.fonts.heading?.source || p.fonts.body?.source) ignored('fonts.source', 'font files are not loaded; the families apply where the reader has them installed');
-      else {
-        const families = [p.fonts.family, p.fonts.heading?.family, p.fonts.body?.family].filter((f): f is string => Boolean(f));
-        if (families.length) warnings.push(`docs.json: fonts: ${families.map((f) => `"${f}"`).join(', ')} applies where the reader has it installed, else the theme's fonts; font files are not served yet`);
+      const sources: FontSource[] = [];
+      for (const f of faces) {
+        if (f.source !== undefined && !SAFE_FONT_URL.test(f.source)) ignored(`${f.key}.source`, 'only https URLs without quotes, spaces or brackets load');
+        else if (f.source !== undefined) sources.push({ family: f.family, url: f.source, ...(f.weight ? { weight: f.weight } : {}), ...(f.format ? { format: f.format } : {}) });
+        else if (!servedFamily(f.family)) warnings.push(`docs.json: ${f.key}.family: "${f.family}" is not served from the site; it applies where the reader has it installed, else the theme's fonts. Served families: ${SERVED_FAMILIES.join(', ')}; or give its file with ${f.key}.source`);
       }
+      if (sources.length) target.fontSources = sources;
     }
   }
   for (const [key, why] of Object.entries(IGNORED_TOP_LEVEL)) if (raw[key] !== undefined) ignored(key, why);

@@ -9,6 +9,7 @@ import { configSchema } from './config-schema.ts';
 import { capProblems, errorMap, formatIssues, MAX_PROBLEM_LINES } from './error-map.ts';
 import { themeAliases } from './fields.ts';
 import { findJsonSyntaxError } from './json-syntax-error.ts';
+import type { FontSource } from '../fonts/font-families.ts';
 import { applyMintlifyKeys, mintlifyThemes } from './mintlify-keys.ts';
 import type { GlobalLink, NavigationEntry } from './navigation-types.ts';
 import { MAX_CONFIG_DEPTH, nestingDepth } from './nesting-depth.ts';
@@ -52,6 +53,8 @@ export type ResolvedConfig = SiteConfig & {
   apiSettings?: ApiSettings;
   /** `interaction.drilldown`, passed through unchanged. */
   drilldown?: unknown;
+  /** Font files given by URL (Mintlify's `fonts.source`), loaded from their host. */
+  fontSources?: FontSource[];
   /** `remoteOrigins`: other origins the pages may load images, fonts, media, styles and frames from (the site's CSP). */
   remoteOrigins?: string[];
 };

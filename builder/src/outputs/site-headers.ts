@@ -21,7 +21,7 @@ const ALLOWED = new Set(['Content-Security-Policy']);
 /** The headers of a site built before `_headers.json` existed, or whose file cannot be read. */
 export const DEFAULT_SITE_HEADERS: Readonly<SiteHeaders> = Object.freeze({ 'Content-Security-Policy': DEFAULT_CONTENT_SECURITY_POLICY });
 
-type OriginFields = Pick<ResolvedConfig, 'siteUrl' | 'colors' | 'seo' | 'remoteOrigins'>;
+type OriginFields = Pick<ResolvedConfig, 'siteUrl' | 'colors' | 'seo' | 'remoteOrigins' | 'fontSources'>;
 
 /** The origins a configuration declares (see the module comment); `contentSecurityPolicy` keeps the absolute http(s) ones. */
 export function declaredOrigins(config: OriginFields): string[] {
@@ -30,6 +30,7 @@ export function declaredOrigins(config: OriginFields): string[] {
     config.colors?.logo?.light, config.colors?.logo?.dark,
     config.seo?.favicon,
     ...(config.remoteOrigins ?? []),
+    ...(config.fontSources ?? []).map((s) => s.url),
   ].filter((v): v is string => typeof v === 'string');
 }
 

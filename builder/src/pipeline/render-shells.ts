@@ -50,6 +50,8 @@ export interface RenderContext {
   load(record: PageRecord): Promise<ShellPage>;
   /** Called before each batch of `shells` to render, so a build over its time limit stops. */
   tick(shells: number): void;
+  /** Root-relative URL of the site's font stylesheet (fonts/site-fonts.ts). */
+  fonts?: string;
   /** Root-relative URL of the site's utilities stylesheet, when its pages use Tailwind classes. */
   utilities?: string;
   /** Root-relative URL of the site's custom stylesheet (css/custom-css.ts), linked last. */
@@ -76,7 +78,7 @@ export async function renderSite(records: readonly PageRecord[], ctx: RenderCont
   const { publisher } = ctx;
   const inputs: Record<string, string> = {};
   const changed: string[] = [];
-  const assets = { ...(await clientAssets(publisher)), ...(ctx.utilities ? { utilities: ctx.utilities } : {}), ...(ctx.custom ? { custom: ctx.custom } : {}) };
+  const assets = { ...(await clientAssets(publisher)), ...(ctx.fonts ? { fonts: ctx.fonts } : {}), ...(ctx.utilities ? { utilities: ctx.utilities } : {}), ...(ctx.custom ? { custom: ctx.custom } : {}) };
   const shell: ShellContext = { site: ctx.config, nav: ctx.nav, assets, searchBase: ctx.searchBase, year: ctx.year, ...(ctx.dimensions ? { dimensions: ctx.dimensions } : {}) };
   ctx.onShell?.(shell, ctx.config);
   const dims = ctx.dimensions;

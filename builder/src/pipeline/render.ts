@@ -6,6 +6,7 @@
 import { sha256 } from '../sha256.ts';
 import { buildCustomCss, customCssFiles, customCssKey, fileList, siteFilesEnding } from '../css/custom-css.ts';
 import type { RepoSnapshot } from '../git/repo-snapshot.ts';
+import { publishSiteFonts } from '../fonts/site-fonts.ts';
 import { publishIslands } from '../outputs/island-bundle.ts';
 import { plannedSearchBase } from '../outputs/search-index.ts';
 import { classesOfPages, utilitiesSheet, type UtilitiesState } from '../outputs/tailwind-css.ts';
@@ -46,12 +47,14 @@ export async function render(ctx: BuildContext, plan: BuildPlan, site: SitePages
   const utilities = await utilitiesSheet(classesOfPages(pageSummaries.map((s) => s.classes)), previous?.utilities, (key) => publisher.keep(key));
   const utilitiesKey = utilities.state.key;
   if (utilitiesKey && utilities.css !== undefined) await publisher.emit(utilitiesKey, utilities.css);
+  const fontsKey = await publishSiteFonts(config, publisher);
   const customKey = await publishCustomCss(snapshot, configBytes, config, previous, publisher, opts.customCss === true);
   // Files included with $ref count as docs.json: a change to one re-renders every shell.
   const configHash = loaded.files.size > 1 ? sha256(JSON.stringify([...loaded.files])) : sha256(configBytes);
   const { nav, dimensions, fallbacks } = site;
   const rendered = await renderSite(site.ordered, {
     config, configHash, nav, ...(dimensions ? { dimensions, fallbacks } : {}), searchBase: plannedSearchBase(searchPages, config.basePath, opts.searchPerShard), publisher,
+    ...(fontsKey ? { fonts: `/${fontsKey}` } : {}),
     ...(utilitiesKey ? { utilities: `/${utilitiesKey}` } : {}),
     ...(customKey ? { custom: `/${customKey}` } : {}),
     islands: islands.paths,

@@ -72,7 +72,6 @@ t.test('Mintlify-format repository', async (t) => {
     t.same({ total: res.pagesTotal, failed: res.pagesFailed, errors: res.errors }, { total: 10, failed: 0, errors: [] });
     t.same(res.warnings, [
       'docs.json: theme: "luma" is a Mintlify theme; using the nearest theme, "slate"',
-      'docs.json: fonts: "Inter" applies where the reader has it installed, else the theme\'s fonts; font files are not served yet',
       'docs.json: contextual: ignored; every page has a Copy page action and a Markdown export',
       'docs.json: styling: ignored; not supported',
       'docs.json: integrations.ga4: ignored; third-party integrations are not supported; analytics are built in',
@@ -98,6 +97,8 @@ t.test('Mintlify-format repository', async (t) => {
     t.match(home, '<a href="https://status.acme.example">Status</a>');
     t.match(home, 'data-platform="hackernews"');
     t.match(home, '<img src="/images/hero.png" alt="Hero" class="block dark:hidden rounded-xl"/>');
+    // fonts.family "Inter" is served from the site: its stylesheet comes before the theme's.
+    t.match(home, /<link rel="stylesheet" href="\/_folio\/fonts-[0-9a-f]{16}\.css"\/><link rel="stylesheet" href="\/_folio\/[^"]+"\/>/);
     // The Tailwind classes of the pages, and only those, in a stylesheet every page links.
     const sheet = /<link rel="stylesheet" href="\/(_folio\/utilities-[0-9a-f]{12}\.css)"\/>/.exec(home)?.[1];
     t.ok(sheet, 'the utilities stylesheet is linked');

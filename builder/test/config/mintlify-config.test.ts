@@ -37,10 +37,10 @@ t.test('Mintlify docs.json', async (t) => {
       colors: { logo: { light: '/logo.svg', dark: '/logo.svg', href: '/' } },
       background: { light: '#ffffff', dark: '#000000' },
       typography: { fontFamily: 'Inter', headingFont: 'Lora' },
+      fontSources: [{ family: 'Lora', url: 'https://fonts.example/lora.woff2' }],
       warnings: [
         'docs.json: theme: "linden" is a Mintlify theme; using the nearest theme, "terminal"',
         'docs.json: background.image: ignored; not supported yet (background accepts light and dark colours or gradients)',
-        'docs.json: fonts.source: ignored; font files are not loaded; the families apply where the reader has them installed',
         'docs.json: contextual: ignored; every page has a Copy page action and a Markdown export',
         'docs.json: styling: ignored; not supported',
         'docs.json: integrations.ga4: ignored; third-party integrations are not supported; analytics are built in',

@@ -44,6 +44,7 @@ export function Head({ input, page, title, notFound }: HeadProps) {
       <meta name="viewport" content="width=device-width, initial-scale=1" />
       <title>{fullTitle}</title>
       <script dangerouslySetInnerHTML={{ __html: INLINE_HEAD_SCRIPT }} />
+      {assets.fonts ? <link rel="stylesheet" href={withBase(base, assets.fonts)} /> : null}
       <link rel="stylesheet" href={withBase(base, assets.css[site.theme])} />
       {assets.utilities ? <link rel="stylesheet" href={withBase(base, assets.utilities)} /> : null}
       {assets.custom ? <link rel="stylesheet" href={withBase(base, assets.custom)} /> : null}

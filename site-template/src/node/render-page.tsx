@@ -33,7 +33,9 @@ export function siteStyle(site: PageShellInput['site']): string | undefined {
   ];
   // A family the reader may not have (`Inter`) falls back on the theme's own stack, never on the browser's default serif.
   const fallback = (k: string) => (k === '--folio-heading-font' ? ', var(--theme-heading-font, var(--theme-font))' : k.endsWith('font') ? ', var(--theme-font)' : '');
-  const css = vars.flatMap(([k, v]) => (cssValue(v) ? [`${k}:${cssValue(v)}${fallback(k)}`] : [])).join(';');
+  // One family of several words (`Source Sans 3`) is quoted: unquoted, a word starting with a digit makes the whole declaration invalid.
+  const family = (k: string, v: string) => (k.endsWith('font') && /\s/.test(v) && !/[,'"]/.test(v) ? `'${v}'` : v);
+  const css = vars.flatMap(([k, v]) => { const value = cssValue(v); return value ? [`${k}:${family(k, value)}${fallback(k)}`] : []; }).join(';');
   return css || undefined;
 }
 

@@ -150,6 +150,8 @@ export interface ClientAssets {
   css: Record<ThemeName, string>;
   /** The single client script (deferred, progressive). */
   js: string;
+  /** The site's font stylesheet (`@font-face` rules for the families docs.json names), before the theme's. */
+  fonts?: string;
   /** The site's own utilities stylesheet (Tailwind classes its pages use), after the theme's. */
   utilities?: string;
   /** The site's custom stylesheet (its repository's `style.css` and `css` files), linked last so it wins. */
