@@ -1,6 +1,6 @@
 /** Deployment endpoints: list, get (for polling), trigger. */
 import { recordAudit } from '../audit/record.ts';
-import { enqueueDeployment } from '../deploy/queue.ts';
+import { queueRedeploy } from '../deploy/redeploy.ts';
 import { notFound } from '../errors.ts';
 import { defineRoute } from '../http/route.ts';
 import { findOwnProject } from '../projects/own-project.ts';
@@ -22,8 +22,7 @@ export const deploymentRoutes = [
       // The dashboard's redeploy runs this handler for a signed-in user (dashboard/v1-handlers.ts):
       // its deployments read "manual", an API key's "api".
       const userId = (ctx.state.session as { userId?: string } | undefined)?.userId ?? null;
-      const d = await enqueueDeployment(deps.m, project._id, { trigger: userId ? 'manual' : 'api' }, deps.now());
-      deps.services.wakeWorkers?.();
+      const d = await queueRedeploy(deps, project._id, userId ? 'manual' : 'api');
       await recordAudit(deps, {
         orgId: auth.orgId, actorUserId: userId, ...(userId ? {} : { actorLabel: `api key ${auth.id}` }), action: 'deployment.triggered',
         target: { type: 'deployment', id: d._id, name: project.slug }, ip: ctx.ip,

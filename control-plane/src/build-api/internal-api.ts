@@ -177,7 +177,7 @@ export function internalApi(deps: Deps, workerSecret: string | undefined): Koa.M
       // when served, sites/preview-page.ts), so the two share one incremental cache.
       site: { prefix: buildPrefixesOf(job.deployment).site, url: siteUrlOf(deps, project) },
       // Plan features the build applies, from the one entitlement resolver at claim time.
-      features: { custom_css: await hasFeature(deps.m, project.org_id, 'custom_css', deps.now()), ...await readerAccessOf(deps.m, project._id) },
+      features: { custom_css: await hasFeature(deps.m, project.org_id, 'custom_css', deps.now()), ...await readerAccessOf(deps.m, project._id, job.deployment._id) },
       // Builders publish through the job's object routes (ci-api.ts), confined to the prefix.
       store: { url: `/internal/v1/jobs/${job.deployment._id}/objects` },
     };

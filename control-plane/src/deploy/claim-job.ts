@@ -66,6 +66,8 @@ async function skipIfLive(m: Models, c: Deployment, target: string, now: Date): 
       status: 'deployed', commit_sha: target, finished_at: now, error: null, queue_org: null,
       pages_total: live.pages_total, pages_success: live.pages_success, pages_failed: live.pages_failed,
       ...(live.warnings?.length ? { warnings: live.warnings } : {}),
+      // The site is the live build's, so is what it was built for (sites/reader-auth/live-build.ts).
+      reader_access: live.reader_access ?? null,
     },
   }).lean();
   if (done) queueEvents(m).emit('skipped', { deploymentId: c._id });

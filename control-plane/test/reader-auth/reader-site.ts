@@ -47,6 +47,8 @@ export interface ReaderSite {
   get(path: string, headers?: Record<string, string>, method?: string, body?: string): Promise<{ status: number; body: Buffer; headers: http.IncomingHttpHeaders }>;
   /** The working copy the site was pushed from. */
   wc: Awaited<ReturnType<TestPlatform['workingCopy']>>;
+  /** The builder worker that built the site. */
+  worker: ReturnType<TestPlatform['startWorker']>;
   /** Changes the settings (every session ends). */
   configure(settings: ReaderAuthBody): Promise<void>;
   /** A session cookie for `groups` (or none), through the JWT handoff. */
@@ -59,14 +61,15 @@ export async function hsToken(claims: Record<string, unknown>, opts: { secret?: 
     .setExpirationTime(opts.expiresIn ?? '5m').sign(new TextEncoder().encode(opts.secret ?? HS_SECRET));
 }
 
-export async function startReaderSite(env: Record<string, string> = {}, settings: Partial<ReaderAuthBody> = {}, extra: Parameters<typeof startTestPlatform>[1] = {}): Promise<ReaderSite> {
+/** A site with reader authentication (`settings` over the JWT handoff), or without it (`settings` null). */
+export async function startReaderSite(env: Record<string, string> = {}, settings: Partial<ReaderAuthBody> | null = {}, extra: Parameters<typeof startTestPlatform>[1] = {}): Promise<ReaderSite> {
   const tp = await startTestPlatform(env, extra);
   const created = (await tp.api('POST', '/projects', { name: 'Gated Docs', slug: 'gated-docs' })).body;
   const project = { id: created.id as string, slug: 'gated-docs' };
   const configure = async (body: ReaderAuthBody) => {
     await setReaderAuth({ m: tp.p.cp.m, now: new Date(), upgradeUrl: 'https://example.com/upgrade' }, tp.orgId, project.id, body);
   };
-  await configure({ ...JWT_SETTINGS, ...settings } as ReaderAuthBody);
+  if (settings) await configure({ ...JWT_SETTINGS, ...settings } as ReaderAuthBody);
   const worker = tp.startWorker({ POLL_MS: '50' });
   await worker.waitFor(/polling/);
   const wc = await tp.workingCopy(project.slug, SITE_FILES);
@@ -83,7 +86,7 @@ export async function startReaderSite(env: Record<string, string> = {}, settings
     req.end(body);
   });
   return {
-    tp, project, get, configure, wc,
+    tp, project, get, configure, wc, worker,
     async session(groups) {
       if (!groups) return '';
       const token = await hsToken(groups.length ? { sub: 'reader-1', groups } : { sub: 'reader-1' });

@@ -26,7 +26,7 @@ export function ReaderSignIn({ projectId, siteUrl }: { projectId: string; siteUr
   return (
     <section class="panel" aria-labelledby="readers-title">
       <h2 id="readers-title">Sign-in for readers</h2>
-      <p>Readers sign in with your identity provider or your own app; pages marked with groups are shown only to readers of those groups, pages marked public to everyone. Pro plan. The next deployment applies a change to what is public.</p>
+      <p>Readers sign in with your identity provider or your own app; pages marked with groups are shown only to readers of those groups, pages marked public to everyone. Pro plan. Turning sign-in on or off republishes the site from its current commit; until that is live, readers are asked to sign in and signed-in readers to come back in a minute. Changing the method or what needs sign-in applies at once.</p>
       <ErrorNotice error={loaded.error} />
       {!s ? (loaded.loading && <Loading />) : <ReaderForm base={base} s={s} siteUrl={siteUrl} manage={can(session, 'settings.manage') && s.editable} onSaved={loaded.reload} />}
     </section>
@@ -40,26 +40,26 @@ function ReaderForm({ base, s, siteUrl, manage, onSaved }: { base: string; s: Se
     issuer: s.issuer ?? '', client_id: s.client_id ?? '', client_secret: '', scopes: s.scopes ?? '', groups_claim: s.groups_claim ?? '',
     algorithm: s.algorithm ?? 'HS256', verification_key: '', jwks_url: s.jwks_url ?? '', login_url: s.login_url ?? '', audience: s.audience ?? '',
   });
-  const [saved, setSaved] = useState(false);
+  const [saved, setSaved] = useState<string | null>(null);
   const set = (key: string) => (e: { currentTarget: HTMLInputElement }) => setF({ ...f, [key]: e.currentTarget.value });
   const keys = mode === 'oidc' ? ['issuer', 'client_id', 'client_secret', 'scopes', 'groups_claim'] : ['algorithm', 'verification_key', 'jwks_url', 'login_url', 'audience', 'groups_claim'];
   const save = useSubmit(async () => {
     const body: Record<string, string> = { mode, scope };
     for (const key of keys) if (f[key].trim()) body[key] = f[key].trim();
     await api('PUT', base, body);
-    setSaved(true);
+    setSaved(s.enabled ? 'Saved. Every signed-in reader signs in again.' : 'Saved. A live site is republished for signed-in readers; until then every reader is asked to sign in.');
     await onSaved();
   });
   const remove = useSubmit(async () => {
-    if (!confirm('Stop asking readers to sign in? The next deployment publishes every page without groups to everyone.')) return;
+    if (!confirm('Stop asking readers to sign in? The site is republished with every page without groups open to everyone; until then those pages stay hidden.')) return;
     await api('DELETE', base);
     await onSaved();
   });
   const origin = siteUrl ? new URL(siteUrl).origin : 'https://<your site>';
   return (
-    <form onSubmit={submitWith(save.run)} onInput={() => setSaved(false)}>
+    <form onSubmit={submitWith(save.run)} onInput={() => setSaved(null)}>
       <ErrorNotice error={save.error ?? remove.error} />
-      {saved && <Notice tone="success">Saved. Every signed-in reader signs in again.</Notice>}
+      {saved && <Notice tone="success">{saved}</Notice>}
       <p>{s.enabled ? 'Readers sign in.' : 'Anyone can read the site.'}</p>
       <div class="field">
         <label for="reader-mode">Sign-in method</label>

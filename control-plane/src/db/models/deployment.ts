@@ -33,6 +33,12 @@ export const deploymentSchema = new Schema({
   next_attempt_at: { type: Date, default: () => new Date(0) },
   /** Build even when the commit is already live: a manual trigger asked for it (deploy/claim-job.ts). */
   force: { type: Boolean, default: false },
+  /**
+   * Whether the build published the site per audience (reader sign-in was on when it was claimed,
+   * sites/reader-auth/reader-access-job.ts); null when not known (a CI build, an older record).
+   * The site server serves a gated site's public prefix only from a build where it is true.
+   */
+  reader_access: { type: Boolean, default: null },
   /** When the current (or last) lease was granted: build durations are measured from it. */
   claimed_at: { type: Date, default: null },
   /** SHA-256 of the build token handed to the current lease holder. */

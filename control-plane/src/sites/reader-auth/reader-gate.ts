@@ -13,6 +13,8 @@
  * - Without a session: `full` sends every page to the sign-in page (the assistant and MCP answer
  *   401 `sign_in_required`); `partial` serves the public site, and a path it lacks goes to the
  *   sign-in page, whether or not a gated page is there (so nothing is told).
+ * - Until a build made with sign-in on is live (live-build.ts, decision 117), no page is served:
+ *   a reader without a session goes to the sign-in page, one with a session gets a 503 to retry.
  */
 import type http from 'node:http';
 import { audiencePrefix } from '@folio/builder';
@@ -23,6 +25,7 @@ import type { SiteBranding } from '../site-branding.ts';
 import { readCookie } from '../site-password.ts';
 import { TokenRefused, verifyHandoff } from './jwt-handoff.ts';
 import { finishReaderOidc, OIDC_STATE_COOKIE, startReaderOidc } from './oidc-reader.ts';
+import { liveBuildIsPerAudience } from './live-build.ts';
 import { answerPage, refusedPage, signInPage } from './reader-pages.ts';
 import { JWT_HANDOFF_PATH, OIDC_CALLBACK_PATH } from './reader-settings.ts';
 import { clearReaderCookie, groupsFromClaim, isHttps, readerSessionCookie, readerSessionOf } from './reader-session.ts';
@@ -40,6 +43,9 @@ export type AccessGate = (req: http.IncomingMessage, res: http.ServerResponse, p
 export const SIGN_IN_PATH = '/_folio/sign-in';
 export const SIGN_IN_START_PATH = '/_folio/sign-in/start';
 export const SIGN_OUT_PATH = '/_folio/sign-out';
+/** What a signed-in reader reads while the site is rebuilt for new sign-in settings, and when to retry. */
+const REPUBLISHING = 'This site is being published again for its new sign-in settings; try again in a minute.';
+const REPUBLISH_RETRY_S = 30;
 
 export interface ReaderGateOptions {
   m: Models;
@@ -125,11 +131,6 @@ export function readerGate(opts: ReaderGateOptions): AccessGate {
       default:
     }
 
-    const session = await readerSessionOf(opts.m, req, projectId, setAt, now().getTime());
-    const secret = project.reader_access_secret;
-    if (session) {
-      return { signedIn: true, audiences: [...session.groups.map((g) => audiencePrefix(secret, `group:${g}`)), audiencePrefix(secret, 'members')] };
-    }
     const toSignIn = (rq: http.IncomingMessage, rs: http.ServerResponse) => {
       if (rq.method === 'GET' || rq.method === 'HEAD') redirect(rs, signInHref(url.pathname + url.search));
       else {
@@ -139,6 +140,22 @@ export function readerGate(opts: ReaderGateOptions): AccessGate {
         rs.end(JSON.stringify({ error: 'sign_in_required', message: `This site is for signed-in readers; sign in at ${SIGN_IN_PATH} first` }));
       }
     };
+    const session = await readerSessionOf(opts.m, req, projectId, setAt, now().getTime());
+    const secret = project.reader_access_secret;
+    // Until a build per audience is live, the public prefix may hold every page (live-build.ts):
+    // nothing of it is served; a signed-in reader is asked to come back once it is published.
+    if (!await liveBuildIsPerAudience(opts.m, projectId)) {
+      if (!session) {
+        toSignIn(req, res);
+        return 'answered';
+      }
+      res.setHeader('Retry-After', String(REPUBLISH_RETRY_S));
+      answerPage(req, res, 503, refusedPage(project.name, REPUBLISHING, signInHref(next)));
+      return 'answered';
+    }
+    if (session) {
+      return { signedIn: true, audiences: [...session.groups.map((g) => audiencePrefix(secret, `group:${g}`)), audiencePrefix(secret, 'members')] };
+    }
     if (settings.scope === 'full') {
       toSignIn(req, res);
       return 'answered';
