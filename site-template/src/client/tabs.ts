@@ -31,12 +31,36 @@ export function wireTabs(root: HTMLElement, tabs: HTMLElement[], panels: HTMLEle
   root.setAttribute('data-ready', '');
 }
 
+/**
+ * Selects the tab whose panel has the id in the address (`#oauth-2-0`, Mintlify's id of the tab's
+ * title) and scrolls to it. A click on the tab itself selects it, as before.
+ */
+function openTabOfHash(): void {
+  const hash = location.hash.slice(1);
+  if (!hash) return;
+  let id: string;
+  try { id = decodeURIComponent(hash); } catch { return; }
+  const panel = document.getElementById(id);
+  if (panel?.getAttribute('role') !== 'tabpanel') return;
+  const tab = panel.parentElement?.querySelector<HTMLElement>(`:scope > [role=tablist] > [aria-controls="${CSS.escape(id)}"]`);
+  if (!tab || tab.getAttribute('aria-selected') === 'true') return;
+  tab.click();
+  tab.scrollIntoView({ block: 'start' });
+}
+
+let hashListener = false;
+
 /** Enhances server-rendered `<Tabs>` (tab list already in the markup). */
 export function initTabs(): void {
   for (const root of document.querySelectorAll<HTMLElement>('[data-tabs]:not([data-ready])')) {
     const tabs = [...root.querySelectorAll<HTMLElement>(':scope > [role=tablist] > [role=tab]')];
     const panels = [...root.querySelectorAll<HTMLElement>(':scope > [role=tabpanel]')];
     if (tabs.length && tabs.length === panels.length) wireTabs(root, tabs, panels);
+  }
+  openTabOfHash();
+  if (!hashListener) {
+    hashListener = true;
+    window.addEventListener('hashchange', openTabOfHash);
   }
 }
 

@@ -1,6 +1,7 @@
 /** @jsxRuntime automatic @jsxImportSource preact */
 import { toChildArray, type ComponentChildren, type VNode } from 'preact';
 import { useId } from 'preact/hooks';
+import { anchorId } from '../node/anchor-id.ts';
 import { IconGlyph } from './icon.tsx';
 import { textOf } from './text-of.ts';
 
@@ -12,8 +13,9 @@ export interface TabProps { title: ComponentChildren; icon?: string; iconType?: 
  * under its title so nothing is lost.
  */
 export function Tab({ title, children }: TabProps) {
+  const text = textOf(title);
   return (
-    <div class="tab-panel" data-label={textOf(title)}>
+    <div class="tab-panel" id={text ? anchorId(text) : undefined} data-label={text}>
       {children}
     </div>
   );
@@ -31,6 +33,16 @@ export function Tabs({ defaultIndex = 0, children }: TabsProps) {
   const id = useId();
   const tabs = toChildArray(children).filter((c) => typeof c === 'object' && c !== null && 'props' in c) as VNode<TabProps>[];
   const selected = Math.min(Math.max(defaultIndex, 0), Math.max(tabs.length - 1, 0));
+  // A panel's id is Mintlify's id of its title (`OAuth 2.0` → `oauth-2-0`), so `#oauth-2-0` opens it (client/tabs.ts); a repeated title in one group gets `-2`.
+  const seen = new Map<string, number>();
+  const panelIds = tabs.map((t, i) => {
+    const text = textOf(t.props.title);
+    if (!text) return `${id}-p${i}`;
+    const base = anchorId(text);
+    const n = (seen.get(base) ?? 0) + 1;
+    seen.set(base, n);
+    return n === 1 ? base : `${base}-${n}`;
+  });
   return (
     <div class="tabs" data-tabs="">
       <div class="tab-list" role="tablist">
@@ -39,7 +51,7 @@ export function Tabs({ defaultIndex = 0, children }: TabsProps) {
             type="button"
             role="tab"
             id={`${id}-t${i}`}
-            aria-controls={`${id}-p${i}`}
+            aria-controls={panelIds[i]}
             aria-selected={i === selected ? 'true' : 'false'}
             tabindex={i === selected ? 0 : -1}
           >
@@ -52,7 +64,7 @@ export function Tabs({ defaultIndex = 0, children }: TabsProps) {
         <div
           class="tab-panel"
           role="tabpanel"
-          id={`${id}-p${i}`}
+          id={panelIds[i]}
           aria-labelledby={`${id}-t${i}`}
           data-label={textOf(t.props.title)}
           data-selected={i === selected ? '' : undefined}

@@ -42,15 +42,20 @@ t.test('components', async (t) => {
     t.equal(html(h(Callout, { type: 'tip', title: 'Hint' }, 'Go')), '<div class="callout" data-kind="tip" role="note"><svg/><div class="callout-body"><p class="callout-title">Hint</p>Go</div></div>');
   });
 
-  t.test('should render tabs with linked tab and panel ids', async (t) => {
+  t.test('should render tabs with linked tab and panel ids, panels named as Mintlify names them', async (t) => {
     const out = html(h(Tabs, null, h(Tab, { title: 'npm' }, 'a'), h(Tab, { title: 'pnpm' }, 'b')));
     const id = /id="([^"]+)-t0"/.exec(out)?.[1];
     t.equal(out,
       `<div class="tabs" data-tabs><div class="tab-list" role="tablist">` +
-      `<button type="button" role="tab" id="${id}-t0" aria-controls="${id}-p0" aria-selected="true" tabindex="0">npm</button>` +
-      `<button type="button" role="tab" id="${id}-t1" aria-controls="${id}-p1" aria-selected="false" tabindex="-1">pnpm</button></div>` +
-      `<div class="tab-panel" role="tabpanel" id="${id}-p0" aria-labelledby="${id}-t0" data-label="npm" data-selected tabindex="0">a</div>` +
-      `<div class="tab-panel" role="tabpanel" id="${id}-p1" aria-labelledby="${id}-t1" data-label="pnpm" tabindex="0">b</div></div>`);
+      `<button type="button" role="tab" id="${id}-t0" aria-controls="npm" aria-selected="true" tabindex="0">npm</button>` +
+      `<button type="button" role="tab" id="${id}-t1" aria-controls="pnpm" aria-selected="false" tabindex="-1">pnpm</button></div>` +
+      `<div class="tab-panel" role="tabpanel" id="npm" aria-labelledby="${id}-t0" data-label="npm" data-selected tabindex="0">a</div>` +
+      `<div class="tab-panel" role="tabpanel" id="pnpm" aria-labelledby="${id}-t1" data-label="pnpm" tabindex="0">b</div></div>`);
+    const ids = (markup: string) => [...markup.matchAll(/role="tabpanel" id="([^"]+)"/g)].map((m) => m[1]);
+    t.same(ids(html(h(Tabs, null, h(Tab, { title: 'OAuth 2.0' }, 'a'), h(Tab, { title: 'API key' }, 'b'), h(Tab, { title: 'API key' }, 'c')))), ['oauth-2-0', 'api-key', 'api-key-2'], 'a repeated title is numbered');
+    const untitled = html(h(Tabs, null, h(Tab, { title: '' }, 'a')));
+    t.match(untitled, /role="tabpanel" id="[^"]+-p0"/, 'a tab without a title keeps a generated id');
+    t.match(html(h(Tab, { title: 'OAuth 2.0' }, 'x')), '<div class="tab-panel" id="oauth-2-0" data-label="OAuth 2.0">x</div>', 'a Tab on its own too');
     t.equal(html(h(CodeGroup, null, 'x')), '<div class="code-group" data-code-group>x</div>');
   });
 
