@@ -192,7 +192,6 @@ export function applyMintlifyKeys(parsed: Raw, raw: Raw, target: MintlifyTarget)
   for (const key of IGNORED_API) if (rec(raw.api)?.[key] !== undefined) ignored(`api.${key}`, 'not supported yet (API pages are generated from api.openapi)');
   for (const key of ['paths', 'organization']) if (rec(raw.seo)?.[key] !== undefined) ignored(`seo.${key}`, key === 'paths' ? 'per-folder meta tags are not applied yet; seo.metatags apply to every page' : 'structured data is not emitted yet');
   for (const key of ['type', 'color']) if (rec(raw.banner)?.[key] !== undefined) ignored(`banner.${key}`, 'the banner uses the accent colour');
-  if (rec(raw.interaction)?.drilldown === true) ignored('interaction.drilldown', 'opening a group shows its pages without leaving the page (a group with root links to it)');
   warnings.push(...navigationWarnings(raw.navigation));
   if (parsed.contextual !== undefined) ignored('contextual', 'every page has a Copy page action and a Markdown export');
   if (parsed.styling !== undefined) ignored('styling', 'not supported');

@@ -28,6 +28,18 @@ export interface NavConfig {
   navigation?: NavigationEntry[];
   /** Where each top-level navigation item was written; default its index in the array. */
   navigationPaths?: (string | number)[][];
+  /** `interaction.drilldown: true`: a group without `root` links to its first page, so opening it goes there (Mintlify's drilldown). */
+  drilldown?: unknown;
+}
+
+/** The first page of `items`, depth first. */
+function firstPage(items: readonly NavItem[]): string | undefined {
+  for (const item of items) {
+    if (item.kind === 'page') return item.path;
+    const inner = item.kind === 'group' ? (item.path ?? firstPage(item.items)) : undefined;
+    if (inner !== undefined) return inner;
+  }
+  return undefined;
 }
 
 /**
@@ -186,9 +198,10 @@ function explicit(config: NavConfig & { navigation: NavigationEntry[] }, pages: 
       if (entry.hidden) return [];
       const root = entry.root !== undefined ? pageAt(entry.root, [...here, 'root']) : undefined;
       const items = entry.openapi && !entry.pages.length ? apiTagGroups(pages, entry.openapi, contentRoot) : walk(entry.pages, entry.pages.map((_, j) => ['pages', j]), here);
+      const path = root ? root.urlPath : config.drilldown === true ? firstPage(items) : undefined;
       return [{
         kind: 'group', title: entry.group, items,
-        ...(entry.expanded !== undefined ? { expanded: entry.expanded } : {}), ...(root ? { path: root.urlPath } : {}), ...(entry.tag ? { tag: entry.tag } : {}),
+        ...(entry.expanded !== undefined ? { expanded: entry.expanded } : {}), ...(path !== undefined ? { path } : {}), ...(entry.tag ? { tag: entry.tag } : {}),
         ...(entry.icon ? { icon: entry.icon } : {}),
       }];
     });

@@ -53,7 +53,7 @@ export function buildDimensionNav(pages: readonly NavPage[], config: NavConfig, 
   const navs = new Map<string, NavItem[]>();
   for (const [key, tree] of resolved.trees) {
     const virtual = resolved.virtualPages.get(key) ?? [];
-    navs.set(key, buildNav([...pages, ...virtual], { contentRoot: config.contentRoot, navigation: tree.items, navigationPaths: tree.paths }, options));
+    navs.set(key, buildNav([...pages, ...virtual], { contentRoot: config.contentRoot, navigation: tree.items, navigationPaths: tree.paths, drilldown: config.drilldown }, options));
   }
   const fallbacks = new Map(resolved.fallbacks.map((f) => [f.urlPath, f]));
   const written = new Set(pages.map((p) => p.urlPath));

@@ -40,7 +40,7 @@ function deepFreeze<T>(value: T): T {
  * `sources` is every page source of the build, as `siteNav`'s `options.sources`.
  */
 export function rememberedSiteNav(pages: readonly NavPage[], config: NavConfig, sources: readonly string[]): SiteNav {
-  const settings = JSON.stringify([config.contentRoot, config.navigation ?? null, config.navigationPaths ?? null]);
+  const settings = JSON.stringify([config.contentRoot, config.navigation ?? null, config.navigationPaths ?? null, config.drilldown === true]);
   if (last && last.config === settings && sameList(last.sources, sources, Object.is) && sameList(last.pages, pages, samePlace)) {
     // The pages now: a later build compares with these (unchanged ones are the same objects).
     last.pages = pages;

@@ -31,7 +31,6 @@ const FIXTURE_WARNINGS = [
   'docs.json: seo.organization: ignored; structured data is not emitted yet',
   'docs.json: banner.type: ignored; the banner uses the accent colour',
   'docs.json: banner.color: ignored; the banner uses the accent colour',
-  'docs.json: interaction.drilldown: ignored; opening a group shows its pages without leaving the page (a group with root links to it)',
   'docs.json: navigation.directory: ignored; directory listings on group root pages are not rendered yet (and 1 more place)',
   'docs.json: navigation.languages[0].banner: ignored; the site-wide banner applies to every language',
   'docs.json: navigation.languages[0].tabs[0].align: ignored; tabs are laid out in order',
@@ -68,7 +67,7 @@ t.test('Mintlify keys', async (t) => {
         + '<li><a href="/lens/overview"><svg/><span class="tab-menu-text"><span class="tab-menu-title">Lens</span><span class="tab-menu-description">Optics that focus the beam</span></span></a></li>'
         + '<li><a href="https://store.example.org" target="_blank" rel="noopener"><span class="tab-menu-text"><span class="tab-menu-title">Parts store</span><span class="tab-menu-description">Spare parts</span></span></a></li>'
         + '</ul></details><a href="/archive/notes">Archive</a></nav>');
-      t.equal(sidebarNav(beam), '<nav class="sidebar-nav" aria-label="Documentation"><ul><li class="nav-group"><p class="nav-group-title">Beam</p><ul>'
+      t.equal(sidebarNav(beam), '<nav class="sidebar-nav" aria-label="Documentation"><ul><li class="nav-group"><a class="nav-group-title" href="/beam/overview" aria-current="page">Beam</a><ul>'
         + '<li><a href="/beam/overview" aria-current="page">Beam overview</a></li><li><a href="/beam/setup">Beam setup</a></li></ul></li></ul></nav>');
       // The selected menu item fills the sidebar; the tab row marks the other item in the dropdown.
       const lens = read(out, 'lens/overview/index.html');
@@ -78,10 +77,11 @@ t.test('Mintlify keys', async (t) => {
       t.match(headerTabs(read(out, 'index.html')), '<a href="/" aria-current="true">Guides</a><details class="tab-menu"><summary>Products<svg/></summary>');
     });
 
-    t.test('should open isDefaultOpen groups and expand three-digit colours', async (t) => {
+    t.test('should open isDefaultOpen groups, lead each group to its first page (interaction.drilldown) and expand three-digit colours', async (t) => {
       const home = read(out, 'index.html');
-      t.match(home, '<li class="nav-group nav-group-toggle"><details open><summary><p class="nav-group-title">Going deeper</p>');
-      t.match(home, '<li class="nav-group nav-group-toggle"><details><summary><p class="nav-group-title">Everyday use</p>');
+      t.match(home, '<li class="nav-group nav-group-toggle"><details open><summary><a class="nav-group-title" href="/deeper/tuning">Going deeper</a>');
+      t.match(home, '<li class="nav-group nav-group-toggle"><details><summary><a class="nav-group-title" href="/usage/basics">Everyday use</a>');
+      t.match(home, '<li class="nav-group"><a class="nav-group-title" href="/" aria-current="page">Start here</a>', 'a group holding the current page first');
       t.match(home, '#22aa66');
       t.notMatch(home, '#2a6;');
     });

@@ -18,6 +18,20 @@ const pages: NavPage[] = [
 ];
 
 t.test('buildNav', async (t) => {
+  t.test('should lead a group without root to its first page, depth first, under interaction.drilldown: true', async (t) => {
+    const nav = (drilldown: unknown) => buildNav(pages, parseConfig(JSON.stringify({
+      name: 'A', interaction: { drilldown },
+      navigation: [
+        { group: 'Guides', pages: [{ group: 'Advanced', pages: ['guides/advanced/tuning'] }, 'guides/install'] },
+        { group: 'Start', root: 'index', pages: ['quickstart'] },
+      ],
+    }), { siteUrl: 'https://a.example', basePath: '' }));
+    const paths = (items: ReturnType<typeof buildNav>): unknown[] => items.flatMap((i) => (i.kind === 'group' ? [[i.title, i.path ?? null], ...paths(i.items)] : []));
+    t.same(paths(nav(true)), [['Guides', '/guides/advanced/tuning'], ['Advanced', '/guides/advanced/tuning'], ['Start', '/']], 'root wins over the first page');
+    t.same(paths(nav(false)), [['Guides', null], ['Advanced', null], ['Start', '/']], 'false: titles only, as before');
+    t.same(paths(nav(undefined)), [['Guides', null], ['Advanced', null], ['Start', '/']], 'unset: titles only');
+  });
+
   t.test('should derive groups from folders: index first, then by order, then by label', async (t) => {
     t.same(buildNav(pages, { contentRoot: 'docs/' }), [
       { kind: 'page', title: 'Welcome', path: '/' },
