@@ -15,6 +15,9 @@ import { fillNote, uiStrings, type UiStrings } from '../shared/ui-strings.ts';
 
 type ShellInput = Omit<PageShellInput, 'page' | 'prev' | 'next'>;
 
+/** A font stack whose last family is a generic one (`sans-serif`, `ui-monospace`, …). */
+const GENERIC_FAMILY_LAST = /(?:^|,)\s*(?:serif|sans-serif|monospace|cursive|fantasy|math|emoji|fangsong|system-ui|ui-serif|ui-sans-serif|ui-monospace|ui-rounded)\s*$/i;
+
 /**
  * Per-site settings as custom properties on <html>; the theme CSS reads them with its own
  * fallbacks, so one stylesheet per theme serves every site.
@@ -31,11 +34,12 @@ export function siteStyle(site: PageShellInput['site']): string | undefined {
     ['--folio-heading-font', t?.headingFont],
     ['--folio-body-font', t?.bodyFont],
   ];
-  // A family the reader may not have (`Inter`) falls back on the theme's own stack, never on the browser's default serif.
-  const fallback = (k: string) => (k === '--folio-heading-font' ? ', var(--theme-heading-font, var(--theme-font))' : k.endsWith('font') ? ', var(--theme-font)' : '');
+  // A family the reader may not have (`Inter`) falls back on the theme's own stack, never on the browser's default serif;
+  // a stack that already ends with a generic family (`Verdana, sans-serif`) has its own fallback and is left as written.
+  const fallback = (k: string, v: string) => (GENERIC_FAMILY_LAST.test(v) ? '' : k === '--folio-heading-font' ? ', var(--theme-heading-font, var(--theme-font))' : k.endsWith('font') ? ', var(--theme-font)' : '');
   // One family of several words (`Source Sans 3`) is quoted: unquoted, a word starting with a digit makes the whole declaration invalid.
   const family = (k: string, v: string) => (k.endsWith('font') && /\s/.test(v) && !/[,'"]/.test(v) ? `'${v}'` : v);
-  const css = vars.flatMap(([k, v]) => { const value = cssValue(v); return value ? [`${k}:${family(k, value)}${fallback(k)}`] : []; }).join(';');
+  const css = vars.flatMap(([k, v]) => { const value = cssValue(v); return value ? [`${k}:${family(k, value)}${fallback(k, value)}`] : []; }).join(';');
   return css || undefined;
 }
 
@@ -142,7 +146,8 @@ function Shell({ input: full, page, prev, next, notFound }: ShellProps) {
         <Header input={input} controls={controls} tabs={scoped?.tabs} />
         <div class="layout">
           <Sidebar input={input} current={page.path} controls={controls} anchors={scoped?.anchors} tabs={scoped?.tabs} />
-          <main class="content" id="content" tabindex={-1}>
+          {/* The 404's main carries `data-folio-slot`: the site server puts its sign-in and password pages there (control-plane sites/themed-page.ts). */}
+          <main class="content" id="content" tabindex={-1} data-folio-slot={notFound ? 'content' : undefined}>
             <article class="page" data-pagefind-body={notFound ? undefined : ''}>
               <header class="page-header">
                 <h1>{page.title}</h1>
