@@ -41,8 +41,11 @@ t.test('dashboard: AI model', async (t) => {
     await form.getByRole('button', { name: 'Save' }).click();
     await page.getByText('Saved. Use "Test connection" to check that it answers.').waitFor();
     t.equal(await form.getByLabel('API key').inputValue(), '', 'the key is not shown again');
+    // The saved settings are read back after the notice shows, so wait for the hint rather than read it at once.
+    await form.getByText('A key ending in …5e6f is saved.').waitFor();
     t.match(await form.innerText(), 'A key ending in …5e6f is saved.');
     t.notMatch(await page.content(), KEY);
+    await page.getByRole('region', { name: 'What answers now' }).getByText(/your model/).waitFor();
     t.match(await page.getByRole('region', { name: 'What answers now' }).innerText(), 'your model');
     await page.getByRole('button', { name: 'Test connection' }).click();
     await page.getByText(/^Connected: "stand-in-1" answered in/).waitFor();
