@@ -93,7 +93,7 @@ t.test('docker files', async (t) => {
     t.same([env.BUILDER_WORKERS, env.S3_BUCKET, env.S3_ENDPOINT, env.S3_FORCE_PATH_STYLE, env.WORKER_SECRET, env.INTERNAL_API_URL],
       [0, 'folio-sites', 'http://minio:9000', true, 'w-secret', 'http://control-plane:4000']);
     t.equal(env.siteUrlTemplate, 'http://{slug}.localhost:4100');
-    t.same(ports(cp.ports), ['4000:4000', '4100:4100']);
+    t.same(ports(cp.ports), ['4000:4000', '4100:4100', '4443:4443'], 'the API, the sites over HTTP and the sites over HTTPS (custom domains)');
   });
 
   t.test('should run builders with a grace period longer than their graceful stop', async (t) => {
