@@ -35,6 +35,7 @@ import type { UsageSink } from './assistant/usage-sink.ts';
 import { passwordGate } from './sites/password-gate.ts';
 import { readerGate } from './sites/reader-auth/reader-gate.ts';
 import { siteBranding } from './sites/site-branding.ts';
+import { themedPages } from './sites/themed-page.ts';
 import { startSiteServer, type SiteServer } from './sites/site-server.ts';
 import { domainTls, type DomainTls } from './domains/domain-tls.ts';
 import { tlsAskApi } from './domains/tls-ask.ts';
@@ -160,11 +161,13 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
   const schemaPath = new URL('../../builder/schema/docs.schema.json', import.meta.url);
   // The badge follows the organization's current plan at serve time (docs/decisions/107).
   const branding = siteBranding(cp.m, () => cp.deps.now());
+  // The sign-in pages and the password form wear the site's theme, from its live build's 404 page.
+  const themed = themedPages({ m: cp.m, store });
   const site = await startSiteServer({
     m: cp.m, store, sitesDomain: env.SITES_DOMAIN, siteUrlTemplate: () => cp.deps.env.siteUrlTemplate, host: env.SITE_HOST, port: opts.sitePort ?? env.SITE_PORT,
     gate: readerGate({
       m: cp.m, trustProxy: env.TRUST_PROXY, now: opts.now, allowHosts: () => services.fetchAllowHosts ?? [],
-      password: passwordGate({ m: cp.m, trustProxy: env.TRUST_PROXY, now: opts.now, branding }), branding,
+      password: passwordGate({ m: cp.m, trustProxy: env.TRUST_PROXY, now: opts.now, branding, themed }), branding, themed,
     }),
     branding,
     handle: chainHandlers(

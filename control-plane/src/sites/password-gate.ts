@@ -10,6 +10,8 @@
  *   with `Retry-After`.
  * - Everything of a protected site, the form included, is `Cache-Control: private` with
  *   `Vary: Cookie`, so a CDN in front never stores it and never serves it to another visitor.
+ * The form wears the site's theme when it has a live build (`themed`, themed-page.ts), and the
+ * few public files it loads (stylesheets, fonts, logo) are served without the password.
  * The plan is not read here: protection keeps working after a downgrade (quota rule 6). Only
  * the form's "Powered by Folio" badge follows the plan (`branding`, site-branding.ts).
  */
@@ -19,9 +21,10 @@ import { VisitorRate } from '../http/visitor-rate.ts';
 import type { Models } from '../db/models/index.ts';
 import { AppError } from '../errors.ts';
 import { escapeHtml } from '../http/escape-html.ts';
-import { POWERED_BY_HTML } from '@folio/site-template/shared/powered-by.ts';
 import { safeNext } from './safe-next.ts';
 import type { SiteBranding } from './site-branding.ts';
+import { isThemedAsset, type ThemedPages, type ThemedShell } from './themed-page.ts';
+import { answerPage, framedPage, PLAIN_PAGE_CSP, type ReaderPage } from './reader-auth/reader-pages.ts';
 import { checkSiteAuthCookie, readCookie, SITE_AUTH_COOKIE, siteAuthCookie, verifySitePassword } from './site-password.ts';
 
 /** What a gate decided: answer freely, answer privately (protected and signed in), or it answered itself. */
@@ -41,13 +44,35 @@ export interface PasswordGateOptions {
   windowMs?: number;
   /** Whether the form shows the "Powered by Folio" badge; default never. */
   branding?: SiteBranding;
+  /** The site's themed frame for the form (themed-page.ts); default the plain page. */
+  themed?: ThemedPages;
 }
+
+/** The site a form is answered for. */
+interface FormSite { name: string; branded: boolean; shell?: ThemedShell }
+
 
 const MAX_FORM_BYTES = 4096;
 
-function formPage(siteName: string, next: string, message: string | undefined, branded: boolean): string {
-  const name = escapeHtml(siteName);
-  return `<!doctype html>
+/** The form and its message, the same in the plain and the themed page. */
+function formBody(next: string, message: string | undefined): string {
+  return `<p>This documentation is protected. Enter the password to continue.</p>
+${message ? `<p class="error" role="alert">${escapeHtml(message)}</p>` : ''}
+<form method="post" action="${PASSWORD_PATH}">
+<input type="hidden" name="next" value="${escapeHtml(next)}">
+<label for="password">Password</label>
+<input id="password" name="password" type="password" autocomplete="current-password" required autofocus>
+<button type="submit">Continue</button>
+</form>
+`;
+}
+
+/** The form page, plain or themed; the badge is added as it is answered (`answerPage`). */
+function formPage(site: FormSite, next: string, message: string | undefined): ReaderPage {
+  const body = formBody(next, message);
+  if (site.shell) return framedPage(site, 'password required', 'Password required', body);
+  const name = escapeHtml(site.name);
+  const html = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <meta name="robots" content="noindex"><title>${name} — password required</title>
 <style>
@@ -61,16 +86,9 @@ button{margin-top:.75rem;width:100%;padding:.6rem;border:0;border-radius:8px;bac
 </style></head>
 <body><main>
 <h1>${name}</h1>
-<p>This documentation is protected. Enter the password to continue.</p>
-${message ? `<p class="error" role="alert">${escapeHtml(message)}</p>` : ''}
-<form method="post" action="${PASSWORD_PATH}">
-<input type="hidden" name="next" value="${escapeHtml(next)}">
-<label for="password">Password</label>
-<input id="password" name="password" type="password" autocomplete="current-password" required autofocus>
-<button type="submit">Continue</button>
-</form>
-${branded ? POWERED_BY_HTML : ''}</main></body></html>
+${body}</main></body></html>
 `;
+  return { html, csp: PLAIN_PAGE_CSP };
 }
 
 function privateHeaders(res: http.ServerResponse): void {
@@ -79,14 +97,8 @@ function privateHeaders(res: http.ServerResponse): void {
   res.setHeader('X-Robots-Tag', 'noindex');
 }
 
-function answerForm(req: http.IncomingMessage, res: http.ServerResponse, status: number, site: { name: string; branded: boolean }, next: string, message?: string): void {
-  const body = Buffer.from(formPage(site.name, next, message, site.branded));
-  res.statusCode = status;
-  privateHeaders(res);
-  res.setHeader('Content-Type', 'text/html; charset=utf-8');
-  res.setHeader('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'");
-  res.setHeader('Content-Length', body.byteLength);
-  res.end(req.method === 'HEAD' ? undefined : body);
+function answerForm(req: http.IncomingMessage, res: http.ServerResponse, status: number, site: FormSite, next: string, message?: string): void {
+  answerPage(req, res, status, formPage(site, next, message), site.branded);
 }
 
 function answerJson(res: http.ServerResponse, status: number, body: { error: string; message: string }, headers: Record<string, string> = {}): void {
@@ -121,7 +133,7 @@ export function passwordGate(opts: PasswordGateOptions): SiteGate {
   const visitorOf = visitorAddress(opts.trustProxy);
   const rate = new VisitorRate({ visitorMessages: opts.attempts ?? 10, visitorWindowMs: opts.windowMs ?? 15 * 60_000 });
 
-  async function signIn(req: http.IncomingMessage, res: http.ServerResponse, project: { _id: string; name: string; branded: boolean; site_password_hash: string; site_password_set_at: Date }): Promise<void> {
+  async function signIn(req: http.IncomingMessage, res: http.ServerResponse, project: FormSite & { _id: string; site_password_hash: string; site_password_set_at: Date }): Promise<void> {
     const form = await readForm(req);
     const next = safeNext(form?.get('next') ?? undefined);
     try {
@@ -147,15 +159,21 @@ export function passwordGate(opts: PasswordGateOptions): SiteGate {
     const project = await opts.m.Project.findById(projectId, { name: 1, site_password_hash: 1, site_password_set_at: 1 }).lean();
     if (!project?.site_password_hash || !project.site_password_set_at) return 'open';
     const url = new URL(req.url ?? '/', 'http://site');
-    const protectedProject = { _id: project._id, name: project.name, branded: opts.branding ? await opts.branding(projectId) : false, site_password_hash: project.site_password_hash, site_password_set_at: project.site_password_set_at };
+    // Read only for the form and its files, not for a visitor who has the password.
+    const { site_password_hash: hash, site_password_set_at: setAt } = project;
+    const protectedProject = async () => ({ _id: project._id, name: project.name, branded: opts.branding ? await opts.branding(projectId) : false, shell: await opts.themed?.(projectId), site_password_hash: hash, site_password_set_at: setAt });
     if (url.pathname === PASSWORD_PATH) {
-      if (req.method === 'POST') await signIn(req, res, protectedProject);
-      else answerForm(req, res, req.method === 'HEAD' || req.method === 'GET' ? 200 : 405, protectedProject, '/');
+      if (req.method === 'POST') await signIn(req, res, await protectedProject());
+      else answerForm(req, res, req.method === 'HEAD' || req.method === 'GET' ? 200 : 405, await protectedProject(), '/');
       return 'answered';
     }
     if (await checkSiteAuthCookie(opts.m, project._id, project.site_password_set_at, readCookie(req.headers.cookie, SITE_AUTH_COOKIE), now().getTime())) return 'private';
-    if (req.method === 'GET' || req.method === 'HEAD') answerForm(req, res, 401, protectedProject, url.pathname + url.search);
-    else answerJson(res, 401, { error: 'password_required', message: 'This site is password protected; sign in at /_folio/password first' });
+    if (req.method === 'GET' || req.method === 'HEAD') {
+      const site = await protectedProject();
+      // The form's own files (the build's stylesheets and fonts, the logo) load without the password.
+      if (isThemedAsset(site.shell, url.pathname)) return 'private';
+      answerForm(req, res, 401, site, url.pathname + url.search);
+    } else answerJson(res, 401, { error: 'password_required', message: 'This site is password protected; sign in at /_folio/password first' });
     return 'answered';
   };
 }

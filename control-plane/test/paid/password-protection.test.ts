@@ -35,7 +35,8 @@ t.test('site password protection', async (t) => {
       const res = await tp.site('secret-docs', path, headers);
       t.equal(res.status, 401, path);
       t.match(res.headers.get('content-type'), /^text\/html/, path);
-      t.match(res.body, /<h1>Secret Docs<\/h1>/, path);
+      t.match(res.body, '<title>Secret Docs — password required</title>', path);
+      t.match(res.body, '<span class="brand-name">secret-docs</span>', `${path}: in the site's theme, named as its header names it`);
       t.match(res.body, /<form method="post" action="\/_folio\/password">/, path);
       t.notMatch(res.body, /Classified|hidden guide/, path);
       t.equal(res.headers.get('cache-control'), 'private, no-store', path);

@@ -61,8 +61,8 @@ export async function hsToken(claims: Record<string, unknown>, opts: { secret?: 
     .setExpirationTime(opts.expiresIn ?? '5m').sign(new TextEncoder().encode(opts.secret ?? HS_SECRET));
 }
 
-/** A site with reader authentication (`settings` over the JWT handoff), or without it (`settings` null). */
-export async function startReaderSite(env: Record<string, string> = {}, settings: Partial<ReaderAuthBody> | null = {}, extra: Parameters<typeof startTestPlatform>[1] = {}): Promise<ReaderSite> {
+/** A site with reader authentication (`settings` over the JWT handoff), or without it (`settings` null), made of `files`. */
+export async function startReaderSite(env: Record<string, string> = {}, settings: Partial<ReaderAuthBody> | null = {}, extra: Parameters<typeof startTestPlatform>[1] = {}, files: Record<string, string> = SITE_FILES): Promise<ReaderSite> {
   const tp = await startTestPlatform(env, extra);
   const created = (await tp.api('POST', '/projects', { name: 'Gated Docs', slug: 'gated-docs' })).body;
   const project = { id: created.id as string, slug: 'gated-docs' };
@@ -72,7 +72,7 @@ export async function startReaderSite(env: Record<string, string> = {}, settings
   if (settings) await configure({ ...JWT_SETTINGS, ...settings } as ReaderAuthBody);
   const worker = tp.startWorker({ POLL_MS: '50' });
   await worker.waitFor(/polling/);
-  const wc = await tp.workingCopy(project.slug, SITE_FILES);
+  const wc = await tp.workingCopy(project.slug, files);
   const sha = await wc.push();
   const d = await tp.waitForDeployment(project.id, (x) => x.commit_sha === sha && ['deployed', 'failed'].includes(x.status), 300_000);
   if (d.status !== 'deployed') throw new Error(`deployment ${d.status}: ${d.error}`);

@@ -15,6 +15,8 @@
  *   sign-in page, whether or not a gated page is there (so nothing is told).
  * - Until a build made with sign-in on is live (live-build.ts, decision 117), no page is served:
  *   a reader without a session goes to the sign-in page, one with a session gets a 503 to retry.
+ * - These pages wear the site's theme (`themed`, themed-page.ts), and the few public files they
+ *   load (stylesheets, fonts, logo) are served without a session.
  */
 import type http from 'node:http';
 import { audiencePrefix } from '@folio/builder';
@@ -22,11 +24,12 @@ import type { Models } from '../../db/models/index.ts';
 import { safeNext } from '../safe-next.ts';
 import type { GateResult, SiteGate } from '../password-gate.ts';
 import type { SiteBranding } from '../site-branding.ts';
+import { isThemedAsset, type ThemedPages, type ThemedShell } from '../themed-page.ts';
 import { readCookie } from '../site-password.ts';
 import { TokenRefused, verifyHandoff } from './jwt-handoff.ts';
 import { finishReaderOidc, OIDC_STATE_COOKIE, startReaderOidc } from './oidc-reader.ts';
 import { liveBuildIsPerAudience } from './live-build.ts';
-import { answerPage, refusedPage, signInPage } from './reader-pages.ts';
+import { answerPage, refusedPage, republishingPage, signInPage } from './reader-pages.ts';
 import { JWT_HANDOFF_PATH, OIDC_CALLBACK_PATH } from './reader-settings.ts';
 import { clearReaderCookie, groupsFromClaim, isHttps, readerSessionCookie, readerSessionOf } from './reader-session.ts';
 
@@ -57,6 +60,8 @@ export interface ReaderGateOptions {
   allowHosts?: () => readonly string[];
   /** Whether the sign-in pages show the "Powered by Folio" badge (site-branding.ts); default never. */
   branding?: SiteBranding;
+  /** The site's themed frame for the sign-in pages (themed-page.ts); default the plain pages. */
+  themed?: ThemedPages;
 }
 
 function redirect(res: http.ServerResponse, location: string, cookies: string[] = []): void {
@@ -84,13 +89,16 @@ export function readerGate(opts: ReaderGateOptions): AccessGate {
     const origin = `${secure ? 'https' : 'http'}://${req.headers.host}`;
     const next = safeNext(url.searchParams.get('next'));
     const branded = opts.branding ? await opts.branding(projectId) : false;
-    const refuse = (reason: string) => answerPage(req, res, 401, refusedPage(project.name, reason, signInHref(next)), branded);
+    // Read only when a page of the gate is answered (or may be one of its files): most requests are pages.
+    let shell: Promise<ThemedShell | undefined> | undefined;
+    const frame = async () => ({ name: project.name, shell: await (shell ??= opts.themed?.(projectId) ?? Promise.resolve(undefined)) });
+    const refuse = async (reason: string) => answerPage(req, res, 401, refusedPage(await frame(), reason, signInHref(next)), branded);
     /** Runs a sign-in step; a refusal (or any failure) answers the refusal page. */
     const attempt = async (step: () => Promise<void>, otherwise: string) => {
       try {
         await step();
       } catch (err) {
-        refuse(err instanceof TokenRefused ? err.message : otherwise);
+        await refuse(err instanceof TokenRefused ? err.message : otherwise);
       }
     };
     const signIn = async (claims: Record<string, unknown>, to: string, extra: string[] = []) => {
@@ -100,7 +108,7 @@ export function readerGate(opts: ReaderGateOptions): AccessGate {
 
     switch (url.pathname) {
       case SIGN_IN_PATH:
-        answerPage(req, res, 200, signInPage(project.name, `${SIGN_IN_START_PATH}?next=${encodeURIComponent(next)}`), branded);
+        answerPage(req, res, 200, signInPage(await frame(), `${SIGN_IN_START_PATH}?next=${encodeURIComponent(next)}`), branded);
         return 'answered';
       case SIGN_IN_START_PATH:
         if (settings.mode === 'jwt') {
@@ -141,22 +149,27 @@ export function readerGate(opts: ReaderGateOptions): AccessGate {
       }
     };
     const session = await readerSessionOf(opts.m, req, projectId, setAt, now().getTime());
+    // The themed pages' own files (public: the builder's stylesheets and fonts, the logo) load for
+    // anyone, where everything else needs a session (`full`, or before a build per audience is live).
+    const themedAsset = async () => !session && (req.method === 'GET' || req.method === 'HEAD') && isThemedAsset((await frame()).shell, url.pathname);
     const secret = project.reader_access_secret;
     // Until a build per audience is live, the public prefix may hold every page (live-build.ts):
     // nothing of it is served; a signed-in reader is asked to come back once it is published.
     if (!await liveBuildIsPerAudience(opts.m, projectId)) {
+      if (await themedAsset()) return { signedIn: false, audiences: [] };
       if (!session) {
         toSignIn(req, res);
         return 'answered';
       }
       res.setHeader('Retry-After', String(REPUBLISH_RETRY_S));
-      answerPage(req, res, 503, refusedPage(project.name, REPUBLISHING, signInHref(next)));
+      answerPage(req, res, 503, republishingPage(await frame(), REPUBLISHING, safeNext(url.pathname + url.search)), branded);
       return 'answered';
     }
     if (session) {
       return { signedIn: true, audiences: [...session.groups.map((g) => audiencePrefix(secret, `group:${g}`)), audiencePrefix(secret, 'members')] };
     }
     if (settings.scope === 'full') {
+      if (await themedAsset()) return { signedIn: false, audiences: [] };
       toSignIn(req, res);
       return 'answered';
     }
