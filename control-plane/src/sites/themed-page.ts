@@ -41,7 +41,7 @@ const DROPPED = new Set(['script', 'noscript', 'nav', 'aside', 'button', 'select
 /** Head entries dropped: what names the 404 or the site's search, and what preloads scripts. */
 const DROPPED_META = /^(og:|twitter:|folio-|description$|keywords$|robots$)/;
 /** The theme's font files, loaded by the font stylesheet through `url()`. */
-const FONT_FILE = /(^|\/)_folio\/fonts\/[^?#]*\.(woff2?|ttf|otf)$/;
+const FONT_FILE = /^\/_folio\/fonts\/[^?#]*\.(woff2?|ttf|otf)$/;
 
 /** Styles of what is inserted, in the theme's own variables (site-template styles/base.css). */
 const GATE_STYLE = `<style>.folio-gate{max-width:26rem;margin:3rem auto;padding:0 1rem}.folio-gate h1{margin:0 0 .5rem}
