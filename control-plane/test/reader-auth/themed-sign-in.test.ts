@@ -99,6 +99,8 @@ t.test('themed sign-in and password pages', async (t) => {
     const sha = await wc.push();
     const d = await tp.waitForDeployment(other.id, (x) => x.commit_sha === sha && ['deployed', 'failed'].includes(x.status), 300_000);
     t.equal(d.status, 'deployed', d.error ?? '');
+    const built = Buffer.from(await tp.p.store.get(`sites/${other.id}/404.html`) ?? []).toString('utf8');
+    t.match(built, 'Classified home', 'the 404 it is made from names the page in its navigation');
     await setSitePassword({ m, now: new Date(), upgradeUrl: 'https://example.com/upgrade' }, tp.orgId, other.id, 'open sesame');
     const form = await tp.site('secret-docs', '/');
     t.equal(form.status, 401);
