@@ -44,7 +44,7 @@ const DROPPED_META = /^(og:|twitter:|folio-|description$|keywords$|robots$)/;
 const FONT_FILE = /^\/_folio\/fonts\/[^?#]*\.(woff2?|ttf|otf)$/;
 
 /** Styles of what is inserted, in the theme's own variables (site-template styles/base.css). */
-const GATE_STYLE = `<style>.folio-gate{max-width:26rem;margin:3rem auto;padding:0 1rem}.folio-gate h1{margin:0 0 .5rem}
+const GATE_STYLE = `<style>.layout{display:block}.layout>main.content{width:auto;max-width:none;margin:0;padding:0}.folio-gate{max-width:26rem;margin:3rem auto;padding:0 1rem}.folio-gate h1{margin:0 0 .5rem}
 .folio-gate .error{color:#b42318}.folio-gate input{width:100%;box-sizing:border-box;padding:.6rem;border:1px solid color-mix(in srgb,currentColor 25%,transparent);border-radius:8px;font:inherit;background:transparent;color:inherit}
 .folio-gate a.button,.folio-gate button{display:block;width:100%;box-sizing:border-box;margin-top:.75rem;padding:.6rem;border:0;border-radius:8px;background:var(--accent-solid,#1c1f24);color:#fff;text-align:center;text-decoration:none;font:inherit;cursor:pointer}</style>`;
 
