@@ -17,8 +17,8 @@
 import OpenAI from 'openai';
 import { Agent, buildConnector, fetch as undiciFetch } from 'undici';
 import { AppError } from '../errors.ts';
-import { checkedAddress, pinnedLookup } from '../uploads/safe-fetch.ts';
-import { canonicalAddress } from '../uploads/public-address.ts';
+import { checkedAddress, pinnedLookup } from '../outbound/safe-fetch.ts';
+import { canonicalAddress } from '../outbound/public-address.ts';
 
 /** Where answers are generated. */
 export interface ModelConfig {

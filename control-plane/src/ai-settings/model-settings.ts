@@ -9,7 +9,7 @@ import { z } from 'zod';
 import type { Models } from '../db/models/index.ts';
 import { invalid, notFound } from '../errors.ts';
 import { sealSecret } from '../secrets/secret-box.ts';
-import { checkedAddress } from '../uploads/safe-fetch.ts';
+import { checkedAddress } from '../outbound/safe-fetch.ts';
 import { AI_FEATURES, AI_FEATURE_DESCRIPTIONS, type AiFeature } from './ai-features.ts';
 import { aiSettingsModel, KEY_PURPOSE, type AiSettings } from './ai-settings-store.ts';
 import { platformModel, type ModelEnv } from './model-resolver.ts';

@@ -5,7 +5,7 @@ import { AppError, invalid } from '../errors.ts';
 import { defineRoute, type Deps } from '../http/route.ts';
 import { validate } from '../http/validate.ts';
 import { detectFile, type DetectedFile, type FileKind } from '../uploads/detect-type.ts';
-import { safeFetch } from '../uploads/safe-fetch.ts';
+import { safeFetch } from '../outbound/safe-fetch.ts';
 import { deleteSiteFiles, putSiteFile, shortHash } from '../uploads/site-files.ts';
 import { discardSpooled, fileBytes, fileField, readJsonBody, type UploadedFile } from '../uploads/upload-input.ts';
 import { findOwnProject } from '../projects/own-project.ts';

@@ -43,7 +43,7 @@ import { appendBuildLog, completeJob, heartbeat, releaseJob, verifyBuildToken, v
 import { checkPageSizes, isDocumentTooLarge, pageTooLarge } from './page-report.ts';
 import { buildPrefixesOf } from '../sites/bucket-prefixes.ts';
 import { siteUrlOf } from '../sites/site-url.ts';
-import { safeFetch } from '../uploads/safe-fetch.ts';
+import { safeFetch } from '../outbound/safe-fetch.ts';
 
 /**
  * A waiting claim tries again at least this often though nothing woke it: each try counts the

@@ -12,7 +12,7 @@ import type { Models } from '../db/models/index.ts';
 import { AppError, invalid, notFound } from '../errors.ts';
 import { requireFeature } from '../entitlements/resolver.ts';
 import { postOnce, type Attempt } from '../outgoing-webhooks/deliver.ts';
-import { checkedAddress, type ResolveHost } from '../uploads/safe-fetch.ts';
+import { checkedAddress, type ResolveHost } from '../outbound/safe-fetch.ts';
 import { chatChannelUrl, sealChatUrl } from '../outgoing-webhooks/chat-target.ts';
 import { testMessage } from './event-messages.ts';
 import { formatForApp } from './format-for-app.ts';

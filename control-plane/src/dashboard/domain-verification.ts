@@ -9,7 +9,7 @@
  */
 import { Resolver } from 'node:dns/promises';
 import type { Env } from '../env.ts';
-import { safeFetch } from '../uploads/safe-fetch.ts';
+import { safeFetch } from '../outbound/safe-fetch.ts';
 
 export const TXT_PREFIX = '_folio-challenge';
 export const HTTP_PATH = '/.well-known/folio-verify.txt';

@@ -4,7 +4,7 @@
  * included; then the origin and body-type checks of request-guard.ts; answers are never cached. Each module registers through `registerXRoutes(router, deps)`.
  */
 import Router from '@koa/router';
-import { registerAiSettingsRoutes } from '../ai-settings/ai-settings-routes.ts';
+import { registerAiSettingsRoutes } from './ai-settings-routes.ts';
 import type Koa from 'koa';
 import { z } from 'zod';
 import { unauthorized } from '../errors.ts';

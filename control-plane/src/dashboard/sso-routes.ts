@@ -16,7 +16,7 @@ import { sealSecret } from '../secrets/secret-box.ts';
 import { checkIssuerUrl, OIDC_SECRET_PURPOSE, oidcRedirectUri } from '../sso/oidc-rp.ts';
 import { MAX_METADATA_BYTES, parseIdpMetadata } from '../sso/saml-metadata.ts';
 import { spUrls } from '../sso/saml-sp.ts';
-import { safeFetch } from '../uploads/safe-fetch.ts';
+import { safeFetch } from '../outbound/safe-fetch.ts';
 import { auditAction } from './audit-hook.ts';
 import { defineDashboardRoute, type DashboardRouter, type DashboardHandlerInput } from './dashboard-route.ts';
 import { checkDns, verificationOf } from './domain-verification.ts';

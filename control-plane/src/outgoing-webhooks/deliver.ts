@@ -21,7 +21,7 @@ import type { Models, WebhookMessage } from '../db/models/index.ts';
 import { chatChannelUrl } from './chat-target.ts';
 import { hasFeature } from '../entitlements/resolver.ts';
 import type { BooleanFeature } from '../entitlements/plans.ts';
-import { checkedAddress, guardSocket, pinnedLookup, type ResolveHost } from '../uploads/safe-fetch.ts';
+import { checkedAddress, guardSocket, pinnedLookup, type ResolveHost } from '../outbound/safe-fetch.ts';
 import { EVENT_HEADER, ID_HEADER, SIGNATURE_HEADER, signPayload, TIMESTAMP_HEADER } from './signature.ts';
 
 export const RETRY_WINDOW_MS = 24 * 3600_000;

@@ -11,7 +11,7 @@ import type { Models } from '../db/models/index.ts';
 import { WEBHOOK_EVENTS } from '../db/models/webhook-endpoint.ts';
 import { AppError, notFound } from '../errors.ts';
 import { requireFeature } from '../entitlements/resolver.ts';
-import { checkedAddress } from '../uploads/safe-fetch.ts';
+import { checkedAddress } from '../outbound/safe-fetch.ts';
 
 /** Endpoints one project may have. */
 export const MAX_ENDPOINTS = 10;

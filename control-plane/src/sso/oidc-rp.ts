@@ -15,7 +15,7 @@ import { dashboardOrigin, type Env } from '../env.ts';
 import type { Models } from '../db/models/index.ts';
 import type { SsoConnection } from '../db/models/sso-connection.ts';
 import { openSecret } from '../secrets/secret-box.ts';
-import { checkedAddress } from '../uploads/safe-fetch.ts';
+import { checkedAddress } from '../outbound/safe-fetch.ts';
 import { SsoFailure } from './sso-error.ts';
 
 /** The secret-box purpose of OIDC client secrets. */

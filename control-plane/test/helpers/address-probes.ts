@@ -4,7 +4,7 @@
  */
 import { Resolver } from 'node:dns/promises';
 import net from 'node:net';
-import type { ResolveHost } from '../../src/uploads/safe-fetch.ts';
+import type { ResolveHost } from '../../src/outbound/safe-fetch.ts';
 
 /** A TCP listener on 127.0.0.1 that counts the connections it accepts (it must see none). */
 export async function connectionCounter(): Promise<{ port: number; count(): number; close(): Promise<void> }> {

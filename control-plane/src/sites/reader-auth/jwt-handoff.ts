@@ -9,7 +9,7 @@
 import { createRemoteJWKSet, customFetch, errors, importSPKI, jwtVerify, type JWTPayload } from 'jose';
 import type { Models } from '../../db/models/index.ts';
 import { openSecret } from '../../secrets/secret-box.ts';
-import { checkedAddress } from '../../uploads/safe-fetch.ts';
+import { checkedAddress } from '../../outbound/safe-fetch.ts';
 import type { Project } from '../../db/models/project.ts';
 import { READER_JWT_KEY } from './reader-settings.ts';
 

@@ -11,7 +11,7 @@ import type { Models } from '../../db/models/index.ts';
 import type { Project } from '../../db/models/project.ts';
 import { openSecret, sealSecret } from '../../secrets/secret-box.ts';
 import { checkIssuerUrl } from '../../sso/oidc-rp.ts';
-import { checkedAddress } from '../../uploads/safe-fetch.ts';
+import { checkedAddress } from '../../outbound/safe-fetch.ts';
 import { OIDC_CALLBACK_PATH, READER_CLIENT_SECRET } from './reader-settings.ts';
 import { TokenRefused } from './jwt-handoff.ts';
 

@@ -2,8 +2,8 @@ import http from 'node:http';
 import net from 'node:net';
 import t from 'tap';
 import { AppError } from '../../src/errors.ts';
-import { canonicalAddress, nonPublicRange } from '../../src/uploads/public-address.ts';
-import { guardSocket, pinnedLookup, safeFetch } from '../../src/uploads/safe-fetch.ts';
+import { canonicalAddress, nonPublicRange } from '../../src/outbound/public-address.ts';
+import { guardSocket, pinnedLookup, safeFetch } from '../../src/outbound/safe-fetch.ts';
 import { connectionCounter, standInResolve } from '../helpers/address-probes.ts';
 import { startDnsStandIn } from '../helpers/dns-stand-in.ts';
 

@@ -2,8 +2,8 @@ import dns from 'node:dns';
 import t from 'tap';
 import { AppError } from '../../src/errors.ts';
 import { UPLOAD_LIMIT_BYTES } from '../../src/http/app.ts';
-import { nonPublicRange, safeFetch, type SafeFetchOptions } from '../../src/uploads/safe-fetch.ts';
-import { localServer, PNG } from './upload-fixtures.ts';
+import { nonPublicRange, safeFetch, type SafeFetchOptions } from '../../src/outbound/safe-fetch.ts';
+import { localServer, PNG } from '../uploads/upload-fixtures.ts';
 
 /** What a download came to: its bytes, or the error body the API would answer. */
 async function outcome(url: string, opts: Partial<SafeFetchOptions> = {}) {
