@@ -6,7 +6,7 @@
 import t from 'tap';
 import type { Page } from 'playwright-core';
 import { accessModels } from '../../src/db/models/access-models.ts';
-import { addMember, launchBrowser, overflowing, seriousViolations } from '../helpers/dashboard-browser.ts';
+import { addMember, launchBrowser, overflowing, seriousViolations, signedInPage } from '../helpers/dashboard-browser.ts';
 import { startTestPlatform } from '../helpers/platform.ts';
 
 const PASSWORD = 'a long enough passphrase';
@@ -27,20 +27,7 @@ t.test('dashboard: roles', async (t) => {
   const browser = await launchBrowser();
   t.teardown(() => browser.close());
   const errors: string[] = [];
-  const open = async (email: string): Promise<Page> => {
-    const page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
-    // Generous: the dashboard is built on first need, which takes a while on a loaded machine.
-    page.setDefaultTimeout(90_000);
-    page.on('console', (msg) => { if (msg.type() === 'error' && !/Failed to load resource/.test(msg.text())) errors.push(msg.text()); });
-    page.on('pageerror', (e) => errors.push(String(e)));
-    page.on('dialog', (d) => d.accept());
-    await page.goto(`${origin}/sign-in`);
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-    await page.getByRole('heading', { level: 1, name: 'Projects' }).waitFor();
-    return page;
-  };
+  const open = (email: string): Promise<Page> => signedInPage(browser, origin, email, PASSWORD, errors, { consoleErrors: true });
 
   t.test('should let the owner create a custom role, give it to a member and map a SCIM group', async (t) => {
     const page = await open('roles-owner@example.com');

@@ -55,11 +55,13 @@ export async function addMember(m: Models, orgId: string, email: string, role: s
 /**
  * A new browser context signed in as `email` at `origin`, on the Projects page: page errors go
  * to `errors`, confirmation dialogs are accepted, and waits are generous (the dashboard is built
- * on first need, which takes a while on a loaded machine).
+ * on first need, which takes a while on a loaded machine). `consoleErrors`: console errors go to
+ * `errors` too (but a failed resource load, which the page's own alerts report).
  */
-export async function signedInPage(browser: Browser, origin: string, email: string, password: string, errors: string[]): Promise<Page> {
+export async function signedInPage(browser: Browser, origin: string, email: string, password: string, errors: string[], opts: { consoleErrors?: boolean } = {}): Promise<Page> {
   const page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
   page.setDefaultTimeout(90_000);
+  if (opts.consoleErrors) page.on('console', (msg) => { if (msg.type() === 'error' && !/Failed to load resource/.test(msg.text())) errors.push(msg.text()); });
   page.on('pageerror', (e) => errors.push(String(e)));
   page.on('dialog', (d) => d.accept());
   await page.goto(`${origin}/sign-in`);
