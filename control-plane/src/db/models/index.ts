@@ -32,6 +32,7 @@ import { ssoDomainSchema, type SsoDomain } from './sso-domain.ts';
 import { ssoPendingSchema, type SsoPending } from './sso-pending.ts';
 import { ssoAssertionSchema, type SsoAssertion } from './sso-assertion.ts';
 import { publishJournalSchema, type PublishJournal } from './publish-journal.ts';
+import { editorDraftSchema, type EditorDraft } from './editor-draft.ts';
 import { acmeAccountSchema, acmeChallengeSchema, certificateSchema, type AcmeAccount, type AcmeChallenge, type Certificate } from './certificate.ts';
 
 export interface Models {
@@ -70,6 +71,7 @@ export interface Models {
   Certificate: Model<Certificate>;
   AcmeAccount: Model<AcmeAccount>;
   AcmeChallenge: Model<AcmeChallenge>;
+  EditorDraft: Model<EditorDraft>;
 }
 
 const cache = new WeakMap<Connection, Models>();
@@ -114,6 +116,7 @@ export function models(connection: Connection): Models {
       Certificate: connection.model<Certificate>('Certificate', certificateSchema, 'certificates'),
       AcmeAccount: connection.model<AcmeAccount>('AcmeAccount', acmeAccountSchema, 'acme_accounts'),
       AcmeChallenge: connection.model<AcmeChallenge>('AcmeChallenge', acmeChallengeSchema, 'acme_challenges'),
+      EditorDraft: connection.model<EditorDraft>('EditorDraft', editorDraftSchema, 'editor_drafts'),
     };
     cache.set(connection, m);
   }
@@ -136,4 +139,4 @@ export async function syncIndexes(connection: Connection): Promise<void> {
   for (const model of Object.values(m)) await (model as Model<unknown>).createIndexes();
 }
 
-export type { AnalyticsEvent, AnalyticsSalt, ApiKey, AuditEntry, ServerSecret, WebhookEndpoint, WebhookMessage, ChatChannel, Organization, Project, UsageCounter, Deployment, ClaimHead, Page, WebhookDelivery, User, Membership, Session, OwnerClaim, Invitation, Domain, Preview, GithubInstallation, SsoConnection, SsoDomain, SsoPending, SsoAssertion, PublishJournal, Certificate, AcmeAccount, AcmeChallenge };
+export type { AnalyticsEvent, AnalyticsSalt, ApiKey, AuditEntry, ServerSecret, WebhookEndpoint, WebhookMessage, ChatChannel, Organization, Project, UsageCounter, Deployment, ClaimHead, Page, WebhookDelivery, User, Membership, Session, OwnerClaim, Invitation, Domain, Preview, GithubInstallation, SsoConnection, SsoDomain, SsoPending, SsoAssertion, PublishJournal, Certificate, AcmeAccount, AcmeChallenge, EditorDraft };

@@ -1,0 +1,82 @@
+/**
+ * Reads a project's repository at a commit of its production branch, for the web editor: the
+ * file list merged with drafts (the tree), a file's text at the draft's base, the head a new
+ * draft starts from. Managed repositories are read in place (the bare repository under
+ * DATA_DIR, as git/managed-repos.ts keeps it) with the `git` CLI; repositories a customer owns
+ * answer 409 `editor_repo_unsupported` until they can be mirrored.
+ */
+import fs from 'node:fs';
+import type { Deps } from '../http/route.ts';
+import { AppError, notFound } from '../errors.ts';
+import { runGit } from '../git/git-cli.ts';
+import { branchHead, repoPath } from '../git/managed-repos.ts';
+
+/** One file of the repository at a commit. */
+export interface RepoFile { path: string; size: number; blob: string }
+
+interface EditorProject { _id: string; github_repo?: string | null; github_branch?: string | null }
+
+/** 409 for a project whose repository the editor cannot read. */
+export const repoUnsupported = () =>
+  new AppError(409, 'editor_repo_unsupported', 'The web editor works on repositories the platform hosts; this project builds from its own GitHub repository');
+
+async function repoDir(deps: Deps, projectId: string): Promise<string> {
+  const project = await deps.m.Project.findById(projectId).lean<EditorProject>();
+  if (!project) throw notFound('project');
+  if (project.github_repo) throw repoUnsupported();
+  return repoPath(deps, projectId);
+}
+
+/** The production branch of a project (`github_branch`, default `main`). */
+export async function productionBranch(deps: Deps, projectId: string): Promise<string> {
+  const project = await deps.m.Project.findById(projectId).lean<EditorProject>();
+  if (!project) throw notFound('project');
+  return project.github_branch ?? 'main';
+}
+
+/** The commit the production branch points at, or null when nothing was pushed yet. */
+export async function headCommit(deps: Deps, projectId: string): Promise<string | null> {
+  const dir = await repoDir(deps, projectId);
+  if (!fs.existsSync(dir)) return null;
+  return (await branchHead(deps, projectId, await productionBranch(deps, projectId))) ?? null;
+}
+
+// A commit's tree never changes: keep the last few listings (the tree and the link index ask often).
+const listings = new Map<string, RepoFile[]>();
+const LISTINGS_KEPT = 32;
+
+/** Every file (blobs; no submodules, no symlink targets) of the repository at `commit`. */
+export async function listRepoFiles(deps: Deps, projectId: string, commit: string): Promise<RepoFile[]> {
+  const dir = await repoDir(deps, projectId);
+  const key = `${dir}\0${commit}`;
+  const hit = listings.get(key);
+  if (hit) return hit;
+  const { stdout, code } = await runGit(['ls-tree', '-r', '-l', '-z', '--full-tree', commit], { cwd: dir, allowFail: true });
+  if (code !== 0) return [];
+  const files: RepoFile[] = [];
+  for (const entry of stdout.toString('utf8').split('\0')) {
+    // "<mode> <type> <blob> <size>\t<path>"
+    const tab = entry.indexOf('\t');
+    if (tab < 0) continue;
+    const [mode, type, blob, size] = entry.slice(0, tab).trim().split(/\s+/);
+    if (type !== 'blob' || mode === '120000') continue;
+    files.push({ path: entry.slice(tab + 1), size: Number(size), blob: blob! });
+  }
+  listings.set(key, files);
+  if (listings.size > LISTINGS_KEPT) listings.delete(listings.keys().next().value!);
+  return files;
+}
+
+/** The blob id of `path` at `commit`, or undefined when the file is not there. */
+export async function repoFileBlob(deps: Deps, projectId: string, commit: string, path: string): Promise<string | undefined> {
+  return (await listRepoFiles(deps, projectId, commit)).find((f) => f.path === path)?.blob;
+}
+
+/** The bytes of `path` at `commit`, or undefined when the file is not there. */
+export async function readRepoFile(deps: Deps, projectId: string, commit: string, path: string): Promise<Buffer | undefined> {
+  const blob = await repoFileBlob(deps, projectId, commit, path);
+  if (!blob) return undefined;
+  const dir = await repoDir(deps, projectId);
+  const { stdout, code } = await runGit(['cat-file', 'blob', blob], { cwd: dir, allowFail: true });
+  return code === 0 ? stdout : undefined;
+}
