@@ -11,6 +11,17 @@ import { z } from 'zod';
 const port = (def: number) => z.coerce.number().int().min(0).max(65535).default(def);
 const optional = z.string().trim().min(1).optional();
 
+/** A comma-separated list of `host:port` pairs, lower-cased. */
+function hostPortList(example: string) {
+  return z.string().trim().default('').transform((value, ctx) => {
+    const list = value.split(',').map((h) => h.trim().toLowerCase()).filter(Boolean);
+    const bad = list.find((h) => !/^(\[[0-9a-f:.]+\]|[a-z0-9.-]+):\d{1,5}$/.test(h));
+    if (bad === undefined) return list;
+    ctx.addIssue({ code: 'custom', message: `Unexpected ${JSON.stringify(bad)}; expected host:port pairs separated by commas, e.g. ${example}` });
+    return z.NEVER;
+  });
+}
+
 export const envSchema = z.object({
   API_HOST: z.string().default('127.0.0.1'),
   API_PORT: port(4000),
@@ -40,6 +51,9 @@ export const envSchema = z.object({
   LOG_FORMAT: z.enum(['text', 'json']).default('text'),
   /** How long a `git push` waits for its deployment to finish to print the outcome (0: do not wait). */
   PUSH_WAIT_MS: z.coerce.number().int().min(0).max(600_000).default(20_000),
+  /** The committer of the web editor's commits (the member who publishes is the author). */
+  EDITOR_COMMITTER_NAME: z.string().trim().min(1).max(200).default('Folio'),
+  EDITOR_COMMITTER_EMAIL: z.string().trim().email().max(200).default('noreply@folio.dev'),
   /** Origin builder workers reach this control plane at (managed Git); default the API's own address. */
   INTERNAL_API_URL: z.string().url().optional(),
   /** Shared secret builder workers present to claim jobs; `npm start` makes one when unset. */
@@ -88,13 +102,14 @@ export const envSchema = z.object({
    * server) that organizations' model settings may use, comma-separated, e.g. `ollama:11434`;
    * default none: a base URL must resolve to public addresses only (docs/ai-models.md).
    */
-  AI_MODEL_PRIVATE_HOSTS: z.string().trim().default('').transform((value, ctx) => {
-    const list = value.split(',').map((h) => h.trim().toLowerCase()).filter(Boolean);
-    const bad = list.find((h) => !/^(\[[0-9a-f:.]+\]|[a-z0-9.-]+):\d{1,5}$/.test(h));
-    if (bad === undefined) return list;
-    ctx.addIssue({ code: 'custom', message: `Unexpected ${JSON.stringify(bad)}; expected host:port pairs separated by commas, e.g. ollama:11434` });
-    return z.NEVER;
-  }),
+  AI_MODEL_PRIVATE_HOSTS: hostPortList('ollama:11434'),
+  /**
+   * `host:port` pairs on a private network that customer-given URLs may reach (webhook and chat
+   * endpoints, logos, identity providers), comma-separated, e.g. `hooks.internal:8080`; default
+   * none: such URLs must resolve to public addresses only. For operators whose receivers live
+   * inside their own network.
+   */
+  OUTBOUND_PRIVATE_HOSTS: hostPortList('hooks.internal:8080'),
   /** Days raw analytics events are kept before they expire. */
   ANALYTICS_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(400),
   /** `true` when a CDN or load balancer in front of the site server sets X-Forwarded-For (its first hop is then the client). */

@@ -104,6 +104,7 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
   // Hooks, middleware and metrics are built before the control plane and its recorder exist; they read them through this.
   const ref: { deps?: Deps; analytics?: AnalyticsRecorder } = {};
   const services: Services = { siteStore: store, ...opts.services };
+  if (env.OUTBOUND_PRIVATE_HOSTS.length) services.fetchAllowHosts ??= env.OUTBOUND_PRIVATE_HOSTS;
   services.projectHooks = [projectHooks(() => ref.deps!, store)];
   const lazy = (make: (d: Deps) => import('koa').Middleware): import('koa').Middleware => {
     let mw: import('koa').Middleware | undefined;
