@@ -16,9 +16,10 @@
  * functions are bound), each icon once, and only names matching the pattern ever reach the
  * file system, so a prop cannot name another file.
  */
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { ICON_NAMES } from '../shared/icon-names.ts';
 
 const require = createRequire(import.meta.url);
 const packageDir = (name: string) => dirname(require.resolve(`${name}/package.json`));
@@ -74,11 +75,7 @@ export function resolveIcon(name: string, iconType?: string): IconSvg | undefine
   return found;
 }
 
-let known: string[] | undefined;
-
-/** Every icon name of both libraries (sorted, for suggestions); read once. */
-export function iconNames(): string[] {
-  known ??= [...new Set([LUCIDE, ...FA_STYLES.map((s) => join(FONT_AWESOME, s))].flatMap((dir) => readdirSync(dir)
-    .filter((f) => f.endsWith('.svg')).map((f) => f.slice(0, -4))))].sort();
-  return known;
+/** Every icon name of both libraries (sorted, for suggestions): the one list in `shared/icon-names.ts`. */
+export function iconNames(): readonly string[] {
+  return ICON_NAMES;
 }
