@@ -175,3 +175,87 @@ export async function* streamChat(config: ModelConfig, messages: ChatMessage[], 
     for (const agent of agents) void agent.destroy().catch(() => undefined);
   }
 }
+
+/** A tool the model may call: a name, what it does, and its arguments' JSON schema. */
+export interface ToolSpec { name: string; description: string; parameters: Record<string, unknown> }
+
+/** A tool call as the model made it: the arguments are the model's raw JSON text, unchecked. */
+export interface ToolCall { id: string; name: string; arguments: string }
+
+/** What one model turn produced: its text, its tool calls and the endpoint's own token count. */
+export interface TurnResult {
+  text: string;
+  toolCalls: ToolCall[];
+  /** From the endpoint's usage report; null when it sent none. */
+  usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number } | null;
+}
+
+/** A message of a conversation with tool calls (the agent's). */
+export type TurnMessage =
+  | ChatMessage
+  | { role: 'assistant'; content: string | null; tool_calls: { id: string; type: 'function'; function: { name: string; arguments: string } }[] }
+  | { role: 'tool'; tool_call_id: string; content: string };
+
+/**
+ * One streamed model turn with the usage report asked for (`stream_options.include_usage`) and,
+ * when `tools` are given, tool calls assembled from their streamed pieces. `onText` receives each
+ * text piece as it arrives. Timeouts, retries, the address guard and failures as {@link streamChat};
+ * aborting `signal` ends the turn with what arrived so far.
+ */
+export async function chatTurn(config: ModelConfig, messages: TurnMessage[], signal: AbortSignal, opts: { tools?: ToolSpec[]; onText?: (piece: string) => void } = {}): Promise<TurnResult> {
+  const controller = new AbortController();
+  const onAbort = () => controller.abort();
+  signal.addEventListener('abort', onAbort);
+  let timedOut = false;
+  const fire = () => { timedOut = true; controller.abort(); };
+  const firstToken = setTimeout(fire, config.firstTokenMs ?? 20_000);
+  const total = setTimeout(fire, config.totalMs ?? 60_000);
+  const agents: Agent[] = [];
+  const result: TurnResult = { text: '', toolCalls: [], usage: null };
+  const calls = new Map<number, ToolCall>();
+  try {
+    let stream: AsyncIterable<OpenAI.Chat.Completions.ChatCompletionChunk>;
+    try {
+      stream = await client(config, agents).chat.completions.create({
+        model: config.model, messages: messages as OpenAI.Chat.Completions.ChatCompletionMessageParam[], stream: true,
+        stream_options: { include_usage: true }, temperature: 0.2, max_tokens: config.maxTokens ?? 800,
+        ...(opts.tools?.length ? { tools: opts.tools.map((t) => ({ type: 'function' as const, function: t })) } : {}),
+      }, { signal: controller.signal });
+    } catch (err) {
+      if (signal.aborted && !timedOut) return result;
+      throw failureOf(err, timedOut);
+    }
+    try {
+      for await (const chunk of stream) {
+        if (chunk.usage) result.usage = { prompt_tokens: chunk.usage.prompt_tokens ?? 0, completion_tokens: chunk.usage.completion_tokens ?? 0, total_tokens: chunk.usage.total_tokens ?? 0 };
+        const delta = chunk.choices?.[0]?.delta;
+        if (!delta) continue;
+        if (typeof delta.content === 'string' && delta.content) {
+          clearTimeout(firstToken);
+          result.text += delta.content;
+          opts.onText?.(delta.content);
+        }
+        for (const piece of delta.tool_calls ?? []) {
+          clearTimeout(firstToken);
+          const call = calls.get(piece.index) ?? { id: '', name: '', arguments: '' };
+          if (piece.id) call.id = piece.id;
+          if (piece.function?.name) call.name += piece.function.name;
+          if (piece.function?.arguments) call.arguments += piece.function.arguments;
+          calls.set(piece.index, call);
+        }
+      }
+    } catch (err) {
+      if (signal.aborted && !timedOut) return result;
+      throw failureOf(err, timedOut);
+    }
+    if (timedOut) throw new ModelError('timeout', 'no answer in time');
+    result.toolCalls = [...calls.entries()].sort(([a], [b]) => a - b).map(([i, c]) => ({ ...c, id: c.id || `call_${i}` }));
+    return result;
+  } finally {
+    clearTimeout(firstToken);
+    clearTimeout(total);
+    signal.removeEventListener('abort', onAbort);
+    controller.abort();
+    for (const agent of agents) void agent.destroy().catch(() => undefined);
+  }
+}

@@ -33,15 +33,17 @@ const RAW_ROUTES: Array<Pick<DashboardRouteDef, 'method' | 'path' | 'operationId
   { method: 'get', path: '/projects/:id/deployments/:deploymentId/events', operationId: 'dashboardDeploymentEvents (SSE)', permission: 'projects.read' },
   { method: 'get', path: '/projects/:id/deployments/events', operationId: 'dashboardProjectDeploymentEvents (SSE)', permission: 'projects.read' },
   { method: 'get', path: '/deployments/events', operationId: 'dashboardOrganizationDeploymentEvents (SSE)', permission: 'projects.read' },
+  { method: 'post', path: '/projects/:id/editor/ai', operationId: 'dashboardInlineAi (SSE)', permission: 'content.edit' },
 ];
 
 const SAMPLE: Record<string, string> = { hostname: 'docs.example.com', installationId: '4242' };
 const fill = (path: string) => path.replace(/:([A-Za-z]+)/g, (_, name: string) => SAMPLE[name] ?? 'f0000000-0000-4000-8000-000000000000');
 
 /** Opens an event stream, reads its status (and body, if it is an error), and closes it. */
-async function openStream(apiUrl: string, path: string, cookie: string): Promise<{ status: number; body: any }> {
+async function openStream(apiUrl: string, path: string, auth: { cookie: string; csrf: string }, method = 'GET'): Promise<{ status: number; body: any }> {
   const aborter = new AbortController();
-  const res = await fetch(`${new URL(apiUrl).origin}/dashboard/api${path}`, { headers: { cookie }, signal: aborter.signal });
+  const headers: Record<string, string> = method === 'GET' ? { cookie: auth.cookie } : { cookie: auth.cookie, 'x-csrf-token': auth.csrf, 'content-type': 'application/json' };
+  const res = await fetch(`${new URL(apiUrl).origin}/dashboard/api${path}`, { method, headers, body: method === 'GET' ? undefined : '{}', signal: aborter.signal });
   if (res.headers.get('content-type')?.startsWith('text/event-stream')) {
     aborter.abort();
     return { status: res.status, body: undefined };
@@ -81,7 +83,7 @@ t.test('dashboard routes by role', async (t) => {
       for (const role of ALL) {
         const auth = await sessionOf(role);
         const method = def.method.toUpperCase();
-        const res = RAW_ROUTES.includes(def as never) ? await openStream(api.url, fill(def.path), auth.cookie) : await dash(api, method, fill(def.path), { auth, ...(method === 'GET' || method === 'DELETE' ? {} : { body: {} }) });
+        const res = RAW_ROUTES.includes(def as never) ? await openStream(api.url, fill(def.path), auth, method) : await dash(api, method, fill(def.path), { auth, ...(method === 'GET' || method === 'DELETE' ? {} : { body: {} }) });
         const label = `${method} ${def.path} as ${role}`;
         if (holders.includes(role)) {
           t.not(res.status === 403 && res.body?.error === 'forbidden_role' && String(res.body?.message).startsWith('This action needs'), true, `${label}: allowed (${res.status})`);
