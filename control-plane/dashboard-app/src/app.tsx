@@ -17,6 +17,7 @@ import { ClaimPage } from './pages/claim.tsx';
 import { DeploymentDetailPage } from './pages/deployment-detail.tsx';
 import { DeploymentsPage } from './pages/deployments.tsx';
 import { DomainsPage } from './pages/domains.tsx';
+import { EditorPage } from './pages/editor.tsx';
 import { GithubPage, GithubSetupPage } from './pages/github.tsx';
 import { MembersPage } from './pages/members.tsx';
 import { NewProjectPage } from './pages/project-new.tsx';
@@ -38,6 +39,8 @@ const ROUTES: Route[] = [
   ['/projects/:id/deployments/:deploymentId', 'Deployment', (p) => <DeploymentDetailPage id={p.id} deploymentId={p.deploymentId} />],
   ['/projects/:id/domains', 'Custom domains', (p) => <DomainsPage id={p.id} />],
   ['/projects/:id/analytics', 'Analytics', (p) => <AnalyticsPage id={p.id} />],
+  ['/projects/:id/editor', 'Editor', (p) => <EditorPage id={p.id} />],
+  ['/projects/:id/editor/*path', 'Editor', (p) => <EditorPage id={p.id} path={p.path} />],
   ['/settings/api-keys', 'API keys', () => <ApiKeysPage />],
   ['/settings/members', 'Members', () => <MembersPage />],
   ['/settings/roles', 'Roles', () => <RolesPage />],

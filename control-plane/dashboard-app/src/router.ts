@@ -43,12 +43,15 @@ export function interceptLinks(root: HTMLElement): void {
   });
 }
 
-/** Matches `path` against a pattern such as `/projects/:id`; returns the parameters or null. */
+/** Matches `path` against a pattern such as `/projects/:id` or `/projects/:id/editor/*path`; returns the parameters or null. */
 export function match(pattern: string, path: string): Record<string, string> | null {
   const p = pattern.split('/');
   const s = path.replace(/\/+$/, '').split('/');
-  if (p.length !== s.length) return null;
+  // A last part `*name` takes the rest of the path (one or more parts), such as a file path.
+  const rest = p.at(-1)?.startsWith('*') ? p.pop()!.slice(1) : undefined;
+  if (rest ? s.length <= p.length : p.length !== s.length) return null;
   const params: Record<string, string> = {};
+  if (rest) params[rest] = s.slice(p.length).map(decodeURIComponent).join('/');
   for (let i = 0; i < p.length; i++) {
     if (p[i].startsWith(':')) params[p[i].slice(1)] = decodeURIComponent(s[i]);
     else if (p[i] !== s[i]) return null;

@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AppError } from '../errors.ts';
 
@@ -29,11 +29,35 @@ export function dashboardVersion(): string {
   const hash = createHash('sha256');
   const files = [...listFiles(join(APP_ROOT, 'src')), ...['index.html', 'vite.config.ts', 'tsconfig.json'].map((f) => join(APP_ROOT, f))];
   for (const file of files) hash.update(relative(APP_ROOT, file)).update('\0').update(readFileSync(file)).update('\0');
-  for (const lib of ['preact', 'uplot', 'vite']) {
-    const manifest = fileURLToPath(import.meta.resolve(`${lib}/package.json`));
-    hash.update(lib).update(JSON.parse(readFileSync(manifest, 'utf8')).version as string);
-  }
+  for (const lib of BUNDLED) hash.update(lib).update(libraryVersion(lib));
   return hash.digest('hex').slice(0, 16);
+}
+
+/** The libraries the app bundles (and Vite, which bundles them): a new version of any is a new build. */
+const BUNDLED = [
+  'preact', 'uplot', 'vite',
+  '@codemirror/state', '@codemirror/view', '@codemirror/commands', '@codemirror/language', '@codemirror/lang-markdown',
+  '@codemirror/lang-javascript', '@codemirror/lang-json', '@codemirror/autocomplete', '@codemirror/search', '@codemirror/lint',
+  '@lezer/highlight', 'yjs', 'y-codemirror.next', 'y-protocols', '@hocuspocus/provider',
+];
+
+/** A library's installed version; packages whose `exports` hide package.json are found from their entry upwards. */
+function libraryVersion(lib: string): string {
+  let file: string;
+  try {
+    file = fileURLToPath(import.meta.resolve(`${lib}/package.json`));
+  } catch {
+    let dir = dirname(fileURLToPath(import.meta.resolve(lib)));
+    for (;;) {
+      const candidate = join(dir, 'package.json');
+      if (existsSync(candidate) && (JSON.parse(readFileSync(candidate, 'utf8')) as { name?: string }).name === lib) break;
+      const up = dirname(dir);
+      if (up === dir) return 'missing';
+      dir = up;
+    }
+    file = join(dir, 'package.json');
+  }
+  return (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version;
 }
 
 async function viteBuild(outDir: string): Promise<string[]> {
