@@ -112,7 +112,6 @@ export function gitHttpMiddleware(deps: Deps): Koa.Middleware {
     // Another organization's repository answers exactly like a missing one.
     if (!project || project.github_repo || !allowed) return challenge(ctx, project && !allowed && password.startsWith('bt_') ? 401 : 404, 'repository not found');
 
-    const branch = project.github_branch ?? 'main';
     const gitdir = repoPath(deps, project._id);
     const smart = smartRequest(ctx.method, rest, ctx.query);
     // A project whose repository is missing is answered by the backend, as before (not found).
@@ -120,26 +119,41 @@ export function gitHttpMiddleware(deps: Deps): Koa.Middleware {
     if (smart.advertise) return serveAdvertisement(ctx, gitdir, smart.service);
     if (!push) return serveExchange(ctx, gitdir, smart.service);
     const beforeAll = await branchHeads(deps, project._id);
-    const before = beforeAll.get(branch);
     // The deployment is queued before the push's response ends (see answerWithTrailer), so a
     // client that lists deployments right after `git push` returns sees it.
     await serveExchange(ctx, gitdir, smart.service, async (progress) => {
       const afterAll = await branchHeads(deps, project._id);
-      await otherBranches(deps, project, branch, beforeAll, afterAll, progress, (deploymentId, commit) => recordAudit(deps, {
-        orgId: project.org_id, actorUserId: null, actorLabel: `api key ${keyId}`, action: 'deployment.triggered',
-        target: { type: 'deployment', id: deploymentId, name: project.slug }, details: { via: 'git push', commit_sha: commit }, ip: ctx.ip,
-      }));
-      const after = afterAll.get(branch);
-      if (!after || after === before) return;
-      const queued = await enqueueDeployment(deps.m, project._id, { commitSha: after, trigger: 'push', branch }, deps.now());
-      await recordAudit(deps, {
-        orgId: project.org_id, actorUserId: null, actorLabel: `api key ${keyId}`, action: 'deployment.triggered',
-        target: { type: 'deployment', id: queued._id, name: project.slug }, details: { via: 'git push', commit_sha: after }, ip: ctx.ip,
-      });
-      deps.services.wakeWorkers?.();
-      if (progress) await reportDeployment(deps, project, queued._id, progress);
+      const queued = await deployPushedBranches(deps, project, beforeAll, afterAll, { actorUserId: null, actorLabel: `api key ${keyId}`, via: 'git push', ip: ctx.ip }, progress);
+      if (queued.production && progress) await reportDeployment(deps, project, queued.production, progress);
     });
   };
+}
+
+/** Who moved the branches, for the audit log's `deployment.triggered` entries. */
+export interface PushActor { actorUserId: string | null; actorLabel?: string; via: string; ip?: string | null }
+
+/**
+ * What a push does once it has moved branches (`before` and `after`: every branch with its
+ * commit): the synced branch queues the production deployment, other branches their previews
+ * (or say why not), deleted branches lose theirs; each deployment is recorded in the audit log.
+ * Also run for commits the platform makes itself (the web editor's publish and merge), so they
+ * deploy exactly as a push would. Answers the deployments queued.
+ */
+export async function deployPushedBranches(
+  deps: Deps, project: PreviewProject & { github_branch?: string | null }, before: Map<string, string>, after: Map<string, string>, actor: PushActor, progress?: Progress,
+): Promise<{ production?: string; previews: Map<string, { deploymentId: string; url: string }> }> {
+  const branch = project.github_branch ?? 'main';
+  const audit = (deploymentId: string, commit: string) => recordAudit(deps, {
+    orgId: project.org_id, actorUserId: actor.actorUserId, actorLabel: actor.actorLabel, action: 'deployment.triggered',
+    target: { type: 'deployment', id: deploymentId, name: project.slug }, details: { via: actor.via, commit_sha: commit }, ip: actor.ip,
+  });
+  const previews = await otherBranches(deps, project, branch, before, after, progress, audit);
+  const head = after.get(branch);
+  if (!head || head === before.get(branch)) return { previews };
+  const queued = await enqueueDeployment(deps.m, project._id, { commitSha: head, trigger: 'push', branch }, deps.now());
+  await audit(queued._id, head);
+  deps.services.wakeWorkers?.();
+  return { production: queued._id, previews };
 }
 
 /** The dashboard's page of a deployment: where a person follows it (the API's URL answers 401 in a browser). */
@@ -194,12 +208,13 @@ async function reportDeployment(deps: Deps, project: { _id: string; slug: string
 async function otherBranches(
   deps: Deps, project: PreviewProject, synced: string, before: Map<string, string>, after: Map<string, string>,
   progress: Progress | undefined, audit: (deploymentId: string, commit: string) => Promise<void>,
-): Promise<void> {
+): Promise<Map<string, { deploymentId: string; url: string }>> {
+  const queuedPreviews = new Map<string, { deploymentId: string; url: string }>();
   for (const [name] of before) {
     if (name !== synced && !after.has(name) && await deletePreview(deps, project._id, name)) progress?.(`Branch ${name} was deleted; its preview was removed`);
   }
   const pushed = [...after].filter(([name, sha]) => name !== synced && before.get(name) !== sha);
-  if (pushed.length === 0) return;
+  if (pushed.length === 0) return queuedPreviews;
   const previews = await previewsAllowed(deps, project);
   for (const [name, sha] of pushed) {
     if (!previews) {
@@ -212,9 +227,11 @@ async function otherBranches(
       continue;
     }
     await audit(queued.deploymentId, sha);
+    queuedPreviews.set(name, { deploymentId: queued.deploymentId, url: queued.preview.url });
     progress?.(`Preview of branch ${name} queued — follow it at ${deploymentPageUrl(deps, project._id, queued.deploymentId)}`);
     progress?.(`Preview URL: ${queued.preview.url}`);
   }
+  return queuedPreviews;
 }
 
 /** How often push feedback checks its deployment when no event of it arrived (one finished by another replica). */

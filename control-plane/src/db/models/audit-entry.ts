@@ -17,6 +17,8 @@ export const AUDIT_ACTIONS = [
   'sso.configured', 'sso.removed', 'sso.require_changed', 'sso.domain_added', 'sso.domain_verified', 'sso.domain_removed',
   'sso.signed_in', 'sso.sign_in_failed', 'sso.member_provisioned', 'session.break_glass',
   'ai_model.set', 'ai_model.removed',
+  'agent_run.started', 'agent_run.finished',
+  'editor.published', 'editor.merged',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
