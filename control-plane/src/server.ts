@@ -14,6 +14,7 @@ import { models, type Models } from './db/models/index.ts';
 import type { Env } from './env.ts';
 import { apiRoutes } from './api/routes.ts';
 import { dashboardStatic } from './dashboard-static/serve-dashboard.ts';
+import { attachEditorCollab } from './editor/collab/collab-server.ts';
 import { createApp } from './http/app.ts';
 import { answerClientError } from './http/client-error.ts';
 import { listen } from './http/listen.ts';
@@ -66,12 +67,16 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Cont
     // Last: the dashboard app's pages and assets, for paths no API or Git route took.
     dashboardStatic(),
   ] });
-  const server = http.createServer(app.callback());
+  const handler = app.callback();
+  const server = http.createServer(handler);
   server.keepAliveTimeout = 5_000;
   server.on('clientError', answerClientError);
+  // The web editor's collaboration socket: the one WebSocket upgrade the API accepts.
+  const collab = attachEditorCollab(server, deps, handler);
   try {
     await listen(server, opts.port ?? opts.env.API_PORT, opts.env.API_HOST, 'API_PORT');
   } catch (err) {
+    await collab.close();
     await db.close();
     throw err;
   }
@@ -82,6 +87,7 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Cont
     apiUrl, port, db, m, deps, server, metrics,
     async close() {
       metrics.close();
+      await collab.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await db.close();

@@ -33,6 +33,7 @@ import { ssoPendingSchema, type SsoPending } from './sso-pending.ts';
 import { ssoAssertionSchema, type SsoAssertion } from './sso-assertion.ts';
 import { publishJournalSchema, type PublishJournal } from './publish-journal.ts';
 import { editorDraftSchema, type EditorDraft } from './editor-draft.ts';
+import { editorDocumentSchema, type EditorDocument } from './editor-document.ts';
 import { acmeAccountSchema, acmeChallengeSchema, certificateSchema, type AcmeAccount, type AcmeChallenge, type Certificate } from './certificate.ts';
 
 export interface Models {
@@ -72,6 +73,7 @@ export interface Models {
   AcmeAccount: Model<AcmeAccount>;
   AcmeChallenge: Model<AcmeChallenge>;
   EditorDraft: Model<EditorDraft>;
+  EditorDocument: Model<EditorDocument>;
 }
 
 const cache = new WeakMap<Connection, Models>();
@@ -116,6 +118,7 @@ export function models(connection: Connection): Models {
       Certificate: connection.model<Certificate>('Certificate', certificateSchema, 'certificates'),
       AcmeAccount: connection.model<AcmeAccount>('AcmeAccount', acmeAccountSchema, 'acme_accounts'),
       AcmeChallenge: connection.model<AcmeChallenge>('AcmeChallenge', acmeChallengeSchema, 'acme_challenges'),
+      EditorDocument: connection.model<EditorDocument>('EditorDocument', editorDocumentSchema, 'editor_documents'),
       EditorDraft: connection.model<EditorDraft>('EditorDraft', editorDraftSchema, 'editor_drafts'),
     };
     cache.set(connection, m);
