@@ -95,7 +95,8 @@ export class Autosave {
     this.setState('saving');
     this.inFlight = (async () => {
       try {
-        const saved = await this.api.save(this.path, text, this.revision);
+        // Revision 0: only if nobody made a draft of the file meanwhile.
+        const saved = await this.api.save(this.path, text, this.revision ?? 0);
         this.revision = saved.revision;
         this.serverText = text;
         this.retry = 1000;

@@ -295,7 +295,7 @@ export function EditorPage({ id, path }: { id: string; path?: string }) {
       {dialog === 'drafts' && <DraftsPanel api={api} canEdit={canEdit} version={draftsVersion} onDiscarded={(paths) => { forget(paths); void reloadTree(); setGeneration((g) => g + 1); }} />}
       <div class="editor-columns">
         <aside class="editor-files">
-          {tree.data ? <FileTree projectId={id} files={files} current={path} selectedFolder={selectedFolder} onSelectFolder={(f) => setSelectedFolder(f === selectedFolder ? undefined : f)} /> : !tree.error && <Loading />}
+          {tree.data ? <FileTree projectId={id} files={files} current={path} selectedFolder={selectedFolder} onSelectFolder={setSelectedFolder} /> : !tree.error && <Loading />}
         </aside>
         <section class="editor-main" aria-label={path ? `Editing ${path}` : 'Editor'}>
           {!path && <p class="muted editor-empty">Choose a file on the left, or create a page.</p>}
@@ -326,7 +326,7 @@ export function EditorPage({ id, path }: { id: string; path?: string }) {
         </section>
       </div>
       {dialog === 'new' && (
-        <NewPageDialog api={api} folder={selectedFolder ?? (path?.includes('/') ? path.slice(0, path.lastIndexOf('/')) : '')} onClose={() => setDialog(undefined)} onCreated={async (created) => {
+        <NewPageDialog api={api} existing={files.filter((f) => f.status !== 'deleted').map((f) => f.path)} folder={selectedFolder ?? (path?.includes('/') ? path.slice(0, path.lastIndexOf('/')) : '')} onClose={() => setDialog(undefined)} onCreated={async (created) => {
           setDialog(undefined);
           await reloadTree();
           navigate(fileUrl(id, created));

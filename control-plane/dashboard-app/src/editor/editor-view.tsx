@@ -1,6 +1,11 @@
 /**
  * One CodeMirror `EditorView` shown in Preact, with one `EditorState` per open file: switching
  * files swaps the state, so each file keeps its own text, selection and undo history.
+ *
+ * The view lives in an open shadow root. CodeMirror styles itself through style-mod, which adds
+ * `<style>` elements to a document (refused by the dashboard's `style-src 'self'`) but adopted
+ * stylesheets, which no Content-Security-Policy blocks, to a shadow root. Editor extensions
+ * therefore style themselves with `EditorView.theme`/`baseTheme`, never with page CSS.
  */
 import { Compartment, EditorState, type Extension, type Transaction } from '@codemirror/state';
 import { EditorView } from '@codemirror/view';
@@ -14,12 +19,20 @@ export const readOnlyExtension = (readOnly: boolean): Extension => [EditorState.
 /** The view and the states of the open files. */
 export class EditorHost {
   readonly view: EditorView;
+  /** The element that holds the shadow root with the view; the page mounts it. */
+  readonly element: HTMLDivElement;
   readonly states = new Map<string, EditorState>();
   current: string | undefined;
   private listeners = new Set<(path: string, state: EditorState, docChanged: boolean) => void>();
 
   constructor() {
+    this.element = document.createElement('div');
+    this.element.className = 'cm-host';
+    this.element.dataset.testid = 'code-editor';
+    const root = this.element.attachShadow({ mode: 'open' });
     this.view = new EditorView({
+      root,
+      parent: root,
       dispatchTransactions: (trs: readonly Transaction[], view: EditorView) => {
         view.update(trs);
         if (this.current === undefined) return;
@@ -84,8 +97,8 @@ export class EditorHost {
 export function CodeEditor({ host }: { host: EditorHost }) {
   const ref = useRef<HTMLDivElement>(null);
   useEffect(() => {
-    ref.current!.appendChild(host.view.dom);
-    return () => host.view.dom.remove();
+    ref.current!.appendChild(host.element);
+    return () => host.element.remove();
   }, [host]);
-  return <div class="cm-host" ref={ref} data-testid="code-editor" />;
+  return <div class="cm-mount" ref={ref} />;
 }

@@ -19,8 +19,8 @@ function Modal({ title, id, onClose, children }: { title: string; id: string; on
     return () => d.removeEventListener('close', onClose);
   }, []);
   return (
-    <dialog ref={ref} class="editor-dialog" aria-labelledby={`${id}-title`}>
-      <h2 id={`${id}-title`}>{title}</h2>
+    <dialog ref={ref} class="editor-dialog" aria-labelledby={`${id}-heading`}>
+      <h2 id={`${id}-heading`}>{title}</h2>
       {children}
     </dialog>
   );
@@ -28,7 +28,7 @@ function Modal({ title, id, onClose, children }: { title: string; id: string; on
 
 const asError = (err: unknown) => (err instanceof ApiError ? err : new ApiError(0, 'client_error', String(err)));
 
-export function NewPageDialog({ api, folder, onClose, onCreated }: { api: EditorApi; folder: string; onClose(): void; onCreated(path: string): void }) {
+export function NewPageDialog({ api, folder, existing, onClose, onCreated }: { api: EditorApi; folder: string; existing: string[]; onClose(): void; onCreated(path: string): void }) {
   const [title, setTitle] = useState('');
   const [path, setPath] = useState('');
   const [edited, setEdited] = useState(false);
@@ -37,9 +37,13 @@ export function NewPageDialog({ api, folder, onClose, onCreated }: { api: Editor
   const shown = edited ? path : title.trim() ? pagePath(folder, title) : '';
   const create = async (e: Event) => {
     e.preventDefault();
+    if (existing.includes(shown)) {
+      setError(new ApiError(409, 'exists', `${shown} already exists; open it from the files, or choose another name.`));
+      return;
+    }
     setPending(true);
     try {
-      await api.save(shown, starterPage(title));
+      await api.save(shown, starterPage(title), 0);
       onCreated(shown);
     } catch (err) {
       setError(asError(err));
@@ -55,7 +59,7 @@ export function NewPageDialog({ api, folder, onClose, onCreated }: { api: Editor
           <input id="new-page-title" required value={title} onInput={(e) => setTitle(e.currentTarget.value)} autoFocus />
         </div>
         <div class="field">
-          <label for="new-page-path">File</label>
+          <label for="new-page-path">File path</label>
           <input id="new-page-path" required value={shown} aria-describedby="new-page-path-hint" onInput={(e) => { setEdited(true); setPath(e.currentTarget.value.trim()); }} />
           <p class="hint" id="new-page-path-hint">Where the page lives in the repository; folders are made as needed. Its address on the site follows the path.</p>
         </div>

@@ -1,9 +1,11 @@
 /**
  * The project's files as a tree of folders: pages, snippets, docs.json and assets, each with its
  * draft status (modified, added, deleted, renamed) and who changed it. Files are links to their
- * own editor URL; a folder can be selected for moving or deleting it as a whole.
+ * own editor URL; a folder is selected with a click (for moving or deleting it as a whole, or a
+ * new page in it) and folded with a second one.
  */
 import type { ComponentChildren } from 'preact';
+import { useState } from 'preact/hooks';
 import type { TreeFile } from './api.ts';
 import { fileUrl } from './paths.ts';
 
@@ -61,11 +63,21 @@ function FileRow({ projectId, file, current }: { projectId: string; file: TreeFi
 }
 
 function FolderRow({ projectId, folder, current, selected, onSelect }: { projectId: string; folder: Folder; current?: string; selected?: string; onSelect(path: string): void }) {
-  const inside = current?.startsWith(`${folder.path}/`);
+  const [open, setOpen] = useState(true);
+  const isSelected = selected === folder.path;
+  // The first click selects the folder (for moving or deleting it, or a new page in it); a click on the selected folder folds it.
+  const click = (e: Event) => {
+    e.preventDefault();
+    if (isSelected) setOpen(!open);
+    else {
+      setOpen(true);
+      onSelect(folder.path);
+    }
+  };
   return (
     <li data-folder={folder.path}>
-      <details open={inside || folder.path.split('/').length < 2}>
-        <summary class={selected === folder.path ? 'selected' : undefined} onClick={() => onSelect(folder.path)}>{folder.name}/</summary>
+      <details open={open || current?.startsWith(`${folder.path}/`)}>
+        <summary class={isSelected ? 'selected' : undefined} aria-current={isSelected ? 'true' : undefined} onClick={click}>{folder.name}/</summary>
         <Entries projectId={projectId} folder={folder} current={current} selected={selected} onSelect={onSelect} />
       </details>
     </li>

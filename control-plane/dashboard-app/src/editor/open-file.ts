@@ -7,7 +7,7 @@
 import { EditorState, type Extension } from '@codemirror/state';
 import { EditorView } from '@codemirror/view';
 import type { FileBody } from './api.ts';
-import { baseExtensions, isJson, languageFor } from './basic-setup.ts';
+import { baseExtensions, fallbackExtensions, isJson } from './basic-setup.ts';
 import { editable, readOnlyExtension } from './editor-view.tsx';
 import { clearLocal, readLocal } from './local-copy.ts';
 import type { ExtensionsModule } from './optional.ts';
@@ -46,8 +46,8 @@ export function createState(o: {
   extra?: Extension[];
 }): EditorState {
   const language = o.mods
-    ? isJson(o.path) ? o.mods.docsJsonExtensions({ projectId: o.api.projectId, api: o.api }) : o.mods.mdxExtensions({ projectId: o.api.projectId, api: o.api, onSave: o.onSave })
-    : languageFor(o.path);
+    ? isJson(o.path) ? o.mods.docsJsonExtensions({ projectId: o.api.projectId, api: o.api }) : o.mods.mdxExtensions({ projectId: o.api.projectId, api: o.api, onSave: o.onSave, path: o.path })
+    : fallbackExtensions(o.path);
   return EditorState.create({
     doc: o.text,
     extensions: [

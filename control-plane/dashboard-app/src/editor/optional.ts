@@ -9,7 +9,7 @@ import type { ComponentType } from 'preact';
 import type { EditorApi, Problem } from './api.ts';
 
 export interface ExtensionsModule {
-  mdxExtensions(o: { projectId: string; api: EditorApi; onSave(): void }): Extension[];
+  mdxExtensions(o: { projectId: string; api: EditorApi; onSave(): void; path?: string }): Extension[];
   docsJsonExtensions(o: { projectId: string; api: EditorApi }): Extension[];
 }
 export interface PreviewModule {
