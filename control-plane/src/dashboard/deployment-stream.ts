@@ -5,8 +5,12 @@
  * each of the newest deployments when the stream opens (so a reconnecting client catches up),
  * then for each one that appears or changes.
  *
- * What changed is found by reading the newest deployments again and comparing them with what was
- * sent, not from the events alone: whatever path made the change (a push, a GitHub webhook, the
+ * What changed is found by reading the deployments again and comparing them with what was sent,
+ * not from the events alone: the newest {@link STREAM_WINDOW}, every one still queued or building
+ * (up to {@link STREAM_ACTIVE_LIMIT}: fifty pushes at once are fifty deployments to follow, most
+ * of them outside the newest twenty), and every one last sent while it was queued or building,
+ * so its end is sent even after newer deployments pushed it out of the window. Whatever path
+ * made the change whatever path made the change (a push, a GitHub webhook, the
  * API, a CI run, a retry, another control-plane replica) the stream sees it. The queue's events
  * (queue-events.ts) make the read happen at once on this replica; a read every
  * {@link STREAM_POLL_MS} catches what other replicas did. A comment line at each idle read keeps
@@ -22,6 +26,10 @@ import type { Deps } from '../http/route.ts';
 export const STREAM_POLL_MS = 2_000;
 /** How many of the newest deployments a stream watches (the Deployments page lists as many). */
 export const STREAM_WINDOW = 20;
+/** How many deployments still queued or building a stream follows beyond the window. */
+export const STREAM_ACTIVE_LIMIT = 500;
+
+const ACTIVE = ['queued', 'building'];
 
 const EVENT_NAMES: readonly (keyof QueueEventMap)[] = ['queued', 'claimed', 'logged', 'finished', 'skipped', 'retried', 'released'];
 
@@ -48,11 +56,20 @@ export async function streamDeployments(ctx: Koa.Context, deps: Deps, opts: Depl
   // How long a disconnected EventSource waits before it reconnects.
   res.write('retry: 3000\n\n');
   const sent = new Map<string, string>();
+  /** Deployments last sent while queued or building: read until their end has been sent. */
+  const following = new Set<string>();
   let closed = false;
   let reading: Promise<void> | undefined;
   let again = false;
   const read = async () => {
-    const rows = await deps.m.Deployment.find(opts.filter).sort({ started_at: -1, _id: -1 }).limit(STREAM_WINDOW).lean() as Deployment[];
+    const [newest, active, followed] = await Promise.all([
+      deps.m.Deployment.find(opts.filter).sort({ started_at: -1, _id: -1 }).limit(STREAM_WINDOW).lean(),
+      deps.m.Deployment.find({ ...opts.filter, status: { $in: ACTIVE } }).sort({ started_at: -1, _id: -1 }).limit(STREAM_ACTIVE_LIMIT).lean(),
+      following.size ? deps.m.Deployment.find({ _id: { $in: [...following] } }).lean() : [],
+    ]) as Deployment[][];
+    const byId = new Map<string, Deployment>();
+    for (const d of [...newest!, ...active!, ...followed!]) byId.set(String(d._id), d);
+    const rows = [...byId.values()].sort((a, b) => (+new Date(b.started_at) - +new Date(a.started_at)) || (String(b._id) < String(a._id) ? -1 : 1));
     await opts.enrich?.(rows);
     let wrote = false;
     // Oldest first, so a client that appends in arrival order keeps the newest last.
@@ -60,6 +77,7 @@ export async function streamDeployments(ctx: Koa.Context, deps: Deps, opts: Depl
       const sig = signature(d);
       if (sent.get(d._id) === sig) continue;
       sent.set(d._id, sig);
+      if (ACTIVE.includes(d.status)) following.add(String(d._id)); else following.delete(String(d._id));
       if (closed) return;
       res.write(`event: deployment\ndata: ${JSON.stringify(opts.serialize(d))}\n\n`);
       wrote = true;

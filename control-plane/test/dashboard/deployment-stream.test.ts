@@ -4,6 +4,7 @@ import { completeJob } from '../../src/deploy/queue.ts';
 import { startTestApi } from '../helpers/api.ts';
 import { dash, dashTenant } from '../helpers/dashboard.ts';
 import { openStream } from '../helpers/event-stream.ts';
+import { STREAM_WINDOW } from '../../src/dashboard/deployment-stream.ts';
 
 t.test('dashboard deployment streams', async (t) => {
   const api = await startTestApi();
@@ -64,6 +65,28 @@ t.test('dashboard deployment streams', async (t) => {
     await stream.until((e) => e.id === own.id);
     t.same(stream.events.map((e) => e.project_id), [projectA.id], 'only its own project');
     t.notOk(stream.raw.includes(other.id));
+  });
+
+  t.test('should follow every deployment in progress, beyond the newest twenty, to its end', async (t) => {
+    const { auth, orgId } = await dashTenant(api, 'enterprise', 'viewer');
+    const key = await api.key(orgId);
+    const queued: string[] = [];
+    for (let i = 0; i < STREAM_WINDOW + 10; i++) {
+      const project = await api.project(key);
+      queued.push((await api.request('POST', `/projects/${project.id}/deployments`, { key })).body.id);
+    }
+    const stream = await openStream(`${origin}/dashboard/api/deployments/events`, auth);
+    t.teardown(() => stream.close());
+    for (const id of queued) await stream.until((e) => e.id === id && e.status === 'queued');
+    t.pass(`all ${queued.length} queued deployments sent, not only the newest ${STREAM_WINDOW}`);
+    // The oldest ends: it is neither among the newest nor in progress any more, and its end is still sent.
+    let job = await claimJob(m, 'worker-1', api.clock.now);
+    while (job && job.deployment._id !== queued[0]) job = await claimJob(m, 'worker-1', api.clock.now);
+    t.ok(job, 'the oldest deployment claimed');
+    await completeJob(m, { deploymentId: job!.deployment._id, fencing: job!.deployment.fencing!, token: job!.token }, {
+      status: 'deployed', commit_sha: 'b'.repeat(40), pages_total: 1, pages_success: 1, pages_failed: 0,
+    }, api.clock.now);
+    t.equal((await stream.until((e) => e.id === queued[0] && e.status === 'deployed')).status, 'deployed');
   });
 
   t.test('should mark a project failed only when nothing is live', async (t) => {
