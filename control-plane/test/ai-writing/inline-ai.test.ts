@@ -133,7 +133,7 @@ t.test('inline AI', async (t) => {
     const free = await api.org('free');
     const err = await holdCredits(api.cp.deps, free.id).catch((e) => e);
     t.same([err.status, err.code], [429, 'quota_exceeded']);
-    t.match(err.message, /^Your plan allows 0 writing agent credits a month, all used; it resets at \d{4}-\d\d-01T00:00:00\.000Z$/);
+    t.match(err.message, /^Your plan allows 0 agent credits a month, all used; it resets at \d{4}-\d\d-01T00:00:00\.000Z$/);
     t.equal(await credits(free.id), 0);
   });
 });

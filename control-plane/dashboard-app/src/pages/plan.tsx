@@ -30,6 +30,21 @@ export function usageText(q: { quota: number | null; used: number }): string {
   return q.quota === null ? `${q.used} used, no limit` : `${q.used} of ${q.quota} used`;
 }
 
+/** Plans on which agent credits past the monthly ones keep working, billed at the month's end. */
+const CREDIT_OVERAGE_PLANS = ['pro', 'team'];
+
+/** What spends agent credits and what happens past them (src/ai-writing/credits.ts). */
+export const CREDITS_NOTE = 'Inline AI suggestions in the editor and writing agent runs spend credits: 1 credit for every 1,000 tokens the model reads and writes, rounded up per call. On Pro and Team, work past the month\'s credits goes on and each extra credit is billed at 0.01 USD at the month\'s end; the count starts again on the 1st (UTC).';
+
+/** A quota's usage line: "3 of 5000 used", "None on your plan", or the credits billed past the cap. */
+function quotaLine(name: string, q: { quota: number; used: number; remaining: number | null }, plan: string): string {
+  if (q.quota === 0 && q.used === 0) return 'None on your plan';
+  if (name === 'agent_credits_monthly' && CREDIT_OVERAGE_PLANS.includes(plan)) {
+    return q.used > q.quota ? `${usageText(q)}; ${q.used - q.quota} more billed at 0.01 USD each at the month's end` : usageText(q);
+  }
+  return `${usageText(q)}${q.remaining === 0 ? '; the limit is reached' : ''}`;
+}
+
 /** A quota in the comparison, whose row already names what it counts. */
 function quotaCell(quota: number | null | undefined): string {
   if (quota === undefined) return '–';
@@ -60,12 +75,13 @@ export function PlanPage() {
           {quotas.map(([name, q]) => (
             <li key={name}>
               <span id={`q-${name}`}>{featureLabel(name)}</span>
-              {q.quota === null ? <span class="muted">{usageText(q)}</span> : (
+              {q.quota === null || (q.quota === 0 && q.used === 0) ? <span class="muted">{q.quota === null ? usageText(q) : quotaLine(name, { ...q, quota: 0 }, p.plan.id)}</span> : (
                 <>
                   <meter aria-labelledby={`q-${name}`} min={0} max={Math.max(q.quota, 1)} value={q.used} low={q.quota * 0.8} high={q.quota * 0.95} optimum={0} />
-                  <span>{usageText(q)}{q.remaining === 0 ? '; the limit is reached' : ''}</span>
+                  <span>{quotaLine(name, { ...q, quota: q.quota }, p.plan.id)}</span>
                 </>
               )}
+              {name === 'agent_credits_monthly' && <p class="muted" id="credits-note">{CREDITS_NOTE}</p>}
             </li>
           ))}
         </ul>

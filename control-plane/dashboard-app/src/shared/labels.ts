@@ -26,7 +26,7 @@ export const FEATURE_LABELS: Record<string, FeatureLabel> = {
   basic_analytics: { label: 'Analytics', description: 'Views, visitors, searches, referrers and AI readers.', available: true },
   audience_split: { label: 'Content for people or for AI', description: 'Show parts of a page only to readers, or only to AI tools.', available: true },
   preview_deployments: { label: 'Branch previews', description: 'Every branch gets its own preview site.', available: true },
-  inline_ai: { label: 'AI writing help', description: 'Suggestions while you edit.', available: false },
+  inline_ai: { label: 'AI writing help', description: 'Select text in the editor to rewrite, shorten, expand, fix, translate or explain it, or write from a prompt; the suggestion shows as a change to accept or reject.', available: true },
   multi_user_collaboration: { label: 'Team members', description: 'Invite people to work on your docs.', available: true },
   writing_agent: { label: 'Writing agent', description: 'An agent that drafts and updates pages.', available: false },
   password_protection: { label: 'Password-protected sites', description: 'Readers need a password to open the site.', available: true },
@@ -52,7 +52,7 @@ export const QUOTA_LABELS: Record<string, QuotaLabel> = {
   max_dashboard_members: { label: 'Dashboard members', one: 'dashboard member', many: 'dashboard members', available: true },
   max_custom_domains: { label: 'Custom domains', one: 'custom domain', many: 'custom domains', available: true },
   assistant_messages_daily: { label: 'Assistant messages per day', one: 'assistant message a day', many: 'assistant messages a day', available: true },
-  agent_credits_monthly: { label: 'Writing agent credits per month', one: 'writing agent credit a month', many: 'writing agent credits a month', available: false },
+  agent_credits_monthly: { label: 'Agent credits per month', one: 'agent credit a month', many: 'agent credits a month', available: true },
 };
 
 /** Turns an unknown identifier into words (`some_name` → `Some name`), for names added later. */
