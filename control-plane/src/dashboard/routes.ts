@@ -6,6 +6,7 @@
 import Router from '@koa/router';
 import { registerAiSettingsRoutes } from './ai-settings-routes.ts';
 import { registerInlineAiRoutes } from './inline-ai-routes.ts';
+import { registerAgentRoutes } from './agent-routes.ts';
 import type Koa from 'koa';
 import { z } from 'zod';
 import { unauthorized } from '../errors.ts';
@@ -68,6 +69,7 @@ export function buildDashboardRouter(deps: Deps, opts: DashboardApiOptions = {})
   registerSsoRoutes(router, deps);
   registerAiSettingsRoutes(router, deps);
   registerInlineAiRoutes(router, deps);
+  registerAgentRoutes(router, deps);
   for (const register of opts.modules ?? []) register(router, deps);
   router.add(defineDashboardRoute({
     method: 'get', path: '/openapi.json', operationId: 'dashboardOpenApi', summary: 'This internal API\'s OpenAPI 3.1 description', auth: 'public',

@@ -34,6 +34,7 @@ const RAW_ROUTES: Array<Pick<DashboardRouteDef, 'method' | 'path' | 'operationId
   { method: 'get', path: '/projects/:id/deployments/events', operationId: 'dashboardProjectDeploymentEvents (SSE)', permission: 'projects.read' },
   { method: 'get', path: '/deployments/events', operationId: 'dashboardOrganizationDeploymentEvents (SSE)', permission: 'projects.read' },
   { method: 'post', path: '/projects/:id/editor/ai', operationId: 'dashboardInlineAi (SSE)', permission: 'content.edit' },
+  { method: 'get', path: '/projects/:id/agent/runs/:runId/events', operationId: 'dashboardAgentRunEvents (SSE)', permission: 'projects.read' },
 ];
 
 const SAMPLE: Record<string, string> = { hostname: 'docs.example.com', installationId: '4242' };
