@@ -22,3 +22,7 @@ export { audiencePrefix, ACCESS_PREFIX } from './access/audiences.ts';
 export { HEADERS_KEY, DEFAULT_SITE_HEADERS, readSiteHeaders, type SiteHeaders } from './outputs/site-headers.ts';
 export { sanitizeSiteCss, sanitizeSvgStylesheet, sanitizeSvgDeclarations, isSafeSvgCssValue, type SanitizedCss, type SiteCssOptions } from './css/sanitize-css.ts';
 export { detachedStrings } from './detached-strings.ts';
+export { configProblems, type ConfigProblem } from './config/config-problems.ts';
+export { sourceFacts, type SourceFacts, type SourceHeading } from './compile/source-facts.ts';
+export { urlPathFor } from './compile/url-path.ts';
+export { resolveLink } from './links/link-check.ts';

@@ -19,6 +19,7 @@ import { registerAuditLogRoutes } from './audit-log-routes.ts';
 import { registerAuthRoutes } from './auth-routes.ts';
 import { registerDeploymentRoutes } from './deployment-routes.ts';
 import { registerDomainRoutes } from './domain-routes.ts';
+import { registerEditorRoutes } from './editor-routes.ts';
 import { registerGithubRoutes } from './github-routes.ts';
 import { registerMemberRoutes } from './member-routes.ts';
 import { registerPlanRoutes } from './plan-routes.ts';
@@ -68,6 +69,7 @@ export function buildDashboardRouter(deps: Deps, opts: DashboardApiOptions = {})
   for (const register of [registerSitePasswordRoutes, registerReaderAuthRoutes, registerWebhookRoutes, registerChatNotificationRoutes, registerAuditLogRoutes]) register(router, deps);
   registerSsoRoutes(router, deps);
   registerAiSettingsRoutes(router, deps);
+  registerEditorRoutes(router, deps);
   registerInlineAiRoutes(router, deps);
   registerAgentRoutes(router, deps);
   for (const register of opts.modules ?? []) register(router, deps);

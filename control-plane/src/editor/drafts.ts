@@ -29,7 +29,7 @@ export type DraftRecord = DraftView & { created_by: string; created_at: Date };
 
 /** 409 when a save names a revision that is no longer the draft's. */
 export const draftConflict = (path: string) =>
-  new AppError(409, 'draft_conflict', `The draft of ${path} changed since revision you edited; reload it and apply your change again`);
+  new AppError(409, 'draft_conflict', `The draft of ${path} changed since the revision you edited; reload it and apply your change again`);
 
 type Listener = (projectId: string, path: string) => void;
 const listeners = new Set<Listener>();
@@ -91,7 +91,7 @@ export async function saveDraft(
       const updated = await deps.m.EditorDraft.findOneAndUpdate(
         { project_id: projectId, path: input.path, revision: existing.revision },
         { $set: set, $inc: { revision: 1 } },
-        { new: true },
+        { returnDocument: 'after' },
       ).lean<EditorDraft>();
       if (updated) { notify(projectId, input.path); return view(updated); }
       if (input.revision !== undefined) throw draftConflict(input.path);
