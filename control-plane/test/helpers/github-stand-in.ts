@@ -1,7 +1,8 @@
 /**
  * A stand-in GitHub for tests: one node:http server on 127.0.0.1 serving the REST API calls the
  * control plane makes (under `/api`, as GitHub Enterprise Server does under `/api/v3`), the
- * OAuth code exchange, and Git smart HTTP (`git http-backend`) for its repositories.
+ * OAuth code exchange, and Git smart HTTP (`git http-backend`) for its repositories: fetches
+ * with any token that reads the repository, pushes only with one minted with `contents: write`.
  *
  * It checks what GitHub checks: the App JWT's RS256 signature (against the public half of a key
  * pair made here), its issuer and lifetime; installation tokens expire and read only the
@@ -26,7 +27,8 @@ export interface StandInRepo { id: number; fullName: string; owner: StandInAccou
 export interface StandInInstallation { id: number; account: StandInAccount; selection: 'all' | 'selected'; repoIds: Set<number>; suspended: boolean; deleted: boolean }
 export interface StandInUser { id: number; login: string; installations: Set<number>; /** Repositories the user reads; null: all of its installations' accounts. */ reads: Set<number> | null }
 
-interface TokenRecord { installationId: number; repoIds: Set<number> | null; expiresAt: number }
+/** `write`: minted with `contents: write` (pushes allowed); every other token only reads. */
+interface TokenRecord { installationId: number; repoIds: Set<number> | null; expiresAt: number; write: boolean }
 
 export interface GithubStandIn {
   /** Origin without a trailing slash: clones and OAuth at `<url>/…`, the API at `<url>/api`. */
@@ -37,7 +39,7 @@ export interface GithubStandIn {
   /** Every request, as `METHOD /path` (query left out). */
   requests: string[];
   /** Every token minted: for which installation and which repository ids (null: every repository it covers). */
-  mints: { installationId: number; repoIds: number[] | null; token: string }[];
+  mints: { installationId: number; repoIds: number[] | null; token: string; write: boolean }[];
   /** A repository `owner/name` (its account made on first use), with `files` committed on `main` when given. */
   repo(fullName: string, opts?: { files?: Record<string, string>; private?: boolean }): Promise<StandInRepo>;
   /** Commits `files` on `branch` of a repository; resolves to the new commit's sha. */
@@ -105,11 +107,11 @@ export async function startGithubStandIn(): Promise<GithubStandIn> {
     const inst = installations.get(rec.installationId)!;
     return covers(inst, r) && (rec.repoIds === null || rec.repoIds.has(r.id));
   };
-  const mint = (inst: StandInInstallation, repoIds: Set<number> | null) => {
+  const mint = (inst: StandInInstallation, repoIds: Set<number> | null, write = false) => {
     const token = `ghs_${randomBytes(18).toString('hex')}`;
     const expiresAt = Date.now() + 60 * 60_000;
-    tokens.set(token, { installationId: inst.id, repoIds, expiresAt });
-    mints.push({ installationId: inst.id, repoIds: repoIds ? [...repoIds] : null, token });
+    tokens.set(token, { installationId: inst.id, repoIds, expiresAt, write });
+    mints.push({ installationId: inst.id, repoIds: repoIds ? [...repoIds] : null, token, write });
     return { token, expiresAt };
   };
   /** Whether `header` carries a valid App JWT (RS256, this App, not expired, at most 10 minutes long). */
@@ -147,7 +149,7 @@ export async function startGithubStandIn(): Promise<GithubStandIn> {
         if (wanted && wanted.some((r) => !r || !covers(inst, r))) {
           return json(422, { message: 'There is at least one repository that does not exist or is not accessible to the parent installation.' });
         }
-        const { token, expiresAt } = mint(inst, wanted ? new Set(wanted.map((r) => r.id)) : null);
+        const { token, expiresAt } = mint(inst, wanted ? new Set(wanted.map((r) => r.id)) : null, ask.permissions?.contents === 'write');
         return json(201, { token, expires_at: new Date(expiresAt).toISOString(), permissions: ask.permissions ?? {} });
       }
       if (req.method === 'GET' && (m = /^\/api\/repos\/([^/]+)\/([^/]+)\/installation$/.exec(p))) {
@@ -224,8 +226,8 @@ export async function startGithubStandIn(): Promise<GithubStandIn> {
       res.end('Repository not found.\n');
       return;
     }
-    // A token only reads: no pushes.
-    if (rest.includes('git-receive-pack') || url.search.includes('git-receive-pack')) {
+    // Only a token minted with `contents: write` pushes.
+    if ((rest.includes('git-receive-pack') || url.search.includes('git-receive-pack')) && !rec.write) {
       res.writeHead(403, { 'Content-Type': 'text/plain' });
       res.end('Write access not granted.\n');
       return;
@@ -257,7 +259,8 @@ export async function startGithubStandIn(): Promise<GithubStandIn> {
       try {
         await runGit(['init', '-q', '-b', branch], { cwd: work });
         await runGit(['fetch', '-q', r.dir, `+refs/heads/${branch}:refs/remotes/origin/${branch}`], { cwd: work, allowFail: true });
-        await runGit(['reset', '-q', '--soft', `origin/${branch}`], { cwd: work, allowFail: true });
+        // Mixed: the index gets the branch's files too, so files not named in `files` are kept.
+        await runGit(['reset', '-q', `origin/${branch}`], { cwd: work, allowFail: true });
         await runGit(['checkout', '-q', '--', '.'], { cwd: work, allowFail: true });
         for (const [f, text] of Object.entries(files)) {
           fs.mkdirSync(path.dirname(path.join(work, f)), { recursive: true });
