@@ -11,6 +11,7 @@
  */
 import { buildByAudience } from './access/access-build.ts';
 import { createPublisher } from './publish.ts';
+import { limitsForPages } from './limits/build-limits.ts';
 import { clone } from './pipeline/clone.ts';
 import { closeContext, createContext, STEPS, type BuildOptions } from './pipeline/context.ts';
 import { compile } from './pipeline/compile.ts';
@@ -55,6 +56,8 @@ async function buildPipeline(opts: BuildOptions): Promise<BuildResult> {
     ctx.lap('clone');
 
     const planned = await plan(ctx, snapshot);
+    // A large site (every release's pages kept) gets time in proportion to its pages.
+    ctx.deadline.allowPages(planned.sources.length);
     // The search indexes this build writes open now, so Pagefind indexes while pages compile;
     // pages compile shard after shard, so each shard's bundle is written while the next compile.
     search.start(planned);
@@ -73,7 +76,7 @@ async function buildPipeline(opts: BuildOptions): Promise<BuildResult> {
     const site = await sitePages(planned, compiled, opts.linkChecker);
     if (opts.onPages) await opts.onPages(pageChanges(planned, site));
     ctx.deadline.check();
-    const publisher = createPublisher(ctx.store, planned.previous?.objects ?? {}, ctx.limits);
+    const publisher = createPublisher(ctx.store, planned.previous?.objects ?? {}, limitsForPages(ctx.limits, planned.sources.length));
     const rendered = await render(ctx, planned, site, { publisher, search });
     ctx.lap('render');
 

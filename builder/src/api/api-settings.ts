@@ -1,7 +1,8 @@
 /**
  * Mintlify's `api` settings of docs.json that shape API reference pages, beside `api.openapi`:
  * - `api.playground.display`: `interactive` (Try it, the default), `simple` or `none` (no Try
- *   it; a page's own `playground:` frontmatter wins); `api.playground.proxy` is accepted: Try it
+ *   it; a page's own `playground:` frontmatter wins), or its earlier name `mode` (`show`,
+ *   `simple`, `hide`), which files migrated from `mint.json` still carry; `api.playground.proxy` is accepted: Try it
  *   always sends from the reader's browser, so `proxy: true` warns that the API must allow CORS;
  * - `api.examples.languages`: which request samples a page shows, in that order (of curl,
  *   JavaScript and Python; others warn); `api.examples.autogenerate: false` shows none (a page's
@@ -28,6 +29,7 @@ const LANGUAGES: Record<string, ApiSample['lang']> = {
 export const apiSettingsSchema = {
   playground: z.strictObject({
     display: z.enum(['interactive', 'simple', 'none']).optional(),
+    mode: z.enum(['show', 'simple', 'hide']).optional().describe('Mintlify\'s earlier name of display: show (interactive), simple or hide (none)'),
     proxy: z.boolean().optional(),
   }, { error: expected('{ "display": "interactive" | "simple" | "none", "proxy": true | false }') }).optional()
     .describe('Try it: display interactive (default), simple or none; proxy is accepted (requests go from the browser)'),
@@ -59,7 +61,7 @@ export interface ApiSettings {
 }
 
 type Parsed = {
-  playground?: { display?: ApiSettings['playground']; proxy?: boolean };
+  playground?: { display?: ApiSettings['playground']; mode?: 'show' | 'simple' | 'hide'; proxy?: boolean };
   examples?: { languages?: string[]; defaults?: string; prefill?: boolean; autogenerate?: boolean };
   params?: { expanded?: 'all' | 'closed' };
   mdx?: unknown;
@@ -71,7 +73,9 @@ export function readApiSettings(api: Parsed | undefined): { settings: ApiSetting
   const settings: ApiSettings = {};
   const warnings: string[] = [];
   if (!api) return { settings, warnings };
-  if (api.playground?.display) settings.playground = api.playground.display;
+  const mode = api.playground?.mode;
+  const display = api.playground?.display ?? (mode === 'show' ? 'interactive' : mode === 'hide' ? 'none' : mode);
+  if (display) settings.playground = display;
   if (api.playground?.proxy === true) warnings.push('docs.json: api.playground.proxy: Try it sends requests from the reader\'s browser, not through a proxy: the API must allow the site\'s origin (CORS)');
   const languages = api.examples?.languages;
   if (languages) {

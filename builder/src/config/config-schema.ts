@@ -71,6 +71,7 @@ export const configSchema = z.object({
     .strictObject({
       default: z.enum(['light', 'dark', 'system']).default('system'),
       strict: z.boolean().default(false).describe('Hide the theme toggle'),
+      layout: z.string().optional().describe('Accepted for Mintlify files (its earlier sidenav / topnav layouts); ignored with a warning, the theme sets the layout'),
     })
     .prefault({}),
   colors: z

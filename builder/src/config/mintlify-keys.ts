@@ -191,6 +191,7 @@ export function applyMintlifyKeys(parsed: Raw, raw: Raw, target: MintlifyTarget)
   for (const [key, why] of Object.entries(IGNORED_TOP_LEVEL)) if (raw[key] !== undefined) ignored(key, why);
   for (const key of IGNORED_API) if (rec(raw.api)?.[key] !== undefined) ignored(`api.${key}`, 'not supported yet (API pages are generated from api.openapi)');
   for (const key of ['paths', 'organization']) if (rec(raw.seo)?.[key] !== undefined) ignored(`seo.${key}`, key === 'paths' ? 'per-folder meta tags are not applied yet; seo.metatags apply to every page' : 'structured data is not emitted yet');
+  if (rec(raw.appearance)?.layout !== undefined) ignored('appearance.layout', 'the theme sets the layout');
   for (const key of ['type', 'color']) if (rec(raw.banner)?.[key] !== undefined) ignored(`banner.${key}`, 'the banner uses the accent colour');
   warnings.push(...navigationWarnings(raw.navigation));
   if (parsed.contextual !== undefined) ignored('contextual', 'every page has a Copy page action and a Markdown export');

@@ -133,7 +133,7 @@ export function parseConfigValue(data: unknown, location: SiteLocation, options:
     name: c.name,
     theme,
     contentRoot: options.hasDocsFolder === false && (data as Record<string, unknown>).contentRoot === undefined ? '' : c.contentRoot,
-    appearance: c.appearance,
+    appearance: { default: c.appearance.default, strict: c.appearance.strict },
     footer: { ...footer, ...(social ? { social } : {}), ...(links ? { links: links.map((l) => ({ title: (l.title ?? l.header)!, items: l.items })) } : {}) },
     seo: c.seo,
     assistantTrigger: c.ai?.assistant?.trigger ?? 'button',

@@ -7,30 +7,56 @@ import { userError } from '../errors.ts';
 export interface BuildLimits {
   /** Bytes the repository may take (Git objects, or files of a plain folder). Default 500 MB. */
   maxRepoBytes: number;
-  /** Files the docs root (the folder of `docs.json`, what the site publishes) may hold. Default 20,000. */
+  /**
+   * Files the docs root (the folder of `docs.json`, what the site publishes) may hold. Default
+   * 50,000: a repository that keeps every release's pages (crewAI: 33 versions in 3 languages,
+   * 25,030 files, 22,934 pages in its navigation) is a real site; what it costs is bounded by
+   * the time limits below, which grow with the pages the build reads.
+   */
   maxFiles: number;
   /**
    * Files the whole repository may hold, docs root included: a monorepo keeps its docs in a
    * folder beside the rest of its code, which the build lists but never reads. Default 200,000.
    */
   maxRepoFiles: number;
-  /** Bytes the published site may take. Default 1 GB. */
+  /** Bytes the published site may take, plus `outputBytesPerPage` for each of its pages. Default 1 GB. */
   maxOutputBytes: number;
-  /** Wall-clock time a build may take, in milliseconds. Default 10 minutes. */
+  /**
+   * Bytes the published site may take for each of its pages, on top of `maxOutputBytes` (its
+   * shell, Markdown export, feed and search entry; crewAI's average 150 KB). Default 256 KB.
+   */
+  outputBytesPerPage: number;
+  /** Wall-clock time a build may take, in milliseconds, plus `buildMsPerPage` for each of the site's pages. Default 10 minutes. */
   maxBuildMs: number;
-  /** CPU time the build's page sandboxes may use together, in milliseconds. Default 15 minutes. */
+  /**
+   * Wall-clock time a build may take for each page of the site, on top of `maxBuildMs`, once the
+   * pages are listed (each has a shell, an export and a search entry even when its copy in
+   * another version compiled it). Default 60 ms: 10 + 25 minutes at 25,000 pages.
+   */
+  buildMsPerPage: number;
+  /** CPU time the build's page sandboxes may use together, in milliseconds, plus `cpuMsPerPage` for each page compiled. Default 15 minutes. */
   maxCpuMs: number;
+  /** Sandbox CPU time a build may use for each page it compiles, on top of `maxCpuMs`. Default 200 ms. */
+  cpuMsPerPage: number;
 }
 
 /** The limits used when a build sets none. */
 export const DEFAULT_LIMITS: BuildLimits = {
   maxRepoBytes: 500 * 1024 * 1024,
-  maxFiles: 20_000,
+  maxFiles: 50_000,
   maxRepoFiles: 200_000,
   maxOutputBytes: 1024 * 1024 * 1024,
+  outputBytesPerPage: 256 * 1024,
   maxBuildMs: 10 * 60 * 1000,
+  buildMsPerPage: 60,
   maxCpuMs: 15 * 60 * 1000,
+  cpuMsPerPage: 200,
 };
+
+/** The longest a build under `limits` may run: `maxBuildMs` and the time of a site with `maxFiles` pages (a worker's backstop timer). */
+export function longestBuildMs(limits: BuildLimits): number {
+  return limits.maxBuildMs + limits.buildMsPerPage * limits.maxFiles;
+}
 
 const MB = 1024 * 1024;
 
@@ -62,6 +88,11 @@ export function checkDocsRoot(root: string, fileCount: number, limits: BuildLimi
   }
 }
 
+/** The limits of a site of `pages` pages: `maxOutputBytes` grows by `outputBytesPerPage` for each. */
+export function limitsForPages(limits: BuildLimits, pages: number): BuildLimits {
+  return { ...limits, maxOutputBytes: limits.maxOutputBytes + Math.max(0, pages) * limits.outputBytesPerPage };
+}
+
 /** Throws `output_too_large` when the site's objects exceed the limit. */
 export function checkOutput(totalBytes: number, limits: BuildLimits): void {
   if (totalBytes > limits.maxOutputBytes) {
@@ -73,18 +104,35 @@ export function checkOutput(totalBytes: number, limits: BuildLimits): void {
  * A deadline for one build: `check()` throws `build_timeout` once `maxBuildMs` has passed.
  * Steps call it between units of work, so a build stops at a clean point and publishes nothing.
  */
-export function startDeadline(limits: BuildLimits, now = () => Date.now()): { check(): void } {
-  const end = now() + limits.maxBuildMs;
+export interface Deadline {
+  check(): void;
+  /** Grants the time of a site of `pages` pages (`buildMsPerPage` each), once they are listed. */
+  allowPages(pages: number): void;
+}
+
+/**
+ * A deadline for one build: `check()` throws `build_timeout` once `maxBuildMs` (and the time
+ * granted per page) has passed. Steps call it between units of work, so a build stops at a clean
+ * point and publishes nothing.
+ */
+export function startDeadline(limits: BuildLimits, now = () => Date.now()): Deadline {
+  const start = now();
+  let allowed = limits.maxBuildMs;
   return {
     check() {
-      if (now() > end) throw userError('build_timeout', `build ran longer than ${Math.round(limits.maxBuildMs / 1000)} s; the limit is ${Math.round(limits.maxBuildMs / 1000)} s`);
+      const ran = now() - start;
+      if (ran > allowed) throw userError('build_timeout', `build ran longer than ${Math.round(allowed / 1000)} s; the limit is ${Math.round(allowed / 1000)} s`);
+    },
+    allowPages(pages) {
+      allowed = limits.maxBuildMs + Math.max(0, pages) * limits.buildMsPerPage;
     },
   };
 }
 
-/** Throws `build_cpu_limit` when the build's sandboxes used more CPU time than allowed. */
-export function checkCpu(cpuMs: number, limits: BuildLimits): void {
-  if (cpuMs > limits.maxCpuMs) {
-    throw userError('build_cpu_limit', `compiling pages used ${Math.round(cpuMs / 1000)} s of CPU time; the limit is ${Math.round(limits.maxCpuMs / 1000)} s`);
+/** Throws `build_cpu_limit` when the build's sandboxes used more CPU time than allowed for compiling `pages` pages. */
+export function checkCpu(cpuMs: number, limits: BuildLimits, pages = 0): void {
+  const allowed = limits.maxCpuMs + pages * limits.cpuMsPerPage;
+  if (cpuMs > allowed) {
+    throw userError('build_cpu_limit', `compiling pages used ${Math.round(cpuMs / 1000)} s of CPU time; the limit is ${Math.round(allowed / 1000)} s`);
   }
 }

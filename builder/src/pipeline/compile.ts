@@ -110,7 +110,7 @@ export async function compile(ctx: BuildContext, plan: BuildPlan, order: readonl
       ctx.collect(batch.length);
       opts.onCompiled?.(compiledSoFar, misses.length);
       deadline.check();
-      checkCpu((compiler?.cpuMs?.() ?? 0) - cpuAtStart, limits);
+      checkCpu((compiler?.cpuMs?.() ?? 0) - cpuAtStart, limits, misses.length);
     }
   };
   let compiledCount: number;

@@ -9,7 +9,7 @@ import type { Compiler, PageLimits } from '../compile/index.ts';
 import type { FetchUrl } from '../api/spec-source.ts';
 import type { ResolvedConfig } from '../config/parse-config.ts';
 import type { RepoSnapshot } from '../git/repo-snapshot.ts';
-import { DEFAULT_LIMITS, startDeadline, type BuildLimits } from '../limits/build-limits.ts';
+import { DEFAULT_LIMITS, startDeadline, type BuildLimits, type Deadline } from '../limits/build-limits.ts';
 import type { LinkChecker } from '../links/link-check.ts';
 import type { ShellContext } from '../outputs/page-shells.ts';
 import type { PageMemory } from '../state/page-bodies.ts';
@@ -137,7 +137,7 @@ export interface BuildContext {
   store: ObjectStore;
   limits: BuildLimits;
   /** Throws once the build is over its time limit. */
-  deadline: { check(): void };
+  deadline: Deadline;
   /** Milliseconds per step, filled as steps end (`index` by the search index itself). */
   timings: StepTimings;
   /** Ends `step`: records its time since the previous step ended, reports it, checks the deadline. */

@@ -14,7 +14,7 @@ import { getEventListeners } from 'node:events';
 import fs from 'node:fs';
 import os from 'node:os';
 import { randomUUID } from 'node:crypto';
-import { DEFAULT_LIMITS } from '../limits/build-limits.ts';
+import { DEFAULT_LIMITS, longestBuildMs } from '../limits/build-limits.ts';
 import { ControlPlaneClient, type ClaimResult, type Job } from './control-plane-client.ts';
 import { buildProcesses } from './run-build-process.ts';
 import { activeResources, useClone, type WorkerResources } from './work-dir.ts';
@@ -61,7 +61,7 @@ export function startWorker(opts: WorkerOptions): Worker {
   const log = opts.log ?? (() => {});
   const builds = buildProcesses({
     client, controlPlaneUrl: opts.controlPlaneUrl, workDir: opts.workDir, log,
-    killAfterMs: opts.killAfterMs ?? DEFAULT_LIMITS.maxBuildMs + 120_000, idleMs: opts.buildIdleMs,
+    killAfterMs: opts.killAfterMs ?? longestBuildMs(DEFAULT_LIMITS) + 120_000, idleMs: opts.buildIdleMs,
   });
   let stopping = false;
   // Aborted by stop(): ends a claim waiting on the control plane.

@@ -252,6 +252,12 @@ t.test('docs.json api settings', async (t) => {
     t.same(parse({ playground: { display: 'interactive', proxy: false } }).warnings, [], 'what Mintlify does by default warns of nothing');
   });
 
+  await t.test('should read playground.mode, the earlier name files migrated from mint.json carry, as display', async (t) => {
+    t.same(['show', 'simple', 'hide'].map((mode) => parse({ playground: { mode } }).apiSettings?.playground), ['interactive', 'simple', 'none']);
+    t.same(parse({ playground: { mode: 'simple' } }).warnings, []);
+    t.equal(parse({ playground: { mode: 'hide', display: 'interactive' } }).apiSettings?.playground, 'interactive', 'display wins');
+  });
+
   await t.test('should reject wrong values with one line each', async (t) => {
     const problems = (api: unknown) => {
       try {

@@ -50,6 +50,12 @@ t.test('Mintlify docs.json', async (t) => {
     });
   });
 
+  t.test('should accept appearance.layout, which Mintlify sites still carry, with a warning', async (t) => {
+    const c = parse({ name: 'A', appearance: { default: 'dark', strict: false, layout: 'sidenav' } });
+    t.same(c.appearance, { default: 'dark', strict: false });
+    t.same(c.warnings, ['docs.json: appearance.layout: ignored; the theme sets the layout']);
+  });
+
   t.test('should map every Mintlify theme to the nearest theme and still reject unknown ones', async (t) => {
     const themes = ['mint', 'maple', 'palm', 'willow', 'linden', 'almond', 'aspen', 'luma', 'sequoia'].map((theme) => parse({ name: 'A', theme }).theme);
     t.same(themes, ['larch', 'larch', 'cypress', 'sage', 'terminal', 'birch', 'obsidian', 'slate', 'oak']);

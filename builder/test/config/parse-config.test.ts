@@ -185,7 +185,7 @@ t.test('parseConfig', async (t) => {
     t.same(problems(t, { name: 'A', appearance: { mode: 'dark', default: 'dim', strict: 'yes' } }), [
       'docs.json: appearance.default: Unexpected "dim"; expected one of light, dark, system',
       'docs.json: appearance.strict: Unexpected "yes"; expected boolean',
-      'docs.json: appearance.mode: Unexpected key; appearance accepts default, strict',
+      'docs.json: appearance.mode: Unexpected key; appearance accepts default, strict, layout',
     ]);
   });
 
