@@ -26,3 +26,6 @@ export { configProblems, type ConfigProblem } from './config/config-problems.ts'
 export { sourceFacts, type SourceFacts, type SourceHeading } from './compile/source-facts.ts';
 export { urlPathFor } from './compile/url-path.ts';
 export { resolveLink } from './links/link-check.ts';
+export { startPreviewProcess, previewClientScript, processGroupRss, type PreviewProcess, type PreviewProcessOptions } from './preview/preview-launch.ts';
+export type { PreviewUpdate } from './preview/draft-preview.ts';
+export type { DevEvent, DevProblem } from './dev/dev-session.ts';

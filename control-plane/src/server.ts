@@ -14,6 +14,8 @@ import { models, type Models } from './db/models/index.ts';
 import type { Env } from './env.ts';
 import { apiRoutes } from './api/routes.ts';
 import { dashboardStatic } from './dashboard-static/serve-dashboard.ts';
+import { closeEditorPreviews } from './editor/preview/previews.ts';
+import { editorPreviewPages } from './editor/preview/serve-preview.ts';
 import { attachEditorCollab } from './editor/collab/collab-server.ts';
 import { createApp } from './http/app.ts';
 import { answerClientError } from './http/client-error.ts';
@@ -64,6 +66,8 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Cont
     metricsRoute(metrics, opts.env.METRICS_TOKEN),
     dashboardApi(deps, { ...opts.dashboard, validateResponses: opts.validateResponses }),
     ...(opts.middleware ?? []),
+    // The web editor's previews (sandboxed pages under /editor-preview/<token>/).
+    editorPreviewPages(deps),
     // Last: the dashboard app's pages and assets, for paths no API or Git route took.
     dashboardStatic(),
   ] });
@@ -87,6 +91,7 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Cont
     apiUrl, port, db, m, deps, server, metrics,
     async close() {
       metrics.close();
+      await closeEditorPreviews(deps);
       await collab.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -8,11 +8,16 @@
 //   last good page; an empty list hides it.
 // Plain JavaScript so the server can hand it out as it is, without a build step.
 
-const EVENTS = '/_folio/dev/events';
+// The path the site is served under (`''` for `npm run dev`; a preview served below a prefix
+// loads this script from `<prefix>/_folio/dev/client.js`), so events and page keys follow it.
+const BASE = new URL(import.meta.url).pathname.replace(/\/_folio\/dev\/client\.js$/, '');
+const EVENTS = `${BASE}/_folio/dev/events`;
 
 /** The object key the server serves this page from (the builder's clean-URL layout). */
 function pageKey() {
-  const path = decodeURIComponent(location.pathname).replace(/^\/+|\/+$/g, '');
+  let full = decodeURIComponent(location.pathname);
+  if (BASE && full.startsWith(BASE)) full = full.slice(BASE.length);
+  const path = full.replace(/^\/+|\/+$/g, '');
   return path === '' ? 'index.html' : `${path}/index.html`;
 }
 

@@ -33,6 +33,14 @@ export interface DevSessionOptions {
   /** Where the site is built (and the page cache kept). */
   store: ObjectStore;
   siteUrl: string;
+  /** Path the site is served under (`/docs`); default `''` (the root). */
+  basePath?: string;
+  /**
+   * After an edit's fast path, wait this long without another change before the full build
+   * (navigation, search, exports) runs; default 0 (at once). An editor typing into the preview
+   * sets it, so the next keystroke's page is not queued behind a whole-site build.
+   */
+  fullBuildDelayMs?: number;
   /**
    * Default: one made by `startDevCompiler` (sandboxes kept up while the session runs), closed
    * with the session; a compiler given (or promised) here is the caller's to close.
@@ -60,6 +68,13 @@ export interface DevSession {
   early: Pick<EarlyAnswers, 'storeCurrent' | 'object'>;
   /** Tells the session these repository paths changed on disk. */
   changed(repoPaths: Iterable<string>): void;
+  /**
+   * Like `changed`, and settles once those paths are built: the edited pages' new HTML is in the
+   * store (or their problems are among `problems()`), by the fast path or the full build.
+   */
+  edited(repoPaths: Iterable<string>): Promise<void>;
+  /** The URL path (`/guide/intro`) of a page of the last build or fast path, by repository path. */
+  pageUrl(repoPath: string): string | undefined;
   /** Current problems. */
   problems(): DevProblem[];
   /** Registers a listener of events; returns its removal. */
@@ -101,7 +116,8 @@ export function createDevSession(opts: DevSessionOptions): DevSession {
   // Failures surface where they are awaited (the first build); not as an unhandled rejection meanwhile.
   modules.catch(() => undefined);
   compilerReady.catch(() => undefined);
-  const early = createEarlyAnswers({ tree, store: opts.store, siteUrl: opts.siteUrl, compiler: () => compilerReady });
+  const basePath = opts.basePath ?? '';
+  const early = createEarlyAnswers({ tree, store: opts.store, siteUrl: opts.siteUrl, basePath, compiler: () => compilerReady });
   let markReady!: () => void;
   let built = false;
   const ready = new Promise<void>((resolve) => { markReady = resolve; }).then(() => { built = true; });
@@ -120,6 +136,10 @@ export function createDevSession(opts: DevSessionOptions): DevSession {
   let closed = false;
   /** A build was left because a file changed under it: the next drain builds even if the file is back as it was. */
   let stale = false;
+  /** Callers of `edited` whose paths the next drain takes. */
+  let waiters: Array<() => void> = [];
+  /** The full build an edit's fast path put off (`fullBuildDelayMs`). */
+  let deferred: NodeJS.Timeout | undefined;
 
   const emit = (event: DevEvent) => { for (const l of listeners) l(event); };
   const problems = (): DevProblem[] => [...(configProblem ? [configProblem] : []), ...[...pageProblems.values()].sort((a, b) => (a.file! < b.file! ? -1 : 1))];
@@ -145,7 +165,7 @@ export function createDevSession(opts: DevSessionOptions): DevSession {
   /** Checks docs.json alone (no build module needed), so a mistake in it shows before the first build. */
   const readConfig = async (): Promise<void> => {
     try {
-      await readRepoConfig(tree, { siteUrl: opts.siteUrl, basePath: '' });
+      await readRepoConfig(tree, { siteUrl: opts.siteUrl, basePath });
     } catch (err) {
       siteProblem(err);
       emitProblems();
@@ -153,6 +173,8 @@ export function createDevSession(opts: DevSessionOptions): DevSession {
   };
 
   const fullBuild = async (): Promise<void> => {
+    clearTimeout(deferred);
+    deferred = undefined;
     stale = false;
     touched = new Set();
     const started = performance.now();
@@ -161,7 +183,7 @@ export function createDevSession(opts: DevSessionOptions): DevSession {
       const { build, pageMemory } = await modules;
       result = await build({
         // The first build takes the pages compiled early (answered before it) instead of compiling them again.
-        source: { kind: 'snapshot', snapshot: frozen(tree) }, store, siteUrl: opts.siteUrl, compiler: built ? await compilerReady : early.sharing(await compilerReady), pageMemory, linkChecker,
+        source: { kind: 'snapshot', snapshot: frozen(tree) }, store, siteUrl: opts.siteUrl, basePath, compiler: built ? await compilerReady : early.sharing(await compilerReady), pageMemory, linkChecker,
         onShell: (ctx, config) => {
           shell = { ctx, config };
           // Made now (once per sidebar, remembered with it), so an edit's fast path finds them.
@@ -218,6 +240,7 @@ export function createDevSession(opts: DevSessionOptions): DevSession {
       const key = htmlKey(res.urlPath);
       // Languages and versions: the page's own sidebar, switchers and locale, as the build renders it.
       await opts.store.put(key, Buffer.from(renderShell(res, current.ctx)));
+      pages.set(p, res.urlPath);
       keys.push(key);
     }
     if (keys.length > 0) emit({ type: 'update', keys });
@@ -229,15 +252,31 @@ export function createDevSession(opts: DevSessionOptions): DevSession {
     if (closed || pending.size === 0) return;
     const paths = [...pending];
     pending.clear();
-    const changed = await tree.refresh(paths);
-    if (changed.length === 0) {
-      if (stale) await fullBuild();
-      return;
+    const waiting = waiters;
+    waiters = [];
+    const settle = () => { for (const w of waiting.splice(0)) w(); };
+    try {
+      const changed = await tree.refresh(paths);
+      if (changed.length === 0) {
+        if (stale) await fullBuild();
+        return;
+      }
+      const edits = changed.every((p) => pages.has(p) && tree.files.has(p) && p !== CONFIG_FILE);
+      if (edits && shell && !configProblem) {
+        await fastPath(changed);
+        settle();
+        if (opts.fullBuildDelayMs) {
+          // Put off while edits keep coming (each drain moves it); `queue` cancels it for the next drain.
+          clearTimeout(deferred);
+          deferred = setTimeout(() => { deferred = undefined; void enqueue(fullBuild); }, opts.fullBuildDelayMs);
+          return;
+        }
+      }
+      await fullBuild();
+      if (changed.includes(CONFIG_FILE) && !configProblem) emit({ type: 'reload' });
+    } finally {
+      settle();
     }
-    const edits = changed.every((p) => pages.has(p) && tree.files.has(p) && p !== CONFIG_FILE);
-    if (edits && shell && !configProblem) await fastPath(changed);
-    await fullBuild();
-    if (changed.includes(CONFIG_FILE) && !configProblem) emit({ type: 'reload' });
   };
 
   const enqueue = (job: () => Promise<void>) => {
@@ -251,6 +290,8 @@ export function createDevSession(opts: DevSessionOptions): DevSession {
 
   const queue = (repoPaths: Iterable<string>) => {
     for (const p of repoPaths) pending.add(p);
+    // The next drain builds fully if its change is not a fast-path edit; else it puts it off again.
+    if (deferred) { clearTimeout(deferred); deferred = undefined; stale = true; }
     if (!scheduled) { scheduled = true; void enqueue(drain); }
   };
 
@@ -262,17 +303,27 @@ export function createDevSession(opts: DevSessionOptions): DevSession {
     ready,
     early,
     changed: queue,
+    edited(repoPaths) {
+      const done = new Promise<void>((resolve) => { waiters.push(resolve); });
+      queue(repoPaths);
+      return done;
+    },
+    pageUrl: (repoPath) => pages.get(repoPath),
     problems,
     subscribe(listener) { listeners.add(listener); return () => listeners.delete(listener); },
     async idle() {
       while (true) {
         const seen = work;
         await seen;
+        if (deferred) { await new Promise((resolve) => setTimeout(resolve, 20)); continue; }
         if (seen === work && !scheduled) return;
       }
     },
     async close() {
       closed = true;
+      clearTimeout(deferred);
+      deferred = undefined;
+      for (const w of waiters.splice(0)) w();
       markReady();
       await work;
       if (ownCompiler) await (await compilerReady).close();

@@ -46,6 +46,8 @@ export interface EarlyAnswersOptions {
   /** The store the session builds into (its state is read, never written). */
   store: ObjectStore;
   siteUrl: string;
+  /** Path the site is served under; default `''`. */
+  basePath?: string;
   /** The session's compiler, once made. */
   compiler(): Promise<Compiler>;
 }
@@ -86,7 +88,7 @@ export function createEarlyAnswers(opts: EarlyAnswersOptions): EarlyAnswers {
   let site: ReturnType<typeof readSite> | undefined;
   async function readSite() {
     // The build's own reading of the site: the same configuration and the same pages.
-    const { config, layout } = await planSite(tree, { siteUrl: opts.siteUrl, basePath: '' });
+    const { config, layout } = await planSite(tree, { siteUrl: opts.siteUrl, basePath: opts.basePath ?? '' });
     const byHtml = new Map(layout.pages.map((p) => [htmlKey(urlPathFor(p, config.contentRoot)), p]));
     const [{ clientBundle }, tailwind] = await Promise.all([import('../pipeline/render-shells.ts'), import('../outputs/tailwind-css.ts')]);
     return { config, layout, byHtml, assets: new Set(layout.assets.values()), clientBundle, tailwind };

@@ -21,7 +21,7 @@ const CLIENT_ROUTES = /^\/(?:|sign-in|claim|accept-invite|projects(?:\/.*)?|sett
  */
 export const DASHBOARD_CSP = [
   "default-src 'self'", "script-src 'self'", "style-src 'self'", "img-src 'self' data:", "font-src 'self'",
-  "connect-src 'self'", "object-src 'none'", "base-uri 'none'", "form-action 'self'", "frame-ancestors 'none'",
+  "connect-src 'self'", "frame-src 'self'", "object-src 'none'", "base-uri 'none'", "form-action 'self'", "frame-ancestors 'none'",
 ].join('; ');
 
 const TYPES: Record<string, string> = {
