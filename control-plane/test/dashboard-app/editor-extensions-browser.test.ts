@@ -30,6 +30,8 @@ import { EditorState } from '@codemirror/state';
 import { EditorView, keymap } from '@codemirror/view';
 import { history, defaultKeymap, historyKeymap } from '@codemirror/commands';
 import { forEachDiagnostic } from '@codemirror/lint';
+import { syntaxTree, foldable, defaultHighlightStyle } from '@codemirror/language';
+import { highlightTree } from '@lezer/highlight';
 import { mdxExtensions, docsJsonExtensions, fetchExtensionsApi } from ${JSON.stringify(EXTENSIONS)};
 const api = fetchExtensionsApi(${JSON.stringify(PROJECT)}, { csrfToken: ${JSON.stringify(CSRF)} });
 const saves = [];
@@ -38,7 +40,11 @@ const mdx = new EditorView({ parent: document.getElementById('mdx'), state: Edit
 const json = new EditorView({ parent: document.getElementById('json'), state: EditorState.create({ doc: '', extensions: [basics, docsJsonExtensions({ projectId: ${JSON.stringify(PROJECT)}, api })] }) });
 const set = (view, doc, anchor = doc.length, head = anchor) => { view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: doc }, selection: { anchor, head } }); view.focus(); };
 const diagnostics = () => { const out = []; forEachDiagnostic(json.state, (d, from, to) => out.push({ line: json.state.doc.lineAt(from).number, text: json.state.sliceDoc(from, to), message: d.message, severity: d.severity })); return out; };
-window.editors = { mdx, json, saves, set, diagnostics };
+const inner = (text) => { const at = mdx.state.doc.toString().indexOf(text) + 1; const out = []; for (let n = syntaxTree(mdx.state).resolveInner(at, 1); n; n = n.parent) out.push(n.name); return out.join(' < '); };
+const nodes = () => { const out = new Set(); syntaxTree(mdx.state).iterate({ enter: (n) => { out.add(n.name); } }); return [...out]; };
+const styled = (text) => { const at = mdx.state.doc.toString().indexOf(text); let cls = ''; highlightTree(syntaxTree(mdx.state), defaultHighlightStyle, (from, to, c) => { if (from <= at && to >= at + text.length) cls = c; }, at, at + text.length); return cls; };
+const folds = () => { const out = []; for (let n = 1; n <= mdx.state.doc.lines; n++) { const l = mdx.state.doc.line(n); const f = foldable(mdx.state, l.from, l.to); if (f) out.push([n, mdx.state.doc.lineAt(f.to).number]); } return out; };
+window.editors = { mdx, json, saves, set, diagnostics, nodes, inner, styled, folds };
 `;
 
 const HTML = '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Editor extensions</title></head><body><div id="mdx" style="height:300px"></div><div id="json" style="height:300px"></div><script type="module" src="./entry.ts"></script></body></html>';
@@ -145,6 +151,32 @@ t.test('editor extensions in Chromium', async (t) => {
   await page.goto(server.url);
   await page.locator('#mdx .cm-content').waitFor();
   const key = (k: string) => page.keyboard.press(k);
+
+  t.test('should highlight frontmatter, JSX, expressions and fenced code, and fold them and headings', async (t) => {
+    const text = [
+      '---', 'title: "Quickstart"', 'sidebarTitle: Start # short', '---', '',
+      'import { Chart } from "/snippets/chart.jsx";', '',
+      '# Quickstart', '', 'Hello {props.name}.', '',
+      '<Card title="Install" icon="rocket">', '  Run this:', '', '  ```js', '  const answer = 42;', '  ```', '</Card>', '',
+      '## Next', '', 'More text.', '',
+    ].join('\n');
+    await setDoc(page, text, 0);
+    await page.waitForFunction(() => (window as any).editors.inner('Card title').startsWith('JSXIdentifier'));
+    const nodes: string[] = await page.evaluate(() => (window as any).editors.nodes());
+    for (const name of ['Frontmatter', 'FrontmatterKey', 'FrontmatterString', 'FrontmatterComment', 'ImportDeclaration', 'MemberExpression', 'FencedCode', 'ATXHeading1']) {
+      t.ok(nodes.includes(name), `parsed: ${name}`);
+    }
+    const inner = (text: string) => page.evaluate((s) => (window as any).editors.inner(s), text);
+    t.match(await inner('Card title'), /^JSXIdentifier < JSXOpenTag < JSXElement .* < HTMLBlock < Document$/, 'a component tag is JSX');
+    t.match(await inner('title="Install"'), /^JSXIdentifier < JSXAttribute < JSXOpenTag/, 'its props are JSX attributes');
+    t.match(await inner('answer ='), /^VariableDefinition < .* < FencedCode/, 'a js fence is JavaScript');
+    t.match(await inner('props.name'), /^VariableName < MemberExpression < .*Paragraph/, 'an expression in text is JavaScript');
+    t.match(await inner('Chart }'), /^VariableDefinition < ImportGroup < ImportDeclaration/, 'ESM is JavaScript');
+    for (const token of ['sidebarTitle', '"Quickstart"', '# short', 'Card', 'import', 'const', '42']) {
+      t.not(await page.evaluate((s) => (window as any).editors.styled(s), token), '', `highlighted: ${token}`);
+    }
+    t.same(await page.evaluate(() => (window as any).editors.folds()), [[1, 3], [8, 22], [12, 17], [15, 17], [20, 22]], 'frontmatter, headings, the Card element and the code fence fold');
+  });
 
   t.test('should offer components after <, and insert the snippet of the chosen one', async (t) => {
     await setDoc(page, '');

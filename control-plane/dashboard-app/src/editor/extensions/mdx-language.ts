@@ -50,7 +50,7 @@ const frontmatter: MarkdownConfig = {
   defineNodes: ['Frontmatter', 'FrontmatterMark', 'FrontmatterKey', 'FrontmatterString', 'FrontmatterLiteral', 'FrontmatterComment'],
   props: [
     styleTags({
-      FrontmatterMark: t.meta, FrontmatterKey: t.propertyName, FrontmatterString: t.string,
+      FrontmatterMark: t.meta, FrontmatterKey: t.definition(t.propertyName), FrontmatterString: t.string,
       FrontmatterLiteral: t.literal, FrontmatterComment: t.lineComment,
     }),
     foldNodeProp.add({ Frontmatter: (node) => ({ from: node.from + 3, to: node.lastChild && node.lastChild.from > node.from ? node.lastChild.from - 1 : node.to }) }),
