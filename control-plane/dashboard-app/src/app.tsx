@@ -18,6 +18,7 @@ import { DeploymentDetailPage } from './pages/deployment-detail.tsx';
 import { DeploymentsPage } from './pages/deployments.tsx';
 import { DomainsPage } from './pages/domains.tsx';
 import { EditorPage } from './pages/editor.tsx';
+import { AgentPage } from './pages/agent.tsx';
 import { GithubPage, GithubSetupPage } from './pages/github.tsx';
 import { MembersPage } from './pages/members.tsx';
 import { NewProjectPage } from './pages/project-new.tsx';
@@ -41,6 +42,7 @@ const ROUTES: Route[] = [
   ['/projects/:id/analytics', 'Analytics', (p) => <AnalyticsPage id={p.id} />],
   ['/projects/:id/editor', 'Editor', (p) => <EditorPage id={p.id} />],
   ['/projects/:id/editor/*path', 'Editor', (p) => <EditorPage id={p.id} path={p.path} />],
+  ['/projects/:id/agent', 'Writing agent', (p) => <AgentPage id={p.id} />],
   ['/settings/api-keys', 'API keys', () => <ApiKeysPage />],
   ['/settings/members', 'Members', () => <MembersPage />],
   ['/settings/roles', 'Roles', () => <RolesPage />],

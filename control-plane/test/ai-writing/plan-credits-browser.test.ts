@@ -43,6 +43,8 @@ t.test('plan page: agent credits', async (t) => {
     t.match(row, 'Inline AI suggestions in the editor and writing agent runs spend credits: 1 credit for every 1,000 tokens the model reads and writes, rounded up per call.');
     t.notMatch(main, /Coming soon[^\n]*AI writing help/, 'inline AI is built');
     t.match(main, 'AI writing help');
+    t.notMatch(main, /Coming soon[^\n]*Writing agent/, 'the writing agent is built');
+    t.match(main, 'Writing agent');
   });
 
   t.test('should tell a free organization it has no credits, not that a limit of 0 is reached', async (t) => {

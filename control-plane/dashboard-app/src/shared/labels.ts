@@ -28,7 +28,7 @@ export const FEATURE_LABELS: Record<string, FeatureLabel> = {
   preview_deployments: { label: 'Branch previews', description: 'Every branch gets its own preview site.', available: true },
   inline_ai: { label: 'AI writing help', description: 'Select text in the editor to rewrite, shorten, expand, fix, translate or explain it, or write from a prompt; the suggestion shows as a change to accept or reject.', available: true },
   multi_user_collaboration: { label: 'Team members', description: 'Invite people to work on your docs.', available: true },
-  writing_agent: { label: 'Writing agent', description: 'An agent that drafts and updates pages.', available: false },
+  writing_agent: { label: 'Writing agent', description: 'Give a task; an agent edits pages on a review branch, builds a preview and shows the diff for you to merge.', available: true },
   password_protection: { label: 'Password-protected sites', description: 'Readers need a password to open the site.', available: true },
   auth_gated_pages: { label: 'Sign-in for readers', description: 'Pages only signed-in readers may open, through your identity provider or your own app.', available: true },
   outgoing_webhooks: { label: 'Webhooks', description: 'Your services hear about deployments as they happen.', available: true },
