@@ -15,6 +15,7 @@
  * re-checks only pages whose source changed, pages that moved, and pages linking to a path whose
  * existence or ids changed; a change to the published files or redirects re-checks every page.
  */
+import { fragmentNames } from '@folio/site-template/node/anchor-id.ts';
 import { applyRedirectPattern } from '../serve/resolve-path.ts';
 import type { PageLink } from '../types.ts';
 
@@ -114,11 +115,17 @@ export function exportOwner(path: string): string | undefined {
   return page === '/index' ? '/' : page;
 }
 
+/** Whether an id of the page is named by `hash` without its leading `_`, `@` or `$` (`#meta` for `_meta`), as Mintlify's links do. */
+function hasAlias(ids: ReadonlySet<string>, hash: string): boolean {
+  for (const id of ids) if (id !== hash && fragmentNames(hash, id)) return true;
+  return false;
+}
+
 /** Why the resolved link is broken, or undefined when it reaches something. */
 function problem(link: Resolved, targets: LinkTargets): string | undefined {
   if (targets.pages.has(link.path)) {
     const ids = targets.pages.get(link.path);
-    if (!link.hash || !ids || ids.has(link.hash)) return undefined;
+    if (!link.hash || !ids || ids.has(link.hash) || hasAlias(ids, link.hash)) return undefined;
     return `Unexpected anchor #${link.hash}; expected the id of a heading or element on ${link.path}`;
   }
   if (targets.files.has(link.path)) return undefined;

@@ -1,6 +1,6 @@
 import t from 'tap';
 import { Slugger, slugify } from '../../src/compile/slugger.ts';
-import { paramId } from '@folio/site-template/node/anchor-id.ts';
+import { fragmentNames, paramId } from '@folio/site-template/node/anchor-id.ts';
 
 t.test('Slugger', async (t) => {
   // Heading text → id: Mintlify's published examples ("Automatic anchor IDs") first, then links of Mintlify sites.
@@ -18,10 +18,24 @@ t.test('Slugger', async (t) => {
     for (const [text, id] of cases) t.equal(slugify(text), id, text);
   });
 
-  t.test('should start an id with a letter, a digit or a non-ASCII character', async (t) => {
-    t.equal(slugify('_meta'), 'meta');
-    t.equal(slugify('$ref Resolution'), 'ref-resolution');
+  t.test('should keep a leading _, @ or $ as Mintlify does, and start no id with other punctuation', async (t) => {
+    t.equal(slugify('_meta'), '_meta');
+    t.equal(slugify('@tool'), '@tool');
+    t.equal(slugify('@worker_ready'), '@worker_ready');
+    t.equal(slugify('$ref Resolution'), '$ref-resolution');
     t.equal(slugify('🚀 Launch'), '🚀-launch');
+    t.equal(slugify('& more / less'), 'more-/-less');
+    t.equal(slugify('- dash'), 'dash');
+  });
+
+  t.test('should let a fragment name an id with or without its leading _, @ or $', async (t) => {
+    t.ok(fragmentNames('meta', '_meta'));
+    t.ok(fragmentNames('_meta', '_meta'));
+    t.ok(fragmentNames('tool', '@tool'));
+    t.ok(fragmentNames('ref-resolution', '$ref-resolution'));
+    t.notOk(fragmentNames('_meta', 'meta'), 'a leading mark the id lacks is not dropped from the link');
+    t.notOk(fragmentNames('', '_'));
+    t.notOk(fragmentNames('eta', '_meta'));
   });
 
   t.test('should number repeated slugs from 2, without colliding with written ones', async (t) => {

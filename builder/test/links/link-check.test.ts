@@ -61,6 +61,12 @@ t.test('link-check', async (t) => {
     });
   });
 
+  t.test('should accept an anchor written with or without the id\'s leading _, @ or $, as Mintlify\'s links are', async (t) => {
+    const report = new LinkChecker().check([{ sourcePath: 'docs/a.mdx', urlPath: '/a', key: 'k', links: [at('/m#meta'), at('/m#_meta'), at('/m#tool'), at('/m#@tool'), at('/m#ref-resolution'), at('/m#eta'), at('/m#_tool')] }],
+      targets({ pages: new Map([['/a', new Set<string>()], ['/m', new Set(['_meta', '@tool', '$ref-resolution'])]]) }));
+    t.same(report.broken.map((b) => b.href), ['/m#eta', '/m#_tool'], 'only fragments that name no id in either form');
+  });
+
   t.test('should not check the anchors of a page whose ids are unknown', async (t) => {
     const report = new LinkChecker().check([{ sourcePath: 'docs/a.mdx', urlPath: '/a', key: 'k', links: [at('/b#z')] }], targets({ pages: new Map([['/b', undefined]]) }));
     t.same(report.broken, []);

@@ -2,6 +2,8 @@
  * WAI-ARIA tabs behaviour shared by `<Tabs>` and `<CodeGroup>`: click or arrow keys (Left/Right,
  * Home/End) select a tab and show its panel; only the selected tab is in the Tab order.
  */
+import { fragmentNames } from '../node/anchor-id.ts';
+
 export function wireTabs(root: HTMLElement, tabs: HTMLElement[], panels: HTMLElement[]): void {
   const select = (index: number, focus: boolean) => {
     tabs.forEach((tab, i) => {
@@ -40,7 +42,13 @@ function openTabOfHash(): void {
   if (!hash) return;
   let id: string;
   try { id = decodeURIComponent(hash); } catch { return; }
-  const panel = document.getElementById(id);
+  let panel = document.getElementById(id);
+  if (!panel) {
+    // `#meta` for the heading `_meta`: the form links written for Mintlify sites also use.
+    panel = [...document.querySelectorAll<HTMLElement>('main [id^="_"], main [id^="@"], main [id^="$"]')].find((el) => fragmentNames(id, el.id)) ?? null;
+    if (panel && panel.getAttribute('role') !== 'tabpanel') { panel.scrollIntoView({ block: 'start' }); return; }
+    if (panel) id = panel.id;
+  }
   if (panel?.getAttribute('role') !== 'tabpanel') return;
   const tab = panel.parentElement?.querySelector<HTMLElement>(`:scope > [role=tablist] > [aria-controls="${CSS.escape(id)}"]`);
   if (!tab || tab.getAttribute('aria-selected') === 'true') return;

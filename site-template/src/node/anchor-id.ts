@@ -11,8 +11,9 @@ const SEPARATORS = /[\s.,:;!?()[\]{}<>"`'*+=|\\^~%#]+/gu;
  * The id of a heading's text: lowercase (capitals inside a word too, without a hyphen), a straight
  * apostrophe turned into `’` and kept, whitespace, periods, parentheses and other ASCII
  * punctuation one hyphen, slashes, ampersands and other characters (accents, scripts, emoji)
- * kept, no hyphen at either end and no such punctuation first (`_meta` → `meta`, as the links of
- * Mintlify sites have it): `Rate limits (per minute)` → `rate-limits-per-minute`,
+ * kept, no hyphen at either end; a leading `_`, `@` or `$` is kept as Mintlify keeps it (`_meta`,
+ * `@tool`: the in-page links of Mintlify sites use these ids), other punctuation does not start an
+ * id: `Rate limits (per minute)` → `rate-limits-per-minute`,
  * `Read/write access` → `read/write-access`, `What's new` → `what’s-new`. Text with nothing left
  * gives `section`, so an id is never empty.
  */
@@ -23,9 +24,22 @@ export function anchorId(text: string): string {
     .replace(/'/g, '’')
     .replace(SEPARATORS, '-')
     .replace(/-{2,}/g, '-')
-    // An id starts with a letter, a digit or a non-ASCII character: `_meta` is `#meta`, `$ref resolution` `#ref-resolution`.
-    .replace(/^[-_$@&/’]+|-+$/g, '');
+    // `_meta`, `@tool` and `$ref-resolution` keep their first character; `&`, `/` and `’` do not start an id.
+    .replace(/^[-&/’]+|-+$/g, '');
   return id || 'section';
+}
+
+const LEADING_MARKS = /^[_@$]+/u;
+
+/**
+ * Whether a link's fragment names the element with id `id` the way links on Mintlify sites do:
+ * exactly, or without the id's leading `_`, `@` or `$` (`#meta` for `_meta`, `#ref-resolution`
+ * for `$ref-resolution`): both forms are written in the same repositories, and Mintlify's own
+ * link check accepts both. The link check and the site's script (which scrolls to such an
+ * element) use this.
+ */
+export function fragmentNames(fragment: string, id: string): boolean {
+  return fragment === id || (LEADING_MARKS.test(id) && fragment !== '' && id.replace(LEADING_MARKS, '') === fragment);
 }
 
 /**
