@@ -1,44 +1,42 @@
 /**
  * Reads a project's repository at a commit of its production branch, for the web editor: the
  * file list merged with drafts (the tree), a file's text at the draft's base, the head a new
- * draft starts from. Managed repositories are read in place (the bare repository under
- * DATA_DIR, as git/managed-repos.ts keeps it) with the `git` CLI; repositories a customer owns
- * answer 409 `editor_repo_unsupported` until they can be mirrored.
+ * draft starts from. Through repo-access.ts: a managed repository is read in place (the bare
+ * repository under DATA_DIR), a repository on the customer's GitHub through its local mirror
+ * (fetched when older than ten seconds), both with the `git` CLI.
  */
-import fs from 'node:fs';
 import type { Deps } from '../http/route.ts';
-import { AppError, notFound } from '../errors.ts';
+import { notFound } from '../errors.ts';
 import { runGit } from '../git/git-cli.ts';
-import { branchHead, repoPath } from '../git/managed-repos.ts';
+import { branchHead } from '../git/managed-repos.ts';
+import { isGithubProject, localRepoDir, type RepoProject } from './repo-access.ts';
 
 /** One file of the repository at a commit. */
 export interface RepoFile { path: string; size: number; blob: string }
 
-interface EditorProject { _id: string; github_repo?: string | null; github_branch?: string | null }
-
-/** 409 for a project whose repository the editor cannot read. */
-export const repoUnsupported = () =>
-  new AppError(409, 'editor_repo_unsupported', 'The web editor works on repositories the platform hosts; this project builds from its own GitHub repository');
+async function projectOf(deps: Deps, projectId: string): Promise<RepoProject> {
+  const project = await deps.m.Project.findById(projectId).lean<RepoProject>();
+  if (!project) throw notFound('project');
+  return project;
+}
 
 async function repoDir(deps: Deps, projectId: string): Promise<string> {
-  const project = await deps.m.Project.findById(projectId).lean<EditorProject>();
-  if (!project) throw notFound('project');
-  if (project.github_repo) throw repoUnsupported();
-  return repoPath(deps, projectId);
+  return localRepoDir(deps, await projectOf(deps, projectId));
 }
 
 /** The production branch of a project (`github_branch`, default `main`). */
 export async function productionBranch(deps: Deps, projectId: string): Promise<string> {
-  const project = await deps.m.Project.findById(projectId).lean<EditorProject>();
-  if (!project) throw notFound('project');
-  return project.github_branch ?? 'main';
+  return (await projectOf(deps, projectId)).github_branch ?? 'main';
 }
 
 /** The commit the production branch points at, or null when nothing was pushed yet. */
 export async function headCommit(deps: Deps, projectId: string): Promise<string | null> {
-  const dir = await repoDir(deps, projectId);
-  if (!fs.existsSync(dir)) return null;
-  return (await branchHead(deps, projectId, await productionBranch(deps, projectId))) ?? null;
+  const project = await projectOf(deps, projectId);
+  const dir = await localRepoDir(deps, project);
+  const branch = project.github_branch ?? 'main';
+  if (!isGithubProject(project)) return (await branchHead(deps, projectId, branch)) ?? null;
+  const { stdout, code } = await runGit(['rev-parse', '--verify', '--quiet', `refs/heads/${branch}^{commit}`], { cwd: dir, allowFail: true });
+  return code === 0 ? stdout.toString().trim() : null;
 }
 
 // A commit's tree never changes: keep the last few listings (the tree and the link index ask often).

@@ -4,6 +4,7 @@
  * it, with exact bodies for each refusal, another organization, a viewer and an API key.
  */
 import t from 'tap';
+import { GITHUB_OFF_MESSAGE } from '../../src/github/github-app.ts';
 import { startTestPlatform } from '../helpers/platform.ts';
 import { addUser, dash, signIn, type DashboardAuth } from '../helpers/dashboard.ts';
 import type { TestApi } from '../helpers/api.ts';
@@ -263,10 +264,10 @@ t.test('editor drafts and files', async (t) => {
     t.same((await tp.p.cp.m.EditorDraft.countDocuments({ project_id: project.id })), 0, 'nothing was written');
   });
 
-  t.test('should say the editor does not reach a customer\'s own repository yet', async (t) => {
+  t.test('should say when a customer\'s own repository cannot be reached', async (t) => {
     const own = (await tp.api('POST', '/projects', { name: 'Own', slug: `own-${process.pid}` })).body;
     await tp.p.cp.m.Project.updateOne({ _id: own.id }, { $set: { github_repo: 'acme/docs' } });
     const res = await dash(api, 'GET', `/projects/${own.id}/editor/tree`, { auth });
-    t.same([res.status, res.body], [409, { error: 'editor_repo_unsupported', message: 'The web editor works on repositories the platform hosts; this project builds from its own GitHub repository' }]);
+    t.same([res.status, res.body], [409, { error: 'editor_repo_unsupported', message: `Cannot reach acme/docs: ${GITHUB_OFF_MESSAGE}` }], 'no GitHub App on this server');
   });
 });
