@@ -44,6 +44,16 @@ export function pageCacheKey(blobOid: string, compilerVersion: string, templateV
 }
 
 /**
+ * The cache key of a copy of a page (the same bytes, so the same `pageCacheKey`) whose imports
+ * name other files from its folder than the copy stored under that key does (`./part.mdx` in
+ * each language's folder): each such copy keeps its own entry, so neither compiles again on
+ * every build because the other took the key.
+ */
+export function copyCacheKey(key: string, sourcePath: string): string {
+  return sha256Again(`${key}\n${sourcePath}`);
+}
+
+/**
  * Per-page compile results in object storage (gzipped JSON, `<key>.json.gz` under the store it is given,
  * normally the site's `_folio/cache/pages/`), so a builder with an empty disk is as
  * incremental as a warm one. Failures have their own objects (`<key>.failed.json.gz`): the same
@@ -54,9 +64,10 @@ export interface PageCache {
   /**
    * The entry for `key`, or `undefined` when absent, unreadable, or when a dependency's blob
    * changed. An entry with imports made for another source path is a miss too: relative
-   * imports resolve differently from another folder.
+   * imports resolve differently from another folder. `sourcePath` undefined: the entry answers
+   * at whatever path it was made for (the caller checked the imports already).
    */
-  get(key: string, sourcePath: string, currentBlobs: ReadonlyMap<string, string>): Promise<CacheEntry | undefined>;
+  get(key: string, sourcePath: string | undefined, currentBlobs: ReadonlyMap<string, string>): Promise<CacheEntry | undefined>;
   put(key: string, entry: CacheEntry): Promise<void>;
   /**
    * The failure cached for `key` at `sourcePath`, or `undefined` when absent, unreadable,
@@ -74,7 +85,8 @@ export function createPageCache(store: ObjectStore): PageCache {
   return {
     async get(key, sourcePath, currentBlobs) {
       const entry = await read<CacheEntry>(`${key}.json.gz`);
-      return entry && depsHold(entry.deps ?? {}, entry.page.sourcePath, sourcePath, currentBlobs) ? entry : undefined;
+      const path = sourcePath ?? entry?.page.sourcePath;
+      return entry && depsHold(entry.deps ?? {}, entry.page.sourcePath, path!, currentBlobs) ? entry : undefined;
     },
     put: (key, entry) => write(`${key}.json.gz`, entry),
     async getFailure(key, sourcePath, currentBlobs) {

@@ -44,3 +44,16 @@ export function depsHold(deps: Record<string, string>, recordedPath: string, sou
   if (entries.length > 0 && recordedPath !== sourcePath) return false;
   return entries.every(([dep, oid]) => (blobs.get(dep) ?? MISSING_BLOB) === oid);
 }
+
+/**
+ * Whether a result recorded with `deps` for a page with the same bytes at another path (a copy in
+ * another language's or version's folder) answers for the page at `sourcePath` too: every
+ * recorded file still has its blob, and the page's own imports, resolved from its own folder,
+ * are recorded ones with the same blobs (`/snippets/a.jsx` from both; not `./a.mdx`, which names
+ * another file from each folder). The result then differs only by location (`relocate`).
+ */
+export async function depsHoldAt(deps: Record<string, string>, sourcePath: string, source: string, snapshot: RepoSnapshot): Promise<boolean> {
+  if (!depsHold(deps, sourcePath, sourcePath, snapshot.files)) return false;
+  const own = await pageDeps(sourcePath, source, snapshot, { missing: true });
+  return Object.entries(own).every(([dep, oid]) => deps[dep] === oid);
+}

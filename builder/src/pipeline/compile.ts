@@ -5,8 +5,8 @@
  * Markdown to `llms-full.txt`. A page that fails keeps its previously published version.
  */
 import { frontmatterApi } from '../api/frontmatter-pages.ts';
-import { isCacheableFailure, type CacheEntry } from '../cache/page-cache.ts';
-import { pageDeps } from '../cache/page-deps.ts';
+import { copyCacheKey, isCacheableFailure, type CacheEntry } from '../cache/page-cache.ts';
+import { depsHoldAt, pageDeps } from '../cache/page-deps.ts';
 import { isPageFailure } from '../compile/index.ts';
 import { createCompiler } from '../sandbox/index.ts';
 import { checkCpu } from '../limits/build-limits.ts';
@@ -47,7 +47,7 @@ export interface CompileFeeds { search: SearchIndexing; llms: LlmsFullText }
  */
 export async function compile(ctx: BuildContext, plan: BuildPlan, order: readonly string[], { search, llms }: CompileFeeds): Promise<CompileResult> {
   const { opts, limits, deadline } = ctx;
-  const { snapshot, contentRoot, keyOf, cache, bodies, misses, twins, previous, summaries } = plan;
+  const { snapshot, contentRoot, keyOf, ownKeys, cache, bodies, misses, twins, previous, summaries } = plan;
   const records = new Map(plan.records);
   const errors = new Map(plan.errors);
   const failures = new Map(plan.failures);
@@ -85,7 +85,7 @@ export async function compile(ctx: BuildContext, plan: BuildPlan, order: readonl
       search.add(compiled.filter((res): res is CompiledPage => !isPageFailure(res)));
       await Promise.all(compiled.map((res, j) => ctx.limit(async () => {
         const p = batch[j];
-        const key = keyOf(p);
+        const key = ownKeys.get(p) ?? keyOf(p);
         if (isPageFailure(res)) {
           errors.set(p, res);
           opts.onPageFailed?.(res);
@@ -121,13 +121,20 @@ export async function compile(ctx: BuildContext, plan: BuildPlan, order: readonl
     // written into is made ready. Not for larger builds, whose compile step is their memory's peak.
     if (order.length > 0 && order.length < BATCH) llms.start();
     await compiling;
-    // A twin takes its first copy's result when that compiled and imports nothing (relative
-    // imports resolve from the page's own folder); otherwise it compiles on its own.
+    // A twin takes its first copy's result when that compiled and the twin's imports, resolved
+    // from its own folder, are the same files (cache/page-deps.ts depsHoldAt); otherwise it
+    // compiles on its own.
     const alone: string[] = [];
     for (const [twin, first] of twins) {
       const record = records.get(first);
-      if (record && Object.keys(record.summary.deps).length === 0) records.set(twin, { cacheKey: record.cacheKey, summary: relocate(record.summary, twin, contentRoot) });
-      else alone.push(twin);
+      const same = record !== undefined && (Object.keys(record.summary.deps).length === 0
+        || await depsHoldAt(record.summary.deps, twin, Buffer.from(await snapshot.read(twin)).toString('utf8'), snapshot));
+      if (same) records.set(twin, { cacheKey: record.cacheKey, summary: relocate(record.summary, twin, contentRoot) });
+      else {
+        alone.push(twin);
+        // Its first copy holds the key: the twin's own result is kept beside it.
+        if (record) ownKeys.set(twin, copyCacheKey(keyOf(twin), twin));
+      }
     }
     await compileAll(alone);
     compiledCount = order.length + alone.length;

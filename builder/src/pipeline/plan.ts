@@ -9,7 +9,8 @@ import { TEMPLATE_VERSION } from '@folio/site-template';
 import { documentsPages } from '../api/api-documents.ts';
 import type { ApiPagesResult } from '../api/api-pages.ts';
 import { navigationDocuments } from '../api/frontmatter-pages.ts';
-import { createPageCache, pageCacheKey, type PageCache } from '../cache/page-cache.ts';
+import { copyCacheKey, createPageCache, pageCacheKey, type PageCache } from '../cache/page-cache.ts';
+import { depsHoldAt } from '../cache/page-deps.ts';
 import { COMPILER_VERSION, urlPathFor } from '../compile/index.ts';
 import type { RepoSnapshot } from '../git/repo-snapshot.ts';
 import { searchFiltersOf, type SearchScopes } from '../nav/dimensions.ts';
@@ -17,7 +18,7 @@ import { readMoves, type Moves } from '../outputs/page-moves.ts';
 import { parseSearchManifest, SEARCH_MANIFEST_KEY, type SearchManifest } from '../outputs/search-index.ts';
 import { CACHE_PREFIX, readManifest, type BuildManifest } from '../state/manifest.ts';
 import { createPageBodies, type PageBodies, type PageRecord } from '../state/page-bodies.ts';
-import { failureHolds, readSummaries, relocate, summarize, summaryHolds, type FailureSummary, type StoredSummaries } from '../state/page-summaries.ts';
+import { failureHolds, readSummaries, relocate, summarize, summaryHolds, type FailureSummary, type PageSummary, type StoredSummaries } from '../state/page-summaries.ts';
 import { prefixStore } from '../store/object-store.ts';
 import type { CompiledPage, PageFailure } from '../types.ts';
 import type { BuildContext } from './context.ts';
@@ -52,6 +53,11 @@ export interface BuildPlan extends SitePlan {
   unique: readonly string[];
   /** A page with the bytes of another page to compile → that page. */
   twins: ReadonlyMap<string, string>;
+  /**
+   * Pages stored under a key of their own (`copyCacheKey`): copies whose imports name other files
+   * than the copy already stored under their bytes' key. The compile step adds the twins it compiles alone.
+   */
+  ownKeys: Map<string, string>;
   /** API reference pages (when the configuration names an OpenAPI document). */
   api: ApiPagesResult | undefined;
   apiRecords: PageRecord[];
@@ -84,12 +90,16 @@ export async function plan(ctx: BuildContext, snapshot: RepoSnapshot): Promise<B
   // summaries list those failures; only when they are lost (after a publish) are failure entries read.
   // Summaries answer at once ('compile' when the one found no longer holds): only pages without
   // one wait for the page cache, not 10,000 promises queued through the concurrency limit.
-  const fromSummaries = (p: string, key: string): PageRecord | FailureSummary | 'compile' | undefined => {
+  // A summary with imports recorded for a copy of the page at another path (the same bytes in
+  // another language's folder: one cache key) is checked against this path's own imports after.
+  const elsewhere: [string, string, PageSummary][] = [];
+  const fromSummaries = (p: string, key: string): PageRecord | FailureSummary | 'compile' | 'elsewhere' | undefined => {
     const listed = summaries.failures.get(p);
-    if (listed && failureHolds(listed, key, p, snapshot.files)) return listed;
+    if (listed && (failureHolds(listed, key, p, snapshot.files) || failureHolds(listed, copyCacheKey(key, p), p, snapshot.files))) return listed;
     const summary = summaries.pages.get(key);
-    if (summary) return summaryHolds(summary, p, snapshot.files) ? { cacheKey: key, summary: relocate(summary, p, contentRoot) } : 'compile';
-    return undefined;
+    if (summary && summaryHolds(summary, p, snapshot.files)) return { cacheKey: key, summary: relocate(summary, p, contentRoot) };
+    if (summary && summary.sourcePath !== p) { elsewhere.push([p, key, summary]); return 'elsewhere'; }
+    return summary ? 'compile' : undefined;
   };
   const fromCache = async (p: string, key: string): Promise<PageRecord | FailureSummary | undefined> => {
     const hit = await cache.get(key, p, snapshot.files);
@@ -110,9 +120,27 @@ export async function plan(ctx: BuildContext, snapshot: RepoSnapshot): Promise<B
   for (const p of sources) {
     const found = fromSummaries(p, keyOf(p));
     if (found === undefined) unknown.push(p);
-    else settle(p, found === 'compile' ? undefined : found);
+    else if (found !== 'elsewhere') settle(p, found === 'compile' ? undefined : found);
   }
   await Promise.all(unknown.map((p) => ctx.limit(async () => settle(p, await fromCache(p, keyOf(p))))));
+  const ownKeys = new Map<string, string>();
+  const pageSet = new Set(sources);
+  await Promise.all(elsewhere.map(([p, key, summary]) => ctx.limit(async () => {
+    if (await depsHoldAt(summary.deps, p, Buffer.from(await snapshot.read(p)).toString('utf8'), snapshot)) {
+      settle(p, { cacheKey: key, summary: relocate(summary, p, contentRoot) });
+      return;
+    }
+    // Its imports name other files. While the copy holding the key is still current, this one's
+    // result is kept under a key of its own; otherwise it compiles as any page.
+    const own = copyCacheKey(key, p);
+    const kept = summaries.pages.get(own);
+    if (kept && summaryHolds(kept, p, snapshot.files)) settle(p, { cacheKey: own, summary: kept });
+    else {
+      const holder = summary.sourcePath;
+      if (pageSet.has(holder) && keyOf(holder) === key && summaryHolds(summary, holder, snapshot.files)) ownKeys.set(p, own);
+      settle(p, undefined);
+    }
+  })));
   misses.sort();
   // API reference pages: generated from api.openapi and the navigation's openapi keys, as
   // Mintlify files name them, only when a document changed.
@@ -141,6 +169,6 @@ export async function plan(ctx: BuildContext, snapshot: RepoSnapshot): Promise<B
   return {
     ...site, snapshot, contentRoot, sources, previous, summaries, previousSearch, previousMoves, cache, bodies, keyOf,
     load: (record) => bodies.load(record, contentRoot),
-    records, errors, failures, misses, unique, twins, api, apiRecords: api?.records ?? [], filters,
+    records, errors, failures, misses, unique, twins, ownKeys, api, apiRecords: api?.records ?? [], filters,
   };
 }

@@ -80,8 +80,9 @@ export function createPageBodies(cache: PageCache, memory = new PageMemory()): P
     async load({ cacheKey, summary }, contentRoot) {
       let page = memory.get(cacheKey, summary.deps);
       if (!page) {
-        // The summary's own path and deps: the entry is the one it was made from, whatever changed since.
-        const entry = await cache.get(cacheKey, summary.sourcePath, new Map(Object.entries(summary.deps)));
+        // The summary's deps: the entry is the one it was made from, whatever changed since. Its
+        // path may be another copy's (the plan found this copy's imports the same: depsHoldAt).
+        const entry = await cache.get(cacheKey, undefined, new Map(Object.entries(summary.deps)));
         if (!entry) throw appError('cache_missing', `page cache entry ${cacheKey} of ${summary.sourcePath} is missing or unreadable`);
         page = entry.page;
         memory.set(cacheKey, summary.deps, page);
