@@ -37,6 +37,10 @@ export interface CompiledPage {
   mode?: PageMode;
   /** Frontmatter `order` for the derived sidebar. */
   order?: number;
+  /** Frontmatter `hidden: true` (Mintlify's): built and reachable by its URL, left out of the sidebar, search and the sitemap. */
+  hidden?: true;
+  /** Frontmatter `url` (Mintlify's external link): the page's sidebar entry links there. */
+  url?: string;
   description?: string;
   /** Whole parsed frontmatter (YAML). */
   frontmatter: Record<string, unknown>;

@@ -31,6 +31,9 @@ export function assemblePage(sourcePath: string, contentRoot: string, facts: Pag
   if (fm.mode !== undefined) page.mode = fm.mode;
   // Mintlify's page icon: a name, an image path or an emoji, drawn before the sidebar label.
   if (typeof fm.data.icon === 'string' && fm.data.icon.trim() !== '') page.icon = fm.data.icon.trim().slice(0, MAX_ICON);
+  if (fm.data.hidden === true) page.hidden = true;
+  // Mintlify's `url`: the sidebar entry is a link to another site (http(s) only).
+  if (typeof fm.data.url === 'string' && /^https?:\/\/[^\s"'<>]+$/i.test(fm.data.url.trim())) page.url = fm.data.url.trim().slice(0, MAX_ICON);
   if (facts.links.length > 0) page.links = facts.links;
   if (facts.islands) page.islands = facts.islands;
   return page;

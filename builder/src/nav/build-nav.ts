@@ -17,7 +17,7 @@ import { userError } from '../errors.ts';
 import type { CompiledPage } from '../types.ts';
 
 /** The few fields of a compiled page the sidebar needs. */
-export type NavPage = Pick<CompiledPage, 'sourcePath' | 'urlPath' | 'title' | 'sidebarTitle' | 'order' | 'icon' | 'api'>;
+export type NavPage = Pick<CompiledPage, 'sourcePath' | 'urlPath' | 'title' | 'sidebarTitle' | 'order' | 'icon' | 'api' | 'hidden' | 'url'>;
 
 /** Title of the group holding the API reference pages that `navigation` does not place. */
 export const API_GROUP_TITLE = 'API reference';
@@ -65,7 +65,7 @@ export function pageRef(page: Pick<NavPage, 'sourcePath'>, contentRoot: string):
 }
 
 const label = (page: NavPage) => page.sidebarTitle ?? page.title;
-const link = (page: NavPage): NavItem => ({ kind: 'page', title: label(page), path: page.urlPath, ...(page.icon ? { icon: page.icon } : {}) });
+const link = (page: NavPage): NavItem => ({ kind: 'page', title: label(page), path: page.urlPath, ...(page.icon ? { icon: page.icon } : {}), ...(page.url ? { href: page.url } : {}) });
 
 interface Folder { index?: NavPage; pages: NavPage[]; folders: Map<string, Folder> }
 
@@ -181,7 +181,8 @@ function explicit(config: NavConfig & { navigation: NavigationEntry[] }, pages: 
       const here = [...at, ...paths[i]];
       if (typeof entry === 'string') {
         const page = pageAt(entry, here);
-        return page ? [link(page)] : [];
+        // `hidden: true`: built, not listed (Mintlify's hidden page).
+        return page && !page.hidden ? [link(page)] : [];
       }
       if ('division' in entry) {
         if (entry.hidden) return [];
@@ -198,6 +199,8 @@ function explicit(config: NavConfig & { navigation: NavigationEntry[] }, pages: 
       if (entry.hidden) return [];
       const root = entry.root !== undefined ? pageAt(entry.root, [...here, 'root']) : undefined;
       const items = entry.openapi && !entry.pages.length ? apiTagGroups(pages, entry.openapi, contentRoot) : walk(entry.pages, entry.pages.map((_, j) => ['pages', j]), here);
+      // A group whose pages are all hidden (or failed) shows nothing, as a division does.
+      if (!items.length && entry.pages.length > 0 && !root) return [];
       const path = root ? root.urlPath : config.drilldown === true ? firstPage(items) : undefined;
       return [{
         kind: 'group', title: entry.group, items,
@@ -218,6 +221,6 @@ function explicit(config: NavConfig & { navigation: NavigationEntry[] }, pages: 
 export function buildNav(pages: readonly NavPage[], config: NavConfig, options: NavOptions = {}): NavItem[] {
   const nav = config.navigation
     ? explicit(config as NavConfig & { navigation: NavigationEntry[] }, pages, options.sources ?? new Set())
-    : derive(pages.filter((p) => !p.api), config.contentRoot);
+    : derive(pages.filter((p) => !p.api && !p.hidden), config.contentRoot);
   return withApiGroup(nav, pages);
 }

@@ -39,6 +39,8 @@ const compiledPage = z.object({
   seo: z.record(z.string(), z.unknown()).optional(),
   mode: z.enum(['wide', 'center', 'frame', 'custom']).optional(),
   icon: text.max(MAX_ICON).optional(),
+  hidden: z.literal(true).optional(),
+  url: text.max(MAX_ICON).optional(),
   links: z.array(z.object({ href: text.max(4096), line: z.number().int().min(1), column: z.number().int().min(1) })).max(MAX_PAGE_LINKS).optional(),
   islands: text.max(MAX_ISLAND_SOURCE).optional(),
 });

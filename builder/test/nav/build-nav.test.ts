@@ -152,6 +152,24 @@ t.test('buildNav', async (t) => {
     ]);
   });
 
+  t.test('should leave hidden: true pages out of the sidebar, and a group of only hidden pages, in both modes', async (t) => {
+    const withHidden = [...pages, page('docs/guides/secret.mdx', '/guides/secret', 'Secret', { hidden: true }), page('docs/lab/x.mdx', '/lab/x', 'X', { hidden: true })];
+    const explicit = buildNav(withHidden, parseConfig(JSON.stringify({
+      name: 'A', navigation: [{ group: 'Guides', pages: ['guides/install', 'guides/secret'] }, { group: 'Lab', pages: ['lab/x'] }],
+    }), { siteUrl: 'https://a.example', basePath: '' }));
+    t.same(explicit, [{ kind: 'group', title: 'Guides', items: [{ kind: 'page', title: 'Install', path: '/guides/install' }] }]);
+    const derived = JSON.stringify(buildNav(withHidden, { contentRoot: 'docs/' }));
+    t.notMatch(derived, '/guides/secret');
+    t.notMatch(derived, '"Lab"');
+  });
+
+  t.test('should make a url: page\'s entry a link to that site', async (t) => {
+    const nav = buildNav([page('docs/npm.mdx', '/npm', 'npm package', { url: 'https://www.npmjs.com/package/x' })], parseConfig(JSON.stringify({
+      name: 'A', navigation: [{ group: 'Links', pages: ['npm'] }],
+    }), { siteUrl: 'https://a.example', basePath: '' }));
+    t.same(nav, [{ kind: 'group', title: 'Links', items: [{ kind: 'page', title: 'npm package', path: '/npm', href: 'https://www.npmjs.com/package/x' }] }]);
+  });
+
   t.test('should title-case folder names', async (t) => {
     t.same(['getting-started', 'api_reference', 'faq'].map(titleFromFolder), ['Getting Started', 'Api Reference', 'Faq']);
   });

@@ -53,6 +53,14 @@ function NavList({ items, current, basePath, focused }: { items: NavItem[]; curr
     <ul>
       {items.map((item) => {
         if (item.kind === 'page') {
+          // Mintlify's `url` page: an entry that opens another site.
+          if (item.href !== undefined) {
+            return (
+              <li>
+                <a href={item.href} target="_blank" rel="noopener noreferrer" class="nav-external"><NavIcon icon={item.icon} basePath={basePath} />{item.title}</a>
+              </li>
+            );
+          }
           return (
             <li>
               <a href={withBase(basePath, item.path)} aria-current={item.path === current ? 'page' : undefined}><NavIcon icon={item.icon} basePath={basePath} />{item.title}</a>

@@ -70,8 +70,11 @@ export type DivisionKind = 'language' | 'version' | 'product' | 'dropdown' | 'ta
  * no pages is a link.
  */
 export type NavItem =
-  /** `icon`: drawn before the label (a Lucide or Font Awesome name, an image path or an emoji). */
-  | { kind: 'page'; title: string; path: string; icon?: string }
+  /**
+   * `icon`: drawn before the label (a Lucide or Font Awesome name, an image path or an emoji).
+   * `href`: the page's `url` frontmatter; the entry links to that site instead of the page.
+   */
+  | { kind: 'page'; title: string; path: string; icon?: string; href?: string }
   /**
    * `expanded` set: the group is collapsible (`<details>`), open when true or when it holds the
    * current page; unset: always open, as before collapsing existed.
