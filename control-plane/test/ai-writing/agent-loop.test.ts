@@ -101,6 +101,9 @@ t.test('writing agent runs', async (t) => {
     const build = model.requests[5].body.messages.at(-1);
     t.equal(build.role, 'tool');
     t.match(JSON.parse(build.content), { status: 'deployed', warnings: ['guides/webhooks.mdx: heading "Retries" has no anchor text'] }, 'the model read the build\'s warnings');
+    const read = model.requests[2].body.messages;
+    t.same([read[0].role, read[1].content, read.at(-1).role], ['system', '<task>\nDocument webhook retries: 3 attempts.\n</task>', 'tool'], 'the page read reaches the model as a tool result, never as instructions');
+    t.match(JSON.parse(read.at(-1).content).content, 'Folio sends a webhook for every deployment.');
     t.same(model.requests[0].body.tools.map((x: any) => x.function.name), ['search_docs', 'read_page', 'write_page', 'move_page', 'read_openapi', 'run_build', 'finish']);
     const audit = await m.AuditEntry.find({ org_id: pro.orgId, action: { $in: ['agent_run.started', 'agent_run.finished'] } }).sort({ at: 1 }).lean();
     t.same(audit.map((a) => [a.action, (a.details as any).run_id]), [['agent_run.started', run.id], ['agent_run.finished', run.id]]);

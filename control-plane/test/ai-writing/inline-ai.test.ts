@@ -77,6 +77,17 @@ t.test('inline AI', async (t) => {
     t.equal(ent.status, 200);
   });
 
+  t.test('should keep working past the month\'s credits on pro and record the overage', async (t) => {
+    const used = await credits();
+    await api.cp.m.UsageCounter.updateOne({ org_id: pro.orgId, feature: 'agent_credits_monthly' }, { $set: { used: 4_999 } });
+    model.script.push({ text: 'Over the cap.', tokens: 2_500 });
+    const res = await ai({ action: 'rewrite', text: 'x' });
+    t.same(res.events.at(-1)!.data.usage.credits, 3);
+    const counter = await api.cp.m.UsageCounter.findOne({ org_id: pro.orgId, feature: 'agent_credits_monthly' }).lean();
+    t.same([counter!.used, counter!.overage], [5_002, 2], '3 credits: 1 within the 5,000, 2 as overage');
+    await api.cp.m.UsageCounter.updateOne({ org_id: pro.orgId, feature: 'agent_credits_monthly' }, { $set: { used, overage: 0 } });
+  });
+
   t.test('should refuse bad requests with exact bodies and send nothing to the model', async (t) => {
     const sent = model.requests.length;
     const cases: Array<[unknown, number, unknown]> = [
