@@ -36,7 +36,8 @@ export interface Moved { moved: { from: string; to: string }[]; links: { path: s
 export interface Draft { path: string; status: FileStatus; renamed_from?: string; updated_by: Person; updated_at: string; created_by: Person }
 export interface Problem { line: number; column: number; message: string }
 export interface LinkPage { path: string; url: string; title: string; headings: { id: string; text: string; depth: number }[] }
-export interface Published { commit: string; branch: string; deployment_id: string; merged: string[]; site_url: string }
+/** `deployment_id` is null when nothing was queued (the branch was already there). */
+export interface Published { commit: string; branch: string; deployment_id: string | null; merged: string[]; site_url: string }
 export interface Conflict { path: string; base: string | null; ours: string | null; theirs: string | null; merged_with_markers: string }
 export interface Branch { name: string; head: string; preview_url?: string }
 

@@ -33,11 +33,11 @@ const newBranchName = () => {
 
 const LIVE = ['queued', 'building'];
 
-function Progress({ projectId, published }: { projectId: string; published: Published }) {
+function Progress({ projectId, published, deploymentId }: { projectId: string; published: Published; deploymentId: string }) {
   const [status, setStatus] = useState<{ status: string; pages_failed?: number | null; error?: string | null }>({ status: 'queued' });
   useEventStream<{ id: string; status: string; pages_failed?: number | null; error?: string | null }>(
     `/projects/${encodeURIComponent(projectId)}/deployments/events`,
-    (d) => { if (d.id === published.deployment_id) setStatus(d); },
+    (d) => { if (d.id === deploymentId) setStatus(d); },
   );
   const done = !LIVE.includes(status.status);
   return (
@@ -46,7 +46,7 @@ function Progress({ projectId, published }: { projectId: string; published: Publ
       <p>Deployment: <StatusBadge status={status.status} failedPages={status.pages_failed} />{!done && <span class="muted"> building the site…</span>}</p>
       {status.status === 'failed' && status.error && <p class="field-error">{status.error}</p>}
       {status.status === 'deployed' && published.site_url && <p>Live at <a href={published.site_url} target="_blank" rel="noopener noreferrer" data-testid="live-url">{published.site_url}</a></p>}
-      <p><a href={`/projects/${encodeURIComponent(projectId)}/deployments/${encodeURIComponent(published.deployment_id)}`}>Build log</a></p>
+      <p><a href={`/projects/${encodeURIComponent(projectId)}/deployments/${encodeURIComponent(deploymentId)}`}>Build log</a></p>
     </div>
   );
 }
@@ -113,7 +113,9 @@ export function PublishDialog({ api, branch, drafts, onClose, onPublished }: { a
         <h2 id="publish-title">Publish</h2>
         <button type="button" class="secondary" onClick={() => ref.current!.close()}>Close</button>
       </div>
-      {published ? <Progress projectId={api.projectId} published={published} /> : (
+      {published ? published.deployment_id ? <Progress projectId={api.projectId} published={published} deploymentId={published.deployment_id} /> : (
+        <p>Committed <code>{published.commit.slice(0, 7)}</code> to <code>{published.branch}</code>; nothing new to deploy.</p>
+      ) : (
         <form method="dialog" onSubmit={(e) => { e.preventDefault(); void publish(); }}>
           <p class="muted">{drafts.length === 1 ? '1 changed file' : `${drafts.length} changed files`}: {drafts.map((d) => d.path).join(', ') || 'none'}</p>
           <div class="field">
