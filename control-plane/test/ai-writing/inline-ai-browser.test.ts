@@ -84,7 +84,8 @@ t.test('inline AI in the browser', async (t) => {
   t.test('should leave the text as it was on Reject', async (t) => {
     model.script.push({ text: 'Something else entirely.' });
     await select('Intro.');
-    await page.keyboard.press('Control+j');
+    // The small AI button on the selection (the plan includes inline AI) opens the same menu.
+    await page.getByRole('button', { name: 'AI', exact: true }).click();
     await page.getByRole('toolbar', { name: 'AI actions' }).getByRole('button', { name: 'Rewrite' }).click();
     const suggestion = page.getByRole('group', { name: 'AI suggestion' });
     await suggestion.getByRole('button', { name: 'Accept' }).and(page.locator(':enabled')).waitFor();

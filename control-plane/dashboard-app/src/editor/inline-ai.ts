@@ -8,7 +8,7 @@
  * (Escape) leaves the text as it was. An explanation has nothing to accept and only closes.
  */
 import { StateEffect, StateField, type EditorState, type Extension, type Range } from '@codemirror/state';
-import { Decoration, EditorView, WidgetType, keymap, showTooltip, type DecorationSet, type Tooltip } from '@codemirror/view';
+import { Decoration, EditorView, ViewPlugin, WidgetType, keymap, showTooltip, type DecorationSet, type Tooltip } from '@codemirror/view';
 
 export type InlineAction = 'rewrite' | 'shorten' | 'expand' | 'fix_grammar' | 'translate' | 'explain' | 'write';
 
@@ -28,7 +28,7 @@ interface Suggestion {
   message?: string;
 }
 
-interface AiState { menu: boolean; suggestion: Suggestion | null }
+interface AiState { menu: boolean; suggestion: Suggestion | null; /** Whether the plan includes inline AI (null: not known yet). */ available: boolean | null }
 
 const openMenu = StateEffect.define<boolean>();
 const startSuggestion = StateEffect.define<Suggestion>();
@@ -36,11 +36,12 @@ const appendText = StateEffect.define<string>();
 const finishSuggestion = StateEffect.define<{ text: string; mode: Suggestion['mode'] }>();
 const failSuggestion = StateEffect.define<string>();
 const clearSuggestion = StateEffect.define<null>();
+const setAvailable = StateEffect.define<boolean>();
 
 const aiState = StateField.define<AiState>({
-  create: () => ({ menu: false, suggestion: null }),
+  create: () => ({ menu: false, suggestion: null, available: null }),
   update(value, tr) {
-    let { menu, suggestion } = value;
+    let { menu, suggestion, available } = value;
     if (suggestion && tr.docChanged) suggestion = { ...suggestion, from: tr.changes.mapPos(suggestion.from, -1), to: tr.changes.mapPos(suggestion.to, 1) };
     for (const e of tr.effects) {
       if (e.is(openMenu)) menu = e.value;
@@ -49,9 +50,10 @@ const aiState = StateField.define<AiState>({
       else if (e.is(finishSuggestion) && suggestion) suggestion = { ...suggestion, text: e.value.text, mode: e.value.mode, status: 'ready' };
       else if (e.is(failSuggestion) && suggestion) suggestion = { ...suggestion, status: 'error', message: e.value };
       else if (e.is(clearSuggestion)) suggestion = null;
+      else if (e.is(setAvailable)) available = e.value;
     }
     if (menu && tr.selection && !tr.effects.some((e) => e.is(openMenu))) menu = false;
-    return menu === value.menu && suggestion === value.suggestion ? value : { menu, suggestion };
+    return menu === value.menu && suggestion === value.suggestion && available === value.available ? value : { menu, suggestion, available };
   },
 });
 
@@ -192,6 +194,23 @@ export function rejectSuggestion(view: EditorView): boolean {
 
 const controllers = new WeakMap<EditorView, AbortController>();
 let csrf: Promise<string> | undefined;
+let planHasInlineAi: Promise<boolean | null> | undefined;
+
+/** Whether the organization's plan includes inline AI (from `GET /plan`), asked once; null when it cannot be read. */
+function inlineAiIncluded(): Promise<boolean | null> {
+  planHasInlineAi ??= fetch('/dashboard/api/plan', { credentials: 'same-origin', headers: { accept: 'application/json' } })
+    .then((r) => (r.ok ? r.json() : null))
+    .then((b: { features?: Record<string, { enabled?: boolean }> } | null) => (b?.features?.inline_ai ? b.features.inline_ai.enabled === true : null))
+    .catch(() => null);
+  return planHasInlineAi;
+}
+
+/** Reads the plan once per editor and records it in the state. */
+const planCheck = ViewPlugin.define((view) => {
+  let live = true;
+  void inlineAiIncluded().then((included) => { if (live && included !== null) view.dispatch({ effects: setAvailable.of(included) }); });
+  return { destroy() { live = false; } };
+});
 
 /** The session's CSRF token (from `GET /session`), fetched once. */
 function csrfToken(): Promise<string> {
@@ -258,7 +277,8 @@ function menuTooltip(o: { projectId: string; path: string }) {
       const st = tr.state.field(aiState);
       const sel = tr.state.selection.main;
       if (st.suggestion) return [];
-      if (!st.menu && sel.empty) return [];
+      // The AI button on a selection only where the plan includes inline AI; Mod-j always opens the menu (a 402 then says why).
+      if (!st.menu && (sel.empty || st.available === false)) return [];
       if (tips.length && !tr.docChanged && !tr.selection && tr.startState.field(aiState) === st) return tips;
       return [{
         pos: sel.from, above: true, arrow: false,
@@ -322,6 +342,7 @@ const theme = EditorView.baseTheme({
 export function inlineAiExtension(o: { projectId: string; path: string }): Extension {
   return [
     aiState,
+    planCheck,
     suggestionDecorations,
     menuTooltip(o),
     theme,
