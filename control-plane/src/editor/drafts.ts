@@ -125,3 +125,15 @@ export async function discardDrafts(deps: Deps, projectId: string, paths?: strin
   for (const d of gone) notify(projectId, d.path);
   return deletedCount;
 }
+
+/**
+ * Removes the drafts that were published, each only if it is still at the revision that was
+ * published (a draft saved again during the publish stays, with its newer text); returns how
+ * many went. Listeners hear of each path.
+ */
+export async function discardPublished(deps: Deps, projectId: string, published: ReadonlyArray<{ path: string; revision: number }>): Promise<number> {
+  if (published.length === 0) return 0;
+  const { deletedCount } = await deps.m.EditorDraft.deleteMany({ project_id: projectId, $or: published.map((d) => ({ path: d.path, revision: d.revision })) });
+  for (const d of published) notify(projectId, d.path);
+  return deletedCount;
+}
