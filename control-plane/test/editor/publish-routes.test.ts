@@ -181,6 +181,30 @@ t.test('publishing from the web editor', async (t) => {
     t.equal(ok.status, 200, ok.text);
   });
 
+  await t.test('should publish only the listed drafts, and a move with the deletion it left, keeping the old URL working', async (t) => {
+    await save('listed.mdx', '---\ntitle: Listed\n---\n\nPublished alone.\n');
+    await save('unlisted.mdx', '---\ntitle: Unlisted\n---\n\nStays a draft.\n');
+    const res = await call('POST', '/publish', { message: 'Only one', paths: ['./listed.mdx'] });
+    t.equal(res.status, 200, res.text);
+    t.same((await runGit(['diff-tree', '--no-commit-id', '--name-only', '-r', res.body.commit], { cwd: gitdir })).stdout.toString().trim().split('\n'), ['listed.mdx']);
+    t.same((await call('GET', '/drafts')).body.data.map((d: { path: string }) => d.path), ['unlisted.mdx']);
+    const unknown = await call('POST', '/publish', { message: 'x', paths: ['nope.mdx'] });
+    t.same([unknown.status, unknown.body], [404, { error: 'not_found', message: 'No draft of nope.mdx; list the drafts with GET /editor/drafts' }]);
+    t.equal((await call('POST', '/discard', { paths: ['unlisted.mdx'] })).status, 200);
+
+    const moved = await call('POST', '/move', { from: 'guide.mdx', to: 'guides/guide.mdx', update_links: true });
+    t.equal(moved.status, 200, moved.text);
+    const pub = await call('POST', '/publish', { message: 'Move the guide', paths: ['guides/guide.mdx', 'docs.json'] });
+    t.equal(pub.status, 200, pub.text);
+    const names = (await runGit(['diff-tree', '--no-commit-id', '--name-status', '-M', '-r', pub.body.commit], { cwd: gitdir })).stdout.toString().trim().split('\n');
+    t.same(names.map((l) => l.split('\t').filter((x) => !/^R\d+$/.test(x)).join(' ')).sort(), ['M docs.json', 'guide.mdx guides/guide.mdx'], 'a rename in the commit, with the navigation updated');
+    t.same((await call('GET', '/drafts')).body.data, [], 'the move\'s deletion was published with it');
+    await deployed(pub.body.deployment_id);
+    t.match((await tp.site(project.slug, '/guides/guide')).body, 'The guide');
+    const old = await tp.site(project.slug, '/guide');
+    t.same([old.status, old.headers.get('location')], [308, '/guides/guide'], 'the old URL redirects');
+  });
+
   await t.test('should let only members who may publish do it, in their own organization, never with an API key', async (t) => {
     await save('guide.mdx', 'role test\n');
     const viewer = await signIn(api, (await addUser(api, tp.orgId, 'viewer')).email);
@@ -198,6 +222,12 @@ t.test('publishing from the web editor', async (t) => {
     }
     const withKey = await fetch(`${tp.p.cp.apiUrl.replace(/\/v1$/, '')}/dashboard/api${base}/publish`, { method: 'POST', headers: { authorization: `Bearer ${tp.key}`, 'content-type': 'application/json' }, body: JSON.stringify({ message: 'x' }) });
     t.same([withKey.status, await withKey.json()], [401, { error: 'unauthorized', message: 'The dashboard API accepts only a signed-in session, never an API key; use /v1 with API keys' }]);
+    const writers = await dash(api, 'POST', '/roles', { auth, body: { name: 'Writers', permissions: ['projects.read', 'content.edit'] } });
+    t.equal(writers.status, 201, writers.text);
+    const writer = await signIn(api, (await addUser(api, tp.orgId, writers.body.id as never)).email);
+    t.equal((await call('PUT', '/file', { path: 'guide.mdx', content: 'role test by a writer\n' }, writer)).status, 200, 'a writer without content.publish saves drafts');
+    const refused = await call('POST', '/publish', { message: 'x' }, writer);
+    t.same([refused.status, refused.body], [403, { error: 'forbidden_role', message: 'This action needs the owner, admin or editor role; you are the custom role "Writers"' }]);
     const res = await call('POST', '/publish', { message: 'By an editor' }, editor);
     t.equal(res.status, 200, `an editor publishes: ${res.text}`);
   });
