@@ -147,6 +147,24 @@ t.test('publishing drafts into a managed repository', async (t) => {
     }
   });
 
+  await t.test('should publish binary files as their bytes, and refuse deleting a file changed upstream', async (t) => {
+    const base = (await branchCommit(gitdir, 'main'))!;
+    const bytes = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0xff, 0x0a]);
+    const out = await publishDrafts(deps, proj, { drafts: [{ path: 'images/logo.png', kind: 'binary', content: bytes.toString('base64'), base_commit: base, base_blob: null, renamed_from: null }], message: 'Logo', by });
+    t.ok((await runGit(['cat-file', 'blob', `${out.commit}:images/logo.png`], { cwd: gitdir })).stdout.equals(bytes), 'the bytes, not their base64');
+
+    const start = out.commit;
+    const deletion = await draft('race.mdx', null, start);
+    const pushed = await push({ 'race.mdx': 'changed upstream\n' });
+    const err = await publishDrafts(deps, proj, { drafts: [deletion], message: 'Delete', by }).catch((e) => e);
+    t.equal(err.code, 'merge_conflict');
+    t.same(err.extra.conflicts, [{ path: 'race.mdx', binary: false, base: 'pushed first\n', ours: '', theirs: 'changed upstream\n', merged_with_markers: '<<<<<<< draft (deleted)\n=======\nchanged upstream\n>>>>>>> main\n' }], 'the change upstream is not dropped');
+    t.equal(await branchCommit(gitdir, 'main'), pushed);
+    const fresh = await draft('race.mdx', null, pushed);
+    const gone = await publishDrafts(deps, proj, { drafts: [fresh], message: 'Delete', by });
+    t.equal((await runGit(['cat-file', '-e', `${gone.commit}:race.mdx`], { cwd: gitdir, allowFail: true })).code, 128, 'deleted once it is the file the draft saw');
+  });
+
   await t.test('should publish to a new branch from the production head and queue its preview', async (t) => {
     const head = (await branchCommit(gitdir, 'main'))!;
     const out = await publishDrafts(deps, proj, { drafts: [await draft('docs.json', '{"name":"Docs (branch)"}\n', head)], message: 'On a branch', branch: 'review-1', by });
