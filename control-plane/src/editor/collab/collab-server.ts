@@ -35,7 +35,7 @@ import { SharedFile } from './shared-file.ts';
 /** How stale a socket's access check may be when it sends a message, and how often idle ones are checked. */
 export const RECHECK_MS = 5_000;
 /** How long a process's claim on a document holds without renewal (renewed every third of it). */
-export const LEASE_MS = 30_000;
+export const LEASE_MS = 15_000;
 /** Largest WebSocket message (a whole 1 MB page as a Yjs update, with room). */
 const MAX_PAYLOAD = 8 * 1024 * 1024;
 
@@ -121,7 +121,9 @@ export function syncUpdateOf(data: Uint8Array): Uint8Array | undefined {
  * `requestListener` is the server's own handler, which still answers every other upgrade.
  */
 export function attachEditorCollab(server: http.Server, deps: Deps, requestListener: http.RequestListener): EditorCollab {
-  const replicaId = randomUUID();
+  // With the embedded database one process owns the data (connect.ts refuses a second), so its
+  // restart takes its own leases back at once; with MONGODB_URI each process is its own claimant.
+  const replicaId = deps.env.MONGODB_URI ? randomUUID() : 'embedded';
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_PAYLOAD });
   const projects = new Map<string, ProjectCollab>();
   const sockets = new Map<string, Socket>();

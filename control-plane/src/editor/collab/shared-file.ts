@@ -27,6 +27,14 @@ export const MAX_TEXT_BYTES = 1024 * 1024;
 /** Transaction origin of changes the server makes itself (load, reset): never logged as a client's. */
 export const SERVER_ORIGIN = 'folio-server';
 
+/** The bytes of a stored binary field (a lean read gives BSON Binary, not Buffer). */
+function bytes(value: unknown): Uint8Array {
+  if (value instanceof Uint8Array) return value;
+  const binary = value as { buffer?: unknown; position?: number } | null;
+  if (binary?.buffer instanceof Uint8Array) return binary.buffer.subarray(0, binary.position ?? binary.buffer.length);
+  return new Uint8Array();
+}
+
 /** Replaces the text of `doc` by `text` as one minimal edit (common prefix and suffix kept). */
 export function applyText(doc: Y.Doc, text: string): boolean {
   const ytext = doc.getText(TEXT_KEY);
@@ -90,12 +98,14 @@ export class SharedFile {
     const { deps } = this;
     const rec = await deps.m.EditorDocument.findOne(this.filter()).lean();
     const draft = await getDraft(deps, this.projectId, this.path);
-    const stored = Boolean(rec && rec.state && rec.state.length > 0);
+    const state = bytes(rec?.state);
+    const stored = state.length > 0;
     if (rec && stored) {
-      Y.applyUpdate(this.doc, new Uint8Array(rec.state), SERVER_ORIGIN);
+      Y.applyUpdate(this.doc, state, SERVER_ORIGIN);
       for (const u of rec.updates ?? []) {
-        Y.applyUpdate(this.doc, new Uint8Array(u.data), SERVER_ORIGIN);
-        this.logged.push({ seq: u.seq, data: new Uint8Array(u.data) });
+        const data = bytes(u.data);
+        Y.applyUpdate(this.doc, data, SERVER_ORIGIN);
+        this.logged.push({ seq: u.seq, data });
         this.seq = Math.max(this.seq, u.seq);
       }
       this.lastEditor = rec.updated_by ?? null;
