@@ -105,6 +105,18 @@ t.test('web editor', async (t) => {
     const file = await dashGet(page, `/projects/${pid}/editor/file?path=docs/quick-start.mdx`);
     t.equal(file.content, '---\ntitle: Quick start\n---\n\nInstall the tool, then run it.', 'the draft holds what was typed');
     t.equal(await page.locator('[data-path="docs/quick-start.mdx"]').getAttribute('data-status'), 'added', 'the tree marks the page new');
+    const preview = page.frameLocator('iframe.preview-frame');
+    // The first preview starts the project's preview builder, which takes a while on a loaded machine.
+    await preview.getByText('Install the tool, then run it.').waitFor({ timeout: BUILD_MS });
+    t.pass('the preview shows the typed text');
+    // A broken component: its problem is shown at its line in the editor, the last good preview stays.
+    await page.keyboard.type('\n\n<Callout');
+    await page.locator('.cm-lint-marker-error').first().waitFor();
+    t.match(await page.locator('.cm-lintRange-error').first().textContent(), /./, 'the problem is marked in the text');
+    t.equal(await preview.getByText('Install the tool, then run it.').count(), 1, 'the last good preview stays');
+    for (let i = 0; i < '\n\n<Callout'.length; i++) await page.keyboard.press('Backspace');
+    await page.locator('.cm-lint-marker-error').first().waitFor({ state: 'detached' });
+    await page.getByTestId('save-state').getByText('Saved', { exact: true }).waitFor();
     t.same(await seriousViolations(page), [], 'no serious accessibility violation');
     await screenshot(page, 'editor');
 

@@ -73,7 +73,9 @@ export function diagnosticsFor(state: EditorState, problems: Problem[]): Diagnos
   const doc = state.doc;
   return problems.map((p) => {
     const line = doc.line(Math.min(Math.max(1, Math.floor(p.line) || 1), doc.lines));
-    const from = Math.min(line.from + Math.max(0, (Math.floor(p.column) || 1) - 1), line.to);
+    // One character is marked; a position past the end of the line marks its last character.
+    let from = Math.min(line.from + Math.max(0, (Math.floor(p.column) || 1) - 1), line.to);
+    if (from === line.to && from > line.from) from--;
     const to = from < line.to ? from + 1 : from;
     return { from, to, severity: 'error', message: p.message, source: 'preview' };
   });

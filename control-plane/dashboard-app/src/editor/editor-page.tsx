@@ -220,10 +220,11 @@ export function EditorPage({ id, path }: { id: string; path?: string }) {
     }
   }, []);
 
-  const onProblems = useCallback((problems: Problem[]) => {
+  const onProblems = useCallback((problems: (Problem & { file?: string })[]) => {
     const p = current.current;
     if (!p || host.current !== p) return;
-    host.view.dispatch(problemsSpec(host.view.state, problems));
+    // Problems of other files (a snippet the page imports) have no place in this text.
+    host.view.dispatch(problemsSpec(host.view.state, problems.filter((x) => !x.file || x.file === p)));
   }, [host]);
 
   /** Forgets open files under `paths` (moved, deleted or discarded) so they are read again. */
