@@ -20,6 +20,7 @@ import { pageIndex } from '../editor/page-index.ts';
 import { editorPath, isTextPath } from '../editor/paths.ts';
 import { readRepoFile } from '../editor/repo-files.ts';
 import { currentContent, currentText, loadWorkspace, type WorkspaceFile } from '../editor/workspace.ts';
+import { registerEditorPreviewRoutes } from './editor-preview-routes.ts';
 import { registerEditorPublishRoutes } from './editor-publish-routes.ts';
 import { defineDashboardRoute, type DashboardRouteDef, type DashboardRouter } from './dashboard-route.ts';
 import { editorBody, MAX_TEXT_BYTES, tooLarge } from '../editor/limits.ts';
@@ -220,4 +221,5 @@ export function registerEditorRoutes(router: DashboardRouter, deps: Deps): void 
   }));
 
   registerEditorPublishRoutes(router, deps);
+  registerEditorPreviewRoutes(router, deps);
 }
