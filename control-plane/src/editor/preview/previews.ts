@@ -22,8 +22,8 @@ import { headCommit } from '../repo-files.ts';
 /** The path every preview is built under; served pages have it replaced by their token's path. */
 export const PREVIEW_BASE = '/editor-preview/~';
 
-/** Memory a preview takes (its process and one or two sandboxes) with a 1,000-page site: see docs/benchmarks.md. */
-export const PREVIEW_BYTES = 400 * 1024 * 1024;
+/** Memory a preview takes (its process and its sandboxes) with a 1,000-page site: 594 MB measured (docs/benchmarks.md). */
+export const PREVIEW_BYTES = 600 * 1024 * 1024;
 
 export interface EditorPreviewOptions {
   /** A preview without requests this long is closed; default 10 minutes. */
