@@ -62,6 +62,9 @@ t.test('draft preview', async (t) => {
     t.equal(r.problems.length, 1);
     t.match(r.problems[0], { file: 'guide.mdx', line: 5, column: Number });
     t.match(Buffer.from((await p.store.get('guide/index.html'))!).toString(), /First text/);
+    // An error while the page runs (in the sandbox) comes back positioned too.
+    const thrown = await p.update('guide.mdx', '---\ntitle: Guide\n---\n\nText.\n\n{(() => { throw new Error("boom") })()}\n');
+    t.same(thrown.problems, [{ file: 'guide.mdx', line: 7, column: 1, message: 'Unexpected error while running the page: boom' }]);
     const fixed = await p.update('guide.mdx', '---\ntitle: Guide\n---\n\nFixed.\n');
     t.same(fixed.problems, []);
   });

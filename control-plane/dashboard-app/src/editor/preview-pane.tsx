@@ -66,6 +66,8 @@ export function PreviewPane({ projectId, path, content, onProblems }: PreviewPan
 
   useEffect(() => {
     latest.current = { projectId, path, content };
+    // An empty text before the file has loaded would show a blank page: sent only once the file had text.
+    if (content === '' && !(shown.current?.projectId === projectId && shown.current.path === path)) return undefined;
     const timer = setTimeout(() => void send(), DEBOUNCE_MS);
     return () => clearTimeout(timer);
   }, [projectId, path, content]);
