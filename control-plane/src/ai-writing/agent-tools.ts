@@ -8,6 +8,8 @@
 import { z } from 'zod';
 import type { ToolSpec } from '../ai-settings/model-client.ts';
 import { listRepoFiles, readRepoFile } from '../editor/repo-files.ts';
+import { runGit } from '../git/git-cli.ts';
+import { repoPath } from '../git/managed-repos.ts';
 import type { Deps } from '../http/route.ts';
 
 /** Longest page a tool answers with (characters); longer pages are cut and say so. */
@@ -83,6 +85,33 @@ export async function readCurrent(ctx: ToolContext, path: string): Promise<strin
 const clip = (text: string) => (text.length > MAX_READ_CHARS ? { content: text.slice(0, MAX_READ_CHARS), truncated: true } : { content: text, truncated: false });
 const titleOf = (text: string, path: string) => /^title:\s*["']?(.+?)["']?\s*$/m.exec(text)?.[1] ?? /^#\s+(.+)$/m.exec(text)?.[1] ?? path;
 
+/**
+ * Pages matching any of `words`, scored by matching lines (+3 when the path names a word): one
+ * `git grep` over the base commit (no file read one by one), the run's own writes searched in memory.
+ */
+async function searchScores(ctx: ToolContext, words: string[]): Promise<Map<string, number>> {
+  const scores = new Map<string, number>();
+  const isPage = (p: string) => /\.mdx?$/i.test(p);
+  if (ctx.baseCommit) {
+    const patterns = words.flatMap((w) => ['-e', w]);
+    const { stdout } = await runGit(['grep', '-I', '-i', '-c', '-F', ...patterns, ctx.baseCommit, '--', '*.md', '*.mdx'], { cwd: repoPath(ctx.deps, ctx.projectId), allowFail: true });
+    for (const line of stdout.toString('utf8').split('\n')) {
+      const m = /^[0-9a-f]+:(.+):(\d+)$/.exec(line);
+      if (m && !ctx.writes.has(m[1])) scores.set(m[1], Number(m[2]));
+    }
+    for (const f of await listRepoFiles(ctx.deps, ctx.projectId, ctx.baseCommit)) {
+      if (isPage(f.path) && !ctx.writes.has(f.path) && words.some((w) => f.path.toLowerCase().includes(w))) scores.set(f.path, (scores.get(f.path) ?? 0) + 3);
+    }
+  }
+  for (const [path, w] of ctx.writes) {
+    if (w.content === null || !isPage(path)) continue;
+    const lines = w.content.toLowerCase().split('\n').filter((l) => words.some((x) => l.includes(x))).length;
+    const score = lines + (words.some((x) => path.toLowerCase().includes(x)) ? 3 : 0);
+    if (score) scores.set(path, score);
+  }
+  return scores;
+}
+
 /** A tool's outcome: `ok` false carries the refusal the model reads (and the run goes on). */
 export type ToolOutcome = { ok: true; result: Record<string, unknown>; summary: string } | { ok: false; error: string; summary: string };
 
@@ -102,18 +131,15 @@ export async function runTool(ctx: ToolContext, name: string, rawArgs: string): 
   const args = parsed.data as Record<string, string>;
   switch (name as ToolName) {
     case 'search_docs': {
-      const words = args.query.toLowerCase().split(/\s+/).filter(Boolean);
-      const hits: { path: string; title: string; line: string; score: number }[] = [];
-      for (const path of (await currentPaths(ctx)).filter((p) => /\.mdx?$/i.test(p))) {
+      const words = [...new Set(args.query.toLowerCase().split(/\s+/).filter(Boolean))].slice(0, 12);
+      const scores = await searchScores(ctx, words);
+      const ranked = [...scores].sort(([a, x], [b, y]) => y - x || a.localeCompare(b)).slice(0, 8);
+      const results = [];
+      for (const [path] of ranked) {
         const text = (await readCurrent(ctx, path)) ?? '';
-        const lower = text.toLowerCase();
-        const score = words.reduce((n, w) => n + (lower.split(w).length - 1) + (path.toLowerCase().includes(w) ? 3 : 0), 0);
-        if (!score) continue;
         const line = text.split('\n').find((l) => words.some((w) => l.toLowerCase().includes(w))) ?? '';
-        hits.push({ path, title: titleOf(text, path), line: line.trim().slice(0, 200), score });
+        results.push({ path, title: titleOf(text, path), line: line.trim().slice(0, 200) });
       }
-      hits.sort((a, b) => b.score - a.score || a.path.localeCompare(b.path));
-      const results = hits.slice(0, 8).map(({ score: _s, ...h }) => h);
       return { ok: true, result: { results }, summary: `Searched for "${args.query}": ${results.length} page${results.length === 1 ? '' : 's'}` };
     }
     case 'read_page': {
