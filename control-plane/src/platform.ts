@@ -15,6 +15,7 @@ import { usageToAnalytics } from './analytics/usage-events.ts';
 import type { ProjectHooks } from './projects/project-hooks.ts';
 import { ciApi } from './build-api/ci-api.ts';
 import { sweepPublishJournal, usePublishRollback } from './deploy/publish-rollback.ts';
+import { finishInterruptedPushes, SWEEP_EVERY_MS as PUSH_SWEEP_MS } from './git/interrupted-pushes.ts';
 import { internalApi } from './build-api/internal-api.ts';
 import { warmProcessStarter } from './git/process-starter.ts';
 import { startWebhookScheduler } from './outgoing-webhooks/deliver.ts';
@@ -143,6 +144,11 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
   sweepJournal();
   const journalSweep = setInterval(sweepJournal, JOURNAL_SWEEP_MS);
   journalSweep.unref();
+  // Pushes a dead process left half done (git/interrupted-pushes.ts), on whichever replica looks first.
+  const sweepPushes = () => void finishInterruptedPushes(cp.deps).catch(log('interrupted push sweep failed'));
+  sweepPushes();
+  const pushSweep = setInterval(sweepPushes, PUSH_SWEEP_MS);
+  pushSweep.unref();
   const webhooks = startWebhookScheduler({
     m: cp.m, now: () => cp.deps.now(), onError: log('outgoing webhook delivery failed'),
     allowHosts: () => services.fetchAllowHosts,
@@ -178,15 +184,15 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
     onServed: recordServed(analytics, env.TRUST_PROXY),
     beforeSites: tls?.beforeSites,
     globalFiles: fs.existsSync(schemaPath) ? { '/docs.schema.json': { body: fs.readFileSync(schemaPath), contentType: 'application/schema+json' } } : {},
-  }).catch(async (err: unknown) => { clearInterval(journalSweep); unwatch(); stopWarming(); await webhooks.stop(); await cp.close(); throw err; });
-  await tls?.start(site.handle).catch(async (err: unknown) => { clearInterval(journalSweep); unwatch(); stopWarming(); await webhooks.stop(); await site.close(); await cp.close(); throw err; });
+  }).catch(async (err: unknown) => { clearInterval(journalSweep); clearInterval(pushSweep); unwatch(); stopWarming(); await webhooks.stop(); await cp.close(); throw err; });
+  await tls?.start(site.handle).catch(async (err: unknown) => { clearInterval(journalSweep); clearInterval(pushSweep); unwatch(); stopWarming(); await webhooks.stop(); await site.close(); await cp.close(); throw err; });
   // SITE_PORT=0 takes a free port: the default site URLs (API, webhooks, logs) name the one it got.
   if (env.SITE_URL_TEMPLATE === undefined && env.SITE_PORT === 0) env.siteUrlTemplate = cp.deps.env.siteUrlTemplate = `http://{slug}.${env.SITES_DOMAIN}:${site.port}`;
   return {
     cp, site, store, workerSecret, internalUrl, analytics, webhooks, assistantIndex, tls,
     async close() {
       await tls?.close();
-      clearInterval(journalSweep);
+      clearInterval(journalSweep); clearInterval(pushSweep);
       unwatch();
       stopWarming();
       await webhooks.stop();

@@ -25,7 +25,8 @@ const DIR = fileURLToPath(new URL('../../docker/kubernetes/', import.meta.url));
 
 type Obj = Record<string, any>;
 
-const MODELS: Record<string, new (data: Obj) => { validate(): void }> = {
+// Each model's constructor takes its own shape; the YAML is what validate() checks.
+const MODELS: Record<string, new (data: any) => { validate(): void }> = {
   'apps/v1/Deployment': Deployment,
   'autoscaling/v2/HorizontalPodAutoscaler': HorizontalPodAutoscaler,
   'policy/v1/PodDisruptionBudget': PodDisruptionBudget,

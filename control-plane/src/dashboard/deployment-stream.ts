@@ -29,7 +29,7 @@ export const STREAM_WINDOW = 20;
 /** How many deployments still queued or building a stream follows beyond the window. */
 export const STREAM_ACTIVE_LIMIT = 500;
 
-const ACTIVE = ['queued', 'building'];
+const ACTIVE: Deployment['status'][] = ['queued', 'building'];
 
 const EVENT_NAMES: readonly (keyof QueueEventMap)[] = ['queued', 'claimed', 'logged', 'finished', 'skipped', 'retried', 'released'];
 

@@ -24,6 +24,7 @@ import { methodNotAllowed } from '../http/method-guard.ts';
 import type { Deps } from '../http/route.ts';
 import { refuseAdvertisement, serveAdvertisement, serveExchange, smartRequest } from './git-service.ts';
 import { runBackend, type Progress } from './http-backend.ts';
+import { recordPushIntent } from './push-intents.ts';
 import { branchHeads, repoPath } from './managed-repos.ts';
 import { deletePreview, previewsAllowed, queuePreview, type PreviewProject } from '../previews/previews.ts';
 
@@ -119,13 +120,21 @@ export function gitHttpMiddleware(deps: Deps): Koa.Middleware {
     if (smart.advertise) return serveAdvertisement(ctx, gitdir, smart.service);
     if (!push) return serveExchange(ctx, gitdir, smart.service);
     const beforeAll = await branchHeads(deps, project._id);
+    // Written before Git moves a branch: if this process dies before the deployments are queued,
+    // another one finishes the push (push-intents.ts, interrupted-pushes.ts).
+    const done = await recordPushIntent(deps, project._id, beforeAll);
     // The deployment is queued before the push's response ends (see answerWithTrailer), so a
     // client that lists deployments right after `git push` returns sees it.
-    await serveExchange(ctx, gitdir, smart.service, async (progress) => {
-      const afterAll = await branchHeads(deps, project._id);
-      const queued = await deployPushedBranches(deps, project, beforeAll, afterAll, { actorUserId: null, actorLabel: `api key ${keyId}`, via: 'git push', ip: ctx.ip }, progress);
-      if (queued.production && progress) await reportDeployment(deps, project, queued.production, progress);
-    });
+    try {
+      await serveExchange(ctx, gitdir, smart.service, async (progress) => {
+        const afterAll = await branchHeads(deps, project._id);
+        const queued = await deployPushedBranches(deps, project, beforeAll, afterAll, { actorUserId: null, actorLabel: `api key ${keyId}`, via: 'git push', ip: ctx.ip }, progress);
+        await done();
+        if (queued.production && progress) await reportDeployment(deps, project, queued.production, progress);
+      });
+    } finally {
+      await done();
+    }
   };
 }
 

@@ -12,6 +12,7 @@ import { projectSchema, type Project } from './project.ts';
 import { usageCounterSchema, type UsageCounter } from './usage-counter.ts';
 import { deploymentSchema, OLD_FRESH_QUEUED_INDEX, type Deployment } from './deployment.ts';
 import { claimHeadSchema, type ClaimHead } from './claim-head.ts';
+import { pushIntentSchema, type PushIntent } from './push-intent.ts';
 import { pageSchema, type Page } from './page.ts';
 import { webhookDeliverySchema, type WebhookDelivery } from './webhook-delivery.ts';
 import { auditEntrySchema, type AuditEntry } from './audit-entry.ts';
@@ -43,6 +44,7 @@ export interface Models {
   UsageCounter: Model<UsageCounter>;
   Deployment: Model<Deployment>;
   ClaimHead: Model<ClaimHead>;
+  PushIntent: Model<PushIntent>;
   Page: Model<Page>;
   WebhookDelivery: Model<WebhookDelivery>;
   AnalyticsEvent: Model<AnalyticsEvent>;
@@ -89,6 +91,7 @@ export function models(connection: Connection): Models {
       UsageCounter: connection.model<UsageCounter>('UsageCounter', usageCounterSchema, 'usage_counters'),
       Deployment: connection.model<Deployment>('Deployment', deploymentSchema, 'deployments'),
       ClaimHead: connection.model<ClaimHead>('ClaimHead', claimHeadSchema, 'claim_heads'),
+      PushIntent: connection.model<PushIntent>('PushIntent', pushIntentSchema, 'push_intents'),
       Page: connection.model<Page>('Page', pageSchema, 'pages'),
       WebhookDelivery: connection.model<WebhookDelivery>('WebhookDelivery', webhookDeliverySchema, 'webhook_deliveries'),
       AnalyticsEvent: connection.model<AnalyticsEvent>('AnalyticsEvent', analyticsEventSchema, 'analytics_events'),
@@ -142,4 +145,4 @@ export async function syncIndexes(connection: Connection): Promise<void> {
   for (const model of Object.values(m)) await (model as Model<unknown>).createIndexes();
 }
 
-export type { AnalyticsEvent, AnalyticsSalt, ApiKey, AuditEntry, ServerSecret, WebhookEndpoint, WebhookMessage, ChatChannel, Organization, Project, UsageCounter, Deployment, ClaimHead, Page, WebhookDelivery, User, Membership, Session, OwnerClaim, Invitation, Domain, Preview, GithubInstallation, SsoConnection, SsoDomain, SsoPending, SsoAssertion, PublishJournal, Certificate, AcmeAccount, AcmeChallenge, EditorDraft };
+export type { AnalyticsEvent, AnalyticsSalt, ApiKey, AuditEntry, ServerSecret, WebhookEndpoint, WebhookMessage, ChatChannel, Organization, Project, UsageCounter, Deployment, ClaimHead, PushIntent, Page, WebhookDelivery, User, Membership, Session, OwnerClaim, Invitation, Domain, Preview, GithubInstallation, SsoConnection, SsoDomain, SsoPending, SsoAssertion, PublishJournal, Certificate, AcmeAccount, AcmeChallenge, EditorDraft };
