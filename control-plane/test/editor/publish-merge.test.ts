@@ -147,6 +147,28 @@ t.test('publishing drafts into a managed repository', async (t) => {
     }
   });
 
+  await t.test('should start over when a push lands between reading the branch and moving it', async (t) => {
+    const repoAccess = await import('../../src/editor/repo-access.ts');
+    let raced: string | undefined;
+    // The first time the publish moves the branch, a push lands just before it.
+    const { publishDrafts: publishRaced } = await t.mockImport<typeof import('../../src/editor/publish/publish.ts')>('../../src/editor/publish/publish.ts', {
+      '../../src/editor/repo-access.ts': {
+        ...repoAccess,
+        pushBranch: async (...args: Parameters<typeof repoAccess.pushBranch>) => {
+          if (!raced) raced = await push({ 'raced.mdx': 'pushed in between\n' });
+          return repoAccess.pushBranch(...args);
+        },
+      },
+    });
+    const base = (await branchCommit(gitdir, 'main'))!;
+    const out = await publishRaced(deps, proj, { drafts: [{ path: 'after-race.mdx', kind: 'text', content: 'published\n', base_commit: base, base_blob: null, renamed_from: null }], message: 'Raced', by });
+    t.ok(raced);
+    t.equal((await runGit(['rev-parse', `${out.commit}^`], { cwd: gitdir })).stdout.toString().trim(), raced, 'the publish was made again on top of the push');
+    t.equal(await show(`${out.commit}:raced.mdx`), 'pushed in between\n', 'the push is kept');
+    t.equal(await show(`${out.commit}:after-race.mdx`), 'published\n');
+    t.equal(await branchCommit(gitdir, 'main'), out.commit);
+  });
+
   await t.test('should publish binary files as their bytes, and refuse deleting a file changed upstream', async (t) => {
     const base = (await branchCommit(gitdir, 'main'))!;
     const bytes = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0xff, 0x0a]);
