@@ -7,7 +7,8 @@
  * committed go to the run's branch, and the run keeps the diff and the preview URL.
  *
  * Runs execute in the control plane process that accepted them; the builds run in the builder's
- * sandbox like every deployment. A run whose process stopped stays `running` until cancelled.
+ * sandbox like every deployment. A run whose process stopped stays `running` until cancelled
+ * (cancelling it then ends it at once).
  */
 import { EventEmitter } from 'node:events';
 import { chatTurn, type ModelConfig, type TurnMessage } from '../ai-settings/model-client.ts';
@@ -186,8 +187,17 @@ async function loop(deps: Deps, { run, project, config, by }: RunInput): Promise
 
 const commitMessage = (task: string) => `Writing agent: ${task.split('\n')[0].slice(0, 72)}`;
 
-/** Asks a run to stop (its loop stops before its next step, and an open model call is ended). */
+/**
+ * Asks a run to stop (its loop stops before its next step, and an open model call is ended). A
+ * run with no loop on this process (its process stopped, or it runs on another replica, whose
+ * loop then ends it the same way) is marked cancelled at once, so it never holds a place among
+ * the project's running runs.
+ */
 export async function cancelRun(deps: Deps, runId: string): Promise<void> {
-  await agentRunModel(deps.m).updateOne({ _id: runId, status: 'running' }, { $set: { cancel_requested: true } });
-  active.get(runId)?.abort();
+  const runs = agentRunModel(deps.m);
+  await runs.updateOne({ _id: runId, status: 'running' }, { $set: { cancel_requested: true } });
+  const loop = active.get(runId);
+  if (loop) { loop.abort(); return; }
+  await runs.updateOne({ _id: runId, status: 'running' }, { $set: { status: 'cancelled', outcome: 'Cancelled by the writer', finished_at: deps.now() } });
+  runEvents.emit(`run:${runId}`, { type: 'end' });
 }

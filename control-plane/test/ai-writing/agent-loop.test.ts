@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import t from 'tap';
 import { saveSettings } from '../../src/ai-settings/model-settings.ts';
+import { agentRunModel } from '../../src/ai-writing/agent-run-store.ts';
 import { parseEnv } from '../../src/env.ts';
 import { runGit } from '../../src/git/git-cli.ts';
 import { localRepoDir } from '../../src/editor/repo-access.ts';
@@ -140,6 +141,11 @@ t.test('writing agent runs', async (t) => {
     t.same([end.status, end.outcome], ['cancelled', 'Cancelled by the writer']);
     const again = await dash(api, 'POST', `/projects/${project.id}/agent/runs/${res.body.id}/cancel`, { auth: pro.auth });
     t.same([again.status, again.body], [409, { error: 'run_finished', message: 'This run has already ended (cancelled); nothing to cancel' }]);
+    // A run whose process stopped (no loop anywhere) is ended by cancel at once.
+    const ghost = await agentRunModel(m).create({ org_id: pro.orgId, project_id: project.id, user_id: pro.userId, task: 'Ghost', branch: 'agent/ghost', base_commit: null, max_steps: 5, max_credits: 5, created_at: new Date() });
+    const ended = await dash(api, 'POST', `/projects/${project.id}/agent/runs/${ghost._id}/cancel`, { auth: pro.auth });
+    t.equal(ended.status, 202);
+    t.same((await agentRunModel(m).findById(ghost._id).lean())!.status, 'cancelled');
     model.fallback = () => ({ text: 'OK' });
   });
 
