@@ -76,7 +76,7 @@ export function registerEditorPublishRoutes(router: DashboardRouter, _deps: Deps
     description: 'Commits all drafts (or those of `paths`) to the production branch, or to `branch` (created from the production head; pro, it builds the branch\'s preview), with the signed-in member as author and the platform as committer, then deploys as a push does. Files pushed to since their draft began are merged line by line; overlapping changes answer 409 `merge_conflict` with each file\'s versions and nothing is committed. Published drafts are removed (a draft saved again meanwhile stays).',
     params: projectParams,
     body: z.strictObject({
-      message: z.string().trim().min(1, 'Required: the commit message').max(10_000),
+      message: z.string().trim().min(1, 'Required: the commit message').max(10_000).refine((m) => !m.includes('\0'), 'Unexpected NUL character; expected text'),
       branch: z.string().optional(),
       paths: z.array(z.string()).min(1).max(1000).optional(),
     }),
@@ -129,7 +129,7 @@ export function registerEditorPublishRoutes(router: DashboardRouter, _deps: Deps
     body: z.strictObject({ branch: z.string() }),
     responses: {
       200: { description: 'Merged and deploying (`deployment_id` null when the branch was already merged)', schema: published.extend({ from: z.string(), fast_forward: z.boolean() }) },
-      400: errorBody('invalid_request'), 402: errorBody('plan_required'), 404: errorBody('not_found: no such branch'), 409: { description: 'merge_conflict (with `conflicts`), branch_busy, push_refused, github_write_refused, editor_repo_unsupported', schema: conflictError },
+      400: errorBody('invalid_request'), 402: errorBody('plan_required'), 404: errorBody('not_found: no such branch'), 409: { description: 'merge_conflict (with `conflicts`), merge_failed (no common history), branch_busy, push_refused, github_write_refused, editor_repo_unsupported', schema: conflictError },
     },
     async handler({ ctx, params, body, session, deps }) {
       const project = await editorProject(deps, session.orgId, params.id);

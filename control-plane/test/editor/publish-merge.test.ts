@@ -230,5 +230,13 @@ t.test('publishing drafts into a managed repository', async (t) => {
     t.same({ path: c.path, base: c.base, ours: c.ours, theirs: c.theirs }, { path: 'docs.json', base: '{"name":"Docs (branch)"}\n', ours: '{"name":"Main name"}\n', theirs: '{"name":"Branch name"}\n' });
     t.match(c.merged_with_markers, /<<<<<<< .*\n\{"name":"Main name"\}\n=======\n\{"name":"Branch name"\}\n>>>>>>> /);
     t.equal(await branchCommit(gitdir, 'main'), moved);
+
+    // A branch with no history in common with production: no merge Git would make.
+    const tree = (await runGit(['write-tree'], { cwd: gitdir, env: { GIT_INDEX_FILE: `${gitdir}/index-empty-test` } })).stdout.toString().trim();
+    const orphan = (await runGit(['commit-tree', tree, '-m', 'orphan'], { cwd: gitdir, env: GIT_ENV })).stdout.toString().trim();
+    await runGit(['update-ref', 'refs/heads/orphan', orphan], { cwd: gitdir });
+    const unrelated = await mergeBranch(deps, proj, 'orphan', by).catch((e) => e);
+    t.same([unrelated.status, unrelated.code, unrelated.message], [409, 'merge_failed', 'Git cannot merge these branches (they may share no history); merge them with git and push the result']);
+    t.equal(await branchCommit(gitdir, 'main'), moved);
   });
 });

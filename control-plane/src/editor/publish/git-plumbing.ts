@@ -8,6 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { AppError } from '../../errors.ts';
 import { runGit } from '../../git/git-cli.ts';
 
 /** A file of a tree: its mode (`100644`, `100755`, `120000`) and blob id. */
@@ -130,7 +131,8 @@ export async function mergeBase(gitdir: string, a: string, b: string): Promise<s
  */
 export async function mergeTrees(gitdir: string, ours: string, theirs: string): Promise<{ tree: string; conflicted: string[] }> {
   const { stdout, code } = await runGit(['merge-tree', '--write-tree', '--name-only', '-z', '--no-messages', ours, theirs], { cwd: gitdir, allowFail: true });
-  if (code !== 0 && code !== 1) throw new Error(`git merge-tree exited with ${code}`);
+  // 0: clean, 1: conflicts; anything else (no common history, among others) is no merge Git makes.
+  if (code !== 0 && code !== 1) throw new AppError(409, 'merge_failed', 'Git cannot merge these branches (they may share no history); merge them with git and push the result');
   const [tree, ...rest] = stdout.toString('utf8').split('\0');
   const conflicted = code === 1 ? [...new Set(rest.filter(Boolean))] : [];
   return { tree: tree.trim(), conflicted };
