@@ -37,16 +37,21 @@ export function sourceFacts(text: string, path: string): SourceFacts {
   try {
     title = readFrontmatter(tree, path).title;
   } catch { /* a broken frontmatter leaves the title to the first heading */ }
-  const links = collectLinks(tree);
-  const outline = applyOutline(tree, path);
-  const headings: SourceHeading[] = [];
-  const visit = (node: Nodes): void => {
-    if (node.type === 'heading') {
-      const id = (node as Heading).data?.hProperties?.id;
-      if (typeof id === 'string') headings.push({ id, text: plainText(node).replace(/#$/, '').trim(), depth: node.depth });
-    }
-    if ('children' in node) for (const child of node.children) visit(child as Nodes);
-  };
-  visit(tree);
-  return { title: title ?? outline.firstH1, headings, links };
+  try {
+    const links = collectLinks(tree);
+    const outline = applyOutline(tree, path);
+    const headings: SourceHeading[] = [];
+    const visit = (node: Nodes): void => {
+      if (node.type === 'heading') {
+        const id = (node as Heading).data?.hProperties?.id;
+        if (typeof id === 'string') headings.push({ id, text: plainText(node).replace(/#$/, '').trim(), depth: node.depth });
+      }
+      if ('children' in node) for (const child of node.children) visit(child as Nodes);
+    };
+    visit(tree);
+    return { title: title ?? outline.firstH1, headings, links };
+  } catch (e) {
+    // A page the build would refuse still gets listed (its compile reports the problem with its place).
+    return { title, headings: [], links: [], error: (e as Error).message };
+  }
 }

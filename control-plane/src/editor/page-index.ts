@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { resolveLink, sourceFacts, urlPathFor, type SourceFacts } from '@folio/builder';
 import type { Deps } from '../http/route.ts';
 import { isPagePath, isSnippetPath } from './paths.ts';
-import { contentRoot, currentText, present, type Workspace } from './workspace.ts';
+import { contentRoot, currentText, present, readTexts, type Workspace } from './workspace.ts';
 
 // Facts by content hash: the tree and autocomplete ask again after every save of one page.
 const factsCache = new Map<string, SourceFacts>();
@@ -30,6 +30,7 @@ export interface IndexedPage { path: string; url: string; title: string; heading
 /** Every page of the workspace (drafts included, deleted pages left out). */
 export async function pageIndex(deps: Deps, ws: Workspace): Promise<IndexedPage[]> {
   const root = await contentRoot(deps, ws);
+  await readTexts(deps, ws, ws.files.filter((f) => isPagePath(f.path)).map((f) => f.path));
   const pages: IndexedPage[] = [];
   for (const f of ws.files) {
     if (!present(f) || !isPagePath(f.path)) continue;
@@ -55,6 +56,7 @@ export async function linksTo(deps: Deps, ws: Workspace, moved: ReadonlyArray<{ 
   const root = await contentRoot(deps, ws);
   const pages = moved.filter((m) => isPagePath(m.from));
   const urls = new Map(pages.map((m) => [urlPathFor(m.from, root), urlPathFor(m.to, root)]));
+  await readTexts(deps, ws, ws.files.filter((f) => /\.(mdx|md)$/i.test(f.path)).map((f) => f.path));
   const found: FoundLink[] = [];
   for (const f of ws.files) {
     if (!present(f) || !(isPagePath(f.path) || (isSnippetPath(f.path) && /\.(mdx|md)$/i.test(f.path)))) continue;

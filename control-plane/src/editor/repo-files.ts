@@ -78,3 +78,25 @@ export async function readRepoFile(deps: Deps, projectId: string, commit: string
   const { stdout, code } = await runGit(['cat-file', 'blob', blob], { cwd: dir, allowFail: true });
   return code === 0 ? stdout : undefined;
 }
+
+/** The bytes of many blobs at once (one `git cat-file --batch`), by blob id; missing ones are left out. */
+export async function readRepoBlobs(deps: Deps, projectId: string, blobs: string[]): Promise<Map<string, Buffer>> {
+  const out = new Map<string, Buffer>();
+  const wanted = [...new Set(blobs)].filter((b) => /^[0-9a-f]{40,64}$/.test(b));
+  if (wanted.length === 0) return out;
+  const dir = await repoDir(deps, projectId);
+  const { stdout } = await runGit(['cat-file', '--batch'], { cwd: dir, input: Buffer.from(`${wanted.join('\n')}\n`), allowFail: true });
+  let at = 0;
+  while (at < stdout.length) {
+    const eol = stdout.indexOf(0x0a, at);
+    if (eol < 0) break;
+    // "<id> <type> <size>" or "<id> missing"
+    const [id, type, size] = stdout.subarray(at, eol).toString().split(' ');
+    at = eol + 1;
+    if (type === 'missing' || size === undefined) continue;
+    const n = Number(size);
+    if (type === 'blob') out.set(id!, stdout.subarray(at, at + n));
+    at += n + 1;
+  }
+  return out;
+}
