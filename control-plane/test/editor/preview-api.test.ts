@@ -131,6 +131,12 @@ t.test('editor preview', async (t) => {
     }
     const events = await get(`${origin}/editor-preview/${expired}/_folio/dev/events`);
     t.equal(events.status, 404);
+    // A member who leaves loses the preview with the membership.
+    const leaver = await addUser(api, tp.orgId, 'viewer');
+    const theirs = await previewToken(deps.m, project.id, leaver.userId, new Date());
+    t.equal((await get(`${origin}/editor-preview/${theirs}/guide`)).status, 200);
+    await tp.p.cp.m.Membership.deleteOne({ org_id: tp.orgId, user_id: leaver.userId });
+    t.same(await get(`${origin}/editor-preview/${theirs}/guide`).then((r) => [r.status, r.text]), [404, 'Not found\n']);
   });
 
   t.test('should refuse bad input, another organization and API keys', async (t) => {

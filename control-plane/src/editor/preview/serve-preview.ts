@@ -10,7 +10,8 @@
  * sent with its requests, nothing of the dashboard is readable from it) and a second policy that
  * lets only the dashboard frame it, lets it fetch only below its own token's path and frame only
  * the origins the site declares. Answers are never stored (`no-store`), never indexed, never
- * sent as a referrer. A forged, altered or expired token is a plain 404.
+ * sent as a referrer. A forged, altered or expired token, or one of a member no longer in the
+ * project's organization, is a plain 404.
  */
 import type Koa from 'koa';
 import { candidateKeys, contentTypeFor, createLocalDirStore, matchRedirect, previewClientScript, readSiteHeaders, wantsMarkdown, HEADERS_KEY, type RedirectRule } from '@folio/builder';
@@ -53,6 +54,8 @@ export function editorPreviewPages(deps: Deps): Koa.Middleware {
     if (!grant) { notFound(); return; }
     const project = await deps.m.Project.findById(grant.projectId).lean();
     if (!project) { notFound(); return; }
+    // A member who left the organization (or was removed) sees nothing more, token or not.
+    if (!(await deps.m.Membership.exists({ org_id: project.org_id, user_id: grant.userId }))) { notFound(); return; }
     const base = `${PREVIEW_PREFIX}${token}`;
     if (slash < 0) { ctx.redirect(`${base}/`); ctx.set('Cache-Control', 'no-store'); return; }
     const pagePath = rest.slice(slash);
