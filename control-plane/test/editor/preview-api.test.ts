@@ -120,6 +120,17 @@ t.test('editor preview', async (t) => {
     t.match((await get(res.body.url)).text, /Just written\./);
   });
 
+  t.test('should follow a push: the next preview is the new head with the drafts over it', async (t) => {
+    await wc.write({ 'pushed.mdx': '# Pushed\n\nArrived by git push.\n' });
+    await wc.push();
+    const res = await preview({ path: 'guide.mdx', content: '---\ntitle: Guide\n---\n\nAfter the push.\n' });
+    t.equal(res.status, 200, res.text);
+    t.match((await get(res.body.url)).text, /After the push\./);
+    const prefix = res.body.url.slice(0, -'/guide'.length);
+    t.match((await get(`${prefix}/pushed`)).text, /Arrived by git push\./);
+    t.match((await get(`${prefix}/`)).text, /The home page&#39;s draft\.|The home page's draft\./, 'drafts stay laid over the new head');
+  });
+
   t.test('should answer forged, altered and expired tokens with 404', async (t) => {
     const token = guideUrl.split('/')[4]!;
     const [payload, mac] = token.split('.');
