@@ -68,9 +68,10 @@ t.test('other upgrade paths are answered by the ordinary routes, never upgraded'
 
 t.test('a document name that is not a text file path is refused', async (t) => {
   for (const [name, message] of [
-    ['../secrets.mdx', '"../secrets.mdx" is not a normalised repository path (no empty, . or .. segments)'],
-    ['/abs.mdx', '"/abs.mdx" is not a relative repository path'],
-    ['images/logo.png', '"images/logo.png" is not a text file the editor shares (.mdx, .md, .markdown, .json, .css, .js, .mjs, .jsx, .ts, .tsx, .yml, .yaml, .txt, .html, .svg)'],
+    ['../secrets.mdx', 'document: Unexpected ".." segment; expected a path inside the repository'],
+    ['/abs.mdx', 'document: Unexpected absolute path; expected a path relative to the repository root, such as guides/install.mdx'],
+    ['images/logo.png', 'document: Unexpected file type ".png"; expected one of .mdx .md .json .yaml .yml .css .js .jsx .ts .tsx .txt (images and other files go through assets)'],
+    ['./guides//a.mdx', 'document: Unexpected "./guides//a.mdx"; expected the normalised path "guides/a.mdx"'],
   ] as const) {
     const c = client(url, name, own);
     t.same(await c.ready, { failed: JSON.stringify({ error: 'invalid_path', message }) }, name);
