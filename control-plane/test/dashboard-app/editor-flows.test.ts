@@ -18,6 +18,8 @@ const PASSWORD = 'a long enough passphrase';
 const page_ = (title: string, body: string) => `---\ntitle: ${title}\n---\n\n${body}\n`;
 /** Generous: a build on a loaded 2-core machine. */
 const BUILD_MS = 240_000;
+/** A 2×2 PNG. */
+const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAEElEQVR4nGP4z8AARAwQCgAf7gP9i18U1AAAAABJRU5ErkJggg==';
 
 /** The dashboard API from inside the page (its session cookie). */
 async function dashGet(page: Page, path: string): Promise<any> {
@@ -27,6 +29,17 @@ async function dashGet(page: Page, path: string): Promise<any> {
 /** The text of the editor as CodeMirror holds it. */
 async function editorText(page: Page): Promise<string> {
   return page.locator('.cm-content').evaluate((el) => [...el.querySelectorAll('.cm-line')].map((l) => l.textContent).join('\n'));
+}
+
+/** Waits until the draft of `file` matches `re` (the editor saves as it is typed); answers its text. */
+async function draftMatches(page: Page, projectId: string, file: string, re: RegExp): Promise<string> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const f = await dashGet(page, `/projects/${projectId}/editor/file?path=${encodeURIComponent(file)}`);
+    if (typeof f.content === 'string' && re.test(f.content)) return f.content;
+    if (Date.now() > deadline) throw new Error(`the draft of ${file} never matched ${re}: ${JSON.stringify(f.content)}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
 }
 
 /** Opens `file` in the editor and waits until it can be typed in. */
@@ -101,9 +114,7 @@ t.test('web editor', async (t) => {
     await page.locator('.cm-content[aria-label="Text of docs/quick-start.mdx"]').waitFor();
     t.equal(await editorText(page), '---\ntitle: Quick start\n---\n\n', 'a new page starts with its frontmatter');
     await typeAtEnd(page, 'Install the tool, then run it.');
-    await page.getByTestId('save-state').getByText('Saved', { exact: true }).waitFor();
-    const file = await dashGet(page, `/projects/${pid}/editor/file?path=docs/quick-start.mdx`);
-    t.equal(file.content, '---\ntitle: Quick start\n---\n\nInstall the tool, then run it.', 'the draft holds what was typed');
+    t.equal(await draftMatches(page, pid, 'docs/quick-start.mdx', /run it\.$/), '---\ntitle: Quick start\n---\n\nInstall the tool, then run it.', 'the draft holds what was typed');
     t.equal(await page.locator('[data-path="docs/quick-start.mdx"]').getAttribute('data-status'), 'added', 'the tree marks the page new');
     const preview = page.frameLocator('iframe.preview-frame');
     // The first preview starts the project's preview builder, which takes a while on a loaded machine.
@@ -116,7 +127,7 @@ t.test('web editor', async (t) => {
     t.equal(await preview.getByText('Install the tool, then run it.').count(), 1, 'the last good preview stays');
     for (let i = 0; i < '\n\n<Callout'.length; i++) await page.keyboard.press('Backspace');
     await page.locator('.cm-lint-marker-error').first().waitFor({ state: 'detached' });
-    await page.getByTestId('save-state').getByText('Saved', { exact: true }).waitFor();
+    await draftMatches(page, pid, 'docs/quick-start.mdx', /run it\.$/);
     t.same(await seriousViolations(page), [], 'no serious accessibility violation');
     await screenshot(page, 'editor');
 
@@ -134,7 +145,7 @@ t.test('web editor', async (t) => {
   t.test('should rename a page, update the links to it, and keep its old URL working', async (t) => {
     await openFile(page, origin, pid, 'docs/index.mdx');
     await typeAtEnd(page, '\n\nRead the [quick start](/quick-start).');
-    await page.getByTestId('save-state').getByText('Saved', { exact: true }).waitFor();
+    await draftMatches(page, pid, 'docs/index.mdx', /\(\/quick-start\)\.$/);
     await page.getByTestId('file-tree').getByRole('link', { name: /quick-start\.mdx/ }).click();
     await page.locator('.cm-content[aria-label="Text of docs/quick-start.mdx"]').waitFor();
     await page.getByRole('button', { name: 'Rename or move' }).click();
@@ -155,6 +166,42 @@ t.test('web editor', async (t) => {
     t.same([old.status, old.headers.get('location')], [308, '/getting-started'], 'the old URL redirects');
   });
 
+  t.test('should store a dropped image under public/ and insert its reference', async (t) => {
+    await openFile(page, origin, pid, 'docs/getting-started.mdx');
+    await page.locator('.cm-content').click();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.type('\n\n');
+    const box = (await page.locator('.cm-line').last().boundingBox())!;
+    // A real drag and drop of a file, as the browser delivers it: a DataTransfer holding a PNG.
+    const dataTransfer = await page.evaluateHandle((png) => {
+      const bytes = Uint8Array.from(atob(png), (c) => c.charCodeAt(0));
+      const dt = new DataTransfer();
+      dt.items.add(new File([bytes], 'install-screen.png', { type: 'image/png' }));
+      return dt;
+    }, PNG);
+    const at = { clientX: box.x + 5, clientY: box.y + box.height / 2 };
+    await page.locator('.cm-content').dispatchEvent('dragenter', { dataTransfer, ...at });
+    await page.locator('.cm-content').dispatchEvent('dragover', { dataTransfer, ...at });
+    await page.locator('.cm-content').dispatchEvent('drop', { dataTransfer, ...at });
+    await page.waitForFunction(() => /!\[[^\]]*\]\([^)]+\.png\)/.test(document.querySelector('[data-testid="code-editor"]')!.shadowRoot!.querySelector('.cm-content')!.textContent ?? ''), undefined, { timeout: 30_000 }).catch(async (err: Error) => {
+      throw new Error(`${err.message}\nThe editor said: ${await page.locator('.cm-panels').textContent().catch(() => '')} ${await editorText(page)}`);
+    });
+    const text = await editorText(page);
+    const ref = /!\[([^\]]*)\]\(([^)]+\.png)\)/.exec(text)!;
+    t.match(ref[2], /^\/?(public\/)?.*\.png$/, 'the reference points at the stored file');
+    const drafts = (await dashGet(page, `/projects/${pid}/editor/drafts`)).data as { path: string; status: string }[];
+    const image = drafts.find((d) => d.path.startsWith('public/') && d.path.endsWith('.png'));
+    t.ok(image, 'the image is a draft under public/');
+    t.equal(image?.status, 'added');
+    await draftMatches(page, pid, 'docs/getting-started.mdx', /!\[[^\]]*\]\([^)]+\.png\)/);
+    const { dialog, commit } = await publish('Install screenshot');
+    await closeDialog(dialog);
+    await deployedAt(commit);
+    const served = await tp.site(slug, `/${image!.path.replace(/^public\//, '')}`);
+    t.equal(served.status, 200, 'the site serves the image');
+    t.match((await tp.site(slug, '/getting-started')).body, new RegExp(ref[2].replace(/[.*+?^${}()|[\]\\]/g, '\\$&')), 'the page shows it');
+  });
+
   t.test('should keep what was typed when the tab closes before it is saved', async (t) => {
     const context = page.context();
     const tab = await context.newPage();
@@ -166,9 +213,7 @@ t.test('web editor', async (t) => {
     again.on('pageerror', (e) => errors.push(String(e)));
     await openFile(again, origin, pid, 'docs/guide.mdx');
     t.match(await editorText(again), /Typed just before the tab closed\.$/, 'the text is there');
-    await again.getByTestId('save-state').getByText('Saved', { exact: true }).waitFor();
-    const file = await dashGet(again, `/projects/${pid}/editor/file?path=docs/guide.mdx`);
-    t.match(file.content, /Typed just before the tab closed\.\n?$/, 'and saved once the page is back');
+    t.match(await draftMatches(again, pid, 'docs/guide.mdx', /Typed just before the tab closed\./), /Typed just before the tab closed\.\n?$/, 'and in the draft');
     await again.close();
   });
 
@@ -195,7 +240,7 @@ t.test('web editor', async (t) => {
     await page.keyboard.press('End');
     await page.keyboard.press('Shift+Home');
     await page.keyboard.type('The last line, as the editor wrote it.');
-    await page.getByTestId('save-state').getByText('Saved', { exact: true }).waitFor();
+    await draftMatches(page, pid, 'docs/guide.mdx', /as the editor wrote it\./);
     await pull();
     const pushed = (await run('git', ['show', 'HEAD:docs/guide.mdx'], { cwd: wc.dir })).stdout.replace('Typed just before the tab closed.', 'The last line, as git wrote it.');
     await wc.write({ 'docs/guide.mdx': pushed });

@@ -39,7 +39,11 @@ interface Shown {
   editingBy?: string[];
   notice?: string;
   kept?: string;
+  /** Edited through the shared document (saved and shared as typed by the collaboration server). */
+  live?: boolean;
 }
+
+const editingText = (names: string[]) => `${names.length ? names.join(', ') : 'Someone else'} ${names.length > 1 ? 'are' : 'is'} editing this page.`;
 
 /** One open file's saving and collaboration. */
 interface Open { autosave?: Autosave; collab?: CollabSession; shown: Shown }
@@ -147,20 +151,24 @@ export function EditorPage({ id, path }: { id: string; path?: string }) {
       if (mods.data!.inlineAi && canEdit) extra.push(mods.data!.inlineAi.inlineAiExtension({ projectId: api.projectId, path }));
       let live = false;
       if (mods.data!.collab && canEdit && !deleted) {
+        // The shared document is the way to edit when the collaboration server answers: with the
+        // plan's collaboration everyone writes together; without it one person writes and the
+        // others read along, with the writer's name.
         try {
           const c = await mods.data!.collab.collabExtension({ projectId: api.projectId, path, user: session.user });
-          if (hasCollab && !c.readOnly) {
-            entry.collab = c;
-            extra.push(c.extension);
-            live = true;
-          } else if (c.editingBy?.length) {
-            entry.collab = c;
-            extra.push(c.extension);
-            editingBy = c.editingBy;
-            readOnly = `${c.editingBy.join(', ')} ${c.editingBy.length === 1 ? 'is' : 'are'} editing this page.`;
-          } else c.destroy();
+          entry.collab = c;
+          extra.push(c.extension);
+          live = true;
+          if (c.readOnly) {
+            editingBy = c.editingBy ?? [];
+            readOnly = editingText(editingBy);
+          }
+          c.onStatus((st) => {
+            host.setReadOnly(path, st.readOnly);
+            update(path, st.readOnly ? { readOnly: editingText(st.editingBy), editingBy: st.editingBy } : { readOnly: undefined, editingBy: undefined });
+          });
         } catch {
-          // No collaboration server: plain autosave.
+          // No collaboration server, or it refused: the draft is saved by this page.
         }
       }
       if (!live && !readOnly) {
@@ -180,14 +188,14 @@ export function EditorPage({ id, path }: { id: string; path?: string }) {
         });
       }
       if (current.current !== path && !opened.current.has(path)) return;
-      const state = createState({ path, text: live ? '' : r.text, readOnly: !!readOnly, api, onSave: saveNow, mods: mods.data!.extensions, extra });
+      const state = createState({ path, text: live ? file.content ?? '' : r.text, readOnly: !!readOnly, api, onSave: saveNow, mods: mods.data!.extensions, extra });
       host.states.set(path, state);
       if (current.current === path) {
         host.show(path, () => state);
         setPreviewText(state.doc.toString());
       }
       const notice = r.restored ? 'Text typed in this browser that had not reached the server was put back; it is being saved.' : r.kept !== undefined ? 'This file changed on the server since you typed in this browser; the server\'s text is shown.' : undefined;
-      update(path, { loading: false, readOnly, editingBy, deleted, notice, kept: r.kept });
+      update(path, { loading: false, readOnly, editingBy, deleted, live, notice: live ? undefined : notice, kept: live ? undefined : r.kept });
       if (r.restored) entry.autosave?.changed(r.text);
     })();
   }, [path, mods.data, plan.data, api, generation]);
@@ -259,9 +267,21 @@ export function EditorPage({ id, path }: { id: string; path?: string }) {
     }
   };
 
+  /** Waits (up to 8 s) until the draft holds the shared text of `p`, which the collaboration server saves a moment after typing. */
+  const mirrored = async (p: string) => {
+    const until = Date.now() + 8000;
+    while (Date.now() < until) {
+      const text = host.text(p);
+      const f = await api.file(p).catch(() => undefined);
+      if (!f || text === undefined || f.content === text) return;
+      await new Promise((r) => setTimeout(r, 300));
+    }
+  };
+
   const openPublish = async () => {
     // Whatever is typed is saved first, so it is part of the commit.
     await Promise.all([...opened.current.values()].map((o) => o.autosave?.flush()));
+    await Promise.all([...opened.current].filter(([, o]) => o.collab && !o.shown.readOnly).map(([p]) => mirrored(p)));
     try {
       setDrafts(await api.drafts());
       setDialog('publish');
@@ -285,7 +305,8 @@ export function EditorPage({ id, path }: { id: string; path?: string }) {
         {canEdit && selection && <button type="button" class="secondary" onClick={() => setDialog('move')}>Rename or move</button>}
         {canEdit && selection && <button type="button" class="secondary" onClick={remove}>Delete</button>}
         <button type="button" class="secondary" aria-pressed={dialog === 'drafts'} onClick={() => setDialog(dialog === 'drafts' ? undefined : 'drafts')}>Drafts</button>
-        {shown && !shown.readOnly && !binary && shown.path === path && (
+        {shown?.live && !shown.readOnly && shown.path === path && <span class="save-state save-saved" role="status" data-testid="save-state" title="Changes are saved and shared with the others on this page as you type">Live</span>}
+        {shown && !shown.live && !shown.readOnly && !binary && shown.path === path && (
           <span class={`save-state save-${saveState.state}`} role="status" data-testid="save-state" title={saveState.error?.message}>{SAVE_WORDS[saveState.state]}{saveState.state === 'error' && saveState.error ? `: ${saveState.error.message}` : ''}</span>
         )}
         {canPublish && <button type="button" class="publish-button" onClick={openPublish}>Publish</button>}
@@ -311,7 +332,7 @@ export function EditorPage({ id, path }: { id: string; path?: string }) {
           {path && shown?.readOnly && (
             <Notice tone="info">
               <span data-testid="read-only">{shown.readOnly}</span>
-              {shown.editingBy && <> The page opens read-only while someone else edits it on your plan; <a href="/settings/plan">real-time editing together</a> comes with Pro.</>}
+              {shown.editingBy && !hasCollab && <> On your plan a page opens read-only while someone else edits it; <a href="/settings/plan">editing together in real time</a> comes with Pro.</>}
             </Notice>
           )}
           {binary && <AssetView file={binary} />}

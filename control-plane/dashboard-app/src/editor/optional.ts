@@ -15,7 +15,14 @@ export interface ExtensionsModule {
 export interface PreviewModule {
   PreviewPane: ComponentType<{ projectId: string; path: string; content: string; onProblems(problems: Problem[]): void }>;
 }
-export interface CollabSession { extension: Extension; readOnly: boolean; editingBy?: string[]; destroy(): void }
+export interface CollabSession {
+  extension: Extension;
+  readOnly: boolean;
+  editingBy?: string[];
+  /** Called when the server changes this person's access (the writer left, so this one may write now). */
+  onStatus(listener: (status: { readOnly: boolean; editingBy: string[] }) => void): void;
+  destroy(): void;
+}
 export interface CollabModule {
   collabExtension(o: { projectId: string; path: string; user: { id: string; name: string; email: string } }): Promise<CollabSession>;
 }
