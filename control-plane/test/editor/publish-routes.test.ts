@@ -160,6 +160,10 @@ t.test('publishing from the web editor', async (t) => {
     t.equal((await runGit(['log', '-1', '--format=%P', second.body.commit], { cwd: gitdir })).stdout.toString().trim(), `${moved} ${await head('review/guide')}`);
     const missing = await call('POST', '/merge', { branch: 'nope' });
     t.same([missing.status, missing.body], [404, { error: 'not_found', message: 'branch nope not found' }]);
+    for (const [message, why] of [['', 'Message is required: the commit message'], ['   ', 'Message is required: the commit message'], ['a\u0000b', 'Message: Unexpected NUL character; expected text']]) {
+      const res = await call('POST', '/publish', { message });
+      t.same([res.status, res.body], [400, { error: 'invalid_request', message: why }], `message ${JSON.stringify(message)}`);
+    }
     const bad = await call('POST', '/publish', { message: 'x', branch: '../x' });
     t.same([bad.status, bad.body], [400, { error: 'invalid_request', message: 'Branch: Unexpected branch name; Git does not accept it (no leading "-", "/" or ".", no "..", "//", trailing "/", "." or ".lock")' }]);
   });
