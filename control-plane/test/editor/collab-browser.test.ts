@@ -64,6 +64,11 @@ t.test('two browsers edit the same paragraph at once', async (t) => {
   await until(async () => (await ada.locator('.cm-ySelectionInfo', { hasText: 'Grace Hopper' }).count()) > 0, "Grace's cursor in Ada's editor", 15_000);
   await until(async () => (await grace.locator('.cm-ySelectionInfo', { hasText: 'Ada Lovelace' }).count()) > 0, "Ada's cursor in Grace's editor", 15_000);
   t.pass('both cursors shown with names');
+  // In each person's colour, although the page's policy blocks the inline styles yCollab uses.
+  const caretColour = (page: Page, name: string) => page.locator('.cm-ySelectionCaret', { has: page.locator('.cm-ySelectionInfo', { hasText: name }) }).first().evaluate((el) => getComputedStyle(el).backgroundColor);
+  const [graceColour, adaColour] = [await caretColour(ada, 'Grace Hopper'), await caretColour(grace, 'Ada Lovelace')];
+  t.match(graceColour, /^rgb\(/, "Grace's caret is coloured");
+  t.match(adaColour, /^rgb\(/, "Ada's caret is coloured");
 
   await until(async () => (await getDraft(tp.p.cp.deps, project.id, 'guide.mdx'))?.content === `${text}\n` || (await getDraft(tp.p.cp.deps, project.id, 'guide.mdx'))?.content === text, 'the draft to hold the shared text', 15_000);
   t.pass('the draft holds the shared text');

@@ -105,6 +105,37 @@ const adoptSharedText = (ytext: Y.Text) => ViewPlugin.define((view) => {
   return {};
 });
 
+/**
+ * Colours of other people's cursors under the dashboard's Content-Security-Policy: yCollab draws
+ * them with inline style attributes, which `style-src 'self'` blocks, so each caret is painted
+ * through the CSSOM (allowed) with its person's colour, found by the name it shows; selections get
+ * one highlight from the theme.
+ */
+const paintRemoteCarets = (awareness: HocuspocusProvider['awareness']) => [
+  EditorView.baseTheme({
+    '.cm-ySelection': { backgroundColor: 'rgba(48, 99, 142, 0.22)' },
+    '.cm-yLineSelection': { backgroundColor: 'rgba(48, 99, 142, 0.22)' },
+    '.cm-ySelectionInfo': { fontFamily: 'inherit' },
+  }),
+  ViewPlugin.define((view) => {
+    const paint = () => {
+      const colours = new Map<string, string>();
+      for (const state of awareness?.getStates().values() ?? []) {
+        const who = state.user as { name?: string; color?: string } | undefined;
+        if (who?.name && who.color && /^#[0-9a-f]{3,8}$/i.test(who.color)) colours.set(who.name, who.color);
+      }
+      for (const caret of view.contentDOM.querySelectorAll<HTMLElement>('.cm-ySelectionCaret')) {
+        const colour = colours.get(caret.querySelector('.cm-ySelectionInfo')?.textContent ?? '') ?? COLOURS[3]!;
+        caret.style.backgroundColor = colour;
+        caret.style.borderColor = colour;
+      }
+    };
+    const schedule = () => view.requestMeasure({ key: paint, read: () => null, write: paint });
+    schedule();
+    return { update: schedule };
+  }),
+];
+
 /** The reason a refusal carries: the dashboard's error body when it is one. */
 function refusalMessage(reason: string): string {
   try {
@@ -133,6 +164,7 @@ export function collabExtension({ projectId, path, user }: { projectId: string; 
   const session: CollabSession = {
     extension: [
       yCollab(ytext, provider.awareness, { undoManager }),
+      paintRemoteCarets(provider.awareness),
       adoptSharedText(ytext),
       rememberView,
       editable.of([]),
