@@ -161,8 +161,11 @@ export class EditorPreviews {
     const existing = this.entries.get(projectId);
     if (existing && existing.commit === head) { this.used(existing); return existing; }
     if (existing) await this.close(projectId);
-    // Room for one more: the least recently used go first.
-    while (this.entries.size >= this.opts.max) await this.close(this.running()[0]!);
+    // Room for one more: the least recently used go first, those with an update under way last.
+    while (this.entries.size >= this.opts.max) {
+      const order = this.running();
+      await this.close(order.find((id) => this.entries.get(id)!.busy === 0) ?? order[0]!);
+    }
     const drafts = (await listDrafts(this.deps, projectId)).map((d): [string, string | Uint8Array | null] => [d.path, draftBytes(d)]);
     const proc = startPreviewProcess({
       gitDir: repoPath(this.deps, projectId), commit: head, drafts, storeDir: this.storeDir(projectId),
