@@ -291,6 +291,8 @@ t.test('editor extensions in Chromium', async (t) => {
     const found = await page.evaluate(() => (window as any).editors.diagnostics());
     t.same(found, [{ line: 8, text: '"defualt"', message: 'appearance.defualt: Unexpected key; appearance accepts default, strict, layout', severity: 'error' }]);
     t.equal(config.split('\n')[7].trim(), '"defualt": "dark"', 'line 8 is the key');
+    await page.locator('#json .cm-lintRange-error').hover();
+    t.equal(await page.locator('#json .cm-tooltip-lint .cm-diagnosticText').innerText(), 'appearance.defualt: Unexpected key; appearance accepts default, strict, layout', 'shown on hover');
     await setDoc(page, config.replace('defualt', 'default'), 0, 0, 'json');
     await page.waitForFunction(() => (window as any).editors.diagnostics().length === 0);
     t.pass('fixed: the problem goes away');

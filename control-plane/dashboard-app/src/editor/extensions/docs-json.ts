@@ -6,9 +6,9 @@
  */
 import { json, jsonParseLinter } from '@codemirror/lang-json';
 import { autocompletion, type Completion, type CompletionSource } from '@codemirror/autocomplete';
-import { linter, lintGutter, type Diagnostic } from '@codemirror/lint';
+import { linter, lintGutter, lintKeymap, type Diagnostic } from '@codemirror/lint';
 import type { Extension, Text } from '@codemirror/state';
-import type { EditorView } from '@codemirror/view';
+import { keymap, type EditorView } from '@codemirror/view';
 import docsSchema from '../../../../../builder/schema/docs.schema.json' with { type: 'json' };
 import type { ExtensionsApi } from './api.ts';
 import { jsonPathAt, keysAt, valuesAt, type Schema } from './schema-walker.ts';
@@ -90,6 +90,7 @@ export function docsJsonSupport(api: ExtensionsApi, schema: Schema = DOCS_SCHEMA
     json(),
     linter(validateSource(api), { delay: VALIDATE_DELAY_MS }),
     lintGutter(),
+    keymap.of(lintKeymap),
     autocompletion({ override: [schemaCompletion(schema)], activateOnTyping: true }),
   ];
 }
