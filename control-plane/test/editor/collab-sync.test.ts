@@ -73,3 +73,18 @@ t.test('a document reopened after everyone left keeps its text; a new file start
   t.equal(b.text.toString(), '# New page\n');
   b.destroy();
 });
+
+t.test('presence: who has which file open, on the project channel', async (t) => {
+  const a = client(url, ':presence', { cookie: ada.cookie, origin });
+  const b = client(url, ':presence', { cookie: bo.cookie, origin });
+  t.same(await a.ready, { scope: 'readonly' }, 'the channel is never written');
+  t.same(await b.ready, { scope: 'readonly' });
+  a.provider.setAwarenessField('user', { id: ada.userId, name: 'Ada' });
+  a.provider.setAwarenessField('paths', ['guide.mdx']);
+  await until(() => [...b.provider.awareness!.getStates().values()].some((s) => s.user?.name === 'Ada' && s.paths?.[0] === 'guide.mdx'), "Ada's open file to reach Bo");
+  t.pass('awareness passes through the read-only channel');
+  a.destroy();
+  await until(() => ![...b.provider.awareness!.getStates().values()].some((s) => s.user?.name === 'Ada'), 'Ada to leave the channel');
+  t.pass('leaving clears it');
+  b.destroy();
+});
