@@ -258,7 +258,7 @@ t.test('editor extensions in Chromium', async (t) => {
     t.same(await page.evaluate(() => (window as any).editors.saves), ['see the [guide](url)']);
   });
 
-  t.test('should store a dropped image through the upload route and reference it where it was dropped', async (t) => {
+  t.test('should store a dropped or pasted image through the upload route and reference it where it was dropped or at the cursor', async (t) => {
     await setDoc(page, 'Before\n\nAfter');
     const png = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000' + '1f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082', 'hex');
     const drop = (name: string, type: string, bytes: number[]) => page.evaluate(({ name, type, bytes }) => {
@@ -282,6 +282,17 @@ t.test('editor extensions in Chromium', async (t) => {
     t.equal(await page.locator('.cm-upload-message span').innerText(), 'notes.txt is not an image (text/plain); only images can be pasted or dropped into a page.');
     t.equal(uploads.length, 1, 'refused files are not stored');
     t.equal(await doc(page), 'Before\n![pixel shot](/pixel-shot.png)\nAfter', 'nothing inserted for them');
+    await setDoc(page, 'Pasted: ', 8);
+    await page.evaluate((bytes) => {
+      const view = (window as any).editors.mdx;
+      const data = new DataTransfer();
+      data.items.add(new File([new Uint8Array(bytes)], 'clip.png', { type: 'image/png' }));
+      view.contentDOM.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+    }, [...png]);
+    await page.waitForFunction(() => (window as any).editors.mdx.state.doc.toString().includes('!['));
+    t.equal(await doc(page), 'Pasted: ![clip](/clip.png)', 'a pasted image is stored and referenced at the cursor');
+    t.equal(uploads.length, 2);
+    t.equal(await page.locator('.cm-upload-message').count(), 0, 'a stored image clears the last refusal');
   });
 
   t.test('should underline a docs.json key the build rejects, with the build\'s message, at its line', async (t) => {
