@@ -74,6 +74,8 @@ export function registerEditorRoutes(router: DashboardRouter, deps: Deps): void 
     async handler({ params, session, deps }) {
       await editorProject(deps, session.orgId, params.id);
       const ws = await loadWorkspace(deps, params.id);
+      // Opening the tree warms the page index, so link autocomplete answers at once later.
+      void pageIndex(deps, ws).catch(() => undefined);
       const who = await people(deps, ws.files.flatMap((f) => (f.draft ? [f.draft.updated_by] : [])));
       return { body: { branch: ws.branch, head: ws.head, files: ws.files.map((f) => treeFile(f, who)) } };
     },

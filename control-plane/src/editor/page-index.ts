@@ -14,6 +14,14 @@ import { contentRoot, currentText, present, readTexts, type Workspace } from './
 const factsCache = new Map<string, SourceFacts>();
 const FACTS_KEPT = 5000;
 
+/** Lets other requests run between pages: parsing a large site at once would hold the event loop for seconds. */
+let parsedSinceYield = 0;
+async function yieldSometimes(): Promise<void> {
+  if (++parsedSinceYield < 10) return;
+  parsedSinceYield = 0;
+  await new Promise((resolve) => setImmediate(resolve));
+}
+
 function factsOf(text: string, path: string): SourceFacts {
   const key = `${path}\0${createHash('sha1').update(text).digest('hex')}`;
   let facts = factsCache.get(key);
@@ -36,6 +44,7 @@ export async function pageIndex(deps: Deps, ws: Workspace): Promise<IndexedPage[
     if (!present(f) || !isPagePath(f.path)) continue;
     const text = await currentText(deps, ws, f.path);
     if (text === undefined) continue;
+    await yieldSometimes();
     const facts = factsOf(text, f.path);
     const url = urlPathFor(f.path, root);
     pages.push({ path: f.path, url, title: facts.title ?? f.path.replace(/^.*\//, '').replace(/\.(mdx|md)$/i, ''), headings: facts.headings });
@@ -64,6 +73,7 @@ export async function linksTo(deps: Deps, ws: Workspace, moved: ReadonlyArray<{ 
     if (text === undefined) continue;
     const lines = text.split('\n');
     const pageUrl = urlPathFor(f.path, root);
+    await yieldSometimes();
     for (const link of factsOf(text, f.path).links) {
       const resolved = resolveLink(link.href, pageUrl, '');
       const target = resolved && urls.get(resolved.path);
