@@ -195,12 +195,10 @@ t.test('dashboard: human words only', async (t) => {
     const plan = await page.locator('main').innerText();
     for (const words of ['1 of 1 used', 'MCP server', 'Custom domains', 'What each plan includes', 'Coming soon']) t.match(plan, words, `plan page says "${words}"`);
     // Features not built yet are listed as coming soon, never as a row of the comparison.
-    t.match(plan, /Coming soon[^\n]*Web editor/, 'the web editor reads as coming soon');
-    for (const built of ['Sign-in for readers', 'Chat notifications', 'White labeling']) {
+    for (const built of ['Sign-in for readers', 'Chat notifications', 'White labeling', 'Web editor', 'Editing together']) {
       t.notMatch(plan, new RegExp(`Coming soon[^\\n]*${built}`), `${built} is built, so it is not listed as coming soon`);
       t.match(plan, built, `${built} is a row of the comparison`);
     }
-    t.equal(await page.locator('table th[scope="row"]', { hasText: 'Web editor' }).count(), 0, 'the web editor is not sold as included');
     t.equal(await page.getByRole('link', { name: 'Compare plans and upgrade' }).first().getAttribute('href'), tp.p.cp.deps.env.UPGRADE_URL, 'links to upgrading');
 
     // Errors as the forms show them: a plan limit and a refused hostname on the domains page.
