@@ -12,6 +12,8 @@ import { localRepoDir, mirrorPath, pushBranch } from '../../src/editor/repo-acce
 import { publishDrafts } from '../../src/editor/publish/publish.ts';
 import { startGithubStandIn } from '../helpers/github-stand-in.ts';
 import { startTestPlatform } from '../helpers/platform.ts';
+import { addUser, dash, signIn } from '../helpers/dashboard.ts';
+import type { TestApi } from '../helpers/api.ts';
 
 const page = (title: string, body: string) => `---\ntitle: ${title}\n---\n\n${body}\n`;
 
@@ -78,6 +80,24 @@ t.test('publishing to a customer\'s GitHub repository', async (t) => {
     }
     const config = fs.readFileSync(path.join(dir, 'config'), 'utf8');
     t.notMatch(config, /remote|extraheader|x-access-token/i, 'the mirror keeps no remote and no credentials');
+  });
+
+  await t.test('should save a draft and publish it through the dashboard routes', async (t) => {
+    const api = { cp: tp.p.cp, url: tp.p.cp.apiUrl, clock: { now: new Date() } } as unknown as TestApi;
+    const owner = await addUser(api, tp.orgId, 'owner');
+    const auth = await signIn(api, owner.email);
+    const base = `/projects/${project._id}/editor`;
+    const saved = await dash(api, 'PUT', `${base}/file`, { auth, body: { path: 'from-dashboard.mdx', content: page('From the dashboard', 'Saved and published in the browser.') } });
+    t.equal(saved.status, 200, saved.text);
+    const res = await dash(api, 'POST', `${base}/publish`, { auth, body: { message: 'Published from the dashboard' } });
+    t.equal(res.status, 200, res.text);
+    t.equal(await githubHead(), res.body.commit, 'the commit is on GitHub');
+    t.equal((await runGit(['log', '-1', '--format=%ae|%s', res.body.commit], { cwd: repo.dir })).stdout.toString().trim(), `${owner.email}|Published from the dashboard`);
+    const d = await tp.waitForDeployment(project._id, (x) => x.id === res.body.deployment_id);
+    t.equal(d.status, 'deployed', JSON.stringify(d));
+    t.match((await tp.site(project.slug, '/from-dashboard')).body, 'Saved and published in the browser.');
+    t.same((await dash(api, 'GET', `${base}/branches`, { auth })).body, { production: 'main', data: [{ name: 'main', head: res.body.commit }] });
+    for (const { token } of gh.mints) t.same(filesContaining(tp.dataDir, token), [], 'no token on disk');
   });
 
   await t.test('should refuse to move a GitHub branch someone pushed to first', async (t) => {

@@ -10,7 +10,6 @@ import { runGit } from '../../src/git/git-cli.ts';
 import { repoPath } from '../../src/git/managed-repos.ts';
 import { createOrganization } from '../../src/admin/organizations.ts';
 import { createApiKey } from '../../src/auth/api-keys.ts';
-import { registerEditorPublishRoutes } from '../../src/dashboard/editor-publish-routes.ts';
 import { startTestPlatform } from '../helpers/platform.ts';
 import { addUser, dash, signIn, type DashboardAuth } from '../helpers/dashboard.ts';
 import type { TestApi } from '../helpers/api.ts';
@@ -22,10 +21,7 @@ const FILES: Record<string, string> = {
 };
 
 t.test('publishing from the web editor', async (t) => {
-  // The editor's routes register these; a platform whose editor routes do not (yet) gets them as a module.
-  const tp = await startTestPlatform({}, {
-    dashboard: { modules: [(router, deps) => { if (!router.defs.some((d) => d.operationId === 'dashboardEditorPublish')) registerEditorPublishRoutes(router, deps); }] },
-  });
+  const tp = await startTestPlatform();
   t.teardown(() => tp.close());
   const api = { cp: tp.p.cp, url: tp.p.cp.apiUrl, clock: { now: new Date() } } as unknown as TestApi;
   const m = tp.p.cp.m;
