@@ -15,7 +15,7 @@ import { jsonBody } from '../http/app.ts';
 import type { Deps } from '../http/route.ts';
 import { findOwnProject } from '../projects/own-project.ts';
 import { getDraft, listDrafts, saveDraft, type DraftRecord } from '../editor/drafts.ts';
-import { deleteFiles, discardFiles, moveFiles, storeAsset } from '../editor/operations.ts';
+import { assertRoomFor, deleteFiles, discardFiles, moveFiles, storeAsset } from '../editor/operations.ts';
 import { pageIndex } from '../editor/page-index.ts';
 import { editorPath, isTextPath } from '../editor/paths.ts';
 import { readRepoFile } from '../editor/repo-files.ts';
@@ -118,13 +118,14 @@ export function registerEditorRoutes(router: DashboardRouter, deps: Deps): void 
     body: z.strictObject({ path: z.string(), content: z.string(), revision: z.number().int().min(0).optional() }),
     responses: {
       200: { description: 'Saved', schema: z.object({ path: z.string(), revision: z.number(), updated_at: iso }) },
-      400: errorBody('invalid_path'), 409: errorBody('draft_conflict'), 413: errorBody('too_large'),
+      400: errorBody('invalid_path'), 409: errorBody('draft_conflict, path_exists (a file where a folder of the path is, or a folder of that name)'), 413: errorBody('too_large'),
     },
     async handler({ params, body, session, deps }) {
       await editorProject(deps, session.orgId, params.id);
       const path = editorPath('Path', body.path, 'text');
       const bytes = Buffer.byteLength(body.content);
       if (bytes > MAX_TEXT_BYTES) throw tooLarge('Content', bytes, MAX_TEXT_BYTES, '1 MB');
+      if (!(await getDraft(deps, params.id, path))) assertRoomFor(await loadWorkspace(deps, params.id), 'Path', path);
       const saved = await saveDraft(deps, params.id, session.userId, { path, content: body.content, kind: 'text', revision: body.revision });
       return { body: { path, revision: saved.revision, updated_at: saved.updated_at.toISOString() } };
     },
@@ -158,7 +159,7 @@ export function registerEditorRoutes(router: DashboardRouter, deps: Deps): void 
     method: 'post', path: `${BASE}/assets`, operationId: 'dashboardEditorUploadAsset', permission: 'content.edit', summary: 'Store an image as a draft',
     description: 'The upload API\'s rules: SVG, PNG, ICO, WebP or JPEG decided by content (an SVG is sanitised), 2 MB at most, the name confined to letters, digits, ".", "_" and "-" (its extension follows the detected type). Stored under `public/` (or the folder `path`); a different file with the same name gets `-2`, `-3`, …',
     params: projectParams, body: z.strictObject({ path: z.string().optional(), name: z.string(), content_base64: z.string() }),
-    responses: { 201: { description: 'Stored', schema: z.object({ path: z.string(), url: z.string() }) }, 400: errorBody('invalid_request, invalid_path'), 413: errorBody('too_large') },
+    responses: { 201: { description: 'Stored', schema: z.object({ path: z.string(), url: z.string() }) }, 400: errorBody('invalid_request, invalid_path'), 409: errorBody('path_exists'), 413: errorBody('too_large') },
     async handler({ params, body, session, deps }) {
       await editorProject(deps, session.orgId, params.id);
       return { status: 201, body: await storeAsset(deps, params.id, session.userId, body) };

@@ -21,6 +21,19 @@ function filesAt(ws: Workspace, path: string): WorkspaceFile[] {
 
 const nothingAt = (path: string) => notFound(`File or folder ${path}`);
 
+/**
+ * 409 `path_exists` when a file cannot be at `path` because a file holds one of its folders
+ * (`index.mdx/a.mdx`) or a folder has its name: Git could not commit both.
+ */
+export function assertRoomFor(ws: Workspace, field: string, path: string): void {
+  const parts = path.split('/');
+  for (let n = 1; n < parts.length; n++) {
+    const folder = parts.slice(0, n).join('/');
+    if (present(ws.byPath.get(folder))) throw new AppError(409, 'path_exists', `${field}: Unexpected file ${folder} where a folder is needed; choose another path`);
+  }
+  if (ws.files.some((f) => present(f) && f.path.startsWith(`${path}/`))) throw new AppError(409, 'path_exists', `${field}: Unexpected existing folder ${path}; choose another path`);
+}
+
 /** Moves the file or folder `from` to `to` as drafts; lists (and with `updateLinks` rewrites) the links to its pages. */
 export async function moveFiles(deps: Deps, projectId: string, userId: string, rawFrom: string, rawTo: string, updateLinks: boolean) {
   const from = editorPath('From', rawFrom, 'any');
@@ -35,6 +48,7 @@ export async function moveFiles(deps: Deps, projectId: string, userId: string, r
   const moved = sources.map((f) => ({ file: f, from: f.path, to: movedPath(f.path, from, to)! }));
   for (const m of moved) {
     if (present(ws.byPath.get(m.to))) throw new AppError(409, 'path_exists', `To: Unexpected existing file ${m.to}; delete it first or choose another path`);
+    assertRoomFor(ws, 'To', m.to);
   }
   for (const m of moved) {
     const { kind, content } = await currentContent(deps, ws, m.file);
@@ -115,6 +129,7 @@ export async function storeAsset(deps: Deps, projectId: string, userId: string, 
   const ws = await loadWorkspace(deps, projectId);
   const content = file.bytes.toString('base64');
   let path = `${folder}/${stem}.${file.ext}`;
+  assertRoomFor(ws, 'Path', path);
   for (let n = 2; ; n++) {
     const at = ws.byPath.get(path);
     if (!present(at) || (await currentContent(deps, ws, at)).content === content) break;

@@ -72,6 +72,12 @@ t.test('editor drafts and files', async (t) => {
     const big = 'x'.repeat(1024 * 1024 + 1);
     const res = await call('PUT', '/file', { path: 'guides/big.mdx', content: big });
     t.same([res.status, res.body], [413, { error: 'too_large', message: 'Content: Unexpected size 1048577 bytes; expected at most 1048576 (1 MB)' }]);
+    const under = await call('PUT', '/file', { path: 'index.mdx/child.mdx', content: 'x' });
+    t.same([under.status, under.body], [409, { error: 'path_exists', message: 'Path: Unexpected file index.mdx where a folder is needed; choose another path' }]);
+    const odd = await call('GET', '/file?path=a.mdx&path=b.mdx');
+    t.same([odd.status, odd.body.error], [400, 'invalid_request'], 'two paths are refused, not a 5xx');
+    const huge = await call('PUT', '/file', { path: 'guides/huge.mdx', content: 'x'.repeat(5 * 1024 * 1024) });
+    t.same([huge.status, huge.body.error], [413, 'payload_too_large'], 'a body over the editor\'s JSON limit');
     const missing = await call('GET', '/file?path=nope.mdx');
     t.same([missing.status, missing.body], [404, { error: 'not_found', message: 'File nope.mdx not found' }]);
     const bad = await call('PUT', '/file', { path: 'a.mdx' });
