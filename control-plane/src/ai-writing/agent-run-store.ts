@@ -53,6 +53,8 @@ export const agentRunSchema = new Schema({
   cancel_requested: { type: Boolean, default: false },
   created_at: { type: Date, required: true },
   finished_at: { type: Date, default: null },
+  /** The self-updating workflow that started the run (its credits are ledgered as `workflow`); null: a writer did. */
+  workflow_id: { type: String, default: null },
 }, { versionKey: false });
 agentRunSchema.index({ project_id: 1, created_at: -1 });
 
@@ -62,7 +64,7 @@ export interface AgentRun {
   _id: string; org_id: string; project_id: string; user_id: string; task: string; status: RunStatus; outcome: string | null;
   branch: string; base_commit: string | null; steps: AgentStep[]; writes: AgentWrite[]; max_steps: number; max_credits: number;
   credits: number; tokens: number; commit: string | null; deployment_id: string | null; preview_url: string | null; diff: string | null;
-  cancel_requested: boolean; created_at: Date; finished_at: Date | null;
+  cancel_requested: boolean; created_at: Date; finished_at: Date | null; workflow_id?: string | null;
 }
 
 export function agentRunModel(m: Models): Model<AgentRun> {

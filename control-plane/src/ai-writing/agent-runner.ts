@@ -22,7 +22,7 @@ import { fileDiff } from './agent-diff.ts';
 import { agentRunModel, type AgentRun, type AgentStep, type RunStatus } from './agent-run-store.ts';
 import { readCurrent, runTool, TOOL_SPECS, type ToolContext } from './agent-tools.ts';
 import { asData } from './inline-prompts.ts';
-import { holdCredits, tokensOf } from './credits.ts';
+import { estimateCredits, holdCredits, tokensOf } from './credits.ts';
 
 /** How long a build is waited for before the agent is told it is still running. */
 export const BUILD_WAIT_MS = 180_000;
@@ -113,7 +113,8 @@ async function loop(deps: Deps, { run, project, config, by }: RunInput): Promise
       if (fresh?.cancel_requested || abort.signal.aborted) { end = { status: 'cancelled', outcome: 'Cancelled by the writer' }; break; }
       if (n >= run.max_steps) { end = { status: 'stopped', outcome: `Stopped at the run's limit of ${run.max_steps} steps` }; break; }
       if (credits >= run.max_credits) { end = { status: 'stopped', outcome: `Stopped at the run's limit of ${run.max_credits} credits (${credits} spent)` }; break; }
-      const hold = await holdCredits(deps, run.org_id);
+      const sentChars = JSON.stringify(messages).length;
+      const hold = await holdCredits(deps, run.org_id, { projectId: project._id, feature: run.workflow_id ? 'workflow' : 'writing_agent', runId: run._id }, estimateCredits(sentChars, 4_000));
       let turn;
       try {
         turn = await chatTurn({ ...config, maxTokens: 4_000, totalMs: 120_000 }, messages, abort.signal, { tools: TOOL_SPECS });
@@ -121,7 +122,7 @@ async function loop(deps: Deps, { run, project, config, by }: RunInput): Promise
         await hold.cancel();
         throw err;
       }
-      const used = tokensOf(turn, JSON.stringify(messages).length);
+      const used = tokensOf(turn, sentChars);
       tokens += used;
       credits += await hold.settle(used);
       await runs.updateOne({ _id: run._id }, { $set: { credits, tokens } });

@@ -6,7 +6,7 @@
 import { chatTurn, type ModelConfig } from '../ai-settings/model-client.ts';
 import { AppError } from '../errors.ts';
 import type { Deps } from '../http/route.ts';
-import { holdCredits, tokensOf } from './credits.ts';
+import { estimateCredits, holdCredits, tokensOf } from './credits.ts';
 import { inlineMessages, maxTokensFor, MAX_SELECTION_CHARS, SUGGESTION_MODE, type InlineAiBody } from './inline-prompts.ts';
 
 export interface InlineResult {
@@ -23,10 +23,11 @@ export function assertSelectionSize(body: InlineAiBody): void {
 }
 
 /** Runs the suggestion. `config` is the organization's writing model. */
-export async function suggest(deps: Deps, orgId: string, config: ModelConfig, body: InlineAiBody, signal: AbortSignal, onText: (piece: string) => void): Promise<InlineResult> {
+export async function suggest(deps: Deps, orgId: string, projectId: string, config: ModelConfig, body: InlineAiBody, signal: AbortSignal, onText: (piece: string) => void): Promise<InlineResult> {
   assertSelectionSize(body);
-  const hold = await holdCredits(deps, orgId);
   const messages = inlineMessages(body);
+  const sentChars = messages.reduce((n, m) => n + m.content.length, 0);
+  const hold = await holdCredits(deps, orgId, { projectId, feature: 'inline_ai' }, estimateCredits(sentChars, maxTokensFor(body)));
   let turn;
   try {
     turn = await chatTurn({ ...config, maxTokens: maxTokensFor(body), totalMs: 90_000 }, messages, signal, { onText });
@@ -34,7 +35,7 @@ export async function suggest(deps: Deps, orgId: string, config: ModelConfig, bo
     await hold.cancel();
     throw err;
   }
-  const tokens = tokensOf(turn, messages.reduce((n, m) => n + m.content.length, 0));
+  const tokens = tokensOf(turn, sentChars);
   const credits = await hold.settle(tokens);
   const usage = turn.usage ?? { prompt_tokens: 0, completion_tokens: 0, total_tokens: tokens };
   return { text: turn.text, mode: SUGGESTION_MODE[body.action], usage: { ...usage, credits } };

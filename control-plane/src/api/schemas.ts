@@ -68,6 +68,14 @@ export const entitlementsSchema = z.object({
   plan: z.object({ id: z.enum(['free', 'pro', 'team', 'enterprise']), name: z.string() }),
   status: z.string(),
   features: z.record(z.string(), z.union([booleanFeature, quotaFeature])),
+  overage: z.array(z.object({
+    feature: z.literal('agent_credits_monthly'),
+    period_start: z.string().describe('Start of the month (00:00 UTC on the 1st)'),
+    period_end: z.string().describe('Start of the next month, when the overage is billed'),
+    credits: z.number().int().describe('Credits used past the cap this month (Pro and Team; 0 elsewhere)'),
+    unit_price_usd: z.number().describe('Price of one credit past the cap'),
+    amount_usd: z.number().describe('What the month\'s overage costs so far'),
+  })).describe('The month\'s overage, billed at its end: added to the entitlements object; the other fields are unchanged'),
 }).meta({ id: 'Entitlements' });
 
 export const deploymentSchema = z.object({

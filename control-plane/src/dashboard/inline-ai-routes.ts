@@ -45,7 +45,7 @@ function inlineAiHandler(): Koa.Middleware {
       ctx.res.writeHead(200, { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-store', 'X-Accel-Buffering': 'no' });
     };
     try {
-      const result = await suggest(deps, session.orgId, config, body, abort.signal, (text) => { start(); ctx.res.write(sse('delta', { text })); });
+      const result = await suggest(deps, session.orgId, project._id, config, body, abort.signal, (text) => { start(); ctx.res.write(sse('delta', { text })); });
       start();
       ctx.res.end(sse('done', result));
     } catch (err) {

@@ -29,6 +29,9 @@ export const OVERAGE: Partial<Record<PeriodQuota, readonly PlanId[]>> = {
   agent_credits_monthly: ['pro', 'team'],
 };
 
+/** What one credit past the cap is billed at the month's end (rule 4). */
+export const OVERAGE_PRICE_USD: Partial<Record<PeriodQuota, number>> = { agent_credits_monthly: 0.01 };
+
 export const BOOLEAN_FEATURES: Record<string, PlanId> = {
   mcp_server: 'free',
   llm_text_export: 'free',

@@ -9,11 +9,10 @@
  */
 import { quotaCount } from '../../dashboard-app/src/shared/labels.ts';
 import type { Models } from '../db/models/index.ts';
-import type { PlanId } from '../db/models/organization.ts';
 import { AppError, invalid } from '../errors.ts';
 import { periodStart, nextPeriodStart, secondsUntilReset } from './periods.ts';
-import { OVERAGE, PERIOD_QUOTAS, QUOTAS, type PeriodQuota } from './plans.ts';
-import { loadOrganization } from './resolver.ts';
+import { PERIOD_QUOTAS, type PeriodQuota } from './plans.ts';
+import { hasOverage, loadOrganization, quotaOf } from './resolver.ts';
 
 export interface ConsumeResult { used: number; quota: number | null; remaining: number | null; overage: number }
 
@@ -25,9 +24,8 @@ function isDuplicateKey(err: unknown): boolean {
 export async function consumeQuota(m: Models, orgId: string, feature: PeriodQuota, amount: number, now: Date): Promise<ConsumeResult> {
   if (!Number.isInteger(amount) || amount < 1) throw invalid('amount', 'must be a positive integer');
   const org = await loadOrganization(m, orgId, now);
-  const plan = org.plan as PlanId;
   const unit = PERIOD_QUOTAS[feature];
-  const quota = QUOTAS[feature][plan];
+  const quota = quotaOf(org, feature);
   const key = { org_id: orgId, feature, period_start: periodStart(unit, now) };
   // The first consume of a period starts the counter at zero (rule 1).
   try {
@@ -35,7 +33,7 @@ export async function consumeQuota(m: Models, orgId: string, feature: PeriodQuot
   } catch (err) {
     if (!isDuplicateKey(err)) throw err;
   }
-  const allowOverage = OVERAGE[feature]?.includes(plan) ?? false;
+  const allowOverage = hasOverage(org, feature);
   if (quota === null || allowOverage) {
     const after = await m.UsageCounter.findOneAndUpdate(key, { $inc: { used: amount } }, { returnDocument: 'after' }).lean();
     const used = after!.used ?? 0;

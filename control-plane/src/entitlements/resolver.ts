@@ -8,9 +8,9 @@ import { liveDomainFilter } from '../db/models/domain.ts';
 import type { Models, Organization } from '../db/models/index.ts';
 import type { PlanId } from '../db/models/organization.ts';
 import { AppError, notFound, planRequired } from '../errors.ts';
-import { periodStart } from './periods.ts';
+import { nextPeriodStart, periodStart } from './periods.ts';
 import {
-  BOOLEAN_FEATURES, LIFETIME_QUOTAS, PERIOD_QUOTAS, PLAN_NAMES, QUOTAS, planIncludes,
+  BOOLEAN_FEATURES, LIFETIME_QUOTAS, OVERAGE, OVERAGE_PRICE_USD, PERIOD_QUOTAS, PLAN_NAMES, QUOTAS, planIncludes,
   type BooleanFeature, type LifetimeQuota, type PeriodQuota, type QuotaFeature,
 } from './plans.ts';
 
@@ -18,10 +18,34 @@ export type FeatureEntitlement =
   | { type: 'boolean'; enabled: boolean }
   | { type: 'quota'; quota: number | null; used: number; remaining: number | null };
 
+/** The month's overage line: credits used past the cap, billed at the month's end. */
+export interface OverageLine {
+  feature: 'agent_credits_monthly';
+  period_start: string;
+  period_end: string;
+  credits: number;
+  unit_price_usd: number;
+  amount_usd: number;
+}
+
 export interface Entitlements {
   plan: { id: PlanId; name: string };
   status: string;
   features: Record<string, FeatureEntitlement>;
+  /** Added to spec 2.10 (existing fields unchanged): the current month's billed overage. */
+  overage: OverageLine[];
+}
+
+/** The cap of a quota for this organization: a custom agent credit cap, else the plan table's. */
+export function quotaOf(org: Organization, feature: QuotaFeature): number | null {
+  if (feature === 'agent_credits_monthly' && typeof org.agent_credits_cap === 'number') return org.agent_credits_cap;
+  return QUOTAS[feature][org.plan as PlanId];
+}
+
+/** Whether use past the cap is allowed and billed (rule 4): Pro and Team credits, never a custom cap. */
+export function hasOverage(org: Organization, feature: PeriodQuota): boolean {
+  if (feature === 'agent_credits_monthly' && typeof org.agent_credits_cap === 'number') return false;
+  return OVERAGE[feature]?.includes(org.plan as PlanId) ?? false;
 }
 
 /**
@@ -72,7 +96,7 @@ export async function quotaUsage(m: Models, org: Organization, feature: QuotaFea
   const used = feature in PERIOD_QUOTAS
     ? await periodUsage(m, org._id, feature as PeriodQuota, now)
     : await lifetimeUsage(m, org, feature as LifetimeQuota, now);
-  return quotaEntry(QUOTAS[feature][org.plan as PlanId], used);
+  return quotaEntry(quotaOf(org, feature), used);
 }
 
 /** The entitlements object of spec 2.10. */
@@ -86,7 +110,20 @@ export async function resolveEntitlements(m: Models, orgId: string, now: Date): 
   for (const feature of [...LIFETIME_QUOTAS, ...(Object.keys(PERIOD_QUOTAS) as PeriodQuota[])]) {
     features[feature] = await quotaUsage(m, org, feature, now);
   }
-  return { plan: { id: plan, name: PLAN_NAMES[plan] }, status: 'active', features };
+  return { plan: { id: plan, name: PLAN_NAMES[plan] }, status: 'active', features, overage: await overageLines(m, orgId, now) };
+}
+
+/** The month's overage lines: one per period quota with overage pricing, zero credits included. */
+async function overageLines(m: Models, orgId: string, now: Date): Promise<OverageLine[]> {
+  const feature = 'agent_credits_monthly' as const;
+  const start = periodStart('month', now);
+  const counter = await m.UsageCounter.findOne({ org_id: orgId, feature, period_start: start }).lean();
+  const credits = counter?.overage ?? 0;
+  const price = OVERAGE_PRICE_USD[feature] ?? 0;
+  return [{
+    feature, period_start: start.toISOString(), period_end: nextPeriodStart('month', now).toISOString(),
+    credits, unit_price_usd: price, amount_usd: Math.round(credits * price * 100) / 100,
+  }];
 }
 
 /** Whether the organization's plan (a due downgrade applied) includes a boolean feature. */

@@ -142,7 +142,7 @@ t.test('inline AI', async (t) => {
 
   t.test('should stop calls on a capped month with the counter\'s own 429 and leave the counter unchanged', async (t) => {
     const free = await api.org('free');
-    const err = await holdCredits(api.cp.deps, free.id).catch((e) => e);
+    const err = await holdCredits(api.cp.deps, free.id, { projectId: null, feature: 'inline_ai' }).catch((e) => e);
     t.same([err.status, err.code], [429, 'quota_exceeded']);
     t.match(err.message, /^Your plan allows 0 agent credits a month, all used; it resets at \d{4}-\d\d-01T00:00:00\.000Z$/);
     t.equal(await credits(free.id), 0);

@@ -1,7 +1,8 @@
 /**
  * The plan page's agent credits in real Chromium: a Pro organization sees "N of 5000 used" and
  * what spends credits; a free organization (no credits) reads "None on your plan", never
- * "0 of 0 used; the limit is reached"; inline AI is a feature of the plan, not "coming soon".
+ * "0 of 0 used; the limit is reached"; inline AI is a feature of the plan, not "coming soon"; a
+ * Team organization past its month's credits sees the overage line and what it will be billed.
  */
 import t from 'tap';
 import { consumeQuota } from '../../src/entitlements/quota.ts';
@@ -22,6 +23,10 @@ t.test('plan page: agent credits', async (t) => {
   const free = await tp.newOrg('credits-free');
   await m.Organization.updateOne({ _id: free.orgId }, { $set: { plan: 'free' } });
   await addMember(m, free.orgId, 'credits-free@example.com', 'owner', PASSWORD);
+  const team = await tp.newOrg('credits-team');
+  await m.Organization.updateOne({ _id: team.orgId }, { $set: { plan: 'team' } });
+  await consumeQuota(m, team.orgId, 'agent_credits_monthly', 25_137, new Date());
+  await addMember(m, team.orgId, 'credits-team@example.com', 'owner', PASSWORD);
   const browser = await launchBrowser();
   t.teardown(() => browser.close());
   const errors: string[] = [];
@@ -47,10 +52,17 @@ t.test('plan page: agent credits', async (t) => {
     t.match(main, 'Writing agent');
   });
 
+  t.test('should show a Team organization past its credits the month\'s overage and its price', async (t) => {
+    const { row } = await usage('credits-team@example.com');
+    t.match(row, '25137 of 25000 used; 137 more billed at 0.01 USD each at the month\'s end');
+    t.match(row, /Overage this month: 137 credits past the cap at 0\.01 USD each, 1\.37 USD so far, billed on /);
+  });
+
   t.test('should tell a free organization it has no credits, not that a limit of 0 is reached', async (t) => {
     const { row } = await usage('credits-free@example.com');
     t.match(row, 'None on your plan');
     t.notMatch(row, '0 of 0');
+    t.notMatch(row, 'Overage');
     t.same(errors, []);
   });
 });

@@ -28,7 +28,9 @@ t.test('entitlements and quotas', async (t) => {
         max_projects: quota(1, 0), max_dashboard_members: quota(1, 1), max_custom_domains: quota(1, 0),
         assistant_messages_daily: quota(10, 0), agent_credits_monthly: quota(0, 0),
       },
+      overage: [{ feature: 'agent_credits_monthly', period_start: res.body.overage[0].period_start, period_end: res.body.overage[0].period_end, credits: 0, unit_price_usd: 0.01, amount_usd: 0 }],
     });
+    t.match(res.body.overage[0].period_start, /^\d{4}-\d\d-01T00:00:00\.000Z$/);
   });
 
   t.test('should show each plan\'s caps and gates', async (t) => {

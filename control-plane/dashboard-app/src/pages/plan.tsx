@@ -21,6 +21,8 @@ interface Plan {
   pending_plan_at?: string | null;
   upgrade_url?: string;
   plans?: PlanRow[];
+  /** The month's overage lines (also in `GET /v1/me/entitlements`). */
+  overage?: { feature: string; period_start: string; period_end: string; credits: number; unit_price_usd: number; amount_usd: number }[];
 }
 
 const available = (name: string) => FEATURE_LABELS[name]?.available ?? QUOTA_LABELS[name]?.available ?? true;
@@ -43,6 +45,16 @@ function quotaLine(name: string, q: { quota: number; used: number; remaining: nu
     return q.used > q.quota ? `${usageText(q)}; ${q.used - q.quota} more billed at 0.01 USD each at the month's end` : usageText(q);
   }
   return `${usageText(q)}${q.remaining === 0 ? '; the limit is reached' : ''}`;
+}
+
+/** The month's overage so far: credits past the cap and what they will be billed at the month's end. */
+function OverageLine({ line }: { line?: { credits: number; unit_price_usd: number; amount_usd: number; period_end: string } }) {
+  if (!line || line.credits === 0) return null;
+  return (
+    <p id="credits-overage">
+      Overage this month: <strong>{line.credits} credit{line.credits === 1 ? '' : 's'}</strong> past the cap at {line.unit_price_usd.toFixed(2)} USD each, <strong>{line.amount_usd.toFixed(2)} USD</strong> so far, billed on {formatDate(line.period_end)}.
+    </p>
+  );
 }
 
 /** A quota in the comparison, whose row already names what it counts. */
@@ -81,6 +93,7 @@ export function PlanPage() {
                   <span>{quotaLine(name, { ...q, quota: q.quota }, p.plan.id)}</span>
                 </>
               )}
+              {name === 'agent_credits_monthly' && <OverageLine line={p.overage?.find((o) => o.feature === name)} />}
               {name === 'agent_credits_monthly' && <p class="muted" id="credits-note">{CREDITS_NOTE}</p>}
             </li>
           ))}

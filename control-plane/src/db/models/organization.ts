@@ -17,6 +17,12 @@ export const organizationSchema = new Schema({
   plan: { type: String, enum: PLAN_IDS, required: true, default: 'free' },
   pending_plan: { type: String, enum: [...PLAN_IDS, null], default: null },
   pending_plan_at: { type: Date, default: null },
+  /**
+   * A monthly agent credit cap agreed for this organization (an Enterprise contract, set by the
+   * operator), replacing the plan's; null: the plan table's. A custom cap never has overage: past
+   * it, calls are refused with 429 `quota_exceeded`.
+   */
+  agent_credits_cap: { type: Number, default: null },
   created_at: { type: Date, default: () => new Date() },
   /** Held while one project is being created (see entitlements/resolver.ts `withOrgLock`). */
   project_lock: { type: String, default: null },
