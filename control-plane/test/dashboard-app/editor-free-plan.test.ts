@@ -1,7 +1,7 @@
 /**
  * On a plan without real-time collaboration, a page someone else is editing opens read-only in
- * the web editor with that person's name and a link to the plan page, and becomes editable once
- * they leave. Two members of a free organization in two Chromium contexts, on a real platform.
+ * the web editor with that person's name and a link to the plan page (the file tree shows them
+ * on it), and becomes editable once they leave. Two members of a free organization in two Chromium contexts, on a real platform.
  */
 import t from 'tap';
 import { createApiKey } from '../../src/auth/api-keys.ts';
@@ -45,6 +45,8 @@ t.test('web editor on the free plan', async (t) => {
     t.equal(await grace.locator('.cm-content').getAttribute('contenteditable'), 'false');
     await grace.locator('.cm-content').getByText('Ada is writing.').waitFor();
     t.pass('the reader follows the writer\'s text');
+    await grace.locator('[data-path="docs/index.mdx"]').getByTestId('editing-now').waitFor();
+    t.equal(await grace.locator('[data-path="docs/index.mdx"]').getByTestId('editing-now').textContent(), 'ada editing now', 'the file tree shows who has the page open');
 
     // The writer leaves: the page becomes editable for the other member.
     await ada.context().close();

@@ -58,6 +58,14 @@ const SAVE_WORDS: Record<SaveState, string> = {
 
 const asError = (err: unknown) => (err instanceof ApiError ? err : new ApiError(0, 'client_error', String(err)));
 
+/** Reports who else has which file open (the collaboration module's hook, mounted once it is loaded). */
+function Presence({ mod, projectId, me, onChange }: { mod: CollabModule; projectId: string; me: { id: string }; onChange(editing: Record<string, string[]>): void }) {
+  const editing = mod.useEditingNow!(projectId, me);
+  const key = JSON.stringify(editing);
+  useEffect(() => onChange(editing), [key]);
+  return null;
+}
+
 export function EditorPage({ id, path }: { id: string; path?: string }) {
   const { session } = useSession();
   const project = useProject(id);
@@ -86,6 +94,7 @@ export function EditorPage({ id, path }: { id: string; path?: string }) {
   const [drafts, setDrafts] = useState<Draft[]>([]);
   /** Bumped to read the shown file again (after a discard or a publish). */
   const [generation, setGeneration] = useState(0);
+  const [editingNow, setEditingNow] = useState<Record<string, string[]>>({});
   const current = useRef<string | undefined>(undefined);
   current.current = path;
 
@@ -315,9 +324,10 @@ export function EditorPage({ id, path }: { id: string; path?: string }) {
       {message && <Notice tone="success">{message}</Notice>}
       <ErrorNotice error={actionError ?? tree.error} />
       {dialog === 'drafts' && <DraftsPanel api={api} canEdit={canEdit} version={draftsVersion} onDiscarded={(paths) => { forget(paths); void reloadTree(); setGeneration((g) => g + 1); }} />}
+      {canEdit && mods.data?.collab?.useEditingNow && <Presence mod={mods.data.collab} projectId={id} me={session.user} onChange={setEditingNow} />}
       <div class="editor-columns">
         <aside class="editor-files">
-          {tree.data ? <FileTree projectId={id} files={files} current={path} selectedFolder={selectedFolder} onSelectFolder={setSelectedFolder} /> : !tree.error && <Loading />}
+          {tree.data ? <FileTree projectId={id} files={files} current={path} editing={editingNow} selectedFolder={selectedFolder} onSelectFolder={setSelectedFolder} /> : !tree.error && <Loading />}
         </aside>
         <section class="editor-main" aria-label={path ? `Editing ${path}` : 'Editor'}>
           {!path && <p class="muted editor-empty">Choose a file on the left, or create a page.</p>}

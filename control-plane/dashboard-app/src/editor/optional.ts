@@ -25,6 +25,8 @@ export interface CollabSession {
 }
 export interface CollabModule {
   collabExtension(o: { projectId: string; path: string; user: { id: string; name: string; email: string } }): Promise<CollabSession>;
+  /** Who else has which file open now (a Preact hook). */
+  useEditingNow?(projectId: string, me?: { id: string }): Record<string, string[]>;
 }
 export interface InlineAiModule {
   inlineAiExtension(o: { projectId: string; path: string }): Extension;
