@@ -54,7 +54,7 @@ function projectDeploymentEvents(): Koa.Middleware {
     const session = ctx.state.session as DashboardSession;
     const params = validate(projectParams, ctx.params, 'path');
     const project = await findOwnProject(deps.m, session.orgId, params.id);
-    await streamDeployments(ctx, deps, { filter: { project_id: project._id }, projectIds: [project._id], serialize: deploymentDetail, enrich: (rows) => addCommitInfo(deps, project, rows) });
+    await streamDeployments(ctx, deps, { projects: async () => [project._id], serialize: deploymentDetail, enrich: (rows) => addCommitInfo(deps, project, rows) });
   };
 }
 
@@ -63,8 +63,7 @@ function organizationDeploymentEvents(): Koa.Middleware {
   return async (ctx) => {
     const deps = ctx.state.dashboardDeps as Deps;
     const session = ctx.state.session as DashboardSession;
-    const ids = await deps.m.Project.distinct('_id', { org_id: session.orgId }) as string[];
-    await streamDeployments(ctx, deps, { filter: { project_id: { $in: ids } }, projectIds: ids, serialize: deploymentDetail });
+    await streamDeployments(ctx, deps, { projects: () => deps.m.Project.distinct('_id', { org_id: session.orgId }) as Promise<string[]>, serialize: deploymentDetail });
   };
 }
 

@@ -37,14 +37,16 @@ const EVENT_NAMES: readonly (keyof QueueEventMap)[] = ['queued', 'claimed', 'log
 const signature = (d: Deployment) => JSON.stringify([d.status, d.commit_sha, d.finished_at, d.error, d.pages_failed, d.attempts, d.commit_info, d.log]);
 
 export interface DeploymentStreamOptions {
-  /** The deployments the stream watches (one project's, or an organization's projects'). */
-  filter: DeploymentFilter;
+  /**
+   * The projects whose deployments the stream watches (one project, or an organization's
+   * projects), asked again at every read: a project created while the stream is open is watched
+   * from the next read on. A queue event naming another project is no reason to read again.
+   */
+  projects(): Promise<readonly string[]>;
   /** Turns a deployment into what is sent. */
   serialize(d: Deployment): unknown;
   /** Runs on each read before anything is sent (adds commit messages, for instance). */
   enrich?(rows: Deployment[]): Promise<void>;
-  /** The projects watched: a queue event naming another project is no reason to read again. */
-  projectIds: readonly string[];
 }
 
 /** Answers `ctx` with the stream until the client goes away. */
@@ -61,10 +63,14 @@ export async function streamDeployments(ctx: Koa.Context, deps: Deps, opts: Depl
   let closed = false;
   let reading: Promise<void> | undefined;
   let again = false;
+  let watched = new Set<string>();
   const read = async () => {
+    const ids = await opts.projects();
+    watched = new Set(ids);
+    const filter: DeploymentFilter = { project_id: { $in: [...ids] } };
     const [newest, active, followed] = await Promise.all([
-      deps.m.Deployment.find(opts.filter).sort({ started_at: -1, _id: -1 }).limit(STREAM_WINDOW).lean(),
-      deps.m.Deployment.find({ ...opts.filter, status: { $in: ACTIVE } }).sort({ started_at: -1, _id: -1 }).limit(STREAM_ACTIVE_LIMIT).lean(),
+      deps.m.Deployment.find(filter).sort({ started_at: -1, _id: -1 }).limit(STREAM_WINDOW).lean(),
+      deps.m.Deployment.find({ ...filter, status: { $in: ACTIVE } }).sort({ started_at: -1, _id: -1 }).limit(STREAM_ACTIVE_LIMIT).lean(),
       following.size ? deps.m.Deployment.find({ _id: { $in: [...following] } }).lean() : [],
     ]) as Deployment[][];
     const byId = new Map<string, Deployment>();
@@ -95,7 +101,6 @@ export async function streamDeployments(ctx: Koa.Context, deps: Deps, opts: Depl
   };
   const events = queueEvents(deps.m);
   const timer = setInterval(check, STREAM_POLL_MS);
-  const watched = new Set(opts.projectIds);
   // Events that name their project wake only its streams; the others (queued, retried, …) wake all.
   const onEvent = (e: { projectId?: string }) => { if (!e.projectId || watched.has(e.projectId)) check(); };
   for (const n of EVENT_NAMES) events.on(n, onEvent);

@@ -67,6 +67,16 @@ t.test('dashboard deployment streams', async (t) => {
     t.notOk(stream.raw.includes(other.id));
   });
 
+  t.test('should send the deployments of a project created after the organization\'s stream opened', async (t) => {
+    const { auth, orgId } = await dashTenant(api, 'pro', 'viewer');
+    const key = await api.key(orgId);
+    const stream = await openStream(`${origin}/dashboard/api/deployments/events`, auth);
+    t.teardown(() => stream.close());
+    const project = await api.project(key);
+    const queued = (await api.request('POST', `/projects/${project.id}/deployments`, { key })).body;
+    t.equal((await stream.until((e) => e.id === queued.id)).project_id, project.id);
+  });
+
   t.test('should follow every deployment in progress, beyond the newest twenty, to its end', async (t) => {
     const { auth, orgId } = await dashTenant(api, 'enterprise', 'viewer');
     const key = await api.key(orgId);
