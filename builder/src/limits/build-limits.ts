@@ -31,7 +31,8 @@ export interface BuildLimits {
   /**
    * Wall-clock time a build may take for each page of the site, on top of `maxBuildMs`, once the
    * pages are listed (each has a shell, an export and a search entry even when its copy in
-   * another version compiled it). Default 60 ms: 10 + 25 minutes at 25,000 pages.
+   * another version compiled it). Default 120 ms: 10 + 50 minutes at 25,000 pages (crewAI's cold build
+   * took 34.6 minutes at load 31 on 2 cores).
    */
   buildMsPerPage: number;
   /** CPU time the build's page sandboxes may use together, in milliseconds, plus `cpuMsPerPage` for each page compiled. Default 15 minutes. */
@@ -48,7 +49,7 @@ export const DEFAULT_LIMITS: BuildLimits = {
   maxOutputBytes: 1024 * 1024 * 1024,
   outputBytesPerPage: 256 * 1024,
   maxBuildMs: 10 * 60 * 1000,
-  buildMsPerPage: 60,
+  buildMsPerPage: 120,
   maxCpuMs: 15 * 60 * 1000,
   cpuMsPerPage: 200,
 };
