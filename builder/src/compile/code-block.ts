@@ -81,3 +81,36 @@ export function renderCodeBlock(shared: SharedHighlighter, source: string, tag: 
   const title = meta.title === undefined ? '' : `<figcaption class="code-title">${escapeHtml(meta.title)}</figcaption>`;
   return `${open}${title}<div class="code-badge">${shown}</div>${COPY_BUTTON}${pre}<template class="code-raw">${escapeHtml(diff ? diff.copied : code)}</template>${expandable ? EXPAND_BUTTON : ''}</figure>`;
 }
+
+/** Props of `<CodeBlock>` (site-template `code-block.tsx`) that shape its code. */
+export interface CodeBlockComponentProps { language?: string; highlight?: unknown; focus?: unknown }
+
+/** Line numbers from `"[1,3,4]"`, `"1,3-5"`, `{1-2}` or a list of numbers, as the template's `<CodeBlock>` reads them. */
+function lineNumbers(value: unknown): Set<number> {
+  const out = new Set<number>();
+  const parts = Array.isArray(value) ? value.map(String) : typeof value === 'string' || typeof value === 'number' ? String(value).replace(/[[\]{}\s]/g, '').split(',') : [];
+  for (const part of parts) {
+    const range = /^(\d+)(?:-(\d+))?$/.exec(part.trim());
+    if (!range) continue;
+    const from = Number(range[1]);
+    const to = Math.min(range[2] ? Number(range[2]) : from, from + 10_000);
+    for (let n = from; n <= to; n++) out.add(n);
+  }
+  return out;
+}
+
+/**
+ * The highlighted `<pre>` of a `<CodeBlock>`'s code, as a fence of its language gets it (its
+ * `highlight` and `focus` lines marked); the caller puts it in the template's block. Undefined
+ * while the language's grammar is not loaded (the block stays plain).
+ */
+export function highlightCodeBlock(shared: SharedHighlighter, code: string, props: CodeBlockComponentProps): string | undefined {
+  const tag = props.language?.trim() ?? '';
+  const lang = shared.loadedLanguage(tag);
+  if (lang === undefined) return undefined;
+  const meta: CodeMeta = { lineNumbers: false, wrap: false, expandable: false, diff: false, highlight: lineNumbers(props.highlight), focus: lineNumbers(props.focus) };
+  const html = renderCodeBlock(shared, code, tag, lang, meta);
+  const at = html.indexOf('<pre');
+  const end = html.indexOf('</pre>', at);
+  return at < 0 || end < 0 ? undefined : html.slice(at, end + '</pre>'.length);
+}

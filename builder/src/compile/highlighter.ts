@@ -37,6 +37,11 @@ export interface SharedHighlighter {
   ensureLanguage(tag: string): Promise<string>;
   /** The highlighter to highlight `lang` with, once `ensureLanguage` returned it: `highlighter`, or the grammar's own (see below). */
   highlighterOf(lang: string): Highlighter;
+  /**
+   * The language `ensureLanguage(tag)` returned, when it has finished (so a page rendering now
+   * can highlight synchronously: `<CodeBlock>`); undefined while the grammar is not loaded.
+   */
+  loadedLanguage(tag: string): string | undefined;
 }
 
 type BundledLanguage = keyof typeof bundledLanguages;
@@ -65,6 +70,7 @@ export const ONIGURUMA_ONLY = ['ahk2'];
 export async function createSharedHighlighter(themes: CodeThemes = DEFAULT_THEMES): Promise<SharedHighlighter> {
   const highlighter = await createHighlighter({ themes: [themes.light, themes.dark], langs: [], engine: JAVASCRIPT_ENGINE });
   const pending = new Map<string, Promise<void>>();
+  const ready = new Set<string>();
   const pair = await loadThemePair(highlighter, themes.light, themes.dark);
   // Grammars that embed others lazily (Markdown, MDX…) colour code inside them (a YAML front
   // matter, JSX, a fenced block) only with the embedded grammar already loaded: in one shared
@@ -113,6 +119,7 @@ export async function createSharedHighlighter(themes: CodeThemes = DEFAULT_THEME
       let loading = pending.get(lang);
       if (!loading) {
         loading = load(lang as BundledLanguage).then((target) => {
+          ready.add(lang);
           // Measured with shiki 4.6: now and then the very first highlight after a grammar loads
           // gave the light theme's tokens the default colour (most likely the time limit that
           // HIGHLIGHT_OPTIONS now turns off). A throwaway highlight also warms the grammar.
@@ -124,5 +131,10 @@ export async function createSharedHighlighter(themes: CodeThemes = DEFAULT_THEME
       return lang;
     },
     highlighterOf: (lang) => byLanguage.get(lang) ?? highlighter,
+    loadedLanguage(tag: string): string | undefined {
+      const lang = tag.toLowerCase();
+      if (lang === '' || lang === 'text' || lang === 'plaintext' || lang === 'txt' || !Object.hasOwn(bundledLanguages, lang)) return 'text';
+      return ready.has(lang) ? lang : undefined;
+    },
   };
 }

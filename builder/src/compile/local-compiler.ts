@@ -10,10 +10,11 @@ import { userError } from '../errors.ts';
 import type { CompileContext, CompileInput, Compiler } from './compiler.ts';
 import { assemblePage } from './assemble.ts';
 import { toPageFailure } from './errors-to-failure.ts';
+import { markHeadingIds } from './heading-ids.ts';
 import { createSharedHighlighter, type CodeThemes } from './highlighter.ts';
 import { BatchIds, type PageSource } from './page-plugin.ts';
 import type { FolioRemarkEnv, PageFacts } from './remark-folio.ts';
-import { CodeBlocks, pageComponents, renderMdx } from './render.ts';
+import { codeBlockLanguages, CodeBlocks, highlightTemplateCodeBlocks, pageComponents, renderMdx } from './render.ts';
 import { createRunnerEngine, type ModuleResult } from './runner-engine.ts';
 import { StaticPages, type StaticResult } from './static-page.ts';
 
@@ -31,13 +32,16 @@ export async function createLocalCompiler(opts: { themes?: CodeThemes; staticPat
     putCode: (html) => blocks.put(html),
   };
   const engine = await createRunnerEngine(env);
+  highlightTemplateCodeBlocks(engine.components, highlighter);
   const components = pageComponents(engine.components, blocks);
   const statics = opts.staticPath === false ? undefined : new StaticPages(env, components);
   let staticCount = 0;
   let batch = 0;
   let queue: Promise<unknown> = Promise.resolve();
-  const compileBatch = async (inputs: CompileInput[], ctx: CompileContext): Promise<Array<CompiledPage | PageFailure>> => {
+  const compileBatch = async (given: CompileInput[], ctx: CompileContext): Promise<Array<CompiledPage | PageFailure>> => {
     const ids = new BatchIds(++batch);
+    // Mintlify's `## Title {#id}` headings, made readable by MDX (heading-ids.ts).
+    const inputs = given.map((input) => ({ ...input, source: input.sourcePath.endsWith('.md') ? input.source : markHeadingIds(input.source) }));
     const byPath = new Map(inputs.map((input) => [input.sourcePath, input.source]));
     const reads = new Map<string, Promise<string | undefined>>();
     const batchSource: PageSource = {
@@ -45,7 +49,7 @@ export async function createLocalCompiler(opts: { themes?: CodeThemes; staticPat
         const own = byPath.get(path);
         if (own !== undefined) return Promise.resolve(own);
         let read = reads.get(path);
-        if (!read) reads.set(path, (read = ctx.readFile(path)));
+        if (!read) reads.set(path, (read = ctx.readFile(path).then((text) => (text !== undefined && path.endsWith('.mdx') ? markHeadingIds(text) : text))));
         return read;
       },
     };
@@ -58,6 +62,9 @@ export async function createLocalCompiler(opts: { themes?: CodeThemes; staticPat
     const loaded = viaVite.length > 0 ? await engine.load(ids, viaVite.map((i) => i.sourcePath), batchSource) : [];
     let next = 0;
     for (let i = 0; i < modules.length; i++) if (!modules[i].ok) modules[i] = loaded[next++];
+    // `<CodeBlock>` renders synchronously: the grammars its tags name are loaded first.
+    const imported = await Promise.all([...reads.values()].map((r) => r.catch(() => undefined)));
+    await Promise.all([...codeBlockLanguages([...byPath.values(), ...imported])].map((tag) => highlighter.ensureLanguage(tag)));
     try {
       return inputs.map((input, i) => {
         const mod = modules[i];

@@ -12,6 +12,7 @@ import { anchorId } from '@folio/site-template/node/anchor-id.ts';
 import { isJsx, stringProp, type JsxElement } from './jsx-attributes.ts';
 import type { EsNode } from './estree-walk.ts';
 import { plainText } from './search-text.ts';
+import { headingIdOf } from './heading-ids.ts';
 import { Slugger } from './slugger.ts';
 
 /** Name of the internal component that renders a marker comment `<!--folio:…-->`. */
@@ -70,8 +71,16 @@ export function applyOutline(tree: Root, _file: string): Outline {
   const slugger = new Slugger();
   const outline: Outline = { toc: [], updates: [] };
   const heading = (node: Heading, hidden: boolean): void => {
+    // Mintlify's `## Title {#custom-id}` (heading-ids.ts): the id as written, the marker removed.
+    const last = node.children[node.children.length - 1];
+    const custom = last?.type === 'mdxTextExpression' ? headingIdOf(last.value) : undefined;
+    if (custom !== undefined) {
+      node.children.pop();
+      const before = node.children[node.children.length - 1];
+      if (before?.type === 'text') before.value = before.value.replace(/[ \t]+$/, '');
+    }
     const text = plainText(node).trim();
-    const id = slugger.slug(idText(node).trim() || text);
+    const id = custom ?? slugger.slug(idText(node).trim() || text);
     node.data = { ...node.data, hProperties: { ...node.data?.hProperties, id } };
     node.children.push({
       type: 'mdxJsxTextElement', name: 'a', children: [{ type: 'text', value: '#' }],

@@ -14,6 +14,10 @@ import { renderToString } from 'preact-render-to-string';
 import { CODE_COMPONENT } from './remark-folio.ts';
 import { ISLAND_COMPONENT, islandProps } from './islands.ts';
 import { MARKER_COMPONENT } from './outline.ts';
+import type { CodeBlockProps } from '@folio/site-template/components/code-block.tsx';
+import { textOf } from '@folio/site-template/components/text-of.ts';
+import { highlightCodeBlock } from './code-block.ts';
+import type { SharedHighlighter } from './highlighter.ts';
 
 /** The default export of a compiled MDX module. */
 export type MdxContent = ComponentType<{ components?: Record<string, unknown> }>;
@@ -58,10 +62,50 @@ function FolioMarker({ m }: { m: string }) {
   return raw(`<!--folio:${m}-->`);
 }
 
+/**
+ * `<CodeBlock>` highlighted like a fence of its language (its code is computed while the page
+ * runs, so it is highlighted here, with the grammars the compiler loaded for the batch); the
+ * template's plain block while the grammar is not loaded.
+ */
+function highlightedCodeBlock(shared: SharedHighlighter, Plain: ComponentType<CodeBlockProps>) {
+  return function CodeBlock(props: CodeBlockProps) {
+    const code = (typeof props.children === 'string' ? props.children : textOf(props.children)).replace(/^\n/, '').replace(/\n$/, '');
+    const pre = highlightCodeBlock(shared, code, props);
+    if (pre === undefined) return h(Plain, props);
+    // The template's block (title, icon, badge, copy button, expand control) with the highlighted code in it.
+    const plain = renderToString(h(Plain, props));
+    const at = plain.indexOf('<pre class="code-plain"');
+    const end = plain.indexOf('</pre>', at);
+    return raw(at < 0 || end < 0 ? plain : plain.slice(0, at) + pre + plain.slice(end + '</pre>'.length));
+  };
+}
+
+const HIGHLIGHTED = Symbol('highlighted');
+
+/**
+ * Makes the template's `<CodeBlock>` highlighted, in place: its `components` map is what pages'
+ * content receives and what their own ESM and snippets bind built-in names from
+ * (component-scope.ts), so both uses highlight. Once per compiler.
+ */
+export function highlightTemplateCodeBlocks(template: Record<string, unknown>, shared: SharedHighlighter): void {
+  const plain = template.CodeBlock as (ComponentType<CodeBlockProps> & { [HIGHLIGHTED]?: true }) | undefined;
+  if (!plain || plain[HIGHLIGHTED]) return;
+  template.CodeBlock = Object.assign(highlightedCodeBlock(shared, plain), { [HIGHLIGHTED]: true });
+}
+
 /** The components pages render with: the template's, plus the internal carriers. */
 export function pageComponents(template: Record<string, unknown>, blocks: CodeBlocks): Record<string, unknown> {
   const CodeHtml = ({ k }: { k: string }) => raw(blocks.get(k));
   return { ...template, [CODE_COMPONENT]: CodeHtml, [MARKER_COMPONENT]: FolioMarker, [ISLAND_COMPONENT]: FolioIsland };
+}
+
+const CODE_BLOCK_LANGUAGE = /<CodeBlock\b[^>]*?\blanguage=["']([\w#+.-]{1,40})["']/g;
+
+/** The languages `<CodeBlock language="…">` tags name in `texts` (a page and the files it imports), to load before rendering. */
+export function codeBlockLanguages(texts: Iterable<string | undefined>): Set<string> {
+  const found = new Set<string>();
+  for (const text of texts) if (text?.includes('<CodeBlock')) for (const m of text.matchAll(CODE_BLOCK_LANGUAGE)) found.add(m[1]);
+  return found;
 }
 
 const UPDATE = /<!--folio:u:(\d+)-->([\s\S]*?)<!--folio:\/u:\1-->/g;

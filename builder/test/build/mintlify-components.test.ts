@@ -43,7 +43,8 @@ t.test('a repository using every Mintlify component and frontmatter key', async 
   t.test('should render CodeBlock with its props, and export it as a fence', async (t) => {
     const html = read('components/code/index.html');
     t.match(html, /<figure class="code-block" data-lang="bash" data-line-numbers><figcaption class="code-title"><svg[^>]*data-icon="terminal"[^]*?<\/svg>install\.sh<\/figcaption>/);
-    t.match(html, '<span class="line">npm install trail</span>\n<span class="line highlighted">npx trail init</span>');
+    t.match(html, /<figure class="code-block" data-lang="bash" data-line-numbers>[^]*?<pre class="shiki[^]*?<span class="line"><span style="[^"]*">npm<\/span>[^]*?<\/span>\n<span class="line highlighted"><span style="[^"]*">npx<\/span>/, 'highlighted as a bash fence is');
+    t.match(html, /<figure class="code-block" data-lang="json" data-wrap>[^]*?<pre class="shiki[^]*?<span style="[^"]*">"name"<\/span>/, 'a CodeBlock in the page itself too');
     t.match(html, /<figure class="code-block" data-lang="json" data-wrap>/);
     t.match(read('components/code.md'), '```json trail.json\n{ "name": "ridge" }\n```');
     t.match(html, /<figure class="code-block prompt"[^]*Plan a two-day hike on the <code>ridge<\/code> trail/, 'inline code in a prompt stays inline');

@@ -40,7 +40,8 @@ export function lineSet(value: unknown): Set<number> {
 /**
  * A code block rendered while the page runs (its code is a string a component computed), in
  * the markup of the page's highlighted fences, so the same copy button, expand control and
- * styles serve it; its text is not highlighted.
+ * styles serve it. This plain form is what the browser's islands render; the builder renders
+ * pages with a highlighting one in its place (builder `compile/render.ts`).
  */
 export function CodeBlock({ language, filename, icon, iconType, lines, wrap, nocopy, expandable, highlight, focus, children }: CodeBlockProps) {
   const code = (typeof children === 'string' ? children : textOf(children)).replace(/^\n/, '').replace(/\n$/, '');
