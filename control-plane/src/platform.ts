@@ -3,7 +3,7 @@
  * HTTP mounted beside it, and the site server. Builder workers run as separate processes (see
  * scripts/src/start.ts): customer MDX never runs in the control plane.
  */
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import { storeFromEnv, type ObjectStore } from '@folio/builder';
 import { beaconHandler } from './analytics/beacon.ts';
@@ -16,6 +16,7 @@ import type { ProjectHooks } from './projects/project-hooks.ts';
 import { ciApi } from './build-api/ci-api.ts';
 import { sweepPublishJournal, usePublishRollback } from './deploy/publish-rollback.ts';
 import { finishInterruptedPushes, SWEEP_EVERY_MS as PUSH_SWEEP_MS } from './git/interrupted-pushes.ts';
+import { runDueSchedules, SCHEDULE_EVERY_MS } from './workflows/workflow-runner.ts';
 import { internalApi } from './build-api/internal-api.ts';
 import { warmProcessStarter } from './git/process-starter.ts';
 import { startWebhookScheduler } from './outgoing-webhooks/deliver.ts';
@@ -149,6 +150,11 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
   sweepPushes();
   const pushSweep = setInterval(sweepPushes, PUSH_SWEEP_MS);
   pushSweep.unref();
+  // Self-updating workflows' schedules (workflows/workflow-runner.ts): each due run is taken by one replica's lease.
+  const scheduleOwner = randomUUID();
+  const runSchedules = () => void runDueSchedules(cp.deps, scheduleOwner).catch(log('workflow schedule failed'));
+  const scheduleTimer = setInterval(runSchedules, SCHEDULE_EVERY_MS);
+  scheduleTimer.unref();
   const webhooks = startWebhookScheduler({
     m: cp.m, now: () => cp.deps.now(), onError: log('outgoing webhook delivery failed'),
     allowHosts: () => services.fetchAllowHosts,
@@ -184,15 +190,15 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
     onServed: recordServed(analytics, env.TRUST_PROXY),
     beforeSites: tls?.beforeSites,
     globalFiles: fs.existsSync(schemaPath) ? { '/docs.schema.json': { body: fs.readFileSync(schemaPath), contentType: 'application/schema+json' } } : {},
-  }).catch(async (err: unknown) => { clearInterval(journalSweep); clearInterval(pushSweep); unwatch(); stopWarming(); await webhooks.stop(); await cp.close(); throw err; });
-  await tls?.start(site.handle).catch(async (err: unknown) => { clearInterval(journalSweep); clearInterval(pushSweep); unwatch(); stopWarming(); await webhooks.stop(); await site.close(); await cp.close(); throw err; });
+  }).catch(async (err: unknown) => { clearInterval(journalSweep); clearInterval(pushSweep); clearInterval(scheduleTimer); unwatch(); stopWarming(); await webhooks.stop(); await cp.close(); throw err; });
+  await tls?.start(site.handle).catch(async (err: unknown) => { clearInterval(journalSweep); clearInterval(pushSweep); clearInterval(scheduleTimer); unwatch(); stopWarming(); await webhooks.stop(); await site.close(); await cp.close(); throw err; });
   // SITE_PORT=0 takes a free port: the default site URLs (API, webhooks, logs) name the one it got.
   if (env.SITE_URL_TEMPLATE === undefined && env.SITE_PORT === 0) env.siteUrlTemplate = cp.deps.env.siteUrlTemplate = `http://{slug}.${env.SITES_DOMAIN}:${site.port}`;
   return {
     cp, site, store, workerSecret, internalUrl, analytics, webhooks, assistantIndex, tls,
     async close() {
       await tls?.close();
-      clearInterval(journalSweep); clearInterval(pushSweep);
+      clearInterval(journalSweep); clearInterval(pushSweep); clearInterval(scheduleTimer);
       unwatch();
       stopWarming();
       await webhooks.stop();

@@ -55,7 +55,12 @@ export const agentRunSchema = new Schema({
   finished_at: { type: Date, default: null },
   /** The self-updating workflow that started the run (its credits are ledgered as `workflow`); null: a writer did. */
   workflow_id: { type: String, default: null },
+  /** A workflow run's trigger: `push` (with the code commits), `schedule` or `call`. */
+  trigger: { type: Schema.Types.Mixed, default: null },
+  /** A workflow run in `direct` mode: the merge of its branch into production (commit, or why not). */
+  published_commit: { type: String, default: null },
 }, { versionKey: false });
+agentRunSchema.index({ workflow_id: 1, created_at: -1 });
 agentRunSchema.index({ project_id: 1, created_at: -1 });
 
 export interface AgentStep { n: number; kind: 'tool' | 'message' | 'commit'; tool: string | null; args: unknown; ok: boolean; summary: string; at: Date }
@@ -65,6 +70,7 @@ export interface AgentRun {
   branch: string; base_commit: string | null; steps: AgentStep[]; writes: AgentWrite[]; max_steps: number; max_credits: number;
   credits: number; tokens: number; commit: string | null; deployment_id: string | null; preview_url: string | null; diff: string | null;
   cancel_requested: boolean; created_at: Date; finished_at: Date | null; workflow_id?: string | null;
+  trigger?: { kind: string; source_project_id?: string; before?: string | null; after?: string } | null; published_commit?: string | null;
 }
 
 export function agentRunModel(m: Models): Model<AgentRun> {

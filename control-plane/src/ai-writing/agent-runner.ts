@@ -78,14 +78,18 @@ async function waitForDeployment(deps: Deps, id: string, signal: AbortSignal): P
   }
 }
 
-export interface RunInput { run: AgentRun; project: RepoProject; config: ModelConfig; by: Publisher }
+export interface RunInput {
+  run: AgentRun; project: RepoProject; config: ModelConfig; by: Publisher;
+  /** Called once the run has ended and been recorded (a workflow publishes from here). */
+  onEnd?: (status: RunStatus) => Promise<void>;
+}
 
 /** Starts the loop in the background; the run document is already created. */
 export function startRun(deps: Deps, input: RunInput): void {
   void loop(deps, input).catch((err) => console.error('writing agent run failed', err));
 }
 
-async function loop(deps: Deps, { run, project, config, by }: RunInput): Promise<void> {
+async function loop(deps: Deps, { run, project, config, by, onEnd }: RunInput): Promise<void> {
   const runs = agentRunModel(deps.m);
   const abort = new AbortController();
   active.set(run._id, abort);
@@ -181,8 +185,9 @@ async function loop(deps: Deps, { run, project, config, by }: RunInput): Promise
   active.delete(run._id);
   await recordAudit(deps, {
     orgId: run.org_id, actorUserId: run.user_id, action: 'agent_run.finished', target: { type: 'project', id: project._id, name: project.slug },
-    details: { run_id: run._id, status, steps: n, credits, branch: run.branch, files: writes.size },
+    details: { run_id: run._id, status, steps: n, credits, branch: run.branch, files: writes.size, ...(run.workflow_id ? { workflow_id: run.workflow_id } : {}) },
   });
+  if (onEnd) await onEnd(status).catch((err) => console.error('writing agent run end hook failed', err));
   runEvents.emit(`run:${run._id}`, { type: 'end' });
 }
 

@@ -7,6 +7,7 @@ import Router from '@koa/router';
 import { registerAiSettingsRoutes } from './ai-settings-routes.ts';
 import { registerInlineAiRoutes } from './inline-ai-routes.ts';
 import { registerAgentRoutes } from './agent-routes.ts';
+import { registerWorkflowRoutes } from './workflow-routes.ts';
 import type Koa from 'koa';
 import { z } from 'zod';
 import { unauthorized } from '../errors.ts';
@@ -72,6 +73,7 @@ export function buildDashboardRouter(deps: Deps, opts: DashboardApiOptions = {})
   registerEditorRoutes(router, deps);
   registerInlineAiRoutes(router, deps);
   registerAgentRoutes(router, deps);
+  registerWorkflowRoutes(router, deps);
   for (const register of opts.modules ?? []) register(router, deps);
   router.add(defineDashboardRoute({
     method: 'get', path: '/openapi.json', operationId: 'dashboardOpenApi', summary: 'This internal API\'s OpenAPI 3.1 description', auth: 'public',

@@ -18,6 +18,7 @@ export const AUDIT_ACTIONS = [
   'sso.signed_in', 'sso.sign_in_failed', 'sso.member_provisioned', 'session.break_glass',
   'ai_model.set', 'ai_model.removed',
   'agent_run.started', 'agent_run.finished',
+  'workflow.created', 'workflow.updated', 'workflow.deleted', 'workflow_run.started', 'workflow_run.published',
   'editor.published', 'editor.merged',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
