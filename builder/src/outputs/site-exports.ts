@@ -1,6 +1,6 @@
 /**
  * Every site-wide text output except shells and search: Markdown exports, llms.txt,
- * llms-full.txt, feeds, sitemap, robots.txt and the redirects manifest. Pure: cached per-page
+ * llms-full.txt (without `hidden: true` pages), feeds, sitemap, robots.txt and the redirects manifest. Pure: cached per-page
  * results and the configuration in, files out; the pipeline uploads those whose bytes changed.
  */
 import type { NavItem, SiteConfig } from '@folio/site-template/shared/types.ts';
@@ -15,8 +15,8 @@ import { feedKey, markdownKey } from './site-paths.ts';
 import { robotsTxt, sitemapXml } from './sitemap.ts';
 import { sameJson } from '../cache/bucketed-map.ts';
 
-/** The page fields a page's own exports read. */
-export type ExportPage = Pick<CompiledPage, 'urlPath' | 'title' | 'description' | 'markdown' | 'updates' | 'seo'>;
+/** The page fields a page's own exports read (`hidden` only the site-wide ones: see `llmsSets`). */
+export type ExportPage = Pick<CompiledPage, 'urlPath' | 'title' | 'description' | 'markdown' | 'updates' | 'seo' | 'hidden'>;
 
 /** The page fields the site-wide exports read: the Markdown may be trimmed bytes (see `LlmsPage`). */
 export type SiteWidePage = Omit<ExportPage, 'markdown'> & Pick<LlmsPage, 'markdown'>;
@@ -145,8 +145,13 @@ export function siteWideKeys(dimensions?: DimensionNav): string[] {
   return [SITE_FEED_KEY, ...llms, 'sitemap.xml', 'robots.txt', REDIRECTS_KEY];
 }
 
-/** Prefix, pages and sidebar of each `llms.txt`: one for the site, or one per language and version. */
-function llmsSets(pages: readonly SiteWidePage[], nav: readonly NavItem[] | undefined, dimensions: DimensionNav | undefined): [string, LlmsEntry[], readonly NavItem[] | undefined][] {
+/**
+ * Prefix, pages and sidebar of each `llms.txt`: one for the site, or one per language and version.
+ * Pages with `hidden: true` are left out (and so are their fallbacks), as Mintlify leaves them out
+ * of its AI context: built and reachable by their URL and `.md` export, not listed.
+ */
+function llmsSets(all: readonly SiteWidePage[], nav: readonly NavItem[] | undefined, dimensions: DimensionNav | undefined): [string, LlmsEntry[], readonly NavItem[] | undefined][] {
+  const pages = all.some((p) => p.hidden) ? all.filter((p) => !p.hidden) : all;
   if (!dimensions) return [['', [...pages], nav]];
   const { dims } = dimensions;
   const byUrl = new Map(pages.map((p) => [p.urlPath, p]));

@@ -31,8 +31,8 @@ export async function makeExports(ctx: BuildContext, plan: BuildPlan, site: Site
   const markdown = await llms.finish(ordered, load);
   // The fields the site-wide files read, not a copy of each summary (10,000 of ~20 fields each).
   const exportPages: SiteWidePage[] = ordered.map((r) => {
-    const { urlPath, title, description, updates, seo } = r.summary;
-    return { urlPath, title, description, updates, seo, markdown: markdown.get(contentKey(r))! };
+    const { urlPath, title, description, updates, seo, hidden } = r.summary;
+    return { urlPath, title, description, updates, seo, ...(hidden ? { hidden } : {}), markdown: markdown.get(contentKey(r))! };
   });
   const siteWide = siteWideExports(exportPages, config, {
     nav, moved: moves, ...(dimensions ? { dimensions } : {}), alloc: (size: number) => llms.memory.scratch(size),

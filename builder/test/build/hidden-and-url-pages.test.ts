@@ -10,7 +10,7 @@ import { makeRepo, tempDir } from '../helpers/git-repo.ts';
 t.teardown(closePagefind);
 
 // Mintlify's page frontmatter, as its documentation describes it: `hidden: true` keeps a page
-// out of the navigation (and search, sitemap) while it is still built; `url` makes the page's
+// out of the navigation (and search, sitemap, llms.txt) while it is still built; `url` makes the page's
 // sidebar entry a link to another site.
 t.test('hidden: true and url: pages', async (t) => {
   const compiler = await createCompiler();
@@ -34,6 +34,13 @@ t.test('hidden: true and url: pages', async (t) => {
     t.notMatch(sidebar, 'Secret page');
     t.notMatch(read('sitemap.xml'), '/secret');
     t.match(read('secret/index.html'), '<meta name="robots" content="noindex');
+  });
+
+  t.test('should leave a hidden page out of llms.txt and llms-full.txt, keeping its Markdown export', async (t) => {
+    t.notMatch(read('llms.txt'), 'Secret page');
+    t.notMatch(read('llms-full.txt'), 'Only by its address.');
+    t.match(read('llms.txt'), '[Home](https://hidden.example/index.md)');
+    t.match(read('secret.md'), 'Only by its address.');
   });
 
   t.test('should make a url: page\'s sidebar entry a link to that site, in a new tab', async (t) => {

@@ -39,6 +39,20 @@ t.test('site exports', async (t) => {
     t.same(siteWideExports(asBytes, site, { nav }).get('llms-full.txt'), siteWideExports(pages, site, { nav }).get('llms-full.txt'));
   });
 
+  t.test('should leave hidden: true pages out of llms.txt and llms-full.txt, and keep their own exports', async (t) => {
+    const withHidden = pages.map((page, i) => (i === 0 ? { ...page, hidden: true as const } : page));
+    const files = siteWideExports(withHidden, site, { nav });
+    const llms = String(files.get('llms.txt'));
+    const full = String(files.get('llms-full.txt'));
+    t.notMatch(llms, '/guides/install', 'not listed in llms.txt');
+    t.notMatch(full, 'npm i acme', 'its Markdown is not in llms-full.txt');
+    t.match(llms, '[Welcome](https://acme.docs.example/docs/index.md)', 'the other pages still are');
+    t.match(full, 'Hello.');
+    t.same(pageExports(withHidden[0], site).map(([key]) => key), ['guides/install.md', 'guides/install/rss.xml'], 'its own Markdown export is still made');
+    t.equal(llms, llmsTxt(pages.slice(1), site, nav), 'as if the page were not there');
+    t.equal(String(siteWideExports(pages, site, { nav }).get('llms.txt')), llmsTxt(pages, site, nav), 'listed again once no longer hidden');
+  });
+
   t.test('should make the feed, the sitemap and llms.txt again whenever a field they read changes, build after build', async (t) => {
     const made = (list: typeof pages, config = site, order = nav) => {
       const files = siteWideExports(list, config, { nav: order });
