@@ -19,6 +19,7 @@ import { DeploymentsPage } from './pages/deployments.tsx';
 import { DomainsPage } from './pages/domains.tsx';
 import { EditorPage } from './pages/editor.tsx';
 import { AgentPage } from './pages/agent.tsx';
+import { WorkflowsPage } from './pages/workflows.tsx';
 import { GithubPage, GithubSetupPage } from './pages/github.tsx';
 import { MembersPage } from './pages/members.tsx';
 import { NewProjectPage } from './pages/project-new.tsx';
@@ -43,6 +44,7 @@ const ROUTES: Route[] = [
   ['/projects/:id/editor', 'Editor', (p) => <EditorPage id={p.id} />],
   ['/projects/:id/editor/*path', 'Editor', (p) => <EditorPage id={p.id} path={p.path} />],
   ['/projects/:id/agent', 'Writing agent', (p) => <AgentPage id={p.id} />],
+  ['/projects/:id/workflows', 'Workflows', (p) => <WorkflowsPage id={p.id} />],
   ['/settings/api-keys', 'API keys', () => <ApiKeysPage />],
   ['/settings/members', 'Members', () => <MembersPage />],
   ['/settings/roles', 'Roles', () => <RolesPage />],

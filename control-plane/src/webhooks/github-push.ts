@@ -5,12 +5,14 @@
  */
 import type { Models } from '../db/models/index.ts';
 import { enqueueDeployment } from '../deploy/queue.ts';
+import { onCodePush } from '../workflows/workflow-runner.ts';
 import type { Deps } from '../http/route.ts';
 import { deletePreview, previewsAllowed, queuePreview } from '../previews/previews.ts';
 
 /** The fields of a push payload this module reads. */
 export interface PushPayload {
   ref?: unknown;
+  before?: unknown;
   after?: unknown;
   deleted?: unknown;
   repository?: { id?: unknown; full_name?: unknown } | null;
@@ -84,6 +86,9 @@ export async function handlePush(deps: Deps, payload: PushPayload): Promise<Push
     if (await alreadyHandled(m, p._id, after)) continue;
     const d = await enqueueDeployment(m, p._id, { commitSha: after, trigger: 'webhook' }, deps.now());
     deployments.push(d._id);
+    // Self-updating workflows whose code repository this is (workflows/workflow-runner.ts); never waited for.
+    const before = typeof payload.before === 'string' && SHA.test(payload.before) ? new Map([[branch, payload.before]]) : new Map<string, string>();
+    void onCodePush(deps, p, before, new Map([[branch, after]])).catch((err) => console.error('workflow push trigger failed', err));
   }
   for (const p of previewing) {
     const label = (await m.Preview.findOne({ project_id: p._id, branch, status: 'active' }, { label: 1 }).lean())?.label;

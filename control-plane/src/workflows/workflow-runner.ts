@@ -7,8 +7,10 @@
  * never the production branch); in `direct` mode the branch is merged into production when the
  * run finishes cleanly, like a writer pressing Merge.
  *
- * - Push: {@link onCodePush} runs after every push to a managed repository (and the platform's own
- *   commits); workflows whose source is that project and branch start a run.
+ * - Push: {@link onCodePush} runs after every push to a managed repository on the platform's Git
+ *   host (and the platform's own commits), and after a verified GitHub push webhook that deploys
+ *   a project connected to the customer's repository; workflows whose source is that project and
+ *   branch start a run.
  * - Schedule: {@link runDueSchedules} takes each due workflow with one conditional update on it
  *   (its lease and next due time set together), so of several control-plane processes sharing
  *   the database exactly one starts each due run.
@@ -47,7 +49,8 @@ export type Trigger =
 export async function pushDiff(deps: Deps, sourceProjectId: string, before: string | null, after: string): Promise<string> {
   const source = await deps.m.Project.findById(sourceProjectId).lean();
   if (!source) return '';
-  const gitdir = await localRepoDir(deps, source);
+  // A repository on the customer's GitHub is read from its mirror, fetched now so it has the pushed commits.
+  const gitdir = await localRepoDir(deps, source, { fresh: Boolean(source.github_repo) });
   const from = before && !ZERO.test(before) ? before : EMPTY_TREE;
   const out = await runGit(['--git-dir', gitdir, 'diff', '--no-color', '--no-ext-diff', from, after], { allowFail: true });
   const text = out.stdout.toString('utf8');

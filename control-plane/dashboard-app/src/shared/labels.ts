@@ -38,7 +38,7 @@ export const FEATURE_LABELS: Record<string, FeatureLabel> = {
   audit_log: { label: 'Audit log', description: 'Who changed what, and when.', available: true },
   white_labeling: { label: 'White labeling', description: 'No Folio branding on your site.', available: true },
   custom_roles: { label: 'Custom roles', description: 'Roles with exactly the permissions you choose.', available: true },
-  self_updating_workflows: { label: 'Self-updating docs', description: 'Workflows that keep pages current with your code.', available: false },
+  self_updating_workflows: { label: 'Self-updating docs', description: 'Workflows that run the writing agent when your code is pushed, on a schedule or on demand, ending in a review branch or publishing directly.', available: true },
 };
 
 /** Plan names by id. */

@@ -52,8 +52,8 @@ export function Layout({ path, children }: { path: string; children: ComponentCh
 }
 
 /** Tabs of one project's pages. */
-export function ProjectTabs({ id, name, current }: { id: string; name: string; current: 'settings' | 'deployments' | 'domains' | 'analytics' | 'editor' | 'agent' }) {
-  const tabs = [['editor', 'Editor'], ['agent', 'Writing agent'], ['deployments', 'Deployments'], ['domains', 'Custom domains'], ['analytics', 'Analytics'], ['settings', 'Settings']] as const;
+export function ProjectTabs({ id, name, current }: { id: string; name: string; current: 'settings' | 'deployments' | 'domains' | 'analytics' | 'editor' | 'agent' | 'workflows' }) {
+  const tabs = [['editor', 'Editor'], ['agent', 'Writing agent'], ['workflows', 'Workflows'], ['deployments', 'Deployments'], ['domains', 'Custom domains'], ['analytics', 'Analytics'], ['settings', 'Settings']] as const;
   return (
     <>
       <p class="crumbs"><a href="/projects">Projects</a> / <span>{name}</span></p>
