@@ -95,6 +95,8 @@ export function EditorPage({ id, path }: { id: string; path?: string }) {
   /** Bumped to read the shown file again (after a discard or a publish). */
   const [generation, setGeneration] = useState(0);
   const [editingNow, setEditingNow] = useState<Record<string, string[]>>({});
+  /** A file was opened through the collaboration socket, so presence can be followed too. */
+  const [collabUp, setCollabUp] = useState(false);
   const current = useRef<string | undefined>(undefined);
   current.current = path;
 
@@ -168,6 +170,7 @@ export function EditorPage({ id, path }: { id: string; path?: string }) {
           entry.collab = c;
           extra.push(c.extension);
           live = true;
+          setCollabUp(true);
           if (c.readOnly) {
             editingBy = c.editingBy ?? [];
             readOnly = editingText(editingBy);
@@ -324,7 +327,7 @@ export function EditorPage({ id, path }: { id: string; path?: string }) {
       {message && <Notice tone="success">{message}</Notice>}
       <ErrorNotice error={actionError ?? tree.error} />
       {dialog === 'drafts' && <DraftsPanel api={api} canEdit={canEdit} version={draftsVersion} onDiscarded={(paths) => { forget(paths); void reloadTree(); setGeneration((g) => g + 1); }} />}
-      {canEdit && mods.data?.collab?.useEditingNow && <Presence mod={mods.data.collab} projectId={id} me={session.user} onChange={setEditingNow} />}
+      {canEdit && collabUp && mods.data?.collab?.useEditingNow && <Presence mod={mods.data.collab} projectId={id} me={session.user} onChange={setEditingNow} />}
       <div class="editor-columns">
         <aside class="editor-files">
           {tree.data ? <FileTree projectId={id} files={files} current={path} editing={editingNow} selectedFolder={selectedFolder} onSelectFolder={setSelectedFolder} /> : !tree.error && <Loading />}
