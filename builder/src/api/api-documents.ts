@@ -1,7 +1,7 @@
 /**
  * The generated API reference pages of every document the site names: `api.openapi` and each
  * navigation `openapi` key (tabs, groups, anchors, versions…), as Mintlify reads them: each
- * document's operations are pages (`api-pages.ts`), and a group whose `openapi` names a document
+ * document's operations are pages (`api-pages.ts`), and each channel of a navigation `asyncapi` key's document, and a group whose `openapi` names a document
  * lists that document's pages (nav/build-nav.ts). A document named twice is read once; a page
  * URL an earlier document (or an MDX page) already has is left to it.
  */
@@ -26,17 +26,18 @@ export interface DocumentsPagesInput extends Omit<ApiPagesOptions, 'source' | 'c
  *
  * @throws BuilderError `invalid_openapi` when a document cannot be found or read.
  */
-export async function documentsPages(documents: readonly string[], input: DocumentsPagesInput): Promise<ApiPagesResult | undefined> {
+export async function documentsPages(documents: readonly string[], input: DocumentsPagesInput, asyncapi: readonly string[] = []): Promise<ApiPagesResult | undefined> {
   const { snapshot, contentRoot, fetchUrl, sources, records, ...options } = input;
   const taken = new Set(options.taken);
   const read = new Set<string>();
   const results: ApiPagesResult[] = [];
-  for (const written of documents) {
-    const source = await specSource(written, snapshot, fetchUrl, contentRoot);
+  const all = [...documents.map((written) => ({ written, kind: 'openapi' as const })), ...asyncapi.map((written) => ({ written, kind: 'asyncapi' as const }))];
+  for (const { written, kind } of all) {
+    const source = { ...await specSource(written, snapshot, fetchUrl, contentRoot), kind };
     if (read.has(source.name)) continue;
     read.add(source.name);
     // An operation an MDX page documents (`openapi:` frontmatter) is that page's alone.
-    const claimed = await claimedOperations({ sources, records, snapshot, contentRoot, document: source.name });
+    const claimed = kind === 'asyncapi' ? new Set<string>() : await claimedOperations({ sources, records, snapshot, contentRoot, document: source.name });
     const result = await apiPages({ ...options, source, taken: new Set(taken), claimed });
     for (const r of result.records) taken.add(r.summary.urlPath);
     results.push(result);

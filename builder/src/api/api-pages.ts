@@ -9,7 +9,7 @@
  * so while the document is unchanged a build reads that list and the summaries it already has,
  * and generates nothing.
  */
-import { renderApiOperation, TEMPLATE_VERSION } from '@folio/site-template';
+import { renderApiChannel, renderApiOperation, TEMPLATE_VERSION } from '@folio/site-template';
 import type { ApiOperationView } from '@folio/site-template/shared/api-types.ts';
 import { slugify } from '@folio/site-template/node/urls.ts';
 import type { PageCache } from '../cache/page-cache.ts';
@@ -20,7 +20,8 @@ import { limitConcurrency } from '../store/limit-concurrency.ts';
 import type { ObjectStore } from '../store/object-store.ts';
 import type { CompiledPage, PageFailure } from '../types.ts';
 import { userError } from '../errors.ts';
-import { apiMarkdown } from './api-markdown.ts';
+import { apiMarkdown, channelMarkdown } from './api-markdown.ts';
+import { channelLabels, channelViewOf } from './channel-view.ts';
 import { applySettings, type ApiSettings } from './api-settings.ts';
 import { operationEntries } from './api-view.ts';
 import { sha256 } from '../sha256.ts';
@@ -56,6 +57,8 @@ export interface ApiSpecSource {
   /** Blob id of a repository file, or sha256 of a fetched document's bytes. */
   id: string;
   read(): Promise<string>;
+  /** An AsyncAPI document (a navigation `asyncapi` key): a page per channel; default OpenAPI, a page per operation. */
+  kind?: 'openapi' | 'asyncapi';
 }
 
 /** Options of {@link apiPages}. */
@@ -139,6 +142,49 @@ export function apiPage(written: ApiOperationView, specName: string, urlPath: st
 }
 
 /**
+ * One page per channel of an AsyncAPI document (a navigation `asyncapi` key), at
+ * `/api-reference/<channel's first tag, else "channels">/<title, else its key>`, shown with the
+ * channel view of `asyncapi:` pages; `api.operation` is the channel's key.
+ */
+export async function generateChannelPages(text: string, specName: string, settings: ApiSettings = {}): Promise<GeneratedApiPages> {
+  const { readAsyncapi } = await import('./read-asyncapi.ts');
+  const doc = await readAsyncapi(text, specName);
+  const used = new Set<string>();
+  const pages: CompiledPage[] = [];
+  const failures: PageFailure[] = [];
+  const order: string[] = [];
+  for (const id of channelLabels(doc)) {
+    const view = channelViewOf(doc, id);
+    if (!view) continue;
+    const sourcePath = `${specName}#${id}`;
+    order.push(sourcePath);
+    const tags = (doc.channels[id] as { tags?: unknown }).tags;
+    const firstTag = Array.isArray(tags) && tags[0] && typeof tags[0].name === 'string' && tags[0].name.trim() ? tags[0].name.trim() as string : 'Channels';
+    const title = view.title ?? id;
+    const base = `${API_BASE}/${slugify(firstTag)}/${slugify(title) || slugify(view.address) || 'channel'}`;
+    let urlPath = base;
+    for (let n = 2; used.has(urlPath); n++) urlPath = `${base}-${n}`;
+    used.add(urlPath);
+    const page: CompiledPage = {
+      sourcePath, urlPath, title, description: (view.description ?? view.summary ?? view.address).split(/\n\s*\n/)[0].replace(/\s+/g, ' ').slice(0, 300),
+      frontmatter: {}, bodyHtml: renderApiChannel(view, { expanded: settings.expanded }), markdown: channelMarkdown(title, view),
+      toc: ([['parameters', 'Parameters', view.parameters.length], ['servers', 'Servers', view.servers.length], ['operations', 'Operations', view.operations.length], ['messages', 'Messages', 1]] as const)
+        .filter(([, , n]) => n).map(([id, text]) => ({ depth: 2, id, text })),
+      updates: [], rss: false,
+      searchText: [title, view.address, view.description ?? view.summary ?? '', ...view.messages.flatMap((m) => [m.title ?? m.name, ...(m.payload?.fields ?? []).map((f) => `${f.name} ${f.description ?? ''}`)])].join('\n'),
+      api: { operation: id, tag: firstTag, document: specName },
+    };
+    const size = page.bodyHtml.length + page.markdown.length + page.searchText.length;
+    if (size > MAX_API_PAGE_OUTPUT) {
+      failures.push(tooLarge(specName, id, `${(size / 1_000_000).toFixed(1)} M characters of HTML, Markdown and search text; expected at most ${MAX_API_PAGE_OUTPUT / 1_000_000} M`));
+      continue;
+    }
+    pages.push(page);
+  }
+  return { pages, failures, order };
+}
+
+/**
  * One page per operation of a parsed document, URL paths made unique in document order. An
  * operation whose page exceeds a limit (fields listed, or {@link MAX_API_PAGE_OUTPUT}) is a
  * failure naming the document, the operation and what to change; the other pages are made.
@@ -186,7 +232,7 @@ export async function generateApiPages(text: string, specName: string, limits: {
  */
 export async function apiPages(opts: ApiPagesOptions): Promise<ApiPagesResult> {
   const { asyncapi: _asyncapi, ...shaping } = opts.settings ?? {};
-  const setKey = sha256([opts.source.id, opts.source.name, API_PAGES_VERSION, TEMPLATE_VERSION, JSON.stringify(shaping)].join('\n'));
+  const setKey = sha256([opts.source.id, opts.source.name, API_PAGES_VERSION, TEMPLATE_VERSION, JSON.stringify(shaping), ...(opts.source.kind === 'asyncapi' ? ['asyncapi'] : [])].join('\n'));
   const listKey = `api/${setKey}.json.gz`;
   const keep = (records: PageRecord[]) => records.filter((r) => !opts.taken.has(r.summary.urlPath) && !opts.claimed?.has(r.summary.sourcePath));
   const list = await decodeJson<PageList>(await opts.state.get(listKey));
@@ -198,7 +244,9 @@ export async function apiPages(opts: ApiPagesOptions): Promise<ApiPagesResult> {
       return { records, generated: 0, setKey, sourceId: opts.source.id, failures, order: Array.isArray(list.order) ? list.order : list.pages.map((p) => p.sourcePath) };
     }
   }
-  const { pages, failures, order } = await generateApiPages(await opts.source.read(), opts.source.name, {}, opts.settings);
+  const { pages, failures, order } = opts.source.kind === 'asyncapi'
+    ? await generateChannelPages(await opts.source.read(), opts.source.name, opts.settings)
+    : await generateApiPages(await opts.source.read(), opts.source.name, {}, opts.settings);
   const limit = limitConcurrency(16);
   const records = await Promise.all(pages.map((page) => limit(async (): Promise<PageRecord> => {
     const cacheKey = sha256(`${setKey}\n${page.sourcePath}`);

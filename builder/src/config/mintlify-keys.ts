@@ -255,7 +255,7 @@ function emptyEntries(navigation: unknown): string[] {
     const obj = rec(value);
     if (!obj) return;
     const kind = DIVISION_KEYS.find((k) => typeof obj[k] === 'string') ?? (typeof obj.group === 'string' ? 'group' : undefined);
-    if (kind && obj.href === undefined && obj.openapi === undefined && !CHILD_KEYS.some((k) => Array.isArray(obj[k]) && (obj[k] as unknown[]).length > 0)) {
+    if (kind && obj.href === undefined && obj.openapi === undefined && obj.asyncapi === undefined && !CHILD_KEYS.some((k) => Array.isArray(obj[k]) && (obj[k] as unknown[]).length > 0)) {
       const seen = found.get(kind);
       if (seen) seen.more++;
       else found.set(kind, { first: path, more: 0 });

@@ -61,13 +61,14 @@ const navigationGroup = z.strictObject({
   public: publicKey.optional().describe('Its pages are readable without signing in when the site has reader authentication (a page\'s own frontmatter wins)'),
   groups: groupsKey.optional().describe('Reader groups that may read its pages (reader authentication); a page\'s own frontmatter wins'),
   openapi: z.unknown().optional().describe('With empty pages: every API reference page of api.openapi, grouped by tag'),
-  asyncapi: z.unknown().optional().describe('Accepted for Mintlify files; ignored'),
+  asyncapi: z.unknown().optional().describe('With empty pages: a page per channel of that AsyncAPI document'),
   ...unsupported,
   // Mintlify's way: a group with `openapi` and no pages holds the whole API reference. Without
   // either it is only a title (Mintlify accepts it; the build warns, see mintlify-keys.ts).
 }).refine((g) => !(g.public === true && g.groups), { error: 'Unexpected `public: true` together with `groups`; a group is either public or for groups' })
-  .transform(({ public: isPublic, groups, openapi, asyncapi: _a, pages, isDefaultOpen, expanded, directory: _d, graphql: _g, sdk: _s, ...rest }): NavigationGroup => dropUndefined({
+  .transform(({ public: isPublic, groups, openapi, asyncapi, pages, isDefaultOpen, expanded, directory: _d, graphql: _g, sdk: _s, ...rest }): NavigationGroup => dropUndefined({
     ...rest, expanded: expanded ?? isDefaultOpen, pages: pages ?? [], ...(openapi !== undefined ? { openapi: openapiSource(openapi) } : {}),
+    ...(asyncapi !== undefined ? { asyncapi: openapiSource(asyncapi) } : {}),
     ...(groups || isPublic !== undefined ? { access: dropUndefined({ groups: groups && [...new Set(groups)].sort(), public: isPublic }) } : {}),
   }));
 
@@ -104,7 +105,7 @@ function childrenOf(value: Children): { items: NavigationEntry[]; paths: (string
   return { items, paths };
 }
 
-/** The document an `openapi` key names: a path or URL, Mintlify's `{ source }`, the first of a list; `''` otherwise. */
+/** The document an `openapi` (or `asyncapi`) key names: a path or URL, Mintlify's `{ source }`, the first of a list; `''` otherwise. */
 function openapiSource(value: unknown): string {
   const first = Array.isArray(value) ? value[0] : value;
   if (typeof first === 'string') return first;
@@ -150,7 +151,7 @@ function division(kind: DivisionKind): z.ZodType<NavigationDivision, unknown> {
       color: z.unknown().optional().describe('Accepted for Mintlify files; ignored'),
       public: z.boolean().optional().describe('Accepted for Mintlify files; ignored'),
       openapi: z.unknown().optional().describe('Without pages: every API reference page of api.openapi, grouped by tag'),
-      asyncapi: z.unknown().optional().describe('Accepted for Mintlify files; ignored'),
+      asyncapi: z.unknown().optional().describe('Without pages: a page per channel of that AsyncAPI document'),
       searchable,
       directory,
       iconType: text().optional().describe('Accepted for Mintlify files (Font Awesome style); ignored'),
@@ -173,6 +174,7 @@ function division(kind: DivisionKind): z.ZodType<NavigationDivision, unknown> {
         default: v.default as boolean | undefined, tag: v.tag as string | undefined, hidden: v.hidden as boolean | undefined, description: v.description as string | undefined,
         searchable: v.searchable as boolean | undefined,
         ...(v.openapi !== undefined ? { openapi: openapiSource(v.openapi) } : {}),
+        ...(v.asyncapi !== undefined ? { asyncapi: openapiSource(v.asyncapi) } : {}),
         prefix: v.prefix as string | undefined,
       });
     })

@@ -31,6 +31,8 @@ export interface NavigationGroup {
    * with no `pages`, the group lists every generated API reference page, by tag.
    */
   openapi?: string;
+  /** Mintlify's `asyncapi` on a group: with no `pages`, the group lists a page per channel of that AsyncAPI document. */
+  asyncapi?: string;
   /** Who may read its pages (`groups`, `public`), when reader authentication is on (access/). */
   access?: AccessKeys;
 }
@@ -53,6 +55,8 @@ export interface NavigationDivision {
   searchable?: boolean;
   /** Mintlify's `openapi` on a division, as on a group. */
   openapi?: string;
+  /** Mintlify's `asyncapi` on a division, as on a group. */
+  asyncapi?: string;
   /**
    * Languages and versions only: the folder under contentRoot holding the division's pages and
    * the URL segment they are served under (`v2` → `docs/v2/…`, `/v2/…`). Default: the version

@@ -186,7 +186,8 @@ function explicit(config: NavConfig & { navigation: NavigationEntry[] }, pages: 
       }
       if ('division' in entry) {
         if (entry.hidden) return [];
-        const items = entry.openapi && !entry.items.length ? apiTagGroups(pages, entry.openapi, contentRoot) : walk(entry.items, entry.paths, here);
+        const document = entry.openapi || entry.asyncapi;
+        const items = document && !entry.items.length ? apiTagGroups(pages, document, contentRoot) : walk(entry.items, entry.paths, here);
         // A division whose pages all failed is dropped, unless it is a link.
         if (!items.length && entry.href === undefined) return [];
         return [{
@@ -198,7 +199,8 @@ function explicit(config: NavConfig & { navigation: NavigationEntry[] }, pages: 
       }
       if (entry.hidden) return [];
       const root = entry.root !== undefined ? pageAt(entry.root, [...here, 'root']) : undefined;
-      const items = entry.openapi && !entry.pages.length ? apiTagGroups(pages, entry.openapi, contentRoot) : walk(entry.pages, entry.pages.map((_, j) => ['pages', j]), here);
+      const document = entry.openapi || entry.asyncapi;
+      const items = document && !entry.pages.length ? apiTagGroups(pages, document, contentRoot) : walk(entry.pages, entry.pages.map((_, j) => ['pages', j]), here);
       // A group whose pages are all hidden (or failed) shows nothing, as a division does.
       if (!items.length && entry.pages.length > 0 && !root) return [];
       const path = root ? root.urlPath : config.drilldown === true ? firstPage(items) : undefined;

@@ -142,15 +142,16 @@ export async function plan(ctx: BuildContext, snapshot: RepoSnapshot): Promise<B
     }
   })));
   misses.sort();
-  // API reference pages: generated from api.openapi and the navigation's openapi keys, as
-  // Mintlify files name them, only when a document changed.
+  // API reference pages: generated from api.openapi and the navigation's openapi (and asyncapi)
+  // keys, as Mintlify files name them, only when a document changed.
   const documents = [...new Set([config.openapi, ...navigationDocuments(config.navigation)].filter((d): d is string => !!d))];
+  const channels = navigationDocuments(config.navigation, 'asyncapi');
   const api = await documentsPages(documents, {
     snapshot, contentRoot, ...(opts.fetchUrl ? { fetchUrl: opts.fetchUrl } : {}), sources, records,
     cache, state: prefixStore(store, CACHE_PREFIX), summaries: summaries.pages, bodies,
     taken: new Set(sources.map((p) => urlPathFor(p, contentRoot))),
     ...(config.apiSettings ? { settings: config.apiSettings } : {}),
-  });
+  }, channels);
   // An operation whose page is too large fails as a page: its previous version stays live.
   for (const failure of api?.failures ?? []) errors.set(failure.sourcePath, failure);
   // Files with the same bytes (a page kept unchanged in another version's or language's folder)

@@ -370,6 +370,44 @@ t.test('AsyncAPI channel pages', async (t) => {
   t.match(read(out, 'llms-full.txt'), 'Channel `prices/{symbol}`');
 });
 
+t.test('navigation asyncapi keys make a page per channel', async (t) => {
+  const dir = tempDir();
+  makeRepo(dir, {
+    'docs.json': JSON.stringify({
+      name: 'Events', navigation: {
+        tabs: [
+          { tab: 'Guides', groups: [{ group: 'Start', pages: ['index'] }, { group: 'Price feed', asyncapi: '/feeds/prices.json' }] },
+          { tab: 'Chat', asyncapi: 'asyncapi.yaml' },
+        ],
+      },
+    }),
+    'asyncapi.yaml': ASYNC_V3,
+    'feeds/prices.json': ASYNC_V2,
+    'index.mdx': page('title: Home', 'Welcome.\n'),
+  });
+  const out = tempDir();
+  const result = await build({ source: { kind: 'dir', dir }, store: createLocalDirStore(out), siteUrl: 'https://events.example', year: 2026 });
+  t.same(result.errors, []);
+  t.same(result.warnings, [], 'the asyncapi keys are read, not ignored');
+  t.equal(result.pagesSuccess, 3, 'the home page and one page per channel');
+
+  const room = read(out, 'api-reference/channels/chat-room/index.html');
+  t.match(room, '<title>Chat room');
+  t.match(room, '<code class="api-path">/rooms/{roomId}</code>');
+  t.match(room, '<code>receive</code> <strong>receiveSaid</strong>: Messages as they are said');
+  t.match(room, 'What was said', 'the payload\'s fields');
+  t.match(read(out, 'api-reference/channels/chat-room.md'), 'Channel `/rooms/{roomId}`');
+  const prices = fs.readdirSync(path.join(out, 'api-reference/channels')).filter((name) => name.startsWith('prices'));
+  t.same(prices.filter((name) => !name.endsWith('.md')), ['prices-symbol'], 'the 2.x channel, named by its key');
+  t.match(read(out, 'api-reference/channels/prices-symbol/index.html'), '<code>subscribe</code>');
+  t.match(read(out, 'llms-full.txt'), 'Channel `prices/{symbol}`');
+
+  const home = read(out, 'index.html');
+  t.match(home, 'href="/api-reference/channels/prices-symbol"', 'the group lists its document\'s channel');
+  t.notMatch(home.slice(home.indexOf('class="sidebar-nav"'), home.indexOf('</nav>', home.indexOf('class="sidebar-nav"'))), 'chat-room', 'the other document\'s channel is in its own tab');
+  t.match(room, 'href="/api-reference/channels/chat-room"', 'the tab lists its channel');
+});
+
 t.test('a docs.json in a folder names documents of that folder', async (t) => {
   const dir = tempDir();
   makeRepo(dir, {
