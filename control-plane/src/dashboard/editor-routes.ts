@@ -17,7 +17,7 @@ import { findOwnProject } from '../projects/own-project.ts';
 import { getDraft, listDrafts, saveDraft, type DraftRecord } from '../editor/drafts.ts';
 import { assertRoomFor, deleteFiles, discardFiles, moveFiles, storeAsset } from '../editor/operations.ts';
 import { pageIndex } from '../editor/page-index.ts';
-import { editorPath, isTextPath } from '../editor/paths.ts';
+import { editorPath, fileKind, isTextPath } from '../editor/paths.ts';
 import { readRepoFile } from '../editor/repo-files.ts';
 import { currentContent, currentText, loadWorkspace, type WorkspaceFile } from '../editor/workspace.ts';
 import { registerEditorPreviewRoutes } from './editor-preview-routes.ts';
@@ -103,7 +103,7 @@ export function registerEditorRoutes(router: DashboardRouter, deps: Deps): void 
       const who = draft ? await people(deps, [draft.updated_by]) : undefined;
       return {
         body: {
-          path, kind: f?.kind ?? 'other', encoding: text ? 'utf8' : 'base64', content, base_commit: baseCommit,
+          path, kind: f?.kind ?? fileKind(path), encoding: text ? 'utf8' : 'base64', content, base_commit: baseCommit,
           base_content: base ? base.toString(text ? 'utf8' : 'base64') : null,
           draft: draft ? { revision: draft.revision, updated_by: who!.get(draft.updated_by)!, updated_at: draft.updated_at.toISOString() } : null,
         },
