@@ -27,11 +27,21 @@ function listFiles(dir: string): string[] {
 /** Hash of everything that shapes the output: sources, page, configs, and the versions of the libraries bundled. */
 export function dashboardVersion(): string {
   const hash = createHash('sha256');
-  const files = [...listFiles(join(APP_ROOT, 'src')), ...['index.html', 'vite.config.ts', 'tsconfig.json'].map((f) => join(APP_ROOT, f))];
+  const files = [...listFiles(join(APP_ROOT, 'src')), ...['index.html', 'vite.config.ts', 'tsconfig.json', ...SHARED_SOURCES].map((f) => join(APP_ROOT, f))];
   for (const file of files) hash.update(relative(APP_ROOT, file)).update('\0').update(readFileSync(file)).update('\0');
   for (const lib of BUNDLED) hash.update(lib).update(libraryVersion(lib));
   return hash.digest('hex').slice(0, 16);
 }
+
+/**
+ * Files outside the app that the editor bundles: the template's component catalogue and icon
+ * names (completion, the slash menu) and the configuration's JSON schema (docs.json completion).
+ */
+const SHARED_SOURCES = [
+  '../../site-template/src/shared/component-catalogue.ts',
+  '../../site-template/src/shared/icon-names.ts',
+  '../../builder/schema/docs.schema.json',
+];
 
 /** The libraries the app bundles (and Vite, which bundles them): a new version of any is a new build. */
 const BUNDLED = [

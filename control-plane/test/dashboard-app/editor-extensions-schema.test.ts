@@ -86,3 +86,13 @@ t.test('MDX cursor context', async (t) => {
     ]);
   });
 });
+
+t.test('asset names of dropped and pasted images', async (t) => {
+  const { assetName } = await import('../../dashboard-app/src/editor/extensions/asset-name.ts');
+  t.equal(assetName({ name: 'Install screen 2.png', type: 'image/png' }), 'install-screen-2.png', 'spaces and capitals, as screenshots are named');
+  t.equal(assetName({ name: 'Café déjà vu.JPG', type: 'image/jpeg' }), 'cafe-deja-vu.jpg', 'accents dropped');
+  t.equal(assetName({ name: 'diagram_v1.2-final.svg', type: 'image/svg+xml' }), 'diagram_v1-2-final.svg', 'only the last dot starts the extension');
+  t.equal(assetName({ name: '', type: 'image/png' }), 'pasted-image.png', 'a pasted image without a name');
+  t.equal(assetName({ name: '屏幕截图.png', type: 'image/png' }), 'pasted-image.png', 'a name with nothing left');
+  t.equal(assetName({ name: '.hidden', type: 'image/webp' }), 'hidden');
+});

@@ -9,6 +9,7 @@
 import { StateEffect, StateField, type Extension } from '@codemirror/state';
 import { EditorView, showPanel, type Panel } from '@codemirror/view';
 import type { ExtensionsApi } from './api.ts';
+import { assetName } from './asset-name.ts';
 
 /** Where pending uploads go, by id; positions follow the document's changes. */
 const addPending = StateEffect.define<{ id: number; pos: number }>();
@@ -69,6 +70,7 @@ export function altText(name: string): string {
 
 let nextId = 1;
 
+
 /** Uploads `files` (images only) and inserts each reference at `pos`, in order. */
 async function upload(view: EditorView, api: ExtensionsApi, files: File[], pos: number): Promise<void> {
   for (const file of files) {
@@ -79,7 +81,7 @@ async function upload(view: EditorView, api: ExtensionsApi, files: File[], pos: 
     const id = nextId++;
     view.dispatch({ effects: addPending.of({ id, pos }) });
     try {
-      const stored = await api.uploadAsset({ name: file.name || `pasted-image.${file.type.split('/')[1]?.replace(/\W.*$/, '') || 'png'}`, content_base64: await base64(file) });
+      const stored = await api.uploadAsset({ name: assetName(file), content_base64: await base64(file) });
       const at = view.state.field(pending).get(id) ?? pos;
       const insert = `![${altText(file.name || 'image')}](${stored.url})`;
       view.dispatch({
