@@ -1,5 +1,6 @@
 import t from 'tap';
 import { saveSettings } from '../../src/ai-settings/model-settings.ts';
+import { estimateCredits, holdCredits } from '../../src/ai-writing/credits.ts';
 import { usageLedgerModel } from '../../src/ai-writing/usage-ledger.ts';
 import { parseEnv } from '../../src/env.ts';
 import { startTestApi } from '../helpers/api.ts';
@@ -105,5 +106,26 @@ t.test('agent credits: the usage ledger, the month\'s overage, and no overspendi
     t.ok(ok.length >= 5 && ok.length <= 10, `${ok.length} calls fit in the 10 credits left`);
     const e = await entitlements(ent.key);
     t.same(e.body.features.agent_credits_monthly.quota, 1_000, 'the custom cap is what the resolver reports');
+  });
+
+  t.test('should never take a custom cap past its limit with 50 concurrent agent steps that use more than they reserved', async (t) => {
+    const ent = await setup('enterprise');
+    await api.cp.m.Organization.updateOne({ _id: ent.orgId }, { $set: { agent_credits_cap: 500 } });
+    await api.cp.m.UsageCounter.create({ org_id: ent.orgId, feature: 'agent_credits_monthly', period_start: new Date(Date.UTC(api.clock.now.getUTCFullYear(), api.clock.now.getUTCMonth(), 1)), used: 470, overage: 0 });
+    // An agent step reserves what it sends plus its 4,000-token answer (5 credits here) and then
+    // reports between 1,000 and 9,000 tokens: some use less than they reserved, some more.
+    const outcomes = await Promise.all(Array.from({ length: 50 }, async (_, i) => {
+      const hold = await holdCredits(api.cp.deps, ent.orgId, { projectId: ent.project.id, feature: 'writing_agent', runId: `run-${i}` }, estimateCredits(2_000, 4_000)).catch((e) => e);
+      if (!('settle' in hold)) return { refused: hold.code as string, charged: 0 };
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 20));
+      return { refused: null, charged: await hold.settle(1_000 + (i % 9) * 1_000) };
+    }));
+    const c = await counter(ent.orgId);
+    t.ok(c!.used <= 500, `the counter stays within the cap (${c!.used})`);
+    t.ok(outcomes.filter((o) => o.refused).every((o) => o.refused === 'quota_exceeded'), 'the others are refused with the quota code');
+    t.equal(c!.used - 470, outcomes.reduce((n, o) => n + o.charged, 0), 'the counter holds exactly what the steps were charged');
+    const lines = await ledger.find({ org_id: ent.orgId }).lean();
+    t.same([lines.length, lines.every((l) => l.feature === 'writing_agent')], [outcomes.filter((o) => !o.refused).length, true]);
+    t.equal(lines.reduce((n, l) => n + l.credits, 0), c!.used - 470, 'the ledger adds up to the counter');
   });
 });
