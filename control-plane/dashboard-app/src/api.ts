@@ -39,14 +39,18 @@ export function onSessionExpired(fn: () => void): () => void {
   return () => expiredListeners.delete(fn);
 }
 
-/** Calls `method path` under the API base; resolves to the parsed JSON body (undefined for 204). */
-export async function api<T = any>(method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', path: string, body?: unknown): Promise<T> {
+/**
+ * One JSON call to `url` with the session cookie and, when given, `X-CSRF-Token`; resolves to
+ * the parsed body (undefined when empty) and throws {@link ApiError} with the server's
+ * `{ error, message }` on an error answer, or `network_error` when nothing answered.
+ */
+export async function requestJson<T = any>(method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, body?: unknown, csrf?: string): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json' };
   if (body !== undefined) headers['content-type'] = 'application/json';
-  if (method !== 'GET' && csrfToken) headers['x-csrf-token'] = csrfToken;
+  if (method !== 'GET' && csrf) headers['x-csrf-token'] = csrf;
   let res: Response;
   try {
-    res = await fetch(API_BASE + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), credentials: 'same-origin' });
+    res = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), credentials: 'same-origin' });
   } catch {
     throw new ApiError(0, 'network_error', 'The server could not be reached; check your connection and try again.');
   }
@@ -58,12 +62,21 @@ export async function api<T = any>(method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'D
     parsed = undefined;
   }
   if (!res.ok) {
-    const err = new ApiError(res.status, parsed?.error ?? 'http_error', parsed?.message ?? `The server answered ${res.status}`, parsed ?? {});
-    // Sign-in pages expect 401s; elsewhere a 401 means the session is gone.
-    if (res.status === 401 && !path.startsWith('/auth/')) for (const fn of expiredListeners) fn();
-    throw err;
+    throw new ApiError(res.status, typeof parsed?.error === 'string' ? parsed.error : 'http_error',
+      typeof parsed?.message === 'string' ? parsed.message : `The server answered ${res.status}`, parsed ?? {});
   }
   return parsed as T;
+}
+
+/** Calls `method path` under the API base; resolves to the parsed JSON body (undefined for 204). */
+export async function api<T = any>(method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', path: string, body?: unknown): Promise<T> {
+  try {
+    return await requestJson<T>(method, API_BASE + path, body, csrfToken);
+  } catch (err) {
+    // Sign-in pages expect 401s; elsewhere a 401 means the session is gone.
+    if (err instanceof ApiError && err.status === 401 && !path.startsWith('/auth/')) for (const fn of expiredListeners) fn();
+    throw err;
+  }
 }
 
 /** The items of a list answer, whether it is an array or a `{ data: [...] }` page. */

@@ -1,8 +1,9 @@
 /**
  * The three calls the editing extensions make, as an interface: the editor page passes its
  * project's client (`editor/api.ts`, which has these and more), and `fetchExtensionsApi` is a
- * small stand-alone implementation of the same routes for pages and tests without it.
+ * small implementation of the same routes for pages and tests without it.
  */
+import { API_BASE, requestJson } from '../../api.ts';
 
 /** A problem in `docs.json`, at its 1-based line and column, in the build's own words. */
 export interface ConfigProblem { line: number; column: number; message: string }
@@ -20,49 +21,20 @@ export interface ExtensionsApi {
   validateConfig(content: string): Promise<{ problems: ConfigProblem[] }>;
 }
 
-/** An error answer of the API: the server's `{ error, message }`. */
-export class ExtensionsApiError extends Error {
-  readonly status: number;
-  readonly code: string;
-  constructor(status: number, code: string, message: string) {
-    super(message);
-    this.status = status;
-    this.code = code;
-  }
-}
+/** An error answer of the API: the server's `{ error, message }` (the dashboard's own error type). */
+export { ApiError as ExtensionsApiError } from '../../api.ts';
 
 /**
- * `ExtensionsApi` over `fetch` against `/dashboard/api/projects/:id/editor`: JSON bodies, the
- * session cookie, and `X-CSRF-Token` on writes. `base` defaults to the dashboard's API root.
+ * `ExtensionsApi` over the dashboard's JSON calls (`requestJson`) against
+ * `/dashboard/api/projects/:id/editor`: the session cookie, and `X-CSRF-Token` on writes.
+ * `base` defaults to the dashboard's API root.
  */
 export function fetchExtensionsApi(projectId: string, opts: { csrfToken: string | (() => string); base?: string }): ExtensionsApi {
-  const root = `${opts.base ?? '/dashboard/api'}/projects/${encodeURIComponent(projectId)}/editor`;
-  const call = async <T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> => {
-    const headers: Record<string, string> = { accept: 'application/json' };
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    if (method !== 'GET') headers['x-csrf-token'] = typeof opts.csrfToken === 'function' ? opts.csrfToken() : opts.csrfToken;
-    let res: Response;
-    try {
-      res = await fetch(root + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), credentials: 'same-origin' });
-    } catch {
-      throw new ExtensionsApiError(0, 'network_error', 'The server could not be reached; check your connection and try again.');
-    }
-    const text = await res.text();
-    let parsed: any;
-    try {
-      parsed = text ? JSON.parse(text) : undefined;
-    } catch {
-      parsed = undefined;
-    }
-    if (!res.ok) {
-      throw new ExtensionsApiError(res.status, typeof parsed?.error === 'string' ? parsed.error : 'http_error',
-        typeof parsed?.message === 'string' ? parsed.message : `The server answered ${res.status}.`);
-    }
-    return parsed as T;
-  };
+  const root = `${opts.base ?? API_BASE}/projects/${encodeURIComponent(projectId)}/editor`;
+  const csrf = () => (typeof opts.csrfToken === 'function' ? opts.csrfToken() : opts.csrfToken);
   return {
-    uploadAsset: (input) => call('POST', '/assets', input),
-    links: () => call('GET', '/links'),
-    validateConfig: (content) => call('POST', '/validate-config', { content }),
+    uploadAsset: (input) => requestJson('POST', `${root}/assets`, input, csrf()),
+    links: () => requestJson('GET', `${root}/links`),
+    validateConfig: (content) => requestJson('POST', `${root}/validate-config`, { content }, csrf()),
   };
 }
