@@ -135,6 +135,20 @@ function failureOf(err: unknown, timedOut: boolean): ModelError {
  * request and ends the stream quietly; failures throw {@link ModelError}.
  */
 export async function* streamChat(config: ModelConfig, messages: ChatMessage[], signal: AbortSignal): AsyncGenerator<string> {
+  for await (const chunk of modelChunks(config, { messages }, signal)) {
+    const piece = chunk.choices?.[0]?.delta?.content;
+    if (typeof piece === 'string' && piece) yield piece;
+  }
+}
+
+/**
+ * The streamed chunks of one chat completion, with what every call shares: the caller's
+ * `signal` (aborting ends the stream quietly), a first-token and a total timeout (a
+ * {@link ModelError} `timeout`), failures as {@link ModelError}, and the sockets closed after.
+ */
+async function* modelChunks(
+  config: ModelConfig, body: Omit<OpenAI.Chat.Completions.ChatCompletionCreateParamsStreaming, 'model' | 'stream'>, signal: AbortSignal,
+): AsyncGenerator<OpenAI.Chat.Completions.ChatCompletionChunk> {
   const controller = new AbortController();
   const onAbort = () => controller.abort();
   signal.addEventListener('abort', onAbort);
@@ -147,7 +161,7 @@ export async function* streamChat(config: ModelConfig, messages: ChatMessage[], 
     let stream: AsyncIterable<OpenAI.Chat.Completions.ChatCompletionChunk>;
     try {
       stream = await client(config, agents).chat.completions.create(
-        { model: config.model, messages, stream: true, temperature: 0.2, max_tokens: config.maxTokens ?? 800 },
+        { model: config.model, stream: true, temperature: 0.2, max_tokens: config.maxTokens ?? 800, ...body },
         { signal: controller.signal },
       );
     } catch (err) {
@@ -156,11 +170,9 @@ export async function* streamChat(config: ModelConfig, messages: ChatMessage[], 
     }
     try {
       for await (const chunk of stream) {
-        const piece = chunk.choices?.[0]?.delta?.content;
-        if (typeof piece === 'string' && piece) {
-          clearTimeout(firstToken);
-          yield piece;
-        }
+        const delta = chunk.choices?.[0]?.delta;
+        if ((typeof delta?.content === 'string' && delta.content) || delta?.tool_calls?.length) clearTimeout(firstToken);
+        yield chunk;
       }
     } catch (err) {
       if (signal.aborted && !timedOut) return;
@@ -203,59 +215,30 @@ export type TurnMessage =
  * aborting `signal` ends the turn with what arrived so far.
  */
 export async function chatTurn(config: ModelConfig, messages: TurnMessage[], signal: AbortSignal, opts: { tools?: ToolSpec[]; onText?: (piece: string) => void } = {}): Promise<TurnResult> {
-  const controller = new AbortController();
-  const onAbort = () => controller.abort();
-  signal.addEventListener('abort', onAbort);
-  let timedOut = false;
-  const fire = () => { timedOut = true; controller.abort(); };
-  const firstToken = setTimeout(fire, config.firstTokenMs ?? 20_000);
-  const total = setTimeout(fire, config.totalMs ?? 60_000);
-  const agents: Agent[] = [];
   const result: TurnResult = { text: '', toolCalls: [], usage: null };
   const calls = new Map<number, ToolCall>();
-  try {
-    let stream: AsyncIterable<OpenAI.Chat.Completions.ChatCompletionChunk>;
-    try {
-      stream = await client(config, agents).chat.completions.create({
-        model: config.model, messages: messages as OpenAI.Chat.Completions.ChatCompletionMessageParam[], stream: true,
-        stream_options: { include_usage: true }, temperature: 0.2, max_tokens: config.maxTokens ?? 800,
-        ...(opts.tools?.length ? { tools: opts.tools.map((t) => ({ type: 'function' as const, function: t })) } : {}),
-      }, { signal: controller.signal });
-    } catch (err) {
-      if (signal.aborted && !timedOut) return result;
-      throw failureOf(err, timedOut);
+  const body = {
+    messages: messages as OpenAI.Chat.Completions.ChatCompletionMessageParam[], stream_options: { include_usage: true },
+    ...(opts.tools?.length ? { tools: opts.tools.map((t) => ({ type: 'function' as const, function: t })) } : {}),
+  };
+  for await (const chunk of modelChunks(config, body, signal)) {
+    if (chunk.usage) result.usage = { prompt_tokens: chunk.usage.prompt_tokens ?? 0, completion_tokens: chunk.usage.completion_tokens ?? 0, total_tokens: chunk.usage.total_tokens ?? 0 };
+    const delta = chunk.choices?.[0]?.delta;
+    if (!delta) continue;
+    if (typeof delta.content === 'string' && delta.content) {
+      result.text += delta.content;
+      opts.onText?.(delta.content);
     }
-    try {
-      for await (const chunk of stream) {
-        if (chunk.usage) result.usage = { prompt_tokens: chunk.usage.prompt_tokens ?? 0, completion_tokens: chunk.usage.completion_tokens ?? 0, total_tokens: chunk.usage.total_tokens ?? 0 };
-        const delta = chunk.choices?.[0]?.delta;
-        if (!delta) continue;
-        if (typeof delta.content === 'string' && delta.content) {
-          clearTimeout(firstToken);
-          result.text += delta.content;
-          opts.onText?.(delta.content);
-        }
-        for (const piece of delta.tool_calls ?? []) {
-          clearTimeout(firstToken);
-          const call = calls.get(piece.index) ?? { id: '', name: '', arguments: '' };
-          if (piece.id) call.id = piece.id;
-          if (piece.function?.name) call.name += piece.function.name;
-          if (piece.function?.arguments) call.arguments += piece.function.arguments;
-          calls.set(piece.index, call);
-        }
-      }
-    } catch (err) {
-      if (signal.aborted && !timedOut) return result;
-      throw failureOf(err, timedOut);
+    for (const piece of delta.tool_calls ?? []) {
+      const call = calls.get(piece.index) ?? { id: '', name: '', arguments: '' };
+      if (piece.id) call.id = piece.id;
+      if (piece.function?.name) call.name += piece.function.name;
+      if (piece.function?.arguments) call.arguments += piece.function.arguments;
+      calls.set(piece.index, call);
     }
-    if (timedOut) throw new ModelError('timeout', 'no answer in time');
-    result.toolCalls = [...calls.entries()].sort(([a], [b]) => a - b).map(([i, c]) => ({ ...c, id: c.id || `call_${i}` }));
-    return result;
-  } finally {
-    clearTimeout(firstToken);
-    clearTimeout(total);
-    signal.removeEventListener('abort', onAbort);
-    controller.abort();
-    for (const agent of agents) void agent.destroy().catch(() => undefined);
   }
+  // Aborted by the caller: what arrived so far, without half-made tool calls.
+  if (signal.aborted) return result;
+  result.toolCalls = [...calls.entries()].sort(([a], [b]) => a - b).map(([i, c]) => ({ ...c, id: c.id || `call_${i}` }));
+  return result;
 }
