@@ -17,6 +17,7 @@ import { dashboardStatic } from './dashboard-static/serve-dashboard.ts';
 import { closeEditorPreviews } from './editor/preview/previews.ts';
 import { editorPreviewPages } from './editor/preview/serve-preview.ts';
 import { attachEditorCollab } from './editor/collab/collab-server.ts';
+import { editorCollabAccess } from './dashboard/editor-collab-access.ts';
 import { createApp } from './http/app.ts';
 import { answerClientError } from './http/client-error.ts';
 import { listen } from './http/listen.ts';
@@ -25,6 +26,7 @@ import type { Deps, RouteDef, Services } from './http/route.ts';
 import { fleetMetrics, type FleetMetrics } from './metrics/fleet-metrics.ts';
 import { metricsRoute } from './metrics/metrics-route.ts';
 import { webhookDocs } from './outgoing-webhooks/openapi-webhooks.ts';
+import { onCodePush } from './workflows/workflow-runner.ts';
 
 export interface ControlPlaneOptions {
   env: Env;
@@ -61,6 +63,8 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Cont
   const db = await connectDatabase({ mongodbUri: opts.env.MONGODB_URI, dataDir: opts.inMemory ? undefined : opts.env.dataDir, exclusive: true });
   const m = models(db.connection);
   const deps: Deps = { m, env: opts.env, now: opts.now ?? (() => new Date()), services: opts.services ?? {} };
+  // A push to a managed repository starts the workflows whose code repository it is.
+  deps.services.onBranchesMoved ??= onCodePush;
   const metrics = fleetMetrics({ m, now: deps.now, analyticsCounters: opts.analyticsCounters });
   const app = createApp({ deps, routes: apiRoutes(opts.extraRoutes, webhookDocs), log: opts.log, validateResponses: opts.validateResponses, extra: [
     metricsRoute(metrics, opts.env.METRICS_TOKEN),
@@ -76,7 +80,7 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Cont
   server.keepAliveTimeout = 5_000;
   server.on('clientError', answerClientError);
   // The web editor's collaboration socket: the one WebSocket upgrade the API accepts.
-  const collab = attachEditorCollab(server, deps, handler);
+  const collab = attachEditorCollab(server, deps, handler, editorCollabAccess);
   try {
     await listen(server, opts.port ?? opts.env.API_PORT, opts.env.API_HOST, 'API_PORT');
   } catch (err) {

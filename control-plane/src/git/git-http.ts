@@ -25,7 +25,6 @@ import type { Deps } from '../http/route.ts';
 import { refuseAdvertisement, serveAdvertisement, serveExchange, smartRequest } from './git-service.ts';
 import { runBackend, type Progress } from './http-backend.ts';
 import { recordPushIntent } from './push-intents.ts';
-import { onCodePush } from '../workflows/workflow-runner.ts';
 import { branchHeads, repoPath } from './managed-repos.ts';
 import { deletePreview, previewsAllowed, queuePreview, type PreviewProject } from '../previews/previews.ts';
 
@@ -158,8 +157,8 @@ export async function deployPushedBranches(
     target: { type: 'deployment', id: deploymentId, name: project.slug }, details: { via: actor.via, commit_sha: commit }, ip: actor.ip,
   });
   const previews = await otherBranches(deps, project, branch, before, after, progress, audit);
-  // Self-updating workflows whose code repository this is (workflows/workflow-runner.ts); never waited for.
-  void onCodePush(deps, project, before, after).catch((err) => console.error('workflow push trigger failed', err));
+  // Self-updating workflows whose code repository this is (services.onBranchesMoved); never waited for.
+  void deps.services.onBranchesMoved?.(deps, project, before, after).catch((err) => console.error('workflow push trigger failed', err));
   const head = after.get(branch);
   if (!head || head === before.get(branch)) return { previews };
   const queued = await enqueueDeployment(deps.m, project._id, { commitSha: head, trigger: 'push', branch }, deps.now());

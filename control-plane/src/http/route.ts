@@ -34,6 +34,12 @@ export interface Services {
   siteStore?: ObjectStore;
   /** Follow a project's life: its managed repository, its site files. */
   projectHooks?: ProjectHooks[];
+  /**
+   * Run after a push moved a managed repository's branches (`before` and `after`: every branch
+   * with its commit), never waited for: the self-updating workflows whose code repository it is
+   * (set by platform.ts, so Git does not import the writing agent).
+   */
+  onBranchesMoved?: (deps: Deps, project: { _id: string; org_id: string }, before: Map<string, string>, after: Map<string, string>) => Promise<void>;
   /** Called after a custom domain is verified, to order its certificate at once; without it the next scheduled check does. */
   kickCertificates?: () => void;
   /** Called after a deployment is queued, to wake idle builder workers at once; without it they poll. */

@@ -4,7 +4,7 @@
  * `GET /dashboard/api/projects/:id/editor/collab` (a WebSocket upgrade). Any other upgrade is
  * answered by the ordinary routes, as before: nothing else upgrades.
  *
- * - The upgrade is checked like a dashboard write (access.ts); a refusal is an HTTP answer with the
+ * - The upgrade is checked like a dashboard write (dashboard/editor-collab-access.ts, given as `rules`); a refusal is an HTTP answer with the
  *   dashboard's `{ error, message }` body.
  * - One Hocuspocus instance per project, so a document name is a file path of that project only.
  *   Document names are file paths (document-path.ts) or the project's presence channel.
@@ -28,7 +28,6 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import type { Deps } from '../../http/route.ts';
 import { AppError } from '../../errors.ts';
 import { onDraftChange } from '../drafts.ts';
-import { authorizeUpgrade, checkAccess, collabProjectId, type CollabAccess } from './access.ts';
 import { documentPathProblem, PRESENCE_DOCUMENT } from './document-path.ts';
 import { SharedFile } from './shared-file.ts';
 
@@ -41,6 +40,27 @@ const MAX_PAYLOAD = 8 * 1024 * 1024;
 
 /** What the server tells each connection of a file (a Hocuspocus stateless message, JSON). */
 export interface CollabStatus { type: 'status'; readOnly: boolean; editingBy: string[] }
+
+/** What an accepted upgrade knows about the person on the other end. */
+export interface CollabAccess {
+  /** The session token (kept to check the session again while the socket is open). */
+  token: string;
+  userId: string;
+  orgId: string;
+  projectId: string;
+  name: string;
+  email: string;
+  /** The organization's plan has `multi_user_collaboration`. */
+  collaboration: boolean;
+}
+
+/** Who may open a socket, and whether they still may: the dashboard's session and permission rules. */
+export interface CollabAccessRules {
+  /** The project id of a collaboration socket's URL, or undefined for any other path. */
+  projectIdOf(url: string | undefined): string | undefined;
+  authorizeUpgrade(deps: Deps, req: http.IncomingMessage, projectId: string): Promise<CollabAccess>;
+  checkAccess(deps: Deps, token: string | undefined, projectId: string): Promise<CollabAccess>;
+}
 
 interface Socket { ws: WebSocket; access: CollabAccess; checkedAt: number; checking?: Promise<void> }
 interface Slot { connId: string; access: CollabAccess; readOnly: boolean; since: number; connection?: Connection }
@@ -120,7 +140,7 @@ export function syncUpdateOf(data: Uint8Array): Uint8Array | undefined {
  * Attaches the collaboration socket to `server` (the control plane's API server);
  * `requestListener` is the server's own handler, which still answers every other upgrade.
  */
-export function attachEditorCollab(server: http.Server, deps: Deps, requestListener: http.RequestListener): EditorCollab {
+export function attachEditorCollab(server: http.Server, deps: Deps, requestListener: http.RequestListener, rules: CollabAccessRules): EditorCollab {
   // With the embedded database one process owns the data (connect.ts refuses a second), so its
   // restart takes its own leases back at once; with MONGODB_URI each process is its own claimant.
   const replicaId = deps.env.MONGODB_URI ? randomUUID() : 'embedded';
@@ -139,7 +159,7 @@ export function attachEditorCollab(server: http.Server, deps: Deps, requestListe
     const s = sockets.get(connId);
     if (!s) return false;
     if (!force && Date.now() - s.checkedAt < RECHECK_MS) return true;
-    s.checking ??= checkAccess(deps, s.access.token, s.access.projectId).then((access) => {
+    s.checking ??= rules.checkAccess(deps, s.access.token, s.access.projectId).then((access) => {
       s.access = access;
       s.checkedAt = Date.now();
     }).finally(() => { s.checking = undefined; });
@@ -293,10 +313,10 @@ export function attachEditorCollab(server: http.Server, deps: Deps, requestListe
   timer.unref();
 
   const onUpgrade = (req: http.IncomingMessage, socket: Duplex, head: Buffer) => {
-    const projectId = collabProjectId(req.url);
+    const projectId = rules.projectIdOf(req.url);
     if (!projectId || closing) { answerAsRequest(req, socket, head, requestListener); return; }
     socket.on('error', () => socket.destroy());
-    authorizeUpgrade(deps, req, projectId).then((access) => {
+    rules.authorizeUpgrade(deps, req, projectId).then((access) => {
       if (closing) { socket.destroy(); return; }
       wss.handleUpgrade(req, socket, head, (ws) => {
         const connId = randomUUID();

@@ -4,33 +4,23 @@
  * Sec-Fetch-Site checks of request-guard.ts, the project in the session's organization (another
  * organization's project answers 404 like every project route), `content.edit`, and the
  * `web_editor` feature. Whether the member may write as well is the `multi_user_collaboration`
- * feature (collab-server.ts applies the free plan's one-writer rule).
+ * feature (editor/collab/collab-server.ts applies the free plan's one-writer rule). The socket's server
+ * gets these rules from server.ts, so the editor does not import the dashboard.
  */
 import type { IncomingMessage } from 'node:http';
-import type { Deps } from '../../http/route.ts';
-import { AppError, unauthorized } from '../../errors.ts';
-import { dashboardOrigins } from '../../dashboard/request-guard.ts';
-import { SESSION_COOKIE, forbiddenPermission } from '../../dashboard/session-auth.ts';
-import { findSession } from '../../dashboard/session-store.ts';
-import { findOwnProject } from '../../projects/own-project.ts';
-import { hasFeature, requireFeature } from '../../entitlements/resolver.ts';
-import { can } from '../../roles/roles.ts';
+import type { Deps } from '../http/route.ts';
+import { AppError, unauthorized } from '../errors.ts';
+import { dashboardOrigins } from './request-guard.ts';
+import { SESSION_COOKIE, forbiddenPermission } from './session-auth.ts';
+import { findSession } from './session-store.ts';
+import { findOwnProject } from '../projects/own-project.ts';
+import { hasFeature, requireFeature } from '../entitlements/resolver.ts';
+import { can } from '../roles/roles.ts';
 
 /** The one path the socket answers at (a query string is allowed and ignored). */
 export const COLLAB_PATH = /^\/dashboard\/api\/projects\/([^/?#]+)\/editor\/collab$/;
 
-/** What an accepted upgrade knows about the person on the other end. */
-export interface CollabAccess {
-  /** The session token (kept to check the session again while the socket is open). */
-  token: string;
-  userId: string;
-  orgId: string;
-  projectId: string;
-  name: string;
-  email: string;
-  /** The organization's plan has `multi_user_collaboration`. */
-  collaboration: boolean;
-}
+import type { CollabAccess, CollabAccessRules } from '../editor/collab/collab-server.ts';
 
 /** The project id of a collaboration socket's URL, or undefined for any other path. */
 export function collabProjectId(url: string | undefined): string | undefined {
@@ -89,3 +79,6 @@ export async function authorizeUpgrade(deps: Deps, req: IncomingMessage, project
   assertOwnOrigin(req, deps);
   return checkAccess(deps, sessionToken(req), projectId);
 }
+
+/** The rules the collaboration server checks its sockets with. */
+export const editorCollabAccess: CollabAccessRules = { projectIdOf: collabProjectId, authorizeUpgrade, checkAccess };
