@@ -13,6 +13,7 @@
 import type { ShikiTransformer } from 'shiki';
 import type { CodeMeta } from './code-meta.ts';
 import { HIGHLIGHT_OPTIONS, type SharedHighlighter } from './highlighter.ts';
+import { lineSet } from '@folio/site-template/shared/line-set.ts';
 
 /** Blocks longer than this many lines honour `expandable` (spec 2.12). */
 export const EXPANDABLE_MIN_LINES = 16;
@@ -85,19 +86,6 @@ export function renderCodeBlock(shared: SharedHighlighter, source: string, tag: 
 /** Props of `<CodeBlock>` (site-template `code-block.tsx`) that shape its code. */
 export interface CodeBlockComponentProps { language?: string; highlight?: unknown; focus?: unknown }
 
-/** Line numbers from `"[1,3,4]"`, `"1,3-5"`, `{1-2}` or a list of numbers, as the template's `<CodeBlock>` reads them. */
-function lineNumbers(value: unknown): Set<number> {
-  const out = new Set<number>();
-  const parts = Array.isArray(value) ? value.map(String) : typeof value === 'string' || typeof value === 'number' ? String(value).replace(/[[\]{}\s]/g, '').split(',') : [];
-  for (const part of parts) {
-    const range = /^(\d+)(?:-(\d+))?$/.exec(part.trim());
-    if (!range) continue;
-    const from = Number(range[1]);
-    const to = Math.min(range[2] ? Number(range[2]) : from, from + 10_000);
-    for (let n = from; n <= to; n++) out.add(n);
-  }
-  return out;
-}
 
 /**
  * The highlighted `<pre>` of a `<CodeBlock>`'s code, as a fence of its language gets it (its
@@ -108,7 +96,7 @@ export function highlightCodeBlock(shared: SharedHighlighter, code: string, prop
   const tag = props.language?.trim() ?? '';
   const lang = shared.loadedLanguage(tag);
   if (lang === undefined) return undefined;
-  const meta: CodeMeta = { lineNumbers: false, wrap: false, expandable: false, diff: false, highlight: lineNumbers(props.highlight), focus: lineNumbers(props.focus) };
+  const meta: CodeMeta = { lineNumbers: false, wrap: false, expandable: false, diff: false, highlight: lineSet(props.highlight), focus: lineSet(props.focus) };
   const html = renderCodeBlock(shared, code, tag, lang, meta);
   const at = html.indexOf('<pre');
   const end = html.indexOf('</pre>', at);

@@ -3,6 +3,7 @@ import type { ComponentChildren } from 'preact';
 import { Icon as UiIcon } from './icons.tsx';
 import { IconGlyph } from './icon.tsx';
 import { textOf } from './text-of.ts';
+import { lineSet } from '../shared/line-set.ts';
 
 /**
  * Props of `<CodeBlock>` (Mintlify's component for code blocks written by custom components):
@@ -23,19 +24,7 @@ export function CopyButton({ label }: { label: string }) {
   );
 }
 
-/** Line numbers from `"[1,3,4]"`, `"1,3-5"`, `{1-2}` or a list of numbers. */
-export function lineSet(value: unknown): Set<number> {
-  const out = new Set<number>();
-  const parts = Array.isArray(value) ? value.map(String) : typeof value === 'string' || typeof value === 'number' ? String(value).replace(/[[\]{}\s]/g, '').split(',') : [];
-  for (const part of parts) {
-    const range = /^(\d+)(?:-(\d+))?$/.exec(part.trim());
-    if (!range) continue;
-    const from = Number(range[1]);
-    const to = Math.min(range[2] ? Number(range[2]) : from, from + 10_000);
-    for (let n = from; n <= to; n++) out.add(n);
-  }
-  return out;
-}
+export { lineSet } from '../shared/line-set.ts';
 
 /**
  * A code block rendered while the page runs (its code is a string a component computed), in
