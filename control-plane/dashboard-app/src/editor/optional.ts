@@ -7,6 +7,7 @@
 import type { Extension } from '@codemirror/state';
 import type { ComponentType } from 'preact';
 import type { EditorApi, Problem } from './api.ts';
+import type { CollabSession } from './collab.ts';
 
 export interface ExtensionsModule {
   mdxExtensions(o: { projectId: string; api: EditorApi; onSave(): void; path?: string }): Extension[];
@@ -15,14 +16,7 @@ export interface ExtensionsModule {
 export interface PreviewModule {
   PreviewPane: ComponentType<{ projectId: string; path: string; content: string; onProblems(problems: Problem[]): void }>;
 }
-export interface CollabSession {
-  extension: Extension;
-  readOnly: boolean;
-  editingBy?: string[];
-  /** Called when the server changes this person's access (the writer left, so this one may write now). */
-  onStatus(listener: (status: { readOnly: boolean; editingBy: string[] }) => void): void;
-  destroy(): void;
-}
+export type { CollabSession };
 export interface CollabModule {
   collabExtension(o: { projectId: string; path: string; user: { id: string; name: string; email: string } }): Promise<CollabSession>;
   /** Who else has which file open now (a Preact hook). */
