@@ -120,21 +120,19 @@ export function gitHttpMiddleware(deps: Deps): Koa.Middleware {
     if (smart.advertise) return serveAdvertisement(ctx, gitdir, smart.service);
     if (!push) return serveExchange(ctx, gitdir, smart.service);
     const beforeAll = await branchHeads(deps, project._id);
-    // Written before Git moves a branch: if this process dies before the deployments are queued,
-    // another one finishes the push (push-intents.ts, interrupted-pushes.ts).
+    // Written before Git moves a branch, removed only once the deployments are queued: if this
+    // process dies, or queueing fails, in between, another sweep finishes the push
+    // (push-intents.ts, interrupted-pushes.ts). A push that moved nothing leaves an intent the
+    // sweep finds nothing to do for.
     const done = await recordPushIntent(deps, project._id, beforeAll);
     // The deployment is queued before the push's response ends (see answerWithTrailer), so a
     // client that lists deployments right after `git push` returns sees it.
-    try {
-      await serveExchange(ctx, gitdir, smart.service, async (progress) => {
-        const afterAll = await branchHeads(deps, project._id);
-        const queued = await deployPushedBranches(deps, project, beforeAll, afterAll, { actorUserId: null, actorLabel: `api key ${keyId}`, via: 'git push', ip: ctx.ip }, progress);
-        await done();
-        if (queued.production && progress) await reportDeployment(deps, project, queued.production, progress);
-      });
-    } finally {
+    await serveExchange(ctx, gitdir, smart.service, async (progress) => {
+      const afterAll = await branchHeads(deps, project._id);
+      const queued = await deployPushedBranches(deps, project, beforeAll, afterAll, { actorUserId: null, actorLabel: `api key ${keyId}`, via: 'git push', ip: ctx.ip }, progress);
       await done();
-    }
+      if (queued.production && progress) await reportDeployment(deps, project, queued.production, progress);
+    });
   };
 }
 

@@ -1,12 +1,12 @@
 /**
- * Pushes whose process died between moving a branch and queueing its deployment. A push to a
- * managed repository writes a push intent (the branches before it) first and removes it once the
- * deployments are queued (push-intents.ts, git-http.ts). A replica killed in between (SIGKILL, out of memory, a
- * node lost) leaves the intent behind: the branch moved, no deployment follows, and pushing again
- * says "Everything up-to-date". Every control plane sweeps intents older than
- * {@link STALE_AFTER_MS}: each is taken by one process (removed atomically) and the push's work is
- * done from its `before` and the branches as they are now, skipping commits already deployed or
- * queued, so nothing is lost and nothing is built twice.
+ * Pushes whose deployments were never queued. A push to a managed repository writes a push
+ * intent (the branches before it) first and removes it once the deployments are queued
+ * (push-intents.ts, git-http.ts). A replica killed in between (SIGKILL, out of memory, a node
+ * lost), or a failure while queueing, leaves the intent behind: the branch moved, no deployment
+ * follows, and pushing again says "Everything up-to-date". Every control plane sweeps intents
+ * older than {@link STALE_AFTER_MS}: each is taken by one process (removed atomically) and the
+ * push's work is done from its `before` and the branches as they are now, skipping commits
+ * already deployed or queued, so nothing is lost and nothing is built twice.
  */
 import type { Deps } from '../http/route.ts';
 import { branchHeads } from './managed-repos.ts';
