@@ -9,5 +9,5 @@ import type { Deps } from '../http/route.ts';
 export async function recordPushIntent(deps: Deps, projectId: string, before: Map<string, string>): Promise<() => Promise<void>> {
   const intent = await deps.m.PushIntent.create({ project_id: projectId, before: Object.fromEntries(before), started_at: deps.now() });
   let removed: Promise<unknown> | undefined;
-  return async () => { await (removed ??= deps.m.PushIntent.deleteOne({ _id: intent._id })); };
+  return async () => { await (removed ??= deps.m.PushIntent.deleteOne({ _id: intent._id }).exec()); };
 }

@@ -10,6 +10,7 @@ import { promisify } from 'node:util';
 import t from 'tap';
 import { finishInterruptedPushes, STALE_AFTER_MS } from '../../src/git/interrupted-pushes.ts';
 import { branchHeads, repoPath } from '../../src/git/managed-repos.ts';
+import { recordPushIntent } from '../../src/git/push-intents.ts';
 import { startTestPlatform } from '../helpers/platform.ts';
 
 const run = promisify(execFile);
@@ -60,6 +61,13 @@ t.test('interrupted pushes', async (t) => {
     await m.PushIntent.create({ project_id: project.id, before: Object.fromEntries(before), started_at: stale() });
     t.equal(await finishInterruptedPushes(deps), 1);
     t.equal((await deploymentsOf()).filter((d) => d.commit_sha === head).length, 1, 'one deployment for the commit');
+  });
+
+  await t.test('should remove an intent once however often its push says it is done', async (t) => {
+    const done = await recordPushIntent(deps, project.id, await branchHeads(deps, project.id));
+    await done();
+    await done();
+    t.equal(await m.PushIntent.countDocuments({ project_id: project.id }), 0);
   });
 
   await t.test('should leave a push still in progress alone', async (t) => {
