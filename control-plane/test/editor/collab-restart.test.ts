@@ -4,13 +4,12 @@
  * (SIGKILL, before the debounced store could run). A new process on the same data directory
  * serves the same text and mirrors it into the draft.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import t from 'tap';
+import { startPlatformProcess } from '../helpers/platform-process.ts';
 import { connectDatabase } from '../../src/db/connect.ts';
 import { models } from '../../src/db/models/index.ts';
 import { client, collabUrl, PASSWORD, until } from './collab-clients.ts';
@@ -19,16 +18,7 @@ const MAIN = fileURLToPath(new URL('./collab-platform-process.ts', import.meta.u
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-collab-restart-'));
 t.teardown(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
-function start(setup: boolean): Promise<{ child: ChildProcess; info: Record<string, string> }> {
-  const child = spawn(process.execPath, ['--import=tsx', MAIN], { env: { ...process.env, DATA_DIR: dataDir, SETUP: setup ? '1' : '', PASSWORD }, stdio: ['ignore', 'pipe', 'inherit'] });
-  t.teardown(() => { child.kill('SIGKILL'); });
-  return new Promise((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`platform exited with ${code}`)));
-    createInterface({ input: child.stdout! }).on('line', (line) => {
-      if (line.startsWith('READY ')) resolve({ child, info: JSON.parse(line.slice(6)) });
-    });
-  });
-}
+const start = (setup: boolean) => startPlatformProcess(t, MAIN, { DATA_DIR: dataDir, SETUP: setup ? '1' : '', PASSWORD });
 
 async function signIn(apiUrl: string, email: string): Promise<string> {
   const res = await fetch(`${new URL(apiUrl).origin}/dashboard/api/auth/sign-in`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: PASSWORD }) });
