@@ -4,22 +4,14 @@
  * typing, and cannot change it.
  */
 import t from 'tap';
-import type { Page } from 'playwright-core';
 import { createApiKey } from '../../src/auth/api-keys.ts';
 import { createOrganization } from '../../src/admin/organizations.ts';
 import { addMember, launchBrowser, signedInPage } from '../helpers/dashboard-browser.ts';
 import { startTestPlatform } from '../helpers/platform.ts';
-import { until } from './collab-clients.ts';
+import { editorText, until } from './collab-clients.ts';
 
 const PASSWORD = 'a long enough passphrase';
 
-async function editorText(page: Page): Promise<string> {
-  return page.locator('.cm-content').evaluate((el) => [...el.querySelectorAll('.cm-line')].map((l) => {
-    const copy = l.cloneNode(true) as HTMLElement;
-    for (const caret of copy.querySelectorAll('.cm-ySelectionCaret')) caret.remove();
-    return (copy.textContent ?? '').replace(/\u2060/g, '');
-  }).join('\n'));
-}
 
 t.test('free: a page being edited by someone else opens read-only with their name', async (t) => {
   const tp = await startTestPlatform();

@@ -9,19 +9,11 @@ import type { Page } from 'playwright-core';
 import { getDraft } from '../../src/editor/drafts.ts';
 import { addMember, launchBrowser, signedInPage } from '../helpers/dashboard-browser.ts';
 import { startTestPlatform } from '../helpers/platform.ts';
-import { until } from './collab-clients.ts';
+import { editorText, until } from './collab-clients.ts';
 
 const PASSWORD = 'a long enough passphrase';
 const START = '---\ntitle: Guide\n---\n\nThe shared paragraph.\n';
 
-async function editorText(page: Page): Promise<string> {
-  // Remote cursors are widgets inside the lines (their name labels are not text of the file).
-  return page.locator('.cm-content').evaluate((el) => [...el.querySelectorAll('.cm-line')].map((l) => {
-    const copy = l.cloneNode(true) as HTMLElement;
-    for (const caret of copy.querySelectorAll('.cm-ySelectionCaret')) caret.remove();
-    return (copy.textContent ?? '').replace(/\u2060/g, '');
-  }).join('\n'));
-}
 
 t.test('two browsers edit the same paragraph at once', async (t) => {
   const tp = await startTestPlatform();

@@ -8,6 +8,7 @@ import WebSocket from 'ws';
 import * as Y from 'yjs';
 import { hashPassword } from '../../src/dashboard/passwords.ts';
 import type { Models } from '../../src/db/models/index.ts';
+import type { Page } from 'playwright-core';
 
 export const PASSWORD = 'correct horse battery staple';
 let counter = 0;
@@ -100,4 +101,13 @@ export function rawUpgrade(url: string, headers: Record<string, string>): Promis
     });
     ws.on('error', (err) => { if (!/Unexpected server response/.test(String(err))) reject(err); });
   });
+}
+
+/** The editor's text in a browser page, without the remote cursors' name labels (widgets inside the lines). */
+export async function editorText(page: Page): Promise<string> {
+  return page.locator('.cm-content').evaluate((el) => [...el.querySelectorAll('.cm-line')].map((l) => {
+    const copy = l.cloneNode(true) as HTMLElement;
+    for (const caret of copy.querySelectorAll('.cm-ySelectionCaret')) caret.remove();
+    return (copy.textContent ?? '').replace(/\u2060/g, '');
+  }).join('\n'));
 }
