@@ -66,6 +66,23 @@ export interface CompiledPage {
    * and the operation. A page generated from a document for the same operation is left out.
    */
   apiOperation?: { document: string; operation: string };
+  /** What the page holds that Mintlify renders without complaint but is not what it seems (absent when nothing): warned about site-wide. */
+  notes?: PageNote[];
+}
+
+/**
+ * Something a page writes that builds but deserves a warning: a component nobody defines
+ * (`component`, its content shown in a plain container) or an `{expression}` in prose naming
+ * something undefined (`expression`, shown as written).
+ */
+export interface PageNote {
+  kind: 'component' | 'expression';
+  /** The component's name (`Critical`) or the expression as written (`kickoff_id`). */
+  name: string;
+  line?: number;
+  column?: number;
+  /** A built-in component of a close name (`ParamField` for `Paramfield`). */
+  suggestion?: string;
 }
 
 /** A page that failed to compile: a user error with a position. */

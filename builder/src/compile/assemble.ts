@@ -36,5 +36,6 @@ export function assemblePage(sourcePath: string, contentRoot: string, facts: Pag
   if (typeof fm.data.url === 'string' && /^https?:\/\/[^\s"'<>]+$/i.test(fm.data.url.trim())) page.url = fm.data.url.trim().slice(0, MAX_ICON);
   if (facts.links.length > 0) page.links = facts.links;
   if (facts.islands) page.islands = facts.islands;
+  if (facts.notes.length > 0) page.notes = facts.notes;
   return page;
 }

@@ -1,6 +1,6 @@
 /**
- * Fails a page that uses a component nobody defines, before it runs: the message names the
- * component, its place, and the nearest known name (`did you mean`). Known names are the
+ * Finds the components a page uses that nobody defines, before it runs, with their place and the
+ * nearest known name (unknown-components.ts renders them as plain containers). Known names are the
  * template's components (`COMPONENT_NAMES`, with sub-components such as `Tree.Folder`), names
  * the page imports or declares (at any depth of its code, so a component defined inside an
  * expression counts), and the builder's own carriers. Lower-case names are HTML elements.
@@ -9,7 +9,6 @@
 import type { Root } from 'mdast';
 import type { Nodes } from 'mdast';
 import { COMPONENT_NAMES } from '@folio/site-template/components/names.ts';
-import { userError } from '../errors.ts';
 import { isJsx } from './jsx-attributes.ts';
 import { eachEsNode, type EsNode } from './estree-walk.ts';
 
@@ -47,25 +46,36 @@ export function suggestName(name: string, known: Iterable<string>): string | und
   return best !== undefined && bestDistance <= Math.max(2, Math.floor(name.length / 3)) ? best : undefined;
 }
 
-/** Throws an `mdx_component` user error for the first unknown component of the page; `internal` are the builder's own names. */
-export function checkComponents(tree: Root, file: string, internal: readonly string[]): void {
+/** A use of a component nobody defines: its name, place, a close known name, and the node naming it. */
+export interface UnknownUse {
+  name: string;
+  line?: number;
+  column?: number;
+  suggestion?: string;
+  /** The Markdown JSX element, or the ESTree `JSXElement` (inside `{expressions}` and ESM). */
+  node: { mdast: Nodes } | { estree: EsNode };
+}
+
+/** Every use of a component the page neither imports nor defines and that is not built in, in source order; `internal` are the builder's own names. */
+export function unknownComponents(tree: Root, internal: readonly string[]): UnknownUse[] {
   const declared = new Set<string>(internal);
   const bind = (pattern: unknown) => eachEsNode(pattern, (n) => {
     if (n.type === 'Identifier') declared.add(n.name as string);
   });
-  const uses: Array<{ name: string; line?: number; column?: number }> = [];
+  const uses: Array<Omit<UnknownUse, 'suggestion'>> = [];
   const visitCode = (estree: unknown) => eachEsNode(estree, (n) => {
     if (n.type === 'ImportSpecifier' || n.type === 'ImportDefaultSpecifier' || n.type === 'ImportNamespaceSpecifier') bind(n.local);
     else if (n.type === 'VariableDeclarator') bind(n.id);
     else if (n.type === 'FunctionDeclaration' || n.type === 'ClassDeclaration') bind(n.id);
     else if (n.type === 'FunctionExpression' || n.type === 'ArrowFunctionExpression') bind(n.params);
-    else if (n.type === 'JSXOpeningElement') {
-      const name = jsxName(n.name as EsNode);
-      if (name !== undefined) uses.push({ name, line: n.loc?.start.line, column: n.loc ? n.loc.start.column + 1 : undefined });
+    else if (n.type === 'JSXElement') {
+      const opening = n.openingElement as EsNode;
+      const name = jsxName(opening.name as EsNode);
+      if (name !== undefined) uses.push({ name, line: opening.loc?.start.line, column: opening.loc ? opening.loc.start.column + 1 : undefined, node: { estree: n } });
     }
   });
   const visit = (node: Nodes): void => {
-    if (isJsx(node) && node.name) uses.push({ name: node.name, line: node.position?.start.line, column: node.position?.start.column });
+    if (isJsx(node) && node.name) uses.push({ name: node.name, line: node.position?.start.line, column: node.position?.start.column, node: { mdast: node } });
     const data = (node as { data?: { estree?: unknown } }).data;
     if (data?.estree) visitCode(data.estree);
     if (isJsx(node)) {
@@ -78,10 +88,12 @@ export function checkComponents(tree: Root, file: string, internal: readonly str
   };
   visit(tree);
   const known = new Set([...COMPONENT_NAMES, ...declared]);
-  for (const use of uses) {
+  const candidates = [...COMPONENT_NAMES, ...[...declared].filter((n) => /^[A-Z]/.test(n) && !internal.includes(n))];
+  return uses.filter((use) => {
     const root = use.name.split('.')[0];
-    if (!/^[A-Z]/.test(root) || known.has(use.name) || (declared.has(root))) continue;
-    const suggestion = suggestName(use.name, [...COMPONENT_NAMES, ...[...declared].filter((n) => /^[A-Z]/.test(n) && !internal.includes(n))]);
-    throw userError('mdx_component', `Unexpected component \`<${use.name}>\`: it is neither a built-in component nor imported or defined in the page${suggestion ? `; did you mean \`<${suggestion}>\`?` : ''}`, { file, line: use.line, column: use.column });
-  }
+    return /^[A-Z]/.test(root) && !known.has(use.name) && !declared.has(root);
+  }).map((use) => {
+    const suggestion = suggestName(use.name, candidates);
+    return suggestion ? { ...use, suggestion } : use;
+  });
 }

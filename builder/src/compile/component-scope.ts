@@ -26,7 +26,7 @@ export const COMPONENTS_MODULE = TEMPLATE_COMPONENTS;
 interface Node { type: string; [key: string]: unknown }
 
 /** Names a declaration pattern binds (`const { A, b: [C] } = …`). */
-function patternNames(pattern: unknown, out: Set<string>): void {
+export function patternNames(pattern: unknown, out: Set<string>): void {
   const p = pattern as Node | null | undefined;
   if (!p || typeof p !== 'object') return;
   if (p.type === 'Identifier') out.add(p.name as string);
@@ -50,7 +50,7 @@ function topLevelNames(program: { body: Node[] }): Set<string> {
 }
 
 /** Keys holding a name that is not a reference (`a.Note`, `{ Note: 1 }`, `<X Note="">`). */
-function isNameOnly(parent: Node, key: string): boolean {
+export function isNameOnly(parent: Node, key: string): boolean {
   switch (parent.type) {
     case 'MemberExpression': return key === 'property' && !parent.computed;
     case 'Property': case 'PropertyDefinition': case 'MethodDefinition': return key === 'key' && !parent.computed;

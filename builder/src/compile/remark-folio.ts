@@ -4,7 +4,9 @@
  * 1. frontmatter is read and checked;
  * 2. imports are checked (repository files only) and must exist; Markdown/MDX snippets are
  *    parsed so the page's export and search text can include them;
- * 3. `<Visibility>` props are checked, and every component must be known (component-check.ts);
+ * 3. `<Visibility>` props are checked; an expression in prose naming nothing is shown as written
+ *    (undefined-names.ts), and a component nobody defines becomes a plain container
+ *    (unknown-components.ts), each noted for the build's warnings;
  * 4. the Markdown export and search text are taken from the untouched tree; then expressions
  *    are wrapped so runtime errors carry their position (expression-positions.ts);
  * 5. headings get ids and anchors, the TOC and `<Update>` facts are collected;
@@ -25,10 +27,10 @@ import remarkMdx from 'remark-mdx';
 import remarkParse from 'remark-parse';
 import { unified } from 'unified';
 import type { TocEntry } from '@folio/site-template/shared/types.ts';
-import type { PageLink } from '../types.ts';
+import type { PageLink, PageNote } from '../types.ts';
 import { userError } from '../errors.ts';
 import { CodeMetaError, parseCodeMeta } from './code-meta.ts';
-import { checkComponents } from './component-check.ts';
+import { unknownComponents } from './component-check.ts';
 import { tagExpressionPositions } from './expression-positions.ts';
 import { renderCodeBlock } from './code-block.ts';
 import { readFrontmatter, type PageFrontmatter } from './frontmatter.ts';
@@ -41,6 +43,8 @@ import { markdownExport, snippetExport } from './markdown-export.ts';
 import { applyOutline, MARKER_COMPONENT, type UpdateFacts } from './outline.ts';
 import { plainText, searchText } from './search-text.ts';
 import { applyVisibility, checkVisibility } from './visibility.ts';
+import { literalizeUndefinedExpressions } from './undefined-names.ts';
+import { neutralizeUnknownComponents } from './unknown-components.ts';
 
 /** Name of the internal component that renders a code block's finished HTML. */
 export const CODE_COMPONENT = 'CodeHtml';
@@ -57,6 +61,8 @@ export interface PageFacts {
   links: PageLink[];
   /** Source of the page's client module when it renders hook components (islands.ts). */
   islands?: string;
+  /** Unknown components and expressions naming nothing, shown plainly (empty when none). */
+  notes: PageNote[];
 }
 
 /** How the plugin reaches the outside world. */
@@ -155,7 +161,8 @@ export function remarkFolio(env: FolioRemarkEnv) {
     }
     passComponentsToSnippets(tree, [...snippetMarkdown.keys()]);
     checkVisibility(tree, file);
-    checkComponents(tree, file, [CODE_COMPONENT, MARKER_COMPONENT]);
+    const expressionNotes = literalizeUndefinedExpressions(tree, file);
+    const unknown = unknownComponents(tree, [CODE_COMPONENT, MARKER_COMPONENT]);
     const firstH1 = tree.children.find((n) => n.type === 'heading' && n.depth === 1);
     const headingTitle = firstH1 ? plainText(firstH1).trim() : '';
     const title = frontmatter.title ?? (headingTitle || posix.basename(file).replace(/\.(mdx|md)$/, ''));
@@ -164,6 +171,8 @@ export function remarkFolio(env: FolioRemarkEnv) {
     // Before any rewriting: positions are the source's, and anchors the outline adds are not links.
     const links = collectLinks(tree);
     const markdown = markdownExport(tree, String(vfile.value), title, frontmatter.description, file, snippetMarkdown);
+    // One note per component name, and at most a hundred expressions: enough for the warnings.
+    const notes = [...neutralizeUnknownComponents(unknown).filter((n, i, all) => all.findIndex((m) => m.name === n.name) === i), ...expressionNotes.slice(0, 100)];
     // After the export and search text, which read components as written; before the positions,
     // so the component an island names is tagged like any other prop.
     const islands = await applyIslands(tree, String(vfile.value), file, env.read);
@@ -189,6 +198,6 @@ export function remarkFolio(env: FolioRemarkEnv) {
       const html = renderCodeBlock(env.highlighter, node.value, node.lang ?? '', langs[i], meta);
       parent.children[index] = { type: 'mdxJsxFlowElement', name: CODE_COMPONENT, attributes: [{ type: 'mdxJsxAttribute', name: 'k', value: env.putCode(html) }], children: [] } as never;
     });
-    env.report(id, { frontmatter, title, markdown, searchText: text, toc: structure.toc, updates: structure.updates, links, ...(islands ? { islands } : {}) });
+    env.report(id, { frontmatter, title, markdown, searchText: text, toc: structure.toc, updates: structure.updates, links, notes, ...(islands ? { islands } : {}) });
   };
 }

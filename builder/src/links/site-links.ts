@@ -1,7 +1,8 @@
 /**
  * The link check of one build: gathers what links may reach (pages and their ids, published
  * files, site exports, redirect sources) and the links of the pages compiled or reused, and
- * applies `brokenLinks` from docs.json.
+ * applies `brokenLinks` from docs.json. Its report starts with the pages' other warnings
+ * (page-notes.ts), which `brokenLinks` does not govern.
  */
 import { urlPathFor } from '../compile/url-path.ts';
 import type { ResolvedConfig } from '../config/parse-config.ts';
@@ -9,6 +10,7 @@ import { userError } from '../errors.ts';
 import { isRedirectPattern } from '../serve/resolve-path.ts';
 import type { PageRecord } from '../state/page-bodies.ts';
 import type { PageSummary } from '../state/page-summaries.ts';
+import { pageNoteLines } from './page-notes.ts';
 import { formatBrokenLink, type BrokenLink, type LinkChecker, type LinkSource } from './link-check.ts';
 
 /** Broken links listed in the error of a failed build; the rest are counted. */
@@ -31,7 +33,7 @@ export interface SiteLinkInput {
   otherPaths?: Iterable<string>;
 }
 
-/** One line per broken link, and how many links were examined. */
+/** One line per page warning and per broken link, and how many links were examined. */
 export interface SiteLinkReport { lines: string[]; checked: number }
 
 /**
@@ -43,7 +45,8 @@ export interface SiteLinkReport { lines: string[]; checked: number }
  */
 export function checkSiteLinks(input: SiteLinkInput, checker: LinkChecker): SiteLinkReport {
   const { config, records, failed } = input;
-  if (config.brokenLinks === 'off') return { lines: [], checked: 0 };
+  const notes = pageNoteLines(input.sources, records, failed);
+  if (config.brokenLinks === 'off') return { lines: notes, checked: 0 };
   const pages = new Map<string, ReadonlySet<string> | undefined>();
   const sources: LinkSource[] = [];
   const unpublished = new Set<string>();
@@ -73,7 +76,7 @@ export function checkSiteLinks(input: SiteLinkInput, checker: LinkChecker): Site
     const shown = lines.length > MAX_LISTED ? [...lines.slice(0, MAX_LISTED), `${lines.length - MAX_LISTED} more not shown`] : lines;
     throw userError('broken_links', `${count}; docs.json sets brokenLinks to "error":\n${shown.join('\n')}`);
   }
-  return { lines, checked: report.checked };
+  return { lines: [...notes, ...lines], checked: report.checked };
 }
 
 /**

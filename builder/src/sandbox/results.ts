@@ -22,6 +22,10 @@ export const MAX_MESSAGE = 1000;
 /** Longest client module source a page may hand over (its hook components and their imports). */
 export const MAX_ISLAND_SOURCE = 256 * 1024;
 
+/** Notes a page may hand over (unknown components, expressions naming nothing), and the longest name or expression kept in one. */
+export const MAX_PAGE_NOTES = 1000;
+const MAX_NOTE_NAME = 1000;
+
 const text = z.string();
 // In the order the compiler writes them: cached entries keep their exact bytes.
 const compiledPage = z.object({
@@ -43,6 +47,10 @@ const compiledPage = z.object({
   url: text.max(MAX_ICON).optional(),
   links: z.array(z.object({ href: text.max(4096), line: z.number().int().min(1), column: z.number().int().min(1) })).max(MAX_PAGE_LINKS).optional(),
   islands: text.max(MAX_ISLAND_SOURCE).optional(),
+  notes: z.array(z.object({
+    kind: z.enum(['component', 'expression']), name: text.max(MAX_NOTE_NAME),
+    line: z.number().int().min(1).optional(), column: z.number().int().min(1).optional(), suggestion: text.max(MAX_NOTE_NAME).optional(),
+  })).max(MAX_PAGE_NOTES).optional(),
 });
 const pageFailure = z.object({ message: text, line: z.number().int().optional(), column: z.number().int().optional() });
 

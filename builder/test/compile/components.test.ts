@@ -33,23 +33,17 @@ t.test('components', async (t) => {
     t.equal(result.searchText, (await read('components.expected.txt')).trimEnd());
   });
 
-  t.test('should fail an unknown component with its place and the nearest name', async (t) => {
-    t.same(await one('# API\n\nText\n\n<Paramfield query="limit">Max</Paramfield>\n'), {
-      sourcePath: 'page.mdx', line: 5, column: 1,
-      message: 'Unexpected component `<Paramfield>`: it is neither a built-in component nor imported or defined in the page; did you mean `<ParamField>`?',
-    });
-    t.same(await one('Intro <Tooltp tip="x">y</Tooltp>\n'), {
-      sourcePath: 'page.mdx', line: 1, column: 7,
-      message: 'Unexpected component `<Tooltp>`: it is neither a built-in component nor imported or defined in the page; did you mean `<Tooltip>`?',
-    });
-    t.same(await one('<Tree>\n  <Tree.Fodler name="a" />\n</Tree>\n'), {
-      sourcePath: 'page.mdx', line: 2, column: 3,
-      message: 'Unexpected component `<Tree.Fodler>`: it is neither a built-in component nor imported or defined in the page; did you mean `<Tree.Folder>`?',
-    });
-    t.same(await one('{[1, 2].map((n) => <Widget key={n} />)}\n'), {
-      sourcePath: 'page.mdx', line: 1, column: 20,
-      message: 'Unexpected component `<Widget>`: it is neither a built-in component nor imported or defined in the page',
-    });
+  t.test('should show an unknown component\'s content in a plain container, noting its name, place and the nearest name', async (t) => {
+    const critical = await ok('# Risks\n\n<Critical>\n**Protect against DNS rebinding.**\n</Critical>\n\nText <Paramfield query="limit">Max</Paramfield> and <Critical>twice</Critical>.\n');
+    t.equal(critical.bodyHtml, '<h1 id="risks">Risks<a class="heading-anchor" href="#risks" aria-hidden="true" tabindex="-1">#</a></h1>\n<div data-component="Critical"><p><strong>Protect against DNS rebinding.</strong></p></div>\n<p>Text <span data-component="Paramfield">Max</span> and <span data-component="Critical">twice</span>.</p>');
+    t.same(critical.notes, [
+      { kind: 'component', name: 'Critical', line: 3, column: 1 },
+      { kind: 'component', name: 'Paramfield', line: 7, column: 6, suggestion: 'ParamField' },
+    ], 'one note per name, with its first place');
+    t.match(critical.markdown, /\*\*Protect against DNS rebinding\.\*\*/, 'the export keeps the content');
+    const tree = await ok('<Tree>\n  <Tree.Fodler name="a" />\n</Tree>\n\n{[1, 2].map((n) => <Widget key={n} kind="x">{n}</Widget>)}\n\nexport const Box = () => <Shiny title="t">in a component</Shiny>\n\n<Box />\n');
+    t.equal(tree.bodyHtml, '<div class="tree"><ul role="tree"><div data-component="Tree.Fodler"></div></ul></div>\n<div data-component="Widget">1</div><div data-component="Widget">2</div>\n\n<div data-component="Shiny">in a component</div>');
+    t.same(tree.notes?.map((n) => [n.name, n.line, n.column, n.suggestion]), [['Tree.Fodler', 2, 3, 'Tree.Folder'], ['Widget', 5, 20, undefined], ['Shiny', 7, 26, undefined]]);
   });
 
   t.test('should accept components the page defines or imports', async (t) => {
@@ -78,10 +72,23 @@ t.test('components', async (t) => {
   });
 
   t.test('should give runtime errors the place of the expression that threw', async (t) => {
-    t.same(await one('# T\n\nText {missing.value}\n'), { sourcePath: 'page.mdx', message: 'Unexpected error while running the page: missing is not defined', line: 3, column: 6 });
+    t.same(await one('# T\n\nText {[].at(0).value}\n'), { sourcePath: 'page.mdx', message: "Unexpected error while running the page: Cannot read properties of undefined (reading 'value')", line: 3, column: 6 });
     t.same(await one('# T\n\n<Card title={nope.x}>b</Card>\n'), { sourcePath: 'page.mdx', message: 'Unexpected error while running the page: nope is not defined', line: 3, column: 7 });
     t.same(await one('<Steps>\n  <Step title={<>Hi {zz.q}</>}>x</Step>\n</Steps>\n'), { sourcePath: 'page.mdx', message: 'Unexpected error while running the page: zz is not defined', line: 2, column: 9 });
     t.equal((await ok('ok {1 + 1}\n\n{/* a comment */}\n\n<Card title={"a"} {...{ href: "/x" }}>b</Card>\n')).bodyHtml, '<p>ok 2</p>\n\n<a class="card" href="/x"><span class="card-title">a</span><div class="card-body">b</div></a>', 'expressions that do not throw are unchanged');
+  });
+
+  t.test('should show an expression in prose that names nothing as written, noting it', async (t) => {
+    const page = await ok('# Status\n\nFix the path from /{kickoff_id}/status to /status/{kickoff_id}.\n\n{crew.name}\n\nexport const n = 2\n\nKept: {n * 2} {typeof later} {Math.max(1, 3)} {[1].map((x) => x + 1)}\n');
+    t.equal(page.bodyHtml, '<h1 id="status">Status<a class="heading-anchor" href="#status" aria-hidden="true" tabindex="-1">#</a></h1>\n<p>Fix the path from /{kickoff_id}/status to /status/{kickoff_id}.</p>\n<p>{crew.name}</p>\n\n<p>Kept: 4 undefined 3 2</p>');
+    t.same(page.notes, [
+      { kind: 'expression', name: 'kickoff_id', line: 3, column: 20 },
+      { kind: 'expression', name: 'kickoff_id', line: 3, column: 51 },
+      { kind: 'expression', name: 'crew.name', line: 5, column: 1 },
+    ]);
+    t.match(page.markdown, 'Fix the path from /{kickoff_id}/status to /status/{kickoff_id}.', 'the export shows it as written too');
+    t.match(page.searchText, '/{kickoff_id}/status');
+    t.equal((await ok('Plain {1 + 1}\n')).notes, undefined, 'no note when nothing is undefined');
   });
 
   t.test('should render icons by name from Lucide and Font Awesome, and nothing for an unknown name', async (t) => {
