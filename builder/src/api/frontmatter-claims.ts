@@ -44,7 +44,7 @@ export async function claimedOperations(input: ClaimsInput): Promise<Set<string>
     if (value === undefined) continue;
     const read = readOpenapiFrontmatter(value);
     if ('problem' in read || 'webhook' in read.ref) continue;
-    const named = read.file === undefined ? document : catalog.resolve(read.file);
+    const named = read.file === undefined ? document : catalog.resolve(read.file, p);
     if (named !== undefined) claimed.add(`${named}#${operationLabel(read.ref)}`);
   }
   return claimed;

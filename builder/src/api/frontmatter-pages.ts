@@ -141,16 +141,16 @@ export class FrontmatterApi {
   private depsOfFailure(page: CompiledPage, key: string): Record<string, string> {
     const value = page.frontmatter[key];
     const file = typeof value === 'string' && value.trim().split(/\s+/).length >= (key === 'openapi' ? 3 : 2) ? value.trim().split(/\s+/)[0] : undefined;
-    const path = file === undefined ? undefined : this.catalog(key).resolve(file);
+    const path = file === undefined ? undefined : this.catalog(key).resolve(file, page.sourcePath);
     const blob = path === undefined ? undefined : this.opts.snapshot.files.get(path);
     return path !== undefined && blob !== undefined ? { [path]: blob } : {};
   }
 
   /** The document a page names, or the first of the unnamed ones that has `has`; the deps the page takes. */
-  private async specFor(key: string, file: string | undefined, has: (spec: CatalogSpec) => boolean): Promise<{ spec?: CatalogSpec; searched: CatalogSpec[]; deps: Record<string, string> }> {
+  private async specFor(key: string, page: string, file: string | undefined, has: (spec: CatalogSpec) => boolean): Promise<{ spec?: CatalogSpec; searched: CatalogSpec[]; deps: Record<string, string> }> {
     const catalog = this.catalog(key);
     if (file !== undefined) {
-      const spec = await catalog.named(file);
+      const spec = await catalog.named(file, page);
       if (has(spec)) return { spec, searched: [spec], deps: spec.deps };
       // A copy of a document that lags behind (a translation's) : the operation is taken from the
       // repository's first document by path that has it, as the page meant the same API.
@@ -186,7 +186,7 @@ export class FrontmatterApi {
       return labels.find((l) => l.toLowerCase() === label.toLowerCase()) ?? labels.find((l) => sameOperation(l, label));
     };
     const has = (s: CatalogSpec) => match(s) !== undefined;
-    const { spec, searched, deps } = await this.specFor('openapi', read.file, has);
+    const { spec, searched, deps } = await this.specFor('openapi', page.sourcePath, read.file, has);
     if (!spec) return { ...fail('openapi', this.unknown('openapi', label, searched, (s) => operationLabels(s.doc), 'operation')), deps };
     // The document's own spelling of the method (`get`, `GET`): as written in its paths.
     const exact = match(spec)!;
@@ -216,7 +216,7 @@ export class FrontmatterApi {
   private async schemaPage(page: CompiledPage, fail: (k: string, m: string) => FrontmatterResult): Promise<FrontmatterResult> {
     const read = readNamedFrontmatter(page.frontmatter['openapi-schema'], 'Pet or openapi.json Pet');
     if ('problem' in read) return fail('openapi-schema', `openapi-schema: ${read.problem}`);
-    const { spec, searched, deps } = await this.specFor('openapi', read.file, (s) => schemaLabels(s.doc).includes(read.name));
+    const { spec, searched, deps } = await this.specFor('openapi', page.sourcePath, read.file, (s) => schemaLabels(s.doc).includes(read.name));
     if (!spec) return { ...fail('openapi-schema', this.unknown('openapi-schema', read.name, searched, (s) => schemaLabels(s.doc), 'schema')), deps };
     const view = schemaViewOf(spec.doc, read.name)!;
     const title = typeof page.frontmatter.title === 'string' ? page.title : read.name;
@@ -235,7 +235,7 @@ export class FrontmatterApi {
   private async channelPage(page: CompiledPage, fail: (k: string, m: string) => FrontmatterResult): Promise<FrontmatterResult> {
     const read = readNamedFrontmatter(page.frontmatter.asyncapi, 'chat or asyncapi.yaml chat');
     if ('problem' in read) return fail('asyncapi', `asyncapi: ${read.problem}`);
-    const { spec, searched, deps } = await this.specFor('asyncapi', read.file, (s) => channelLabels(s.doc).includes(read.name));
+    const { spec, searched, deps } = await this.specFor('asyncapi', page.sourcePath, read.file, (s) => channelLabels(s.doc).includes(read.name));
     if (!spec) return { ...fail('asyncapi', this.unknown('asyncapi', read.name, searched, (s) => channelLabels(s.doc), 'channel')), deps };
     const view = channelViewOf(spec.doc, read.name)!;
     const title = typeof page.frontmatter.title === 'string' ? page.title : view.title ?? read.name;

@@ -2,8 +2,10 @@
  * The OpenAPI (or AsyncAPI) documents pages may name in their frontmatter, read at most once per build.
  *
  * A page that names a document (`openapi: /v2/openapi.yaml GET /x`) gets that one: a path from
- * the content root (the folder of docs.json), else from the repository root, or an http(s) URL
- * fetched through the build's fetcher. A page that names none is looked up, as Mintlify does, in
+ * the content root (the folder of docs.json), else from the repository root, else from the
+ * page's own folders, nearest first (a version or language folder's copy: crewAI's
+ * `edge/en/api-reference/status.mdx` naming `/enterprise-api.en.yaml` gets
+ * `edge/enterprise-api.en.yaml`), or an http(s) URL fetched through the build's fetcher. A page that names none is looked up, as Mintlify does, in
  * `api.openapi` when docs.json declares it, else in every OpenAPI document of the content root
  * (JSON or YAML files whose text declares `openapi` or `swagger`, plus the URLs navigation
  * `openapi` keys name), the first match by path in alphabetical order winning.
@@ -59,11 +61,15 @@ export class SpecCatalog {
     this.opts = opts;
   }
 
-  /** The repository path (or URL) `written` names, `undefined` when no file has it. */
-  resolve(written: string): string | undefined {
+  /**
+   * The repository path (or URL) `written` names, `undefined` when no file has it; `page` (its
+   * repository path) adds its folders, nearest first, after the roots.
+   */
+  resolve(written: string, page?: string): string | undefined {
     if (isUrl(written)) return written;
     const bare = written.replace(/^\.?\/+/, '');
-    for (const candidate of [this.opts.contentRoot + bare, bare]) {
+    const folders = page === undefined ? [] : page.split('/').slice(0, -1).map((_, i, parts) => `${parts.slice(0, parts.length - i).join('/')}/`);
+    for (const candidate of [this.opts.contentRoot + bare, bare, ...folders.map((f) => f + bare)]) {
       let path: string;
       try { path = confinePath(candidate); } catch { return undefined; }
       if (this.opts.snapshot.files.has(path)) return path;
@@ -72,15 +78,15 @@ export class SpecCatalog {
   }
 
   /**
-   * The document `written` names.
+   * The document `written` names (from `page`'s folders when the roots have no such file).
    *
    * @throws BuilderError `invalid_openapi` when no file has that path, a URL cannot be fetched, or the document cannot be read.
    */
-  named(written: string): Promise<CatalogSpec> {
+  named(written: string, page?: string): Promise<CatalogSpec> {
     const key = this.opts.key ?? 'openapi';
-    const path = this.resolve(written);
+    const path = this.resolve(written, page);
     if (path === undefined) {
-      return Promise.reject(userError('invalid_openapi', `${key}: Unexpected document "${written}"; expected the path of a JSON or YAML file from ${this.opts.contentRoot ? `${this.opts.contentRoot.replace(/\/$/, '')} or ` : ''}the repository root, or an http(s) URL`));
+      return Promise.reject(userError('invalid_openapi', `${key}: Unexpected document "${written}"; expected the path of a JSON or YAML file from ${this.opts.contentRoot ? `${this.opts.contentRoot.replace(/\/$/, '')}, ` : ''}the repository root${page?.includes('/') ? ' or a folder of the page' : ''}, or an http(s) URL`));
     }
     let found = this.loaded.get(path);
     if (!found) {

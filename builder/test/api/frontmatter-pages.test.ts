@@ -449,3 +449,30 @@ t.test('navigation openapi keys naming several documents', async (t) => {
   t.match(orders, 'Place an order');
   t.notMatch(orders, 'List users');
 });
+
+t.test('a document named from the root that only a version folder holds', async (t) => {
+  const dir = tempDir();
+  const v1 = JSON.parse(OPENAPI);
+  v1.info.title = 'Edge';
+  makeRepo(dir, {
+    'docs.json': JSON.stringify({ name: 'Versions', navigation: { versions: [
+      { version: 'Edge', groups: [{ group: 'API', pages: ['edge/en/api/users'] }] },
+      { version: 'v1', default: true, groups: [{ group: 'API', pages: ['v1/en/api/users', 'v1/en/api/missing'] }] },
+    ] } }),
+    'edge/openapi.en.json': JSON.stringify(v1),
+    'edge/en/api/users.mdx': page('openapi: "/openapi.en.json GET /users"', 'Edge copy.\n'),
+    'v1/openapi.en.json': OPENAPI,
+    'v1/en/api/users.mdx': page('openapi: "/v1/openapi.en.json GET /users"', 'Named from the root.\n'),
+    'v1/en/api/missing.mdx': page('openapi: "/nowhere.json GET /users"'),
+  });
+  const out = tempDir();
+  const result = await build({ source: { kind: 'dir', dir }, store: createLocalDirStore(out), siteUrl: 'https://versions.example', year: 2026 });
+  t.same(result.errors, [{
+    sourcePath: 'v1/en/api/missing.mdx', line: 2, column: 1,
+    message: 'openapi: Unexpected document "/nowhere.json"; expected the path of a JSON or YAML file from the repository root or a folder of the page, or an http(s) URL',
+  }], 'a document no folder has still fails, saying where it was looked for');
+  const edge = read(out, 'edge/en/api/users/index.html');
+  t.match(edge, '<code class="api-path">/users</code>', 'the version folder\'s document is found from the page\'s folders');
+  t.match(edge, 'Edge copy.');
+  t.match(read(out, 'v1/en/api/users/index.html'), '<code class="api-path">/users</code>');
+});
