@@ -6,6 +6,10 @@
  *                                      { project_id, commit_sha } → 201 job
  *   GET|HEAD|PUT|DELETE /internal/v1/jobs/:id/objects/<key>   Bearer <build token>, X-Folio-Fencing
  *   GET /internal/v1/jobs/:id/objects?prefix=<p>              → { keys } (relative, sorted)
+ *   POST /internal/v1/jobs/:id/uploads                        grants to PUT a batch of objects
+ *                                                             straight to storage (upload-grants.ts)
+ *   PUT /internal/v1/uploads/<grant>                          a granted upload into the local
+ *                                                             store (local-upload-grant.ts)
  *
  * The job is the one a worker's claim gets (deployment id, fencing, build token, lease, project,
  * site) without `source` (the CI run has its own checkout; the platform's Git credentials stay
@@ -24,7 +28,7 @@ import { koaBody } from 'koa-body';
 import { z } from 'zod';
 import { authenticate } from '../auth/api-keys.ts';
 import { hasScope } from '../auth/scopes.ts';
-import { AppError, forbidden, invalid, payloadTooLarge, unauthorized } from '../errors.ts';
+import { AppError, forbidden, invalid, payloadTooLarge } from '../errors.ts';
 import type { Deps } from '../http/route.ts';
 import { methodNotAllowed, routesWithAllow } from '../http/method-guard.ts';
 import { SlotsPerKey } from '../http/slots-per-key.ts';
@@ -35,7 +39,11 @@ import { siteStore } from '../uploads/site-files.ts';
 import { bucketKeyOf, listingsOf, sharedKeyOf } from './job-keys.ts';
 import { buildPrefixesOf, sitePrefix } from '../sites/bucket-prefixes.ts';
 import { preserveBeforeWrite, trackWrite } from '../deploy/publish-rollback.ts';
-import { startCiDeployment, verifyLease } from '../deploy/queue.ts';
+import { startCiDeployment } from '../deploy/queue.ts';
+import { publishingDeployment } from './job-lease.ts';
+import { localUploadRoute } from './local-upload-grant.ts';
+import { MAX_GRANTS_PER_REQUEST } from '@folio/builder/internal/store/upload-grant-protocol.ts';
+import { uploadGrants } from './upload-grants.ts';
 
 /**
  * Largest object a build may upload (a page, a search shard, an asset, `llms-full.txt`, the
@@ -82,18 +90,6 @@ function listPrefixOf(value: unknown): string {
   return value;
 }
 
-function fencingOf(ctx: Koa.Context): number {
-  const value = ctx.get('x-folio-fencing');
-  if (!/^[1-9]\d{0,15}$/.test(value)) throw invalid('X-Folio-Fencing', 'Unexpected or missing header; expected the job\'s fencing token (a positive integer)');
-  return Number(value);
-}
-
-function buildToken(ctx: Koa.Context): string {
-  const m = /^Bearer\s+(\S+)$/i.exec(ctx.get('authorization'));
-  if (!m) throw unauthorized('Missing build token');
-  return m[1];
-}
-
 /** A PUT's declared size: 411 without one (the body is streamed to storage), 413 over the limit. */
 function declaredSize(ctx: Koa.Context): number {
   const value = ctx.get('content-length');
@@ -128,11 +124,7 @@ function objectRoutes(deps: Deps): Koa.Middleware {
 
   async function serve(ctx: Koa.Context, deploymentId: string, rawKey: string | undefined): Promise<void> {
     const store = siteStore(deps);
-    const d = await verifyLease(deps.m, { deploymentId, fencing: fencingOf(ctx), token: buildToken(ctx) }, deps.now());
-    // A preview whose branch was deleted while it built publishes nothing more: its files are gone for good.
-    if (d.preview_label && !await deps.m.Preview.exists({ project_id: d.project_id, label: d.preview_label, status: 'active' })) {
-      throw new AppError(409, 'lease_lost', 'The branch of this preview was deleted; the build publishes nothing');
-    }
+    const d = await publishingDeployment(deps, ctx, deploymentId);
     const prefixes = buildPrefixesOf(d);
     if (rawKey === undefined || rawKey === '') {
       if (ctx.method !== 'GET') throw methodNotAllowed(ctx.method, ['GET']);
@@ -216,7 +208,11 @@ export function ciApi(deps: Deps): Koa.Middleware {
       store: { url: `/internal/v1/jobs/${id}/objects` },
     };
   });
+  // A batch of 256 grants: keys of at most 1,024 characters and their headers.
+  const grantsJson = koaBody({ jsonLimit: `${MAX_GRANTS_PER_REQUEST * 2}kb`, jsonStrict: true, text: false, urlencoded: false });
+  router.post('/jobs/:id/uploads', grantsJson, uploadGrants(deps, MAX_OBJECT_BYTES));
   const routes = routesWithAllow(router);
   const objects = objectRoutes(deps);
-  return (ctx, next) => routes(ctx, () => objects(ctx, next));
+  const uploads = localUploadRoute(deps, MAX_UPLOADS_PER_JOB);
+  return (ctx, next) => routes(ctx, () => objects(ctx, () => uploads(ctx, next)));
 }

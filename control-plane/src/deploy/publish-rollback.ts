@@ -25,22 +25,42 @@
  *   idempotent: a restore cut short (a crash) leaves the deployment `building` with its lease
  *   running out, and the claim that takes it over restores before handing it out (claim-job.ts).
  *
- * Several control-plane replicas: a write in flight on another replica when the token is revoked
- * is not waited for (it passed the lease check before the revocation); it can land after the
- * restore. One control plane (the default) waits for every write.
+ * Upload grants (build-api/upload-grants.ts): a builder asks for a batch of keys at once and
+ * sends the bytes straight to the store (a presigned S3 PUT, or the control plane's signed local
+ * upload route), so a write can land after the token is revoked, until its grant expires. The
+ * grants route therefore journals and preserves every key *before* it answers
+ * ({@link preserveManyBeforeWrite}), and records on the deployment, with one conditional update per
+ * batch that also proves the lease still holds, the latest expiry it handed out
+ * ({@link noteGrants}: `grants_until`, never past the lease). A restore reads that time after
+ * the revocation (no grant can be made after it) and waits until it has passed, plus
+ * `GRANT_SETTLE_MS` for an upload the store accepted just before its grant expired, then undoes
+ * the journal: whatever a grant could still write has landed by then, and is undone with the
+ * rest. A restore before a takeover (the old lease ran out) rarely waits: grants end with the
+ * lease they were made under.
+ *
+ * Several control-plane replicas: a write through the object routes in flight on another replica
+ * when the token is revoked is not waited for (it passed the lease check before the revocation);
+ * it can land after the restore. The same holds for a granted S3 upload that began before its
+ * grant expired and is still streaming `GRANT_SETTLE_MS` later (a large object on a slow link).
+ * One control plane (the default) waits for every write through it.
  */
 import { randomBytes } from 'node:crypto';
 import type { ObjectStore } from '@folio/builder';
+import { limitConcurrency } from '@folio/builder/internal/store/limit-concurrency.ts';
 import type { DeploymentFilter } from '../db/models/deployment.ts';
 import type { Deployment, Models } from '../db/models/index.ts';
 import { AppError } from '../errors.ts';
 import { logEvent } from '../log/structured-log.ts';
 import { rollbackPrefix } from '../sites/bucket-prefixes.ts';
 
+/** How long after the last grant's expiry a restore still waits: an upload the store accepted just before it may still be arriving. */
+export const GRANT_SETTLE_MS = 5_000;
 /** How long a restore waits for this process's writes of the deployment still in flight. */
 const SETTLE_MS = 120_000;
 /** How long a failing attempt's lease is extended while its writes are undone. */
 const RESTORE_LEASE_MS = 10 * 60_000;
+/** Keys of one grant batch preserved at a time (copies in the store, inserts in the journal). */
+const PRESERVE_CONCURRENCY = 16;
 /** Journal entries older than this whose deployment has ended are dropped by the sweep. */
 export const JOURNAL_MAX_AGE_MS = 24 * 60 * 60_000;
 
@@ -122,6 +142,43 @@ export async function preserveBeforeWrite(m: Models, d: Pick<Deployment, '_id' |
   }
 }
 
+/**
+ * {@link preserveBeforeWrite} for a batch of bucket keys about to be granted: keys the attempt
+ * journaled already are skipped with one query, the others preserved `PRESERVE_CONCURRENCY` at a
+ * time. Same errors.
+ */
+export async function preserveManyBeforeWrite(m: Models, d: Pick<Deployment, '_id' | 'fencing'>, keys: readonly string[]): Promise<void> {
+  const journaled = await m.PublishJournal.find({ deployment_id: d._id, key: { $in: keys } }, { key: 1 }).lean();
+  const done = new Set(journaled.map((e) => e.key));
+  const fresh = [...new Set(keys)].filter((k) => !done.has(k));
+  const limit = limitConcurrency(PRESERVE_CONCURRENCY);
+  await Promise.all(fresh.map((key) => limit(() => preserveBeforeWrite(m, d, key))));
+}
+
+/**
+ * Records that grants of the attempt `d` (as `verifyLease` read it) may be used until `until`:
+ * `grants_until` only grows, and only while the attempt still holds its lease (same fencing,
+ * token not revoked nor expired). Resolves `false` when it no longer does: no grant may be made.
+ * (`grants_until` is bookkeeping of this module, outside the deployment schema: the update is
+ * not strict and the read below is raw.)
+ */
+export async function noteGrants(m: Models, d: Pick<Deployment, '_id' | 'fencing' | 'token_hash'>, until: Date, now: Date): Promise<boolean> {
+  const held = { _id: d._id, fencing: d.fencing, status: 'building', token_hash: d.token_hash, token_expires_at: { $gt: now } } as DeploymentFilter;
+  const res = await m.Deployment.updateOne(held, { $max: { grants_until: until } } as never, { strict: false });
+  return res.matchedCount === 1;
+}
+
+/**
+ * Resolves once every grant of `deploymentId` has expired and what it sent has arrived (module
+ * comment), and this process's writes of it in flight have ended.
+ */
+async function grantsSettled(m: Models, deploymentId: string, now: Date): Promise<void> {
+  const d = await m.Deployment.collection.findOne({ _id: deploymentId } as never, { projection: { grants_until: 1 } }) as { grants_until?: Date | null } | null;
+  const wait = d?.grants_until ? d.grants_until.getTime() + GRANT_SETTLE_MS - now.getTime() : 0;
+  if (wait > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(wait, SETTLE_MS)));
+  await writesSettled(deploymentId);
+}
+
 /** Drops the rollback copies (every object under the deployment's rollback prefix) and journal entries of `deploymentId`. */
 async function dropCopies(m: Models, store: ObjectStore, deploymentId: string): Promise<void> {
   const copies = await store.list(rollbackPrefix(deploymentId));
@@ -134,11 +191,12 @@ async function dropCopies(m: Models, store: ObjectStore, deploymentId: string): 
  * that did not exist before deleted; then drops the copies and entries. Waits first for this
  * process's writes of the deployment in flight. Idempotent (an entry whose copy is gone was
  * restored by an earlier run that stopped before dropping the entries). The caller has made sure
- * nothing writes for the deployment any more (revoked its token, or taken its lease over).
+ * nothing writes for the deployment any more (revoked its token, or taken its lease over); its
+ * grants are waited out first (`now`: the caller's clock, which the grants were dated by).
  * Returns the number of keys restored.
  */
-export async function restoreAttempt(m: Models, deploymentId: string): Promise<number> {
-  await writesSettled(deploymentId);
+export async function restoreAttempt(m: Models, deploymentId: string, now = new Date()): Promise<number> {
+  await grantsSettled(m, deploymentId, now);
   const entries = await m.PublishJournal.find({ deployment_id: deploymentId }, { key: 1, had_previous: 1, copy_key: 1 }).lean();
   if (!entries.length) return 0;
   const store = storeOf(m);
@@ -157,12 +215,12 @@ export async function restoreAttempt(m: Models, deploymentId: string): Promise<n
  * it is set to `leaseMs` from when the restore ended.
  */
 export async function restoreBeforeAttempt(m: Models, claimed: Pick<Deployment, '_id' | 'fencing'>, now: Date, leaseMs: number): Promise<void> {
-  await writesSettled(claimed._id);
+  await grantsSettled(m, claimed._id, now);
   if (!await m.PublishJournal.exists({ deployment_id: claimed._id })) return;
   const started = Date.now();
   const held = { _id: claimed._id, fencing: claimed.fencing, status: 'building' } as DeploymentFilter;
   await m.Deployment.updateOne(held, { $set: { lease_expires_at: new Date(now.getTime() + RESTORE_LEASE_MS) } });
-  await restoreAttempt(m, claimed._id);
+  await restoreAttempt(m, claimed._id, now);
   await m.Deployment.updateOne(held, { $set: { lease_expires_at: new Date(now.getTime() + (Date.now() - started) + leaseMs) } });
 }
 
@@ -178,7 +236,7 @@ export async function revokeAndRestore(m: Models, d: Pick<Deployment, '_id'>, fi
   // it over); if this process stops, it runs out and the claim that takes the job over restores.
   const held = await m.Deployment.findOneAndUpdate(filter, { $set: { token_hash: null, lease_expires_at: new Date(now.getTime() + RESTORE_LEASE_MS) } }, { returnDocument: 'after', projection: { fencing: 1 } }).lean();
   if (!held) throw new AppError(409, 'lease_lost', 'This build no longer holds the deployment\'s lease; another worker has taken it over or it has finished');
-  await restoreAttempt(m, d._id);
+  await restoreAttempt(m, d._id, now);
   return { _id: d._id, fencing: held.fencing, status: 'building' } as DeploymentFilter;
 }
 
