@@ -1,8 +1,9 @@
 /**
  * The builder as a step in a customer's CI: creates a CI deployment of the checkout's commit
  * through the control plane (an API key with `deployments:trigger`), builds the checkout, and
- * publishes through the control plane's object routes and reports with the same code the
- * workers use (`runJob`). The run never holds storage or database credentials.
+ * publishes with the control plane's upload grants (store/granted-store.ts) and reports with the
+ * same code the workers use (`runJob`). The run never holds storage or database credentials:
+ * each grant writes one object of its deployment, briefly.
  */
 import fs from 'node:fs';
 import git from 'isomorphic-git';
@@ -13,7 +14,7 @@ import { ControlPlaneClient, type BuildJob, type JobReport } from '../worker/con
 import type { BuildProgress } from '../progress/progress-reporter.ts';
 import { runJob } from '../worker/run-job.ts';
 import type { CiOptions } from './ci-options.ts';
-import { createHttpStore } from '../store/http-store.ts';
+import { createGrantedStore } from '../store/granted-store.ts';
 
 /** A CI deployment as the control plane creates it. */
 export interface CiJob extends BuildJob {
@@ -89,7 +90,7 @@ export async function ciDeploy(opts: CiOptions, run: CiDeployRun = {}): Promise<
   const commit = await resolveCommit(opts);
   const job = await createDeployment(opts, commit, run);
   run.log?.(`deployment ${job.deployment_id} of ${job.project.slug} at ${commit}`);
-  const store = createHttpStore({ url: new URL(job.store.url, `${opts.apiUrl}/`).href, token: job.token, fencing: job.fencing });
+  const store = createGrantedStore({ url: new URL(job.store.url, `${opts.apiUrl}/`).href, token: job.token, fencing: job.fencing });
   let report: JobReport | undefined;
   const outcome = await runJob(job, {
     client: new ControlPlaneClient(opts.apiUrl), store, compiler: run.compiler, signal: run.signal, progress: run.progress,

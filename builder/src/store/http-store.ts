@@ -1,6 +1,8 @@
 /**
- * An `ObjectStore` over the control plane's object routes of one CI deployment
- * (`/internal/v1/jobs/:id/objects`), so a CI run publishes without storage credentials. Keys are
+ * An `ObjectStore` over the control plane's object routes of one deployment
+ * (`/internal/v1/jobs/:id/objects`), so a build publishes without storage credentials. A build
+ * writes through upload grants instead (`createGrantedStore`, granted-store.ts), which keeps this
+ * store for reads, lists, deletes, and for writes to a control plane without grants. Keys are
  * relative to the site (the control plane confines them to the project's prefix); every request
  * carries the build token and fencing token, so a run that lost its lease writes nothing (409 →
  * `LeaseLostError`).
@@ -113,7 +115,7 @@ function putHeaders(putOpts: PutOptions = {}): Record<string, string> {
 }
 
 /** PUTs `body` to `url` as it is (no copy); resolves with the answer's status and text. */
-function putBytes(url: string, headers: Record<string, string>, body: Uint8Array | ObjectStream, timeoutMs: number): Promise<{ status: number; text: string }> {
+export function putBytes(url: string, headers: Record<string, string>, body: Uint8Array | ObjectStream, timeoutMs: number): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
     const target = new URL(url);
     const size = body instanceof Uint8Array ? body.byteLength : body.size;

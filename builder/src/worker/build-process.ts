@@ -3,14 +3,14 @@
  * that project's next job. It holds the current job's build token and nothing else: no worker
  * secret, no storage or database credentials, an environment of `PATH`, `HOME` and locale only.
  * It clones, plans, renders and publishes; pages compile in sandbox processes below it. It
- * publishes through the control plane's object routes, which confine it to its project's prefix
- * and end with the lease. Its compiler and the pages it remembers are its one project's.
+ * publishes with upload grants from the control plane's job routes (store/granted-store.ts), which
+ * confine it to its project's prefixes and end with the lease. Its compiler and the pages it remembers are its one project's.
  *
  * In (IPC): `{ type: 'job', job, controlPlaneUrl, workDir }`, maybe `{ type: 'abort' }`.
  * Out: `{ type: 'phase', phase }`, and for each job last `{ type: 'outcome', outcome }`.
  */
 import path from 'node:path';
-import { createHttpStore } from '../store/http-store.ts';
+import { createGrantedStore } from '../store/granted-store.ts';
 import { createCompiler, type SandboxCompiler } from '../sandbox/index.ts';
 import { LinkChecker } from '../links/link-check.ts';
 import { PageMemory } from '../state/page-bodies.ts';
@@ -46,7 +46,7 @@ async function runOne(msg: BuildRequest): Promise<void> {
   compiler ??= await createCompiler({ log: (line) => console.error(line), idleMs: Number.POSITIVE_INFINITY });
   // The first sandbox starts while the repository is fetched.
   compiler.prepare();
-  const store = createHttpStore({ url: new URL(job.store.url, `${controlPlaneUrl}/`).href, token: job.token, fencing: job.fencing });
+  const store = createGrantedStore({ url: new URL(job.store.url, `${controlPlaneUrl}/`).href, token: job.token, fencing: job.fencing });
   const outcome = await runJob(job, {
     client: new ControlPlaneClient(controlPlaneUrl), compiler, pageMemory, linkChecker, signal: abort.signal, store,
     // One clone folder per project, kept between jobs so the next build fetches less.

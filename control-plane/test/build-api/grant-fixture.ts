@@ -14,14 +14,21 @@ import { startTestApi, type TestApi } from '../helpers/api.ts';
 export interface Claimed { id: string; projectId: string; fencing: number; token: string }
 export interface Answer { status: number; body: any }
 
-export async function startGrantApi(store: ObjectStore, env: Record<string, string> = {}) {
+/**
+ * `before`: a test's hook in front of the routes (e.g. to play an older control plane); `seen`
+ * lists every request's method and path (query left out), in order.
+ */
+export async function startGrantApi(store: ObjectStore, env: Record<string, string> = {}, before?: Koa.Middleware) {
   let routes: Koa.Middleware[] | undefined;
+  const seen: string[] = [];
   const api: TestApi = await startTestApi({
     env: parseEnv({ API_PORT: '0', LOG_LEVEL: 'silent', ...env, ...(process.env.MONGODB_URI ? { MONGODB_URI: process.env.MONGODB_URI } : {}) }),
     services: { siteStore: store },
     middleware: [(ctx, next) => {
-      routes ??= [internalApi(api.cp.deps, 'test-worker-secret'), ciApi(api.cp.deps)];
-      return routes[0](ctx, () => routes![1](ctx, next));
+      seen.push(`${ctx.method} ${ctx.path}`);
+      routes ??= [...(before ? [before] : []), internalApi(api.cp.deps, 'test-worker-secret'), ciApi(api.cp.deps)];
+      const run = (i: number): Promise<void> => (i === routes!.length ? next() : Promise.resolve(routes![i](ctx, () => run(i + 1))));
+      return run(0);
     }],
   });
   usePublishRollback(api.cp.m, store);
@@ -31,7 +38,7 @@ export async function startGrantApi(store: ObjectStore, env: Record<string, stri
     return { status: res.status, body: text ? JSON.parse(text) : undefined };
   };
   return {
-    api, origin,
+    api, origin, seen,
     /** A queued deployment of a new project, claimed with a lease of `leaseMs`. */
     async claimed(leaseMs = 30_000): Promise<Claimed> {
       const { key } = await api.tenant('pro');
