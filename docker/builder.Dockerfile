@@ -57,15 +57,17 @@ COPY docker/builder-healthcheck.mjs docker/builder-entrypoint.sh docker/
 COPY scripts/bin/run-bundled.mjs scripts/bin/
 # The client bundle is built once per template version; building it here makes every container
 # (and every CI run) start warm instead of running Vite on its first job.
-RUN mkdir -p site-template/node_modules/.cache node_modules/.cache/folio-sandbox-code node_modules/.cache/folio-cli /app/data \
- && chown -R folio:folio site-template/node_modules node_modules/.cache/folio-sandbox-code node_modules/.cache/folio-cli /app/data \
+RUN mkdir -p site-template/node_modules/.cache node_modules/.cache/folio-sandbox-code node_modules/.cache/folio-cli node_modules/.cache/folio-template /app/data \
+ && chown -R folio:folio site-template/node_modules node_modules/.cache/folio-sandbox-code node_modules/.cache/folio-cli node_modules/.cache/folio-template /app/data \
  && chmod 0755 docker/builder-entrypoint.sh
 USER folio
 RUN node --import tsx --input-type=module -e "const t = await import('@folio/site-template'); const os = await import('node:os'); await t.buildClientAssets(os.tmpdir() + '/warm')" \
  && rm -rf /tmp/warm
 # The compile sandboxes' code cache (builder/src/sandbox/code-cache.ts), recorded from the
-# platform's own page: every sandbox starts with a copy instead of compiling its modules.
-RUN node --import tsx --input-type=module -e "const w = await import('./builder/src/compile/code-cache-warmup.ts'); await w.warmCodeCache({ osLayers: false, heapMb: 1024 })"
+# platform's own page: every sandbox starts with a copy instead of compiling its modules. Starting
+# that sandbox also makes the site template's components bundle (builder/src/compile/template-bundle.ts),
+# so sandboxes start without Vite.
+RUN node --import tsx --input-type=module -e "const w = await import('./builder/src/sandbox/code-cache-warmup.ts'); await w.warmCodeCache({ osLayers: false, heapMb: 1024 })"
 # The commands' bundles (the worker, a job's build process, ci-deploy): no container bundles on start.
 RUN for entry in builder/src/worker/main.ts builder/src/worker/build-process.ts builder/src/ci/main.ts; do \
       node scripts/bin/run-bundled.mjs --prepare --packages=external "$entry" || exit 1; \

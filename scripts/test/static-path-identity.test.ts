@@ -77,7 +77,7 @@ function compileFixtureSite(): string {
 
 t.test('static path identity', async (t) => {
   const compilers: Record<'off' | 'on', SandboxCompiler> = {
-    off: await createCompiler({ staticPath: false }),
+    off: await createCompiler({ staticPath: false, templateBundle: false }),
     on: await createCompiler(),
   };
   t.teardown(() => Promise.all([compilers.off.close(), compilers.on.close()]));

@@ -75,6 +75,11 @@ export interface CompilerOptions {
    * the identity test compares both paths with it. Default true.
    */
   staticPath?: boolean;
+  /**
+   * False: sandboxes load the site template through Vite at start instead of from its bundle
+   * (template-bundle.ts), as before the bundle existed. Internal, for the identity test. Default true.
+   */
+  templateBundle?: boolean;
 }
 
 /** True when a compile result is a failure. */

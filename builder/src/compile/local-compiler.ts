@@ -15,11 +15,30 @@ import { createSharedHighlighter, type CodeThemes } from './highlighter.ts';
 import { BatchIds, type PageSource } from './page-plugin.ts';
 import type { FolioRemarkEnv, PageFacts } from './remark-folio.ts';
 import { codeBlockLanguages, CodeBlocks, highlightTemplateCodeBlocks, pageComponents, renderMdx } from './render.ts';
-import { createRunnerEngine, type ModuleResult } from './runner-engine.ts';
+// Types only: Vite and MDX's Rollup plugin load when a page first needs them (`viteEngine`).
+import type { ModuleResult, PageEngine } from './runner-engine.ts';
 import { StaticPages, type StaticResult } from './static-page.ts';
 
-/** Creates an in-thread compiler; `staticPath: false` sends every page through Vite (default true). */
-export async function createLocalCompiler(opts: { themes?: CodeThemes; staticPath?: boolean } = {}): Promise<Compiler & { staticPages(): number }> {
+/** Options of {@link createLocalCompiler}. */
+export interface LocalCompilerOptions {
+  themes?: CodeThemes;
+  /** False: every page goes through Vite (default true). */
+  staticPath?: boolean;
+  /**
+   * The `file:` URL of the template's components bundle (template-bundle.ts). With it, Vite is
+   * started only when the first page that needs it arrives; without it, at once, to load the
+   * template.
+   */
+  template?: string;
+  /**
+   * Called once, after Vite is loaded and before any page's own code runs (the sandbox takes away
+   * what page code has no use for then: sandbox/lockdown.ts). Static pages run no page code.
+   */
+  beforePageCode?(): void;
+}
+
+/** Creates an in-thread compiler. */
+export async function createLocalCompiler(opts: LocalCompilerOptions = {}): Promise<Compiler & { staticPages(): number }> {
   const highlighter = await createSharedHighlighter(opts.themes);
   const facts = new Map<string, PageFacts>();
   let source: PageSource | undefined;
@@ -31,9 +50,17 @@ export async function createLocalCompiler(opts: { themes?: CodeThemes; staticPat
     report: (id, f) => void facts.set(id, f),
     putCode: (html) => blocks.put(html),
   };
-  const engine = await createRunnerEngine(env);
-  highlightTemplateCodeBlocks(engine.components, highlighter);
-  const components = pageComponents(engine.components, blocks);
+  let engine: Promise<PageEngine> | undefined;
+  const viteEngine = () => (engine ??= import('./runner-engine.ts').then(async ({ createRunnerEngine }) => {
+    const started = await createRunnerEngine(env, opts.template);
+    opts.beforePageCode?.();
+    return started;
+  }));
+  const template = opts.template
+    ? (await import(opts.template) as { components: Record<string, unknown> }).components
+    : (await viteEngine()).components;
+  highlightTemplateCodeBlocks(template, highlighter);
+  const components = pageComponents(template, blocks);
   const statics = opts.staticPath === false ? undefined : new StaticPages(env, components);
   let staticCount = 0;
   let batch = 0;
@@ -59,7 +86,7 @@ export async function createLocalCompiler(opts: { themes?: CodeThemes; staticPat
       : inputs.map(() => ({ ok: false }));
     const viaVite = inputs.filter((_, i) => !modules[i].ok);
     staticCount += inputs.length - viaVite.length;
-    const loaded = viaVite.length > 0 ? await engine.load(ids, viaVite.map((i) => i.sourcePath), batchSource) : [];
+    const loaded = viaVite.length > 0 ? await (await viteEngine()).load(ids, viaVite.map((i) => i.sourcePath), batchSource) : [];
     let next = 0;
     for (let i = 0; i < modules.length; i++) if (!modules[i].ok) modules[i] = loaded[next++];
     // `<CodeBlock>` renders synchronously: the grammars its tags name are loaded first.
@@ -92,7 +119,7 @@ export async function createLocalCompiler(opts: { themes?: CodeThemes; staticPat
       return next;
     },
     async close() {
-      await engine.close();
+      await (await engine)?.close();
       highlighter.highlighter.dispose();
     },
   };

@@ -7,6 +7,7 @@
  * about as cheap per page, and it isolates failures, where one bad page fails a whole Rollup
  * build. Figures: builder/docs/benchmarks.md, "Compile engine".
  */
+import { fileURLToPath } from 'node:url';
 import mdx from '@mdx-js/rollup';
 import { createServer, createServerModuleRunner, moduleRunnerTransform, type Plugin, type ViteDevServer } from 'vite';
 import type { ModuleRunner } from 'vite/module-runner';
@@ -77,8 +78,18 @@ function forgetRepoEvaluated(evaluated: ModuleRunner['evaluatedModules']): void 
   }
 }
 
-/** Creates the module-runner engine; `env` is the remark plugin's environment. */
-export async function createRunnerEngine(env: FolioRemarkEnv): Promise<PageEngine> {
+/** Whether `url`, as the runner asks for it (a bare id, `/@fs/…`, a path), is the template's components module. */
+function isTemplateModule(url: string, file: string): boolean {
+  return url === TEMPLATE_COMPONENTS || url.endsWith(file);
+}
+
+/**
+ * Creates the module-runner engine; `env` is the remark plugin's environment. With `templateUrl`
+ * (template-bundle.ts) the template is that module, imported natively by this process and by
+ * every page that binds its components (component-scope.ts), instead of compiled by Vite: one
+ * copy whichever path a page takes.
+ */
+export async function createRunnerEngine(env: FolioRemarkEnv, templateUrl?: string): Promise<PageEngine> {
   let source: PageSource | undefined;
   const server: ViteDevServer = await createServer({
     ...baseViteConfig,
@@ -97,11 +108,14 @@ export async function createRunnerEngine(env: FolioRemarkEnv): Promise<PageEngin
   });
   const environment = server.environments.ssr;
   const fetchModule = environment.fetchModule.bind(environment);
-  environment.fetchModule = (id, importer, options) => fetchModule(id, importer, { ...options, inlineSourceMap: false } as typeof options);
+  const templateFile = templateUrl && fileURLToPath(import.meta.resolve(TEMPLATE_COMPONENTS));
+  environment.fetchModule = (id, importer, options) => templateUrl && templateFile && isTemplateModule(id, templateFile)
+    ? Promise.resolve({ externalize: templateUrl, type: 'module' })
+    : fetchModule(id, importer, { ...options, inlineSourceMap: false } as typeof options);
   const runner: ModuleRunner = createServerModuleRunner(environment, { hmr: false, sourcemapInterceptor: false });
-  // Through the runner, so the template's TSX is compiled with Preact's JSX runtime whatever
-  // loader runs the builder; it stays cached for the compiler's life.
-  const template = await runner.import(TEMPLATE_COMPONENTS);
+  // Without a bundle, through the runner, so the template's TSX is compiled with Preact's JSX
+  // runtime whatever loader runs the builder; it stays cached for the compiler's life.
+  const template = templateUrl ? await import(templateUrl) as Record<string, unknown> : await runner.import(TEMPLATE_COMPONENTS);
   let queue: Promise<unknown> = Promise.resolve();
   return {
     components: template.components as Record<string, unknown>,

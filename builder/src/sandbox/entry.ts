@@ -4,7 +4,7 @@
  * channel only; repository reads for imports are asked of the builder, which owns the checkout, so
  * the sandbox cannot read any file of the repository it was not given.
  *
- * In: `{ type: 'init', themes, staticPath }`, `{ type: 'compile', batch, inputs }`, `{ type: 'read-result', id, text }`.
+ * In: `{ type: 'init', themes, staticPath, template }`, `{ type: 'compile', batch, inputs }`, `{ type: 'read-result', id, text }`.
  * Out: `{ type: 'ready', phases }`, `{ type: 'read', batch, id, path }`, `{ type: 'done', batch, results, staticPages, phases? }`,
  * `{ type: 'error', batch, message }`.
  */
@@ -25,12 +25,10 @@ fsCompat();
 delete process.env.NODE_COMPILE_CACHE;
 // Imported after fsCompat(): Vite probes the file system while its modules load.
 const { createLocalCompiler } = await import('../compile/local-compiler.ts');
-// Read by the allocators as they started (Vite's addon is loaded now): pages need not see them.
-for (const name of Object.keys(ALLOCATOR_ENV)) delete process.env[name];
 phases.mark('modules');
 
 type Inbound =
-  | { type: 'init'; themes?: CodeThemes; staticPath?: boolean }
+  | { type: 'init'; themes?: CodeThemes; staticPath?: boolean; template?: string }
   | { type: 'compile'; batch: number; inputs: CompileInput[] }
   | { type: 'read-result'; id: number; text?: string };
 
@@ -59,8 +57,18 @@ const firstDone = () => {
 
 const onMessage = async (msg: Inbound) => {
   if (msg.type === 'init') {
-    compiler = await createLocalCompiler({ themes: msg.themes, staticPath: msg.staticPath });
-    lockDown();
+    // With the template's bundle, Vite loads when a page first needs it, and the lockdown (which
+    // denies loading native code, as Vite's bundler does) waits for it: until then no page code
+    // runs, only the platform's static path (compile/static-page.ts).
+    let locked = false;
+    const lock = () => {
+      if (locked) return;
+      locked = true;
+      // Read by the allocators as they started (Vite's addon is loaded by now): pages need not see them.
+      for (const name of Object.keys(ALLOCATOR_ENV)) delete process.env[name];
+      lockDown();
+    };
+    compiler = await createLocalCompiler({ themes: msg.themes, staticPath: msg.staticPath, template: msg.template, beforePageCode: lock });
     phases.mark('compiler');
     send({ type: 'ready', phases: phases.list() });
   } else if (msg.type === 'read-result') {

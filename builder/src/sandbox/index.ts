@@ -13,6 +13,6 @@ export async function createCompiler(opts: CompilerOptions = {}): Promise<Sandbo
   const workers = opts.workers ?? (availableParallelism() >= 2 ? 2 : 1);
   return createSandboxCompiler({
     workers: Math.max(1, workers), threshold: opts.workerThreshold ?? 40, themes: opts.themes,
-    limits: opts.limits, staticPath: opts.staticPath, osLayers: opts.osLayers, log: opts.log, idleMs: opts.idleMs, codeCache: opts.codeCache,
+    limits: opts.limits, staticPath: opts.staticPath, templateBundle: opts.templateBundle, osLayers: opts.osLayers, log: opts.log, idleMs: opts.idleMs, codeCache: opts.codeCache,
   });
 }

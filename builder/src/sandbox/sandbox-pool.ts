@@ -106,7 +106,7 @@ export function createSandboxCompiler(opts: SandboxCompilerOptions): SandboxComp
   const warmup = opts.codeCache === false ? undefined : warmCodeCache({ osLayers: opts.osLayers, heapMb: limits.heapMb });
   const codeCache = opts.codeCache === false ? undefined : { template: codeCacheTemplate() };
   const start = () => {
-    const entry = { box: startSandbox({ themes: opts.themes, staticPath: opts.staticPath, limits: { heapMb: limits.heapMb }, osLayers: opts.osLayers, log: opts.log, codeCache }), busy: false };
+    const entry = { box: startSandbox({ themes: opts.themes, staticPath: opts.staticPath, templateBundle: opts.templateBundle, limits: { heapMb: limits.heapMb }, osLayers: opts.osLayers, log: opts.log, codeCache }), busy: false };
     sandboxes.push(entry);
     results().catch(() => undefined); // awaited, and any failure reported, where an answer is checked
     return entry;

@@ -17,6 +17,7 @@ import { osIsolation, sandboxCommand, sandboxUid } from './runtime.ts';
 import { recordCodeCache, saveCodeCache, seedCodeCache } from './code-cache.ts';
 import { phaseDurations, type StartPhase } from './start-phases.ts';
 import { ALLOCATOR_ENV } from '../allocator-env.ts';
+import { templateBundle } from '../compile/template-bundle.ts';
 
 /** Why a sandbox was ended while it worked. */
 export type SandboxEnd = 'timeout' | 'memory' | 'crashed';
@@ -44,6 +45,8 @@ export interface SandboxOptions {
   themes?: CodeThemes;
   /** False: no page takes the static path (see `CompilerOptions.staticPath`). */
   staticPath?: boolean;
+  /** False: the template loads through Vite (see `CompilerOptions.templateBundle`). */
+  templateBundle?: boolean;
   limits: SandboxLimits;
   /** Use the network namespace and own user where this process can (default true). */
   osLayers?: boolean;
@@ -193,7 +196,8 @@ export function startSandbox(opts: SandboxOptions): Sandbox {
   child.on('error', (err) => {
     readyReject(appError('compile_sandbox', `Compile sandbox could not start: ${err.message}`, err));
   });
-  child.send({ type: 'init', themes: opts.themes, staticPath: opts.staticPath });
+  // The template as a plain module, so the sandbox starts without Vite (compile/template-bundle.ts).
+  child.send({ type: 'init', themes: opts.themes, staticPath: opts.staticPath, template: opts.templateBundle === false ? undefined : templateBundle() });
 
   return {
     pid: child.pid,
