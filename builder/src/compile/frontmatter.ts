@@ -39,7 +39,8 @@ function readMintlifyKeys(fm: Record<string, unknown>, out: PageFrontmatter): vo
   const words = keywords.filter((k): k is string => typeof k === 'string').map((k) => k.trim()).filter(Boolean);
   if (words.length) out.keywords = words;
   const metatags = Object.fromEntries(Object.entries(fm).filter(([key, value]) => META_KEY.test(key) && (typeof value === 'string' || typeof value === 'number')).map(([key, value]) => [key, String(value)]));
-  const noindex = fm.noindex === true || fm.hidden === true;
+  // `hidden: true` is kept out of indexing by the outputs, unless docs.json says seo.indexing "all" (config/indexing.ts).
+  const noindex = fm.noindex === true;
   if (!noindex && Object.keys(metatags).length === 0) return;
   const seo: PageSeo = { ...out.seo };
   if (noindex && seo.indexing === undefined) seo.indexing = 'noindex';

@@ -152,8 +152,8 @@ export const configSchema = z.object({
       indexing: z
         .enum(['default', 'noindex', 'navigable', 'all'])
         .default('default')
-        .transform((value) => (value === 'noindex' ? 'noindex' : 'default'))
-        .describe('default or noindex; Mintlify navigable and all read as default'),
+        .transform((value) => (value === 'noindex' || value === 'all' ? value : 'default'))
+        .describe('default (Mintlify\'s navigable), noindex, or all: hidden pages are indexed too'),
       metatags: z.record(z.string(), z.string()).optional().describe('Appended to every page'),
       ...mintlifyKeys.seo,
     })

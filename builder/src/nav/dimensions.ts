@@ -88,12 +88,13 @@ export function scopeLabel(scope: Scope): string {
  * and those it is the fallback of), and `path`, its URL without prefixes, from which search
  * links to the page in the reader's own combination. Undefined for a site without languages or
  * versions. Known from docs.json and the list of sources alone, so search shards can be indexed
- * while pages compile.
+ * while pages compile. `indexHidden` (`seo.indexing: "all"`) searches hidden pages too.
  */
-export function searchFiltersOf(items: NavigationEntry[] | undefined, pages: readonly { sourcePath: string; urlPath: string }[], contentRoot: string): SearchScopes | undefined {
+export function searchFiltersOf(items: NavigationEntry[] | undefined, pages: readonly { sourcePath: string; urlPath: string }[], contentRoot: string, indexHidden = false): SearchScopes | undefined {
   const dims = readDimensions(items);
   // Boosts and pages left out of search (nav/search-settings.ts) travel with the filters.
-  const settings = searchSettingsOf(items, pages, contentRoot);
+  const found = searchSettingsOf(items, pages, contentRoot, indexHidden);
+  const settings = indexHidden ? { ...found, indexHidden } : found;
   if (!items || !hasDimensions(dims)) return settings ? { filters: () => ({}), meta: () => ({}), ...settings } : undefined;
   const { fallbacks } = resolveDimensions(items, items.map((_, i) => [i]), dims, pages, contentRoot);
   const served = new Map<string, string[]>();
@@ -110,6 +111,7 @@ export function searchFiltersOf(items: NavigationEntry[] | undefined, pages: rea
 
 /** See {@link searchFiltersOf}. */
 export interface SearchScopes extends Partial<SearchSettings> {
+  indexHidden?: boolean;
   filters(urlPath: string): Record<string, string[]>;
   meta(urlPath: string): Record<string, string>;
 }

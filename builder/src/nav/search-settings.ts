@@ -6,7 +6,7 @@
  *   (`data-pagefind-weight`, which Pagefind caps at 10).
  * - `searchable: false` on a tab, any other division or a group leaves its pages out of search;
  *   the pages of a `hidden` division or group are left out too, unless it (or a nearer level)
- *   says `searchable: true`.
+ *   says `searchable: true`, or docs.json says `seo.indexing: "all"` (`indexHidden`).
  *
  * A page listed in several places takes the highest boost and is searchable when any place
  * keeps it so. Pages the navigation does not list keep the defaults (weight 1, searchable).
@@ -35,6 +35,7 @@ export function searchSettingsOf(
   items: readonly NavigationEntry[] | undefined,
   pages: readonly { sourcePath: string; urlPath: string }[],
   contentRoot: string,
+  indexHidden = false,
 ): SearchSettings | undefined {
   if (!items) return undefined;
   const boostOf = new Map<string, number>();
@@ -44,7 +45,7 @@ export function searchSettingsOf(
     for (const entry of list) {
       if (typeof entry === 'string') {
         const ref = entry.replace(/^\S+ (?=[A-Z]+ \/)/, '');
-        const searchable = from.searchable ?? !from.hidden;
+        const searchable = from.searchable ?? (indexHidden || !from.hidden);
         searchableOf.set(ref, (searchableOf.get(ref) ?? false) || searchable);
         if (from.boost !== undefined) boostOf.set(ref, Math.max(boostOf.get(ref) ?? 0, from.boost));
         continue;

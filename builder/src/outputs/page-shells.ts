@@ -7,6 +7,7 @@ import { render404, renderPage } from '@folio/site-template';
 import type { ClientAssets, NavItem, PageShellInput, SiteConfig } from '@folio/site-template/shared/types.ts';
 import type { DimensionNav } from '../nav/dimension-nav.ts';
 import { prevNextByPath, type PrevNext } from '../nav/prev-next.ts';
+import { hiddenFromIndexing } from '../config/indexing.ts';
 import type { CompiledPage } from '../types.ts';
 import { feedKey, htmlKey, markdownKey, sitePath } from './site-paths.ts';
 
@@ -37,7 +38,7 @@ export function pageContext(ctx: ShellContext, urlPath: string): ShellContext {
 }
 
 /** The page fields a shell reads. */
-export type ShellPage = Pick<CompiledPage, 'urlPath' | 'title' | 'description' | 'bodyHtml' | 'toc' | 'rss' | 'seo'> & Partial<Pick<CompiledPage, 'mode'>>;
+export type ShellPage = Pick<CompiledPage, 'urlPath' | 'title' | 'description' | 'bodyHtml' | 'toc' | 'rss' | 'seo'> & Partial<Pick<CompiledPage, 'mode' | 'hidden'>>;
 
 /** The template input of one page, with its export and feed paths, its neighbours and its client module (site path). */
 export function pageShellInput(page: ShellPage, ctx: ShellContext, neighbours: PrevNext = {}, island?: string): PageShellInput {
@@ -50,7 +51,7 @@ export function pageShellInput(page: ShellPage, ctx: ShellContext, neighbours: P
       bodyHtml: page.bodyHtml,
       toc: page.toc,
       rss: page.rss,
-      seo: page.seo,
+      seo: hiddenFromIndexing(page, ctx.site.seo?.indexing) ? { ...page.seo, indexing: 'noindex' } : page.seo,
       ...(page.mode ? { mode: page.mode } : {}),
       // A fallback (another language's or version's page) links to its source's export and feed.
       markdownPath: sitePath(markdownKey(ctx.locale?.fallback?.href ?? page.urlPath)),

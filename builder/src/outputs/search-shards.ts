@@ -22,9 +22,9 @@ function ownBoost(page: SearchPage): number | undefined {
   return typeof boost === 'number' && Number.isFinite(boost) && boost >= 0 ? Math.min(10, boost) : undefined;
 }
 
-/** Mintlify's `noindex: true` (and `hidden: true`, which implies it) leave a page out of search. */
-function unindexed(page: SearchPage): boolean {
-  return page.frontmatter?.noindex === true || page.frontmatter?.hidden === true;
+/** Mintlify's `noindex: true` (and `hidden: true`, unless the site indexes hidden pages) leave a page out of search. */
+function unindexed(page: SearchPage, scopes: SearchFilters | undefined): boolean {
+  return page.frontmatter?.noindex === true || (page.frontmatter?.hidden === true && !scopes?.indexHidden);
 }
 
 /** A page's frontmatter `keywords` (a list or a comma-separated string): searched, not shown on the page. */
@@ -45,6 +45,8 @@ export interface SearchFilters {
   weight?(urlPath: string): number | undefined;
   /** Whether the page is left out of search (`searchable: false`, hidden divisions). */
   excluded?(urlPath: string): boolean;
+  /** docs.json `seo.indexing: all`: `hidden: true` pages and hidden divisions are searched too. */
+  indexHidden?: boolean;
 }
 
 /**
@@ -59,7 +61,9 @@ export function scopeTags(urlPath: string, scopes: SearchFilters | undefined): s
   return Object.entries(scopes.filters(urlPath)).flatMap(([name, values]) => values.map((v) => tag('filter', name, v))).join('')
     + Object.entries(scopes.meta(urlPath)).map(([name, value]) => tag('meta', name, value)).join('')
     + (weight !== undefined ? tag('meta', 'boost', String(weight)) : '')
-    + (scopes.excluded?.(urlPath) ? '<span data-folio-unsearchable></span>' : '');
+    + (scopes.excluded?.(urlPath) ? '<span data-folio-unsearchable></span>' : '')
+    // Part of the fingerprint: turning `seo.indexing: all` on or off indexes the pages again.
+    + (scopes.indexHidden ? '<span data-folio-index-hidden></span>' : '');
 }
 
 
@@ -141,7 +145,7 @@ export function searchDocument(page: SearchPage, scopes?: SearchFilters): string
   const content = `<h1 data-pagefind-meta="title">${title}</h1>${weight !== undefined ? `<div data-pagefind-weight="${weight}">${searched}</div>` : searched}`;
   // A page left out of search keeps an empty body: a shard of such pages only would otherwise
   // have no data-pagefind-body at all, and Pagefind would index every page of it whole.
-  return `<!doctype html><html lang="en"><head><title>${title}</title></head><body><main data-pagefind-body>${tags}${scopes?.excluded?.(page.urlPath) || unindexed(page) ? '' : content}</main></body></html>`;
+  return `<!doctype html><html lang="en"><head><title>${title}</title></head><body><main data-pagefind-body>${tags}${scopes?.excluded?.(page.urlPath) || unindexed(page, scopes) ? '' : content}</main></body></html>`;
 }
 
 /** One planned shard: its pages (by path) and a fingerprint of everything indexed from them. */

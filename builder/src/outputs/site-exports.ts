@@ -4,6 +4,7 @@
  * results and the configuration in, files out; the pipeline uploads those whose bytes changed.
  */
 import type { NavItem, SiteConfig } from '@folio/site-template/shared/types.ts';
+import { hiddenFromIndexing } from '../config/indexing.ts';
 import type { CompiledPage } from '../types.ts';
 import { combinations, prefixOf, scopeKey, scopeOfUrl } from '../nav/dimensions.ts';
 import type { DimensionNav } from '../nav/dimension-nav.ts';
@@ -80,7 +81,7 @@ export function siteWideExports(pages: readonly SiteWidePage[], site: SiteConfig
     for (const p of pages) { each(p.urlPath); each(p.title); each(p.description); each(p.updates); }
   };
   const files = new Map<string, string | Buffer>([[SITE_FEED_KEY, madeFrom(SITE_FEED_KEY, feedFields, () => siteFeed(pages, site))]]);
-  for (const [prefix, entries, order] of llmsSets(pages, inputs.nav, inputs.dimensions)) {
+  for (const [prefix, entries, order] of llmsSets(pages, inputs.nav, inputs.dimensions, site.seo?.indexing)) {
     const llmsFields: FieldWalk = (each) => {
       siteFields.forEach(each);
       each(order);
@@ -93,7 +94,7 @@ export function siteWideExports(pages: readonly SiteWidePage[], site: SiteConfig
   }
   const sitemapFields: FieldWalk = (each) => {
     siteFields.forEach(each);
-    for (const p of pages) { each(p.urlPath); each(p.seo); }
+    for (const p of pages) { each(p.urlPath); each(p.seo); each(p.hidden); }
   };
   files.set('sitemap.xml', madeFrom('sitemap.xml', sitemapFields, () => sitemapXml(pages, site)));
   files.set('robots.txt', robotsTxt(site));
@@ -148,10 +149,11 @@ export function siteWideKeys(dimensions?: DimensionNav): string[] {
 /**
  * Prefix, pages and sidebar of each `llms.txt`: one for the site, or one per language and version.
  * Pages with `hidden: true` are left out (and so are their fallbacks), as Mintlify leaves them out
- * of its AI context: built and reachable by their URL and `.md` export, not listed.
+ * of its AI context: built and reachable by their URL and `.md` export, not listed; `seo.indexing:
+ * all` lists them too.
  */
-function llmsSets(all: readonly SiteWidePage[], nav: readonly NavItem[] | undefined, dimensions: DimensionNav | undefined): [string, LlmsEntry[], readonly NavItem[] | undefined][] {
-  const pages = all.some((p) => p.hidden) ? all.filter((p) => !p.hidden) : all;
+function llmsSets(all: readonly SiteWidePage[], nav: readonly NavItem[] | undefined, dimensions: DimensionNav | undefined, indexing: string | undefined): [string, LlmsEntry[], readonly NavItem[] | undefined][] {
+  const pages = all.some((p) => hiddenFromIndexing(p, indexing)) ? all.filter((p) => !hiddenFromIndexing(p, indexing)) : all;
   if (!dimensions) return [['', [...pages], nav]];
   const { dims } = dimensions;
   const byUrl = new Map(pages.map((p) => [p.urlPath, p]));

@@ -2,7 +2,8 @@
  * `sitemap.xml` and `robots.txt`.
  *
  * The sitemap lists every page's absolute URL by path, leaving out pages whose frontmatter says
- * `seo.indexing: noindex`. With `seo.indexing: noindex` for the whole site it is an empty
+ * `seo.indexing: noindex` or `noindex: true`, and `hidden: true` pages unless docs.json says
+ * `seo.indexing: all`. With `seo.indexing: noindex` for the whole site it is an empty
  * `urlset`: still valid for tools that fetch it, and listing nothing that must not be indexed.
  * (A sitemap holds at most 50,000 URLs, well above the page limit of a site.)
  *
@@ -10,6 +11,7 @@
  * names the sitemap.
  */
 import type { SiteConfig } from '@folio/site-template/shared/types.ts';
+import { hiddenFromIndexing } from '../config/indexing.ts';
 import type { CompiledPage } from '../types.ts';
 import { absoluteUrl } from './site-paths.ts';
 import { escapeXml } from './xml.ts';
@@ -17,8 +19,8 @@ import { escapeXml } from './xml.ts';
 type Site = Pick<SiteConfig, 'seo' | 'siteUrl' | 'basePath'>;
 
 /** The text of `sitemap.xml`. */
-export function sitemapXml(pages: readonly Pick<CompiledPage, 'urlPath' | 'seo'>[], site: Site): string {
-  const listed = site.seo?.indexing === 'noindex' ? [] : pages.filter((page) => page.seo?.indexing !== 'noindex');
+export function sitemapXml(pages: readonly (Pick<CompiledPage, 'urlPath' | 'seo'> & Partial<Pick<CompiledPage, 'hidden'>>)[], site: Site): string {
+  const listed = site.seo?.indexing === 'noindex' ? [] : pages.filter((page) => page.seo?.indexing !== 'noindex' && !hiddenFromIndexing(page, site.seo?.indexing));
   const urls = listed
     .map((page) => page.urlPath)
     .sort()

@@ -166,7 +166,7 @@ export async function plan(ctx: BuildContext, snapshot: RepoSnapshot): Promise<B
     return first === undefined;
   });
   // Languages and versions are known from docs.json alone: search filters each page by them.
-  const filters = searchFiltersOf(config.navigation, sources.map((p) => ({ sourcePath: p, urlPath: urlPathFor(p, contentRoot) })), contentRoot);
+  const filters = searchFiltersOf(config.navigation, sources.map((p) => ({ sourcePath: p, urlPath: urlPathFor(p, contentRoot) })), contentRoot, config.seo?.indexing === 'all');
   return {
     ...site, snapshot, contentRoot, sources, previous, summaries, previousSearch, previousMoves, cache, bodies, keyOf,
     load: (record) => bodies.load(record, contentRoot),

@@ -21,9 +21,9 @@ t.test('Mintlify page frontmatter', async (t) => {
     t.equal((await ok('mode: 3')).mode, undefined);
   });
 
-  t.test('should keep noindex and hidden pages out of indexing, and a page seo setting wins', async (t) => {
+  t.test('should keep noindex pages out of indexing, and a page seo setting wins', async (t) => {
     t.same((await ok('noindex: true')).seo, { indexing: 'noindex' });
-    t.same((await ok('hidden: true')).seo, { indexing: 'noindex' });
+    t.same(await ok('hidden: true').then((p) => [p.hidden, p.seo]), [true, undefined], 'hidden pages are kept out by the outputs, as docs.json seo.indexing says');
     t.equal((await ok('noindex: false')).seo, undefined);
     t.same((await ok('noindex: true\nseo:\n  indexing: default')).seo, { indexing: 'default' });
   });

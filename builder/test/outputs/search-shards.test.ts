@@ -3,6 +3,7 @@ import t from 'tap';
 import { createSharedHighlighter as createTestHighlighter } from '../../src/compile/highlighter.ts';
 import { renderCodeBlock } from '../../src/compile/code-block.ts';
 import { parseCodeMeta } from '../../src/compile/code-meta.ts';
+import { searchFiltersOf } from '../../src/nav/dimensions.ts';
 import { fnv1a, planShards, searchDocument, shardBase, shardCount, shardOf } from '../../src/outputs/search-shards.ts';
 
 const pages = Array.from({ length: 1000 }, (_, i) => ({ urlPath: `/section-${i % 7}/page-${i}`, title: `Page ${i}`, bodyHtml: `<p>Body ${i}</p>` }));
@@ -49,6 +50,21 @@ t.test('search shards', async (t) => {
       searchDocument({ urlPath: '/x', title: 'A & <B>', bodyHtml: '<p>Hi</p>' }),
       '<!doctype html><html lang="en"><head><title>A &amp; &lt;B&gt;</title></head><body><main data-pagefind-body><h1 data-pagefind-meta="title">A &amp; &lt;B&gt;</h1><p>Hi</p></main></body></html>',
     );
+  });
+
+  t.test('should search hidden pages and hidden groups only when the site indexes hidden pages (seo.indexing all)', async (t) => {
+    const nav = [{ group: 'Docs', pages: ['a'] }, { group: 'Internal', hidden: true, pages: ['b'] }];
+    const sources = [{ sourcePath: 'a.mdx', urlPath: '/a' }, { sourcePath: 'b.mdx', urlPath: '/b' }];
+    const hidden = { urlPath: '/a', title: 'A', bodyHtml: '<p>Secret text</p>', frontmatter: { hidden: true } };
+    const inGroup = { urlPath: '/b', title: 'B', bodyHtml: '<p>Group text</p>' };
+    const navigable = searchFiltersOf(nav, sources, '');
+    t.notMatch(searchDocument(hidden, navigable), 'Secret text');
+    t.notMatch(searchDocument(inGroup, navigable), 'Group text');
+    const all = searchFiltersOf(nav, sources, '', true);
+    t.match(searchDocument(hidden, all), 'Secret text');
+    t.match(searchDocument(inGroup, all), 'Group text');
+    t.notMatch(searchDocument({ ...hidden, frontmatter: { hidden: true, noindex: true } }, all), 'Secret text', 'noindex: true still keeps it out');
+    t.not(searchDocument(inGroup, all), searchDocument({ ...inGroup, bodyHtml: '<p>Group text</p>' }, searchFiltersOf([{ group: 'Docs', pages: ['a', 'b'] }], sources, '')), 'the setting is part of the document, so turning it on indexes the pages again');
   });
 
   t.test('should index code blocks as their title and raw code, and drop heading anchors', async (t) => {

@@ -40,7 +40,7 @@ export interface SiteConfig {
   };
   seo?: {
     title?: string; description?: string; keywords?: string[]; author?: string; ogImage?: string;
-    favicon?: string; indexing: 'default' | 'noindex'; metatags?: Record<string, string>;
+    favicon?: string; indexing: 'default' | 'noindex' | 'all'; metatags?: Record<string, string>;
   };
   redirects?: { source: string; destination: string; permanent: boolean }[];
   /** A notice above the header of every page; `[label](url)` in the text become links. */
