@@ -1,5 +1,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import t from 'tap';
 import { parse } from 'yaml';
@@ -22,6 +24,13 @@ function composeCli(): string[] | undefined {
 function runCompose(cli: string[], args: string[], env: Record<string, string>) {
   // Only PATH and the given variables: a developer's own .env or shell must not make it pass.
   return spawnSync(cli[0], [...cli.slice(1), '-f', COMPOSE, ...args], { cwd: ROOT, encoding: 'utf8', env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env } });
+}
+
+const intersects = (a: string[] = [], b: string[] = []) => a.some((n) => b.includes(n));
+
+/** True when a `caddy` binary is on the PATH. */
+function hasCaddy(): boolean {
+  return spawnSync('caddy', ['version'], { encoding: 'utf8' }).status === 0;
 }
 
 /** `${VAR}`, `${VAR:-default}` and `${VAR:?message}` as Compose interpolates them (enough for this file). */
@@ -90,26 +99,71 @@ t.test('docker files', async (t) => {
   t.test('should give the control plane an environment it accepts', async (t) => {
     const cp = compose.services['control-plane'];
     const env = parseEnv({ ...cp.environment, API_HOST: '0.0.0.0', SITE_HOST: '0.0.0.0' });
-    t.same([env.BUILDER_WORKERS, env.S3_BUCKET, env.S3_ENDPOINT, env.S3_FORCE_PATH_STYLE, env.WORKER_SECRET, env.INTERNAL_API_URL],
-      [0, 'folio-sites', 'http://minio:9000', true, 'w-secret', 'http://control-plane:4000']);
+    t.same([env.BUILDER_WORKERS, env.S3_BUCKET, env.S3_ENDPOINT, env.S3_FORCE_PATH_STYLE, env.WORKER_SECRET, env.INTERNAL_API_URL, env.TRUST_PROXY],
+      [0, 'folio-sites', 'http://minio:9000', true, 'w-secret', 'http://balancer:4000', true]);
     t.equal(env.siteUrlTemplate, 'http://{slug}.localhost:4100');
-    t.same(ports(cp.ports), ['4000:4000', '4100:4100', '4443:4443'], 'the API, the sites over HTTP and the sites over HTTPS (custom domains)');
+  });
+
+  t.test('should run several control-plane replicas behind the balancer, sharing one repositories volume', async (t) => {
+    const cp = compose.services['control-plane'];
+    t.ok(cp.deploy.replicas > 1, `control-plane replicas: ${cp.deploy.replicas}`);
+    t.equal(cp.container_name, undefined, 'no fixed container name (it would forbid a second replica)');
+    t.equal(cp.ports, undefined, 'no published port on a replica (two would clash on the host)');
+    // Every replica of a service mounts the same named volume at the data folder (repositories live there).
+    const data = cp.volumes.map((v: any) => (typeof v === 'string' ? v.split(':') : [v.source, v.target])).find(([, target]: string[]) => target === '/app/data');
+    t.ok(data && data[0] in compose.volumes, `/app/data is the named volume ${data?.[0]}, which every replica mounts`);
+    t.match(compose.services['control-plane'].environment.MONGODB_URI, /[?&]replicaSet=rs0(&|$)/, 'the database address names the replica set');
+
+    const lb = compose.services.balancer;
+    t.match(lb.image, /^caddy:2/);
+    t.same(ports(lb.ports), ['4000:4000', '4100:4100'], 'the balancer publishes the API and the site server');
+    t.same(lb.depends_on, { 'control-plane': { condition: 'service_healthy' } });
+    const mount = lb.volumes.find((v: string) => v.endsWith(':/etc/caddy/Caddyfile:ro'));
+    t.ok(mount, 'the balancer reads its Caddyfile');
+    const caddyfile = `${ROOT}docker/${mount.split(':')[0].replace(/^\.\//, '')}`;
+    const text = fs.readFileSync(caddyfile, 'utf8');
+    const upstream = lb.environment?.UPSTREAM ?? 'control-plane';
+    t.equal(upstream, 'control-plane', 'the balancer looks up the control-plane service');
+    for (const port of ['4000', '4100']) t.match(text, new RegExp(`dynamic a \\{\\$UPSTREAM:control-plane\\} \\{\\$(API|SITE)_PORT:${port}\\}`), `port ${port} goes to every replica`);
+    t.ok(intersects(lb.networks, cp.networks), 'the balancer reaches the replicas');
+  });
+
+  t.test('should be a configuration Caddy accepts, routing to every replica', { skip: hasCaddy() ? false : 'caddy is not installed' }, async (t) => {
+    const home = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-caddy-adapt-'));
+    t.teardown(() => fs.rmSync(home, { recursive: true, force: true }));
+    const r = spawnSync('caddy', ['adapt', '--config', `${ROOT}docker/balancer.Caddyfile`, '--adapter', 'caddyfile', '--validate'], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '', HOME: home } });
+    t.equal(r.status, 0, r.stderr);
+    const servers = Object.values(JSON.parse(r.stdout).apps.http.servers) as any[];
+    const byPort = Object.fromEntries(servers.map((s) => [s.listen[0], s.routes.flatMap((route: any) => route.handle)]));
+    t.same(Object.keys(byPort).sort(), [':4000', ':4100']);
+    for (const [listen, handlers] of Object.entries(byPort) as [string, any[]][]) {
+      for (const h of handlers) t.same(h.dynamic_upstreams, { name: 'control-plane', port: listen.slice(1), refresh: 5e9, source: 'a' }, `${listen}: every replica Docker's DNS names`);
+    }
+    t.equal(byPort[':4000'][0].load_balancing.selection_policy.policy, 'uri_hash', "one project's editor socket always reaches the same replica");
   });
 
   t.test('should run builders with a grace period longer than their graceful stop', async (t) => {
     const b = compose.services.builder;
     t.equal(b.deploy.replicas, 2);
     t.same(b.command, ['worker']);
-    t.equal(b.environment.CONTROL_PLANE_URL, 'http://control-plane:4000');
+    t.equal(b.environment.CONTROL_PLANE_URL, 'http://balancer:4000');
     t.equal(b.environment.WORKER_SECRET, 'w-secret');
     t.equal(b.environment.MONGODB_URI, undefined, 'builders hold no database address');
     t.same(Object.keys(b.environment).filter((k) => k.startsWith('S3_')), [], 'builders hold no storage credentials');
-    t.same(b.networks, ['builders'], 'builders reach the control plane only');
-    for (const name of ['mongo', 'minio', 'minio-init']) t.same(compose.services[name].networks, ['backend'], `${name} is not on the builders' network`);
-    t.same(compose.services['control-plane'].networks, ['backend', 'builders']);
     t.equal(b.ports, undefined);
     const graceS = Number(/^(\d+)s$/.exec(b.stop_grace_period)?.[1]);
     t.ok(graceS * 1000 > Number(b.environment.GRACEFUL_MS), `stop_grace_period ${b.stop_grace_period} > GRACEFUL_MS ${b.environment.GRACEFUL_MS}`);
+  });
+
+  t.test('should give builders a route to the balancer and to object storage, and to nothing else of the platform', async (t) => {
+    const s = compose.services;
+    const b = s.builder;
+    t.ok(intersects(b.networks, s.balancer.networks), 'builders reach the balancer');
+    t.ok(intersects(b.networks, s.minio.networks), 'builders reach MinIO, to upload straight to the bucket');
+    t.match(fs.readFileSync(`${ROOT}${COMPOSE}`, 'utf8'), /builder uploads a site's files straight to the\s+# bucket/, 'the compose file says why builders reach MinIO');
+    for (const name of ['mongo', 'minio-init', 'control-plane']) t.notOk(intersects(b.networks, s[name].networks), `builders share no network with ${name}`);
+    t.same(s.mongo.networks, ['backend'], 'MongoDB is on the backend network only');
+    t.ok(intersects(s['control-plane'].networks, s.mongo.networks) && intersects(s['control-plane'].networks, s.minio.networks), 'replicas reach MongoDB and MinIO');
   });
 
   for (const [file, entry] of [['control-plane.Dockerfile', 'scripts/src/start.ts'], ['builder.Dockerfile', 'docker/builder-entrypoint.sh']] as const) {
