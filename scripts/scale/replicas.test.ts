@@ -10,12 +10,9 @@
  * A long test (about 20 minutes on a loaded 2-core machine), run on its own with
  * `npm run test:replicas`, not by `npm test`.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import t from 'tap';
 import { createApiKey, createOrganization } from '@folio/control-plane';
 import { connectDatabase } from '@folio/control-plane/db/connect.ts';
@@ -25,62 +22,15 @@ import { runGit } from '@folio/control-plane/git/git-cli.ts';
 import { startS3Server } from '../../builder/test/helpers/s3-server.ts';
 import { jsonReceiver } from '../../control-plane/test/helpers/json-receiver.ts';
 import { rawRequest } from '../../control-plane/test/helpers/raw-http.ts';
+import { alive, startDatabaseProcess, startReplica, tcpBalancer, type Proc, type Replica } from '../src/bench/replica-processes.ts';
 import { spawnWorkers } from '../src/spawn-workers.ts';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const PROJECTS = 50;
 const BUILDERS = 4;
 const KILL_AFTER_PUSHES = 20;
 const WORKER_SECRET = 'replicas-test-worker-secret-0123456789';
 const PASSWORD = 'correct horse battery staple';
 const GIT_ENV = { GIT_AUTHOR_NAME: 'r', GIT_AUTHOR_EMAIL: 'r@example.com', GIT_COMMITTER_NAME: 'r', GIT_COMMITTER_EMAIL: 'r@example.com' };
-
-interface Proc { child: ChildProcess; lines: string[]; line(re: RegExp): Promise<RegExpMatchArray> }
-
-/** A child running a TypeScript entry of this repository, its output kept line by line. */
-function run(entry: string, env: Record<string, string>): Proc {
-  const child = spawn(process.execPath, ['--import', 'tsx', entry], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  const lines: string[] = [];
-  const waiters: Array<() => void> = [];
-  const take = (chunk: Buffer) => { lines.push(...chunk.toString().split('\n').filter(Boolean)); waiters.splice(0).forEach((w) => w()); };
-  child.stdout!.on('data', take);
-  child.stderr!.on('data', take);
-  child.on('exit', () => waiters.splice(0).forEach((w) => w()));
-  const line = async (re: RegExp): Promise<RegExpMatchArray> => {
-    for (;;) {
-      for (const l of lines) { const m = l.match(re); if (m) return m; }
-      if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${entry} ended: ${lines.slice(-20).join('\n')}`);
-      await new Promise<void>((r) => waiters.push(r));
-    }
-  };
-  return { child, lines, line };
-}
-
-/** A TCP load balancer: each connection goes to a live backend, the next one tried when one refuses. */
-async function loadBalancer(ports: () => number[]): Promise<{ url: string; close(): Promise<void> }> {
-  let turn = 0;
-  const server = net.createServer((client) => {
-    client.pause();
-    const candidates = ports();
-    const attempt = (i: number) => {
-      if (i >= candidates.length) { client.destroy(); return; }
-      const upstream = net.connect(candidates[(turn + i) % candidates.length]!, '127.0.0.1');
-      let connected = false;
-      upstream.once('connect', () => {
-        connected = true;
-        client.pipe(upstream).pipe(client);
-        client.resume();
-      });
-      upstream.on('error', () => { if (connected) client.destroy(); else attempt(i + 1); });
-      client.on('error', () => upstream.destroy());
-    };
-    turn++;
-    attempt(0);
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as net.AddressInfo;
-  return { url: `http://127.0.0.1:${port}`, close: () => new Promise((r) => { server.close(() => r()); }) };
-}
 
 /** Waits until `done()` holds, checking every `everyMs`; fails with `what` after twenty minutes (a hang, not a slow machine). */
 async function until(what: string | (() => string | Promise<string>), done: () => boolean | Promise<boolean>, everyMs = 500): Promise<void> {
@@ -91,8 +41,6 @@ async function until(what: string | (() => string | Promise<string>), done: () =
   }
 }
 
-const alive = (p: Proc) => p.child.exitCode === null && p.child.signalCode === null;
-
 t.test('three control-plane replicas, four builders, one replica killed midway', { timeout: 30 * 60_000 }, async (t) => {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-replicas-'));
   t.teardown(() => fs.rmSync(work, { recursive: true, force: true }));
@@ -102,9 +50,9 @@ t.test('three control-plane replicas, four builders, one replica killed midway',
   // The database: real MongoDB when MONGODB_URI is set, else the embedded server in its own process.
   let mongodbUri = process.env.MONGODB_URI;
   if (!mongodbUri) {
-    const db = run('scripts/src/db-server.ts', { DATA_DIR: path.join(work, 'db-data'), DB_PORT: '0' });
-    procs.push(db);
-    mongodbUri = (await db.line(/^Database: (\S+)/))[1]!;
+    const db = await startDatabaseProcess(path.join(work, 'db-data'));
+    procs.push(db.proc);
+    mongodbUri = db.uri;
   } else {
     mongodbUri = mongodbUri.replace(/\/([^/?]*)(\?|$)/, `/folio-replicas-${process.pid}$2`);
   }
@@ -114,21 +62,16 @@ t.test('three control-plane replicas, four builders, one replica killed midway',
   t.teardown(() => hooks.close());
 
   // Builders and replicas reach each other only through the balancer, as behind a Service.
-  const replicas: Array<{ proc: Proc; api: string; apiPort: number; sites: string }> = [];
-  const lb = await loadBalancer(() => replicas.filter((r) => alive(r.proc)).map((r) => r.apiPort));
+  const replicas: Replica[] = [];
+  const lb = await tcpBalancer(() => replicas.filter((r) => alive(r.proc)).map((r) => r.apiPort));
   t.teardown(() => lb.close());
-  const sharedData = path.join(work, 'cp-data');
   for (let i = 0; i < 3; i++) {
-    const proc = run('scripts/src/start.ts', {
-      MONGODB_URI: mongodbUri, DATA_DIR: sharedData, API_PORT: '0', SITE_PORT: '0', BUILDER_WORKERS: '0',
-      WORKER_SECRET, INTERNAL_API_URL: lb.url, PUSH_WAIT_MS: '0', LOG_LEVEL: 'error', BUILD_LEASE_MS: '5000',
-      S3_BUCKET: s3.bucket, S3_ENDPOINT: s3.endpoint, S3_FORCE_PATH_STYLE: 'true', S3_ACCESS_KEY_ID: 'S3RVER', S3_SECRET_ACCESS_KEY: 'S3RVER',
-      OUTBOUND_PRIVATE_HOSTS: hooks.host, SITES_DOMAIN: 'localhost',
+    const replica = await startReplica({
+      mongodbUri, dataDir: path.join(work, 'cp-data'), workerSecret: WORKER_SECRET, internalApiUrl: lb.url, s3,
+      env: { BUILD_LEASE_MS: '5000', OUTBOUND_PRIVATE_HOSTS: hooks.host },
     });
-    procs.push(proc);
-    const api = (await proc.line(/^Folio API:\s+(http:\/\/\S+)\/v1/))[1]!;
-    const sites = (await proc.line(/site server on (http:\/\/[^)\s]+)\)/))[1]!;
-    replicas.push({ proc, api, apiPort: Number(new URL(api).port), sites });
+    procs.push(replica.proc);
+    replicas.push(replica);
   }
 
   const db = await connectDatabase({ mongodbUri });
@@ -152,7 +95,9 @@ t.test('three control-plane replicas, four builders, one replica killed midway',
   t.equal(session.status, 200, 'signed in on replica 1');
 
   // Replica 2's dashboard stream, open before anything is pushed.
-  const streamRes = await fetch(`${replicas[1]!.api}/dashboard/api/deployments/events`, { headers: { cookie: session.cookie! } });
+  // Closed by aborting: a stream being read is locked, so `body.cancel()` would be refused and the read would never end.
+  const streamAbort = new AbortController();
+  const streamRes = await fetch(`${replicas[1]!.api}/dashboard/api/deployments/events`, { headers: { cookie: session.cookie! }, signal: streamAbort.signal });
   t.equal(streamRes.status, 200);
   const streamed = new Map<string, string>();
   const reading = (async () => {
@@ -239,7 +184,7 @@ t.test('three control-plane replicas, four builders, one replica killed midway',
   // Replica 2's stream saw every deployment end, whichever replica took the builder's report.
   await until(() => `replica 2's stream to show every deployment's end (${streamed.size} so far)`, () => deployments.every((d) => streamed.has(String(d._id))));
   t.same(deployments.map((d) => streamed.get(String(d._id))), deployments.map((d) => d.status), `replica 2's dashboard stream saw how all ${deployments.length} deployments ended`);
-  streamRes.body?.cancel().catch(() => {});
+  streamAbort.abort();
   await reading;
 
   // Each deployment's webhook arrived, and arrived once, though every replica runs a scheduler.
