@@ -54,7 +54,8 @@ export interface CompilerOptions {
   /** Code themes for light and dark mode (default GitHub light/dark). */
   themes?: CodeThemes;
   /**
-   * Sandbox processes for big batches (default: 2 when the machine has 2+ cores, else 1). Batches
+   * Sandbox processes for big batches (default: one per core, at most 2, as many as the machine's
+   * or the container's memory holds: sandbox/pool-size.ts). Batches
    * under `workerThreshold` pages use one.
    */
   workers?: number;
