@@ -35,7 +35,8 @@ export async function startGrantApi(store: ObjectStore, env: Record<string, stri
   const origin = new URL(api.url).origin;
   const answer = async (res: Response): Promise<Answer> => {
     const text = await res.text();
-    return { status: res.status, body: text ? JSON.parse(text) : undefined };
+    // JSON from the control plane, XML from a store.
+    return { status: res.status, body: text && res.headers.get('content-type')?.includes('json') ? JSON.parse(text) : text || undefined };
   };
   return {
     api, origin, seen,
