@@ -110,8 +110,9 @@ t.test('Mintlify-format repository', async (t) => {
     t.match(fs.readFileSync(path.join(out, 'fr/index.html'), 'utf8'), `href="/${sheet}"`);
     // The sidebar of a page holds its own tab only.
     t.match(home, '<details open><summary><p class="nav-group-title">Guides<span class="nav-tag">NEW</span></p></summary>', 'expanded: true folds, open');
-    t.match(home, /<p class="nav-group-title"><svg class="icon nav-icon" data-icon="rocket" [^>]*>.*?<\/svg>Get started<\/p>/, 'a group icon');
-    t.match(home, /<a href="\/quickstart"><svg class="icon nav-icon" data-icon="book-open" [^>]*>.*?<\/svg>Quickstart<\/a>/, 'a page icon from frontmatter');
+    t.match(home, /<p class="nav-group-title"><svg class="icon nav-icon" data-icon="rocket" [^>]*><use href="#nav-icon-sprite-rocket"><\/use><\/svg>Get started<\/p>/, 'a group icon');
+    t.match(home, /<a href="\/quickstart"><svg class="icon nav-icon" data-icon="book-open" [^>]*><use href="#nav-icon-sprite-book-open"><\/use><\/svg>Quickstart<\/a>/, 'a page icon from frontmatter');
+    t.match(home, '<symbol id="nav-icon-sprite-book-open" viewBox="0 0 24 24"', 'its symbol is in the page');
     t.notMatch(home, 'Authentication');
     const auth = fs.readFileSync(path.join(out, 'api/auth/index.html'), 'utf8');
     t.match(auth, '<a href="/">Guides</a><a href="/api/overview" aria-current="true">API reference</a>');

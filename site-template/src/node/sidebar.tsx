@@ -5,6 +5,7 @@ import { Control, type ControlLayout } from './controls.tsx';
 import type { DivisionLink } from './divisions.ts';
 import { DivisionAnchor } from './header.tsx';
 import { MenuExtras } from './menu.tsx';
+import { NavIconSprite, NavIconUse } from './nav-icon-sprite.tsx';
 import { withBase } from './urls.ts';
 
 /**
@@ -42,10 +43,11 @@ function firstPage(items: NavItem[]): string | undefined {
   return undefined;
 }
 
-/** The icon before a sidebar label (inlined SVG for a name, an image, or an emoji), if any. */
+/** The icon before a sidebar label (a named icon's symbol from the sidebar's sprite, an image, or an emoji), if any. */
 function NavIcon({ icon, basePath }: { icon?: string; basePath: string }) {
+  if (!icon) return null;
   // An image path is written from the docs root, like every other path of docs.json.
-  return icon ? <IconGlyph icon={icon.startsWith('/') && !icon.startsWith('//') ? withBase(basePath, icon) : icon} class="nav-icon" /> : null;
+  return NavIconUse({ icon }) ?? <IconGlyph icon={icon.startsWith('/') && !icon.startsWith('//') ? withBase(basePath, icon) : icon} class="nav-icon" />;
 }
 
 function NavList({ items, current, basePath, focused }: { items: NavItem[]; current: string; basePath: string; focused: boolean }) {
@@ -120,6 +122,7 @@ export function Sidebar({ input, current, controls, anchors = [], tabs = [] }: {
         </nav>
       ) : null}
       <nav class="sidebar-nav" aria-label="Documentation">
+        <NavIconSprite items={input.nav} />
         <NavList items={input.nav} current={current} basePath={input.site.basePath} focused={countPages(input.nav) > FULL_SIDEBAR_MAX_PAGES} />
       </nav>
       {controls.sidebar.length ? (

@@ -37,6 +37,10 @@ t.test('page chrome', async (t) => {
     await site.addPage(`/${theme}-teal`, sampleSite(theme, { appearance: { default: 'light', strict: false }, colors: { primary: TEAL, logo: { light: svg(TEAL), dark: svg('#ffffff'), href: '/' } } }));
     await site.addPage(`/${theme}-teal-name`, sampleSite(theme, { appearance: { default: 'light', strict: false }, colors: { primary: TEAL } }));
   }
+  // Sidebar icons as symbols of the sidebar's sprite: a stroked (Lucide) and a filled (Font Awesome) one.
+  await site.addPage('/nav-icons', sampleSite(), { nav: [
+    { kind: 'group', title: 'Start', icon: 'rocket', items: [{ kind: 'page', title: 'Repository', path: '/nav-icons', icon: 'github' }, { kind: 'page', title: 'Launch', path: '/launch', icon: 'rocket' }] },
+  ] });
   const server: StaticServer = await serveStatic(site.dir);
   const browser: Browser = await launchBrowser();
   t.teardown(async () => {
@@ -66,6 +70,34 @@ t.test('page chrome', async (t) => {
       t.equal((await anchor(sel)).opacity, '1', `${sel}: shown on hover`);
     }
     await page.context().close();
+  });
+
+  t.test('should paint sidebar icons drawn from the sidebar\'s symbols', async (t) => {
+    const page = await newPage();
+    await page.goto(`${server.origin}/nav-icons`);
+    const icons = page.locator('.sidebar-nav svg.nav-icon');
+    t.equal(await icons.count(), 3, 'the group\'s and both pages\' icons');
+    t.equal(await page.locator('.sidebar-nav symbol').count(), 2, 'one symbol per icon name');
+    for (let i = 0; i < 3; i++) {
+      const box = await icons.nth(i).boundingBox();
+      t.ok(box && box.width > 8 && box.height > 8, `icon ${i} has a size`);
+      // Painted: the icon's own pixels differ from a blank square of the sidebar's background.
+      const shot = await icons.nth(i).screenshot();
+      const { data } = await page.evaluate(async (b64) => {
+        const img = new Image();
+        img.src = `data:image/png;base64,${b64}`;
+        await img.decode();
+        const c = document.createElement('canvas');
+        c.width = img.width; c.height = img.height;
+        const g = c.getContext('2d')!;
+        g.drawImage(img, 0, 0);
+        return { data: Array.from(g.getImageData(0, 0, c.width, c.height).data) };
+      }, shot.toString('base64'));
+      const first = data.slice(0, 3).join();
+      let differing = 0;
+      for (let p = 0; p < data.length; p += 4) if (data.slice(p, p + 3).join() !== first) differing++;
+      t.ok(differing > 10, `icon ${i} paints pixels (${differing})`);
+    }
   });
 
   t.test('should show the title once when the body starts with the same H1, and keep a different one', async (t) => {

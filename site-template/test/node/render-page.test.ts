@@ -42,7 +42,9 @@ t.test('render-page', async (t) => {
     ];
     const html = render({}, { path: '/c' }, { nav });
     const side = html.slice(html.indexOf('<nav class="sidebar-nav"'), html.indexOf('</nav>', html.indexOf('<nav class="sidebar-nav"')));
-    t.match(side, /<li class="nav-group"><p class="nav-group-title"><svg class="icon nav-icon" data-icon="rocket" [^>]*>.*?<\/svg>Start<\/p>/, 'a group icon by name is inline SVG');
+    t.match(side, '<li class="nav-group"><p class="nav-group-title"><svg class="icon nav-icon" data-icon="rocket" width="16" height="16" aria-hidden="true"><use href="#nav-icon-sprite-rocket"></use></svg>Start</p>', 'a group icon by name uses its symbol');
+    t.equal(side.split('<symbol id="nav-icon-sprite-rocket" viewBox="0 0 24 24" fill="none" stroke="currentColor"').length, 2, 'the symbol is drawn once, in the sidebar, stroked like a Lucide icon');
+    t.match(side, /^<nav class="sidebar-nav" aria-label="Documentation"><svg class="nav-icon-sprite" hidden aria-hidden="true"><symbol /, 'the sprite opens the sidebar, hidden without an inline style');
     t.match(side, '<a href="/install"><span class="icon nav-icon" aria-hidden="true">🚀</span>Install</a>', 'an emoji stays text');
     t.match(side, '<a href="/a"><img class="icon nav-icon" src="/img/a.png" alt aria-hidden="true"/>A</a>', 'an image path is an image');
     t.same([...side.matchAll(/<details( open)?><summary><p class="nav-group-title">([^<]+)<\/p>/g)].map((m) => [m[2], Boolean(m[1])]),
