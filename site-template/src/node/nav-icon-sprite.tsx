@@ -61,10 +61,20 @@ export function NavIconSprite({ items }: { items: NavItem[] }) {
   );
 }
 
+/** Each icon string's symbol name, or null: a sidebar asks for the same few icons on every page. */
+const symbolNames = new Map<string, string | null>();
+
 /** A sidebar entry's named icon as a use of its symbol; undefined for an image, an emoji or an unknown name. */
 export function NavIconUse({ icon }: { icon: string }) {
-  const name = iconName(icon);
-  if (!name || !resolveIcon(icon)) return undefined;
+  let name = symbolNames.get(icon);
+  if (name === undefined) {
+    const n = iconName(icon);
+    name = n && resolveIcon(icon) ? n : null;
+    // Bounded: icon strings come from one site's navigation, but a process may build many sites.
+    if (symbolNames.size > 10_000) symbolNames.clear();
+    symbolNames.set(icon, name);
+  }
+  if (!name) return undefined;
   return (
     <svg class="icon nav-icon" data-icon={name} width="16" height="16" aria-hidden="true">
       <use href={`#${navIconId(name)}`} />

@@ -31,9 +31,23 @@ function countPages(items: NavItem[]): number {
   return n;
 }
 
-function contains(items: NavItem[], path: string): boolean {
-  return items.some((item) => (item.kind === 'page' ? item.path === path : contains(item.items, path)));
+/** The page paths under each list of a navigation tree, memoised (every page of a site asks of the same tree). */
+const pathsUnder = new WeakMap<NavItem[], Set<string>>();
+
+function pathsOf(items: NavItem[]): Set<string> {
+  let paths = pathsUnder.get(items);
+  if (!paths) {
+    paths = new Set();
+    for (const item of items) {
+      if (item.kind === 'page') paths.add(item.path);
+      else for (const p of pathsOf(item.items)) paths.add(p);
+    }
+    pathsUnder.set(items, paths);
+  }
+  return paths;
 }
+
+const contains = (items: NavItem[], path: string) => pathsOf(items).has(path);
 
 function firstPage(items: NavItem[]): string | undefined {
   for (const item of items) {
