@@ -9,15 +9,24 @@
  * it: packages are limited to Preact and React's names for it (no `pkg/../../file?raw`),
  * repository imports to JavaScript and JSON files (no CSS `@import`, no `?raw`/`?url` queries),
  * and `import.meta` (globs, asset URLs) and dynamic `import()` are refused; assets are never
- * inlined.
+ * inlined. The template's components may be imported by the module (compile/islands.ts binds
+ * the built-ins its components name, snippets get the same binding here), with their icon lookup
+ * reading the icons the module carries instead of the icon packages' files.
  */
 import { createHash } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
 import type { Plugin, Rollup } from 'vite';
 import { userError } from '../errors.ts';
 import { resolveRepoImport } from '../compile/imports.ts';
 import { HOOKS_MODULE, unboundHooks } from '../compile/page-globals.ts';
 import { eachEsNode } from '../compile/estree-walk.ts';
+import { componentScopePrelude, unboundComponents } from '../compile/component-scope.ts';
+import { CLIENT_TEMPLATE_MODULE } from '../compile/islands.ts';
 import { baseViteConfig } from '../compile/template-components.ts';
+
+/** The template's icon component, whose icon lookup is the browser's in a client module (icon-library.browser.ts). */
+const TEMPLATE_ICON = fileURLToPath(import.meta.resolve('@folio/site-template/components/icon.tsx'));
+const BROWSER_ICON_LIBRARY = fileURLToPath(import.meta.resolve('@folio/site-template/components/icon-library.browser.ts'));
 
 const ENTRY = '/@folio-island/entry.jsx';
 const REPO = '/@folio-repo/';
@@ -51,7 +60,9 @@ function repoPlugin(parseAst: ParseAst, source: string, page: string, read: (rep
     enforce: 'pre',
     resolveId(spec, importer) {
       if (spec === ENTRY) return ENTRY;
+      if (spec === './icon-library.ts' && importer === TEMPLATE_ICON) return BROWSER_ICON_LIBRARY;
       if (importer === undefined || (importer !== ENTRY && !importer.startsWith(REPO))) return null;
+      if (spec === CLIENT_TEMPLATE_MODULE) return null; // Vite resolves the template from the platform's packages
       // The entry holds the page's own imports: they resolve from the page's folder.
       const from = importer === ENTRY ? page : importer.slice(REPO.length);
       if (!spec.startsWith('/') && !spec.startsWith('.')) {
@@ -73,9 +84,11 @@ function repoPlugin(parseAst: ParseAst, source: string, page: string, read: (rep
       if (text === undefined) throw userError('mdx_import', `Unexpected import of ${id.slice(REPO.length)}: it does not exist in the repository`);
       if (!/\.(?:jsx?|mjs)$/.test(id)) return text;
       checkClientCode(parseAst, text, id.slice(REPO.length));
-      // Hooks without an import, as on the server (page-globals.ts).
-      const hooks = unboundHooks(parseAst(text, { lang: id.endsWith('.jsx') ? 'jsx' : 'js' }));
-      return hooks.length ? `${text}\nimport { ${hooks.join(', ')} } from '${HOOKS_MODULE}';\n` : text;
+      // Hooks and built-in components without an import, as on the server (page-globals.ts, component-scope.ts).
+      const program = parseAst(text, { lang: id.endsWith('.jsx') ? 'jsx' : 'js' });
+      const hooks = unboundHooks(program);
+      const withComponents = componentScopePrelude(unboundComponents(program)) + text;
+      return hooks.length ? `${withComponents}\nimport { ${hooks.join(', ')} } from '${HOOKS_MODULE}';\n` : withComponents;
     },
   };
 }

@@ -20,17 +20,14 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { ICON_NAMES } from '../shared/icon-names.ts';
+import { FA_STYLES, iconKey, iconName, type IconSvg } from './icon-name.ts';
+
+export { iconName, type IconSvg };
 
 const require = createRequire(import.meta.url);
 const packageDir = (name: string) => dirname(require.resolve(`${name}/package.json`));
 const LUCIDE = join(packageDir('lucide-static'), 'icons');
 const FONT_AWESOME = join(packageDir('@fortawesome/fontawesome-free'), 'svgs');
-const FA_STYLES = ['solid', 'brands', 'regular'] as const;
-
-/** A resolved icon: the inner SVG markup, its view box and whether it is stroked (Lucide) or filled. */
-export interface IconSvg { library: 'lucide' | 'fontawesome'; viewBox: string; body: string; stroked: boolean }
-
-const NAME = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const cache = new Map<string, IconSvg | undefined>();
 
 function read(file: string): string | undefined {
@@ -55,19 +52,12 @@ function fontAwesome(name: string, style: string): IconSvg | undefined {
   return viewBox && body ? { library: 'fontawesome', viewBox, body: body.replace(/ fill="currentColor"/g, ''), stroked: false } : undefined;
 }
 
-/** Normalises an author's icon name (`fa-Rocket ` → `rocket`), or undefined when it is not a name at all. */
-export function iconName(name: string): string | undefined {
-  const n = name.trim().toLowerCase().replace(/^fa-(?:solid|regular|brands)\s+/, '').replace(/^fa-/, '');
-  return NAME.test(n) ? n : undefined;
-}
-
 /** The icon called `name` (see the module comment for the order), or undefined. */
 export function resolveIcon(name: string, iconType?: string): IconSvg | undefined {
-  const n = iconName(name);
-  if (n === undefined) return undefined;
-  const type = iconType && FA_STYLES.includes(iconType as never) ? iconType : iconType ? 'solid' : undefined;
-  const key = `${type ?? ''}:${n}`;
+  const key = iconKey(name, iconType);
+  if (key === undefined) return undefined;
   if (cache.has(key)) return cache.get(key);
+  const [type, n] = [key.slice(0, key.indexOf(':')) || undefined, key.slice(key.indexOf(':') + 1)];
   const order = type ? [type, ...FA_STYLES.filter((s) => s !== type)] : FA_STYLES;
   let found = type ? undefined : lucide(n);
   for (const style of order) found ??= fontAwesome(n, style);
