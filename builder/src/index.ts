@@ -11,6 +11,7 @@ export { assertKey, prefixStore, type ObjectStore, type ObjectHead, type PutOpti
 export { createLocalDirStore } from './store/local-dir-store.ts';
 export { createS3Store, type S3StoreOptions } from './store/s3-store.ts';
 export { storeFromEnv, type StoreEnv } from './store/store-from-env.ts';
+export { grantAnswer, grantRequest, MAX_GRANTS_PER_REQUEST, type GrantAnswer, type GrantRequest } from './store/upload-grant-protocol.ts';
 export { cacheControlFor, contentTypeFor, IMMUTABLE, REVALIDATE, SHORT, PRIVATE } from './store/content-type.ts';
 export { DEFAULT_LIMITS, type BuildLimits } from './limits/build-limits.ts';
 export { scrubbedEnv } from './limits/scrubbed-env.ts';

@@ -22,7 +22,7 @@
  * undone; the preserved objects live under `rollback/`, which no job key can reach.
  */
 import Router from '@koa/router';
-import { assertKey } from '@folio/builder';
+import { assertKey, MAX_GRANTS_PER_REQUEST } from '@folio/builder';
 import type Koa from 'koa';
 import { koaBody } from 'koa-body';
 import { z } from 'zod';
@@ -42,7 +42,6 @@ import { preserveBeforeWrite, trackWrite } from '../deploy/publish-rollback.ts';
 import { startCiDeployment } from '../deploy/queue.ts';
 import { publishingDeployment } from './job-lease.ts';
 import { localUploadRoute } from './local-upload-grant.ts';
-import { MAX_GRANTS_PER_REQUEST } from '@folio/builder/internal/store/upload-grant-protocol.ts';
 import { uploadGrants } from './upload-grants.ts';
 
 /**

@@ -20,7 +20,7 @@ import { SlotsPerKey } from '../http/slots-per-key.ts';
 import { trackWrite } from '../deploy/publish-rollback.ts';
 import { serverSecret } from '../secrets/server-secret.ts';
 import { siteStore } from '../uploads/site-files.ts';
-import type { UploadSigner, UploadTarget } from './upload-signer.ts';
+import type { UploadSigner, UploadTarget } from './upload-target.ts';
 
 /** The route's prefix; the grant follows it. */
 export const LOCAL_UPLOAD_PATH = '/internal/v1/uploads/';

@@ -7,7 +7,7 @@
 import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { Env } from '../env.ts';
-import type { UploadSigner } from './upload-signer.ts';
+import type { UploadSigner } from './upload-target.ts';
 
 /** Headers the signature covers besides Host: a request with others' values is refused by S3. */
 const SIGNED_HEADERS = new Set(['content-length', 'content-type', 'cache-control']);

@@ -16,8 +16,7 @@
  * failed attempt's restore waits for every grant to end. Deletes stay on the object routes' DELETE
  * (few per build), and reads (GET, HEAD, list) on their GETs: few and small.
  */
-import { assertKey, cacheControlFor, contentTypeFor } from '@folio/builder';
-import { grantRequest, type GrantAnswer } from '@folio/builder/internal/store/upload-grant-protocol.ts';
+import { assertKey, cacheControlFor, contentTypeFor, grantRequest, type GrantAnswer } from '@folio/builder';
 import type Koa from 'koa';
 import { AppError, invalid, payloadTooLarge } from '../errors.ts';
 import type { Deps } from '../http/route.ts';

@@ -8,20 +8,7 @@
 import type { Deps } from '../http/route.ts';
 import { localUploadSigner } from './local-upload-grant.ts';
 import { s3UploadSigner } from './s3-upload-signer.ts';
-
-/** One object a build may write: where in the bucket, how many bytes, with which headers. */
-export interface UploadTarget {
-  deploymentId: string;
-  bucketKey: string;
-  size: number;
-  contentType: string;
-  cacheControl: string;
-}
-
-export interface UploadSigner {
-  /** The URL and headers that write `target` until `until` (signed at `now`); relative URLs are the control plane's. */
-  sign(target: UploadTarget, now: Date, until: Date): Promise<{ url: string; headers: Record<string, string> }>;
-}
+import type { UploadSigner } from './upload-target.ts';
 
 const signers = new WeakMap<Deps['env'], UploadSigner>();
 

@@ -46,7 +46,6 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { ObjectStore } from '@folio/builder';
-import { limitConcurrency } from '@folio/builder/internal/store/limit-concurrency.ts';
 import type { DeploymentFilter } from '../db/models/deployment.ts';
 import type { Deployment, Models } from '../db/models/index.ts';
 import { AppError } from '../errors.ts';
@@ -151,8 +150,9 @@ export async function preserveManyBeforeWrite(m: Models, d: Pick<Deployment, '_i
   const journaled = await m.PublishJournal.find({ deployment_id: d._id, key: { $in: keys } }, { key: 1 }).lean();
   const done = new Set(journaled.map((e) => e.key));
   const fresh = [...new Set(keys)].filter((k) => !done.has(k));
-  const limit = limitConcurrency(PRESERVE_CONCURRENCY);
-  await Promise.all(fresh.map((key) => limit(() => preserveBeforeWrite(m, d, key))));
+  for (let i = 0; i < fresh.length; i += PRESERVE_CONCURRENCY) {
+    await Promise.all(fresh.slice(i, i + PRESERVE_CONCURRENCY).map((key) => preserveBeforeWrite(m, d, key)));
+  }
 }
 
 /**

@@ -58,7 +58,7 @@ export async function startGrantApi(store: ObjectStore, env: Record<string, stri
     },
     /** PUTs `bytes` with a grant's URL and headers (`headers` override them). */
     async upload(grant: { url: string; headers: Record<string, string> }, bytes: Uint8Array, headers: Record<string, string> = {}): Promise<Answer> {
-      return answer(await fetch(new URL(grant.url, origin), { method: 'PUT', body: bytes, headers: { ...grant.headers, ...headers } }));
+      return answer(await fetch(new URL(grant.url, origin), { method: 'PUT', body: bytes as BodyInit, headers: { ...grant.headers, ...headers } }));
     },
     /** The job's final report. */
     async complete(job: Claimed, status: 'deployed' | 'failed'): Promise<Answer> {
