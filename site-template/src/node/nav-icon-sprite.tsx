@@ -2,11 +2,11 @@
 /**
  * Named icons of a sidebar drawn once per page, as SVG symbols, and each entry's icon as a
  * `<use>` of its symbol. A sidebar of 1,000 pages with icons held 590 inline copies of 8 icons:
- * 258 KB of a 388 KB page, written into every page of the site and rendered for each; as
- * symbols the same sidebar is about a third of that (builder docs/benchmarks.md, "Sidebar
- * icons"). The symbols live inside the sidebar's own `<nav>`, so whatever swaps or copies the
- * sidebar takes its icons along; `hidden` (not an inline style, which the site's
- * content security policy refuses) keeps their container out of the layout.
+ * 258 KB of a 388 KB page, written into every page of the site and rendered for each (builder
+ * docs/benchmarks.md, "Sandboxes without Vite, sidebars drawn once"). The symbols live inside the
+ * sidebar's own `<nav>`, so whatever swaps or copies the sidebar takes its icons along; `hidden`
+ * (not an inline style, which the site's content security policy refuses) keeps their container
+ * out of the layout.
  */
 import { iconName, resolveIcon } from '../components/icon-library.ts';
 import type { NavItem } from '../shared/types.ts';

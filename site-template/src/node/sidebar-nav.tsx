@@ -6,8 +6,8 @@
  * byte for byte what drawing it again would give. A focused sidebar (past
  * `FULL_SIDEBAR_MAX_PAGES`) and one with groups that fold (`expanded`, whose `open` follows the
  * current page) are drawn for each page. Why: a 1,000-page site drew its 1,000-entry sidebar
- * once per page, the largest part of rendering its shells (builder docs/benchmarks.md, "Sidebars
- * drawn once").
+ * once per page, the largest part of rendering its shells (builder docs/benchmarks.md,
+ * "Sandboxes without Vite, sidebars drawn once").
  */
 import { render } from 'preact-render-to-string';
 import type { NavItem } from '../shared/types.ts';
