@@ -27,7 +27,8 @@ export async function finishInterruptedPushes(deps: Deps): Promise<number> {
     const project = await deps.m.Project.findById(intent.project_id).lean();
     if (!project || project.github_repo) continue;
     const after = await branchHeads(deps, project._id);
-    const before = new Map(Object.entries(intent.before));
+    // Intents of first pushes written before empty `before`s were kept have none: no branch before.
+    const before = new Map(Object.entries(intent.before ?? {}));
     // A branch whose commit already has a deployment was handled before the process died.
     for (const [branch, commit] of after) {
       if (before.get(branch) !== commit && await deps.m.Deployment.exists({ project_id: project._id, commit_sha: commit, branch })) before.set(branch, commit);

@@ -63,6 +63,23 @@ t.test('interrupted pushes', async (t) => {
     t.equal((await deploymentsOf()).filter((d) => d.commit_sha === head).length, 1, 'one deployment for the commit');
   });
 
+  await t.test("should queue the deployment of a project's first push, whose intent had no branch before it", async (t) => {
+    const first = (await tp.api('POST', '/projects', { name: 'First push', slug: 'interrupted-first-push' })).body;
+    const fresh = await tp.workingCopy('interrupted-first-push', { 'docs.json': JSON.stringify({ name: 'First' }), 'index.mdx': '# First\n' });
+    const before = await branchHeads(deps, first.id);
+    t.equal(before.size, 0, 'no branch yet');
+    // What the push records before its process dies (an empty `before`), then Git creates the branch.
+    await recordPushIntent(deps, first.id, before);
+    await m.PushIntent.updateOne({ project_id: first.id }, { $set: { started_at: stale() } });
+    await run('git', ['push', '-q', repoPath(deps, first.id), 'main'], { cwd: fresh.dir });
+    const head = (await branchHeads(deps, first.id)).get('main');
+
+    t.equal(await finishInterruptedPushes(deps), 1, 'the push finished');
+    const queued = await m.Deployment.find({ project_id: first.id }).lean();
+    t.same(queued.map((d) => d.commit_sha), [head], 'its deployment queued');
+    t.equal(await m.PushIntent.countDocuments({ project_id: first.id }), 0, 'the intent is gone');
+  });
+
   await t.test('should remove an intent once however often its push says it is done', async (t) => {
     const done = await recordPushIntent(deps, project.id, await branchHeads(deps, project.id));
     await done();
