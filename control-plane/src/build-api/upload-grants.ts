@@ -22,13 +22,13 @@ import { AppError, invalid, payloadTooLarge } from '../errors.ts';
 import type { Deps } from '../http/route.ts';
 import { assertPlainJson, validate } from '../http/validate.ts';
 import { buildPrefixesOf } from '../sites/bucket-prefixes.ts';
-import { noteGrants, preserveManyBeforeWrite, trackWrite } from '../deploy/publish-rollback.ts';
+import { MAX_GRANT_MS, noteGrants, preserveManyBeforeWrite, trackWrite } from '../deploy/publish-rollback.ts';
 import { publishingDeployment } from './job-lease.ts';
 import { bucketKeyOf } from './job-keys.ts';
 import { uploadSignerOf } from './upload-signer.ts';
 
 /** How long a grant is usable at most (less when the lease ends sooner). */
-export const GRANT_TTL_MS = 5 * 60_000;
+export const GRANT_TTL_MS = MAX_GRANT_MS;
 /** A lease ending sooner than this gets no grant: the build must renew it first. */
 const MIN_GRANT_MS = 1_000;
 

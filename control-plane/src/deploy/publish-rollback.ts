@@ -52,6 +52,8 @@ import { AppError } from '../errors.ts';
 import { logEvent } from '../log/structured-log.ts';
 import { rollbackPrefix } from '../sites/bucket-prefixes.ts';
 
+/** How long an upload grant is usable at most (build-api/upload-grants.ts; less when the lease ends sooner). */
+export const MAX_GRANT_MS = 5 * 60_000;
 /** How long after the last grant's expiry a restore still waits: an upload the store accepted just before it may still be arriving. */
 export const GRANT_SETTLE_MS = 5_000;
 /** How long a restore waits for this process's writes of the deployment still in flight. */
@@ -175,7 +177,8 @@ export async function noteGrants(m: Models, d: Pick<Deployment, '_id' | 'fencing
 async function grantsSettled(m: Models, deploymentId: string, now: Date): Promise<void> {
   const d = await m.Deployment.collection.findOne({ _id: deploymentId } as never, { projection: { grants_until: 1 } }) as { grants_until?: Date | null } | null;
   const wait = d?.grants_until ? d.grants_until.getTime() + GRANT_SETTLE_MS - now.getTime() : 0;
-  if (wait > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(wait, SETTLE_MS)));
+  // Bounded by the longest a grant lives, should the clock have jumped back since it was made.
+  if (wait > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(wait, MAX_GRANT_MS + GRANT_SETTLE_MS)));
   await writesSettled(deploymentId);
 }
 
