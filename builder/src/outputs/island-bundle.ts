@@ -14,7 +14,6 @@
  * reading the icons the module carries instead of the icon packages' files.
  */
 import { createHash } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
 import type { Plugin, Rollup } from 'vite';
 import { userError } from '../errors.ts';
 import { resolveRepoImport } from '../compile/imports.ts';
@@ -24,9 +23,8 @@ import { componentScopePrelude, unboundComponents } from '../compile/component-s
 import { CLIENT_TEMPLATE_MODULE } from '../compile/islands.ts';
 import { baseViteConfig } from '../compile/template-components.ts';
 
-/** The template's icon component, whose icon lookup is the browser's in a client module (icon-library.browser.ts). */
-const TEMPLATE_ICON = fileURLToPath(import.meta.resolve('@folio/site-template/components/icon.tsx'));
-const BROWSER_ICON_LIBRARY = fileURLToPath(import.meta.resolve('@folio/site-template/components/icon-library.browser.ts'));
+/** The template's icon component (as Vite names the file), whose icon lookup is the browser's in a client module (icon-library.browser.ts). */
+const TEMPLATE_ICON = /[\\/]site-template[\\/]src[\\/]components[\\/]icon\.tsx$/;
 
 const ENTRY = '/@folio-island/entry.jsx';
 const REPO = '/@folio-repo/';
@@ -60,7 +58,7 @@ function repoPlugin(parseAst: ParseAst, source: string, page: string, read: (rep
     enforce: 'pre',
     resolveId(spec, importer) {
       if (spec === ENTRY) return ENTRY;
-      if (spec === './icon-library.ts' && importer === TEMPLATE_ICON) return BROWSER_ICON_LIBRARY;
+      if (spec === './icon-library.ts' && importer !== undefined && TEMPLATE_ICON.test(importer)) return importer.replace(/icon\.tsx$/, 'icon-library.browser.ts');
       if (importer === undefined || (importer !== ENTRY && !importer.startsWith(REPO))) return null;
       if (spec === CLIENT_TEMPLATE_MODULE) return null; // Vite resolves the template from the platform's packages
       // The entry holds the page's own imports: they resolve from the page's folder.
