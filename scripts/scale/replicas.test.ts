@@ -68,7 +68,7 @@ t.test('three control-plane replicas, four builders, one replica killed midway',
   for (let i = 0; i < 3; i++) {
     const replica = await startReplica({
       mongodbUri, dataDir: path.join(work, 'cp-data'), workerSecret: WORKER_SECRET, internalApiUrl: lb.url, s3,
-      env: { BUILD_LEASE_MS: '5000', OUTBOUND_PRIVATE_HOSTS: hooks.host },
+      env: { OUTBOUND_PRIVATE_HOSTS: hooks.host },
     });
     procs.push(replica.proc);
     replicas.push(replica);
@@ -130,7 +130,13 @@ t.test('three control-plane replicas, four builders, one replica killed midway',
     await runGit(['commit', '-q', '-m', 'first'], { cwd: dir, env: GIT_ENV });
     projects.push({ id: p.id, slug: p.slug, dir, via: i % 3 });
   }
-  const builders = spawnWorkers(BUILDERS, { controlPlaneUrl: lb.url, workerSecret: WORKER_SECRET, quiet: true, extraEnv: { POLL_MS: '200' } });
+  // The builders' complaints (lost leases, failed or ended builds, deaths), kept to explain a deployment that failed.
+  const builderTrouble: string[] = [];
+  const builders = spawnWorkers(BUILDERS, {
+    controlPlaneUrl: lb.url, workerSecret: WORKER_SECRET, extraEnv: { POLL_MS: '200' },
+    onOutput: (slot, line) => { if (/lease|error|fail|ended|killed|exit/i.test(line)) builderTrouble.push(`builder ${slot}: ${line.slice(0, 300)}`); },
+    log: (message) => builderTrouble.push(message),
+  });
   t.teardown(() => builders.stop());
 
   // Pushes at once (eight in flight), each through its own replica; replica 3 is killed after
@@ -169,7 +175,7 @@ t.test('three control-plane replicas, four builders, one replica killed midway',
   for (const p of projects) {
     const mine = deployments.filter((d) => String(d.project_id) === p.id);
     t.equal(mine.length, 1, `${p.slug}: one deployment for one push`);
-    t.equal(mine[0]?.status, 'deployed', `${p.slug}: deployed${mine[0]?.status === 'failed' ? ` (failed after ${mine[0].attempts} attempts: ${mine[0].error})` : ''}`);
+    t.equal(mine[0]?.status, 'deployed', `${p.slug}: deployed${mine[0]?.status === 'failed' ? ` (failed after ${mine[0].attempts} attempts: ${mine[0].error}; builders said: ${builderTrouble.slice(-8).join(' | ') || 'nothing'})` : ''}`);
     t.equal(mine[0]?.commit_sha, p.commit, `${p.slug}: the pushed commit`);
   }
   t.equal(deployments.filter((d) => ['queued', 'building'].includes(d.status as string)).length, 0, 'nothing left queued or building');
