@@ -60,7 +60,8 @@ const openingTag = (props: Record<string, string>) => render(<a {...props} />).s
 function markCurrent(html: string, path: string, basePath: string): string {
   const href = withBase(basePath, path);
   let out = html;
-  for (const attrs of [{ href }, { class: 'nav-group-title', href }]) {
+  const links: Array<Record<string, string>> = [{ href }, { class: 'nav-group-title', href }];
+  for (const attrs of links) {
     out = out.replaceAll(openingTag(attrs), openingTag({ ...attrs, 'aria-current': 'page' }));
   }
   return out;
