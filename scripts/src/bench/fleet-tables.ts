@@ -27,9 +27,10 @@ export function printSimulation(cal: Calibration, plan: SimulationPlan): void {
     + ` builds of ${f1(mean)} s on average on a builder (${cal.buildS.length} measured), a replica's CPU ${cal.cpPerBuildS.toFixed(2)} s per build,`
     + ` the database ${(cal.dbPerBuildS * 1000).toFixed(0)} ms per build plus ${(cal.claimBaseS * 1000).toFixed(1)} ms + ${(cal.claimPerQueuedS * 1000).toFixed(4)} ms per queued deployment per claim.`
     + ' Saturation: every project pushed at once, ceiling over the first builds.');
+  const cpS = (share: number) => `${(cal.cpPerBuildS * share).toFixed(3)} s of a replica's CPU per build`;
   const modes = [
-    { name: 'Publishing through the control plane (today)', cpShare: 1 },
-    { name: `Builders uploading straight to storage (a replica keeps ${pct(plan.directShare)} of its CPU per build)`, cpShare: plan.directShare },
+    { name: `Every byte published through a replica (${cpS(1)})`, cpShare: 1 },
+    { name: `Builders uploading straight to storage (${cpS(plan.directShare)}: ${pct(plan.directShare)} of the above)`, cpShare: plan.directShare },
   ];
   for (const mode of modes) {
     console.log(`\n### ${mode.name}`);
