@@ -27,7 +27,7 @@ import { operationEntries } from './api-view.ts';
 import { sha256 } from '../sha256.ts';
 
 /** Part of the API pages' cache keys: bump whenever generated output changes for the same document. */
-export const API_PAGES_VERSION = 'api-3';
+export const API_PAGES_VERSION = 'api-4';
 
 /** URL prefix of the generated pages. */
 export const API_BASE = '/api-reference';

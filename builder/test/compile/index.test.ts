@@ -22,7 +22,7 @@ t.test('compile', async (t) => {
   };
 
   t.test('should name a compiler version for cache keys', async (t) => {
-    t.equal(COMPILER_VERSION, 'compile-13');
+    t.equal(COMPILER_VERSION, 'compile-14');
   });
 
   t.test('should map source paths to clean URL paths', async (t) => {

@@ -7,14 +7,11 @@
 import type { ComponentChildren } from 'preact';
 import { renderToString } from 'preact-render-to-string';
 import type { ApiBody, ApiField, ApiOperationView, ApiPageParts, ApiSample, ApiSchemaView } from '../shared/api-types.ts';
+import { Text } from './api-text.tsx';
 import { LOCATIONS, TryIt } from './api-try-it.tsx';
 import { Expandable, ParamField, RequestExample, ResponseExample, ResponseField } from './fields.tsx';
 
-/** Plain-text description as paragraphs (blank lines separate them). */
-export function Text({ text }: { text?: string }) {
-  if (!text) return null;
-  return <>{text.split(/\n\s*\n/).map((p) => <p>{p.trim()}</p>)}</>;
-}
+export { Text };
 
 function Constraints({ field }: { field: ApiField }) {
   return field.enum?.length ? <p class="api-enum">Allowed: {field.enum.map((v, i) => <>{i ? ', ' : ''}<code>{v}</code></>)}</p> : null;
