@@ -19,6 +19,7 @@ import type { ObjectStore } from '../store/object-store.ts';
 import type { BuildResult } from '../types.ts';
 import { ACCESS_PREFIX, audiencePrefix, siteAudiences, type Audience } from './audiences.ts';
 import { audienceSnapshot } from './audience-snapshot.ts';
+import { AccessIndex } from './access-index.ts';
 
 /** The state object listing the audiences' prefixes the last build published. */
 export const AUDIENCES_KEY = `${STATE_PREFIX}audiences.json`;
@@ -88,7 +89,9 @@ export async function buildByAudience(opts: BuildOptions, buildOne: (o: BuildOpt
   } catch {
     return timed(await buildOne({ ...opts, source })); // the pipeline reports the configuration's problem itself
   }
-  const audiences = await siteAudiences(snapshot, plan, readerAuth);
+  const index = await AccessIndex.load(opts.store);
+  const audiences = await siteAudiences(snapshot, plan, readerAuth, index);
+  await index.save(opts.store, new Set(plan.layout.pages.map((p) => snapshot.files.get(p)).filter((blob) => blob !== undefined)));
   const published = await readPublished(opts.store);
   if (!audiences) {
     const result = await buildOne({ ...opts, source });
