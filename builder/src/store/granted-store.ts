@@ -2,9 +2,11 @@
  * The object store a build publishes through: the control plane's job object routes
  * (`createHttpStore`) for reads, lists and deletes, and upload grants for writes
  * (upload-grant-protocol.ts). Puts are collected for `BATCH_WAIT_MS` and granted up to 256 at a
- * time by `POST /internal/v1/jobs/:id/uploads`; each object's bytes then go straight to the URL
- * granted (a presigned S3 PUT, or the control plane's signed local upload route), `concurrency`
- * at a time, so no byte passes through the control plane's API when the store is S3.
+ * time by `POST /internal/v1/jobs/:id/uploads` (at most 256 puts hold a grant at once, so grants,
+ * which last seconds, are asked for shortly before their upload); each object's bytes then go
+ * straight to the URL granted (a presigned S3 PUT, or the control plane's signed local upload
+ * route), `concurrency` at a time, so no byte passes through the control plane's API when the
+ * store is S3.
  *
  * - A grant that is about to expire when its upload's turn comes is renewed first; a grant the
  *   store refuses (403: expired, or the store's clock ahead) is renewed once and the put retried
@@ -38,6 +40,9 @@ export function createGrantedStore(opts: GrantedStoreOptions): ObjectStore {
   const grantsUrl = opts.grantsUrl ?? opts.url.replace(/\/objects\/?$/, '/uploads');
   const timeoutMs = opts.timeoutMs ?? 60_000;
   const limit = limitConcurrency(opts.concurrency ?? 16);
+  // Puts holding a grant (asked for, or waiting for their upload's turn) at most: a grant is asked
+  // for shortly before its upload, so it rarely expires while earlier uploads run.
+  const window = limitConcurrency(MAX_GRANTS_PER_REQUEST);
   const grants = grantBatcher(grantsUrl, { authorization: `Bearer ${opts.token}`, 'x-folio-fencing': String(opts.fencing) }, timeoutMs);
 
   async function send(key: string, grant: Grant, body: Uint8Array | ObjectStream): Promise<{ status: number; text: string }> {
@@ -49,8 +54,12 @@ export function createGrantedStore(opts: GrantedStoreOptions): ObjectStore {
   }
 
   /** Uploads `body` through a grant; resolves `false` when the control plane grants nothing (fall back). */
-  async function granted(key: string, body: Uint8Array | ObjectStream, putOpts: PutOptions = {}): Promise<boolean> {
+  function granted(key: string, body: Uint8Array | ObjectStream, putOpts: PutOptions = {}): Promise<boolean> {
     assertKey(key);
+    return window(() => upload(key, body, putOpts));
+  }
+
+  async function upload(key: string, body: Uint8Array | ObjectStream, putOpts: PutOptions): Promise<boolean> {
     const size = body instanceof Uint8Array ? body.byteLength : body.size;
     const wanted: Wanted = { key, size, content_type: putOpts.contentType ?? contentTypeFor(key), cache_control: putOpts.cacheControl ?? cacheControlFor(key) };
     // Asked before the upload's turn: batches are granted while earlier uploads run.

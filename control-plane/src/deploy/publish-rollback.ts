@@ -52,8 +52,12 @@ import { AppError } from '../errors.ts';
 import { logEvent } from '../log/structured-log.ts';
 import { rollbackPrefix } from '../sites/bucket-prefixes.ts';
 
-/** How long an upload grant is usable at most (build-api/upload-grants.ts; less when the lease ends sooner). */
-export const MAX_GRANT_MS = 5 * 60_000;
+/**
+ * How long an upload grant is usable at most (build-api/upload-grants.ts; less when the lease
+ * ends sooner). Short, because a failed attempt's restore waits for its last grant to expire and
+ * the builder's report of the failure waits for the restore (its client gives up after 30 s).
+ */
+export const MAX_GRANT_MS = 20_000;
 /** How long after the last grant's expiry a restore still waits: an upload the store accepted just before it may still be arriving. */
 export const GRANT_SETTLE_MS = 5_000;
 /** How long a restore waits for this process's writes of the deployment still in flight. */

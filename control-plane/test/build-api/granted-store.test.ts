@@ -35,13 +35,15 @@ t.test('the granted store', async (t) => {
   const storeOf = (job: Claimed, fencing = job.fencing) => createGrantedStore({ url: `${g.origin}/internal/v1/jobs/${job.id}/objects`, token: job.token, fencing });
   const count = (re: RegExp) => g.seen.filter((s) => re.test(s)).length;
 
-  t.test('should upload 300 puts with two grant requests, none through the object routes', async (t) => {
+  t.test('should upload 300 puts with a few batched grant requests, none through the object routes', async (t) => {
     const job = await g.claimed();
     const s = storeOf(job);
     const before = g.seen.length;
     await Promise.all(Array.from({ length: 300 }, (_, i) => s.put(`p/${i}.html`, bytes(`page ${i}`))));
     const requests = g.seen.slice(before);
-    t.equal(requests.filter((r) => r.endsWith('/uploads')).length, 2, '256 + 44');
+    // The first 256 together; the other 44 as uploads free their places, in batches of whatever asked within a few ms.
+    const asked = requests.filter((r) => r.endsWith('/uploads')).length;
+    t.ok(asked >= 2 && asked <= 45, `${asked} grant requests`);
     t.equal(requests.filter((r) => r.startsWith(`PUT ${LOCAL_UPLOAD_PATH}`)).length, 300);
     t.equal(requests.filter((r) => r.startsWith('PUT /internal/v1/jobs/')).length, 0, 'the object PUT route was not used');
     t.equal(text(await store.get(`sites/${job.projectId}/p/299.html`)), 'page 299');
