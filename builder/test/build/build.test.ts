@@ -181,9 +181,10 @@ t.test('build', async (t) => {
     t.match(read('guides/usage/index.html'), 'Run it twice.');
     t.equal(read('guides/usage.md'), '# Usage\n\nRun it twice.\n');
     // Its shell and export, the files that concatenate every page's text, the search overlay
-    // holding that one page (its shard is kept), and the builder's state; no other shell, export or feed.
+    // holding that one page (its shard is kept), and the builder's state (the index of pages'
+    // access keys holds the edited page's new blob); no other shell, export or feed.
     t.same(shape(rec.puts), [
-      '_folio/cache/manifest.json.gz', '_folio/cache/manifest/<bucket>.json.gz', '_folio/cache/pages/<key>.json.gz',
+      '_folio/cache/manifest.json.gz', '_folio/cache/manifest/<bucket>.json.gz', '_folio/cache/page-access.json.gz', '_folio/cache/pages/<key>.json.gz',
       '_folio/cache/pages/summaries/<bucket>.json.gz', '_folio/cache/summaries.json.gz',
       '_pagefind/overlay-<fingerprint>/fragment/en_<hash>.pf_fragment', '_pagefind/overlay-<fingerprint>/index/en_<hash>.pf_index',
       '_pagefind/overlay-<fingerprint>/pagefind-entry.json', '_pagefind/overlay-<fingerprint>/pagefind.en_<hash>.pf_meta',
