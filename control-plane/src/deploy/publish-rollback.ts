@@ -174,15 +174,20 @@ export async function noteGrants(m: Models, d: Pick<Deployment, '_id' | 'fencing
   return res.matchedCount === 1;
 }
 
+/** How long from `now` until every grant of `deploymentId` has expired and what it sent has arrived (module comment). */
+async function grantsPendingMs(m: Models, deploymentId: string, now: Date): Promise<number> {
+  const d = await m.Deployment.collection.findOne({ _id: deploymentId } as never, { projection: { grants_until: 1 } }) as { grants_until?: Date | null } | null;
+  // Bounded by the longest a grant lives, should the clock have jumped back since it was made.
+  return d?.grants_until ? Math.min(d.grants_until.getTime() + GRANT_SETTLE_MS - now.getTime(), MAX_GRANT_MS + GRANT_SETTLE_MS) : 0;
+}
+
 /**
- * Resolves once every grant of `deploymentId` has expired and what it sent has arrived (module
- * comment), and this process's writes of it in flight have ended.
+ * Resolves once every grant of `deploymentId` has expired and what it sent has arrived, and this
+ * process's writes of it in flight have ended.
  */
 async function grantsSettled(m: Models, deploymentId: string, now: Date): Promise<void> {
-  const d = await m.Deployment.collection.findOne({ _id: deploymentId } as never, { projection: { grants_until: 1 } }) as { grants_until?: Date | null } | null;
-  const wait = d?.grants_until ? d.grants_until.getTime() + GRANT_SETTLE_MS - now.getTime() : 0;
-  // Bounded by the longest a grant lives, should the clock have jumped back since it was made.
-  if (wait > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(wait, MAX_GRANT_MS + GRANT_SETTLE_MS)));
+  const wait = await grantsPendingMs(m, deploymentId, now);
+  if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
   await writesSettled(deploymentId);
 }
 
@@ -222,8 +227,9 @@ export async function restoreAttempt(m: Models, deploymentId: string, now = new 
  * it is set to `leaseMs` from when the restore ended.
  */
 export async function restoreBeforeAttempt(m: Models, claimed: Pick<Deployment, '_id' | 'fencing'>, now: Date, leaseMs: number): Promise<void> {
-  await grantsSettled(m, claimed._id, now);
-  if (!await m.PublishJournal.exists({ deployment_id: claimed._id })) return;
+  await writesSettled(claimed._id);
+  // Grants still usable are waited out below, with the lease held (the claim's own lease may be shorter than the wait).
+  if (await grantsPendingMs(m, claimed._id, now) <= 0 && !await m.PublishJournal.exists({ deployment_id: claimed._id })) return;
   const started = Date.now();
   const held = { _id: claimed._id, fencing: claimed.fencing, status: 'building' } as DeploymentFilter;
   await m.Deployment.updateOne(held, { $set: { lease_expires_at: new Date(now.getTime() + RESTORE_LEASE_MS) } });
