@@ -39,32 +39,58 @@ export function hasFolds(items: NavItem[]): boolean {
   return folds;
 }
 
-/** Full sidebars' HTML with nothing current, per tree and base path. */
-const bodies = new WeakMap<NavItem[], Map<string, string>>();
+/**
+ * A full sidebar's HTML with nothing current, and where each link's opening tag is in it (by the
+ * tag's text), so a page's copy is spliced around its own links instead of searched.
+ */
+interface FullBody { html: string; links: Map<string, number[]> }
 
-function fullBody(items: NavItem[], basePath: string): string {
+/** Full sidebars per tree and base path. */
+const bodies = new WeakMap<NavItem[], Map<string, FullBody>>();
+
+/** The two forms of link `NavList` may mark current, as Preact writes them unmarked. */
+const LINK = /<a (?:class="nav-group-title" )?href="[^"]*">/g;
+
+function fullBody(items: NavItem[], basePath: string): FullBody {
   let byBase = bodies.get(items);
   if (!byBase) bodies.set(items, (byBase = new Map()));
-  let html = byBase.get(basePath);
-  if (html === undefined) {
-    html = render(<NavBody items={items} current={NO_PAGE} basePath={basePath} focused={false} />);
-    byBase.set(basePath, html);
+  let body = byBase.get(basePath);
+  if (body === undefined) {
+    const html = render(<NavBody items={items} current={NO_PAGE} basePath={basePath} focused={false} />);
+    const links = new Map<string, number[]>();
+    for (const match of html.matchAll(LINK)) {
+      const at = links.get(match[0]);
+      if (at) at.push(match.index);
+      else links.set(match[0], [match.index]);
+    }
+    body = { html, links };
+    byBase.set(basePath, body);
   }
-  return html;
+  return body;
 }
 
 /** The opening tag Preact writes for `<a {...props}>`. */
 const openingTag = (props: Record<string, string>) => render(<a {...props} />).slice(0, -'</a>'.length);
 
-/** `html` with the links to `path` marked current, as `NavList` marks them: page links and group titles. */
-function markCurrent(html: string, path: string, basePath: string): string {
+/** The full sidebar with the links to `path` marked current, as `NavList` marks them: page links and group titles. */
+function markCurrent({ html, links }: FullBody, path: string, basePath: string): string {
   const href = withBase(basePath, path);
-  let out = html;
-  const links: Array<Record<string, string>> = [{ href }, { class: 'nav-group-title', href }];
-  for (const attrs of links) {
-    out = out.replaceAll(openingTag(attrs), openingTag({ ...attrs, 'aria-current': 'page' }));
+  const edits: Array<{ at: number; plain: string; marked: string }> = [];
+  const forms: Array<Record<string, string>> = [{ href }, { class: 'nav-group-title', href }];
+  for (const attrs of forms) {
+    const plain = openingTag(attrs);
+    const marked = openingTag({ ...attrs, 'aria-current': 'page' });
+    for (const at of links.get(plain) ?? []) edits.push({ at, plain, marked });
   }
-  return out;
+  if (!edits.length) return html;
+  edits.sort((a, b) => a.at - b.at);
+  let out = '';
+  let from = 0;
+  for (const { at, plain, marked } of edits) {
+    out += html.slice(from, at) + marked;
+    from = at + plain.length;
+  }
+  return out + html.slice(from);
 }
 
 /** The sidebar's navigation with `current` marked. */
