@@ -16,6 +16,7 @@ import type { SitePlan } from '../pipeline/site-plan.ts';
 import type { AccessIndex } from './access-index.ts';
 import { combineAccess, type AccessKeys } from './access-keys.ts';
 import { readPageAccess } from './page-access.ts';
+import { limitConcurrency } from '../store/limit-concurrency.ts';
 
 /** Where every audience but the site's own is published, relative to the site (never served as a path). */
 export const ACCESS_PREFIX = '_folio/access/';
@@ -80,6 +81,8 @@ function inheritFromNavigation(items: readonly NavigationEntry[], inherited: Acc
  */
 const ownByBlob = new Map<string, AccessKeys>();
 const MAX_REMEMBERED = 100_000;
+/** Pages read at once to learn their keys. */
+const READS_AT_ONCE = 64;
 
 async function ownAccess(snapshot: RepoSnapshot, path: string, index?: AccessIndex): Promise<AccessKeys> {
   const blob = snapshot.files.get(path);
@@ -113,7 +116,9 @@ export async function siteAudiences(snapshot: RepoSnapshot, plan: SitePlan, read
   const inherited = new Map<string, AccessKeys>();
   inheritFromNavigation(config.navigation ?? [], {}, sourcesByRef(layout.pages, config.contentRoot), inherited);
   let named = [...inherited.values()].some((a) => a.groups || a.public !== undefined);
-  const owns = await Promise.all(layout.pages.map((p) => ownAccess(snapshot, p, index)));
+  // Bounded: a repository of 25,000 pages read all at once ran out of file descriptors (EMFILE).
+  const limit = limitConcurrency(READS_AT_ONCE);
+  const owns = await Promise.all(layout.pages.map((p) => limit(() => ownAccess(snapshot, p, index))));
   layout.pages.forEach((p, i) => {
     const own = owns[i];
     if (own.groups || own.public !== undefined) named = true;
