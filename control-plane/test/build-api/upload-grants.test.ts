@@ -6,6 +6,7 @@
  * upload-grants-s3.test.ts.
  */
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import t from 'tap';
@@ -60,6 +61,17 @@ t.test('upload grants on the local store', async (t) => {
     t.equal(await store.get(key), undefined, 'nothing written');
     api.clock.now = saved;
     t.same(await g.upload(grant, bytes('1234')), { status: 204, body: undefined }, 'the grant itself works');
+    // Chunked, without a Content-Length: refused before any byte is stored.
+    const chunked = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = http.request(new URL(grant.url, g.origin), { method: 'PUT', headers: { ...grant.headers, 'transfer-encoding': 'chunked' } }, (res) => {
+        let body = '';
+        res.on('data', (c: Buffer) => { body += c.toString(); });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      });
+      req.on('error', reject);
+      req.end('1234');
+    });
+    t.match([chunked.status, JSON.parse(chunked.body)], [411, { error: 'length_required', message: /Content-Length/ }], 'no declared size');
     const get = await fetch(`${g.origin}${grant.url}`);
     t.same([get.status, get.headers.get('allow')], [405, 'PUT'], 'the upload route takes PUT only');
     await get.body?.cancel();
