@@ -12,7 +12,8 @@
  * (deploy/publish-rollback.ts: a server-side copy on S3, a hard link in a local folder). Each
  * grant is a presigned S3 PUT or a signed URL of the control plane's local upload route
  * (upload-signer.ts), for that key, size, Content-Type and Cache-Control only, expiring after
- * `GRANT_TTL_MS` and never after the lease. The latest expiry is recorded on the deployment, so a
+ * `GRANT_TTL_MS` and never after the lease, which the request renews as a heartbeat does. The
+ * latest expiry is recorded on the deployment, so a
  * failed attempt's restore waits for every grant to end. Deletes stay on the object routes' DELETE
  * (few per build), and reads (GET, HEAD, list) on their GETs: few and small.
  */
@@ -29,10 +30,10 @@ import { uploadSignerOf } from './upload-signer.ts';
 
 /** How long a grant is usable at most (less when the lease ends sooner). */
 export const GRANT_TTL_MS = MAX_GRANT_MS;
-/** A lease ending sooner than this gets no grant: the build must renew it first. */
+/** A build token expiring sooner than this gets no grant. */
 const MIN_GRANT_MS = 1_000;
 
-const leaseEnding = () => new AppError(409, 'lease_lost', 'This build no longer holds the deployment\'s lease long enough to upload; another worker has taken it over or it has finished');
+const leaseEnding = () => new AppError(409, 'lease_lost', 'This build no longer holds the deployment\'s lease; another worker has taken it over or it has finished');
 
 /** The handler of `POST /jobs/:id/uploads` (mounted by ci-api.ts behind a JSON body parser); `maxObjectBytes`: the largest object a build may upload. */
 export function uploadGrants(deps: Deps, maxObjectBytes: number): Koa.Middleware {
@@ -58,10 +59,13 @@ export function uploadGrants(deps: Deps, maxObjectBytes: number): Koa.Middleware
         };
       });
       const now = deps.now();
-      const until = new Date(Math.min(now.getTime() + GRANT_TTL_MS, d.lease_expires_at?.getTime() ?? 0, d.token_expires_at?.getTime() ?? 0));
+      // Asking for grants renews the lease as a heartbeat does, so a grant is never cut short by a
+      // heartbeat still on its way; it never outlives the lease so renewed, nor the build token.
+      const leaseUntil = new Date(now.getTime() + deps.env.BUILD_LEASE_MS);
+      const until = new Date(Math.min(now.getTime() + GRANT_TTL_MS, leaseUntil.getTime(), d.token_expires_at?.getTime() ?? 0));
       if (until.getTime() - now.getTime() < MIN_GRANT_MS) throw leaseEnding();
       // Recorded first (and only while the lease holds): a restore from now on waits out these grants.
-      if (!await noteGrants(deps.m, d, until, now)) throw leaseEnding();
+      if (!await noteGrants(deps.m, d, until, leaseUntil, now)) throw leaseEnding();
       await preserveManyBeforeWrite(deps.m, d, targets.map((t) => t.bucketKey));
       const signer = uploadSignerOf(deps);
       const granted = await Promise.all(targets.map((t) => signer.sign(t, now, until)));

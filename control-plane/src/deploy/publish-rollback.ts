@@ -162,15 +162,16 @@ export async function preserveManyBeforeWrite(m: Models, d: Pick<Deployment, '_i
 }
 
 /**
- * Records that grants of the attempt `d` (as `verifyLease` read it) may be used until `until`:
- * `grants_until` only grows, and only while the attempt still holds its lease (same fencing,
- * token not revoked nor expired). Resolves `false` when it no longer does: no grant may be made.
- * (`grants_until` is bookkeeping of this module, outside the deployment schema: the update is
- * not strict and the read below is raw.)
+ * Records that grants of the attempt `d` (as `verifyLease` read it) may be used until `until`,
+ * and extends its lease to `leaseUntil` as a heartbeat would (a builder asking for grants is
+ * alive; `until` is never past `leaseUntil`): both only grow, and only while the attempt still
+ * holds its lease (same fencing, token not revoked nor expired). Resolves `false` when it no
+ * longer does: no grant may be made. (`grants_until` is bookkeeping of this module, outside the
+ * deployment schema: the update is not strict and the read below is raw.)
  */
-export async function noteGrants(m: Models, d: Pick<Deployment, '_id' | 'fencing' | 'token_hash'>, until: Date, now: Date): Promise<boolean> {
+export async function noteGrants(m: Models, d: Pick<Deployment, '_id' | 'fencing' | 'token_hash'>, until: Date, leaseUntil: Date, now: Date): Promise<boolean> {
   const held = { _id: d._id, fencing: d.fencing, status: 'building', token_hash: d.token_hash, token_expires_at: { $gt: now } } as DeploymentFilter;
-  const res = await m.Deployment.updateOne(held, { $max: { grants_until: until } } as never, { strict: false });
+  const res = await m.Deployment.updateOne(held, { $max: { grants_until: until, lease_expires_at: leaseUntil } } as never, { strict: false });
   return res.matchedCount === 1;
 }
 

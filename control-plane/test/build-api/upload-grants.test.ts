@@ -12,6 +12,7 @@ import path from 'node:path';
 import t from 'tap';
 import { createLocalDirStore } from '@folio/builder';
 import { GRANT_TTL_MS } from '../../src/build-api/upload-grants.ts';
+import { claimJob } from '../../src/deploy/claim-job.ts';
 import { GRANT_SETTLE_MS } from '../../src/deploy/publish-rollback.ts';
 import { startGrantApi } from './grant-fixture.ts';
 
@@ -21,7 +22,8 @@ const text = (b: Uint8Array | undefined) => (b ? Buffer.from(b).toString('utf8')
 t.test('upload grants on the local store', async (t) => {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-grants-'));
   const store = createLocalDirStore(root);
-  const g = await startGrantApi(store);
+  // Short leases: a grant ends with the lease, and the restore below waits for the last grant.
+  const g = await startGrantApi(store, { BUILD_LEASE_MS: '3000' });
   t.teardown(async () => { await g.api.close(); fs.rmSync(root, { recursive: true, force: true }); });
   const { api } = g;
 
@@ -117,17 +119,24 @@ t.test('upload grants on the local store', async (t) => {
     t.equal(await api.cp.m.PublishJournal.countDocuments({ deployment_id: job.id }), 0, 'nothing refused was journaled');
   });
 
-  t.test('should grant nothing once the deployment ended or its lease ran out', async (t) => {
+  t.test('should grant nothing once the deployment ended or was taken over, and renew the lease while it builds', async (t) => {
     const ended = await g.claimed();
     t.equal((await g.complete(ended, 'deployed')).status, 204);
     t.match(await g.grant(ended, { objects: [{ key: 'a.html', size: 1 }] }), { status: 409, body: { error: 'lease_lost' } }, 'deployed');
-    const lapsed = await g.claimed(5_000);
+    const job = await g.claimed(5_000);
     const saved = api.clock.now;
     t.teardown(() => { api.clock.now = saved; });
     api.clock.now = new Date(saved.getTime() + 4_500);
-    t.match(await g.grant(lapsed, { objects: [{ key: 'a.html', size: 1 }] }), { status: 409, body: { error: 'lease_lost' } }, 'less than a second of lease left');
-    api.clock.now = new Date(saved.getTime() + 6_000);
-    t.match(await g.grant(lapsed, { objects: [{ key: 'a.html', size: 1 }] }), { status: 409, body: { error: 'lease_lost' } }, 'lease ran out');
+    const res = await g.grant(job, { objects: [{ key: 'a.html', size: 1 }] });
+    t.equal(res.status, 200, 'half a second of lease left: granted');
+    const leaseEnd = (await api.cp.m.Deployment.findById(job.id).lean())!.lease_expires_at!.getTime();
+    t.equal(leaseEnd, api.clock.now.getTime() + api.cp.deps.env.BUILD_LEASE_MS, 'the lease renewed as a heartbeat would');
+    t.ok(res.body.expires_in_ms <= api.cp.deps.env.BUILD_LEASE_MS, 'the grant ends with it at the latest');
+    // The lease runs out and another worker takes the deployment over: the old token gets nothing.
+    api.clock.now = new Date(leaseEnd + 1_000);
+    for (let i = 0; i < 20 && (await api.cp.m.Deployment.findById(job.id).lean())!.fencing === job.fencing; i++) await claimJob(api.cp.m, 'worker-2', api.clock.now);
+    t.equal((await api.cp.m.Deployment.findById(job.id).lean())!.fencing, job.fencing + 1, 'taken over');
+    t.match(await g.grant(job, { objects: [{ key: 'a.html', size: 1 }] }), { status: 409, body: { error: 'lease_lost' } }, 'after a takeover');
   });
 
   t.test('should undo granted uploads of a failed attempt only after its grants expired', async (t) => {
