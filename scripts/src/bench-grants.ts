@@ -1,8 +1,7 @@
 /**
- * A measurement, not a test: the control plane's CPU per deployment of a generated site, with
- * builders publishing through upload grants or through the object routes.
- *
- *   npx tsx control-plane/test/build-api/measure-grant-cpu.ts [--pages 1000] [--store s3|local] [--route grants|objects]
+ * `npm run bench:grants [-- --pages 1000] [-- --store s3|local] [-- --route grants|objects]`: the
+ * control plane's CPU per deployment of a generated site, with builders publishing through upload
+ * grants or through the object routes.
  *
  * The platform runs in this process (in-memory database; the S3 store is s3rver in a child
  * process, the local store a temp folder) with one builder worker process; `--route objects`
@@ -18,11 +17,11 @@ import path from 'node:path';
 import { createApiKey, createOrganization, parseEnv } from '@folio/control-plane';
 import { runGit } from '@folio/control-plane/git/git-cli.ts';
 import { startPlatform } from '@folio/control-plane/platform.ts';
-import { parseArgs } from '../../../scripts/src/cli-args.ts';
-import { generatedCorpus } from '../../../scripts/src/corpus/bench-corpus.ts';
-import { editedSource } from '../../../scripts/src/generate-corpus.ts';
-import { spawnWorkers } from '../../../scripts/src/spawn-workers.ts';
-import { startS3Server } from '../../../builder/test/helpers/s3-server.ts';
+import { parseArgs } from './cli-args.ts';
+import { generatedCorpus } from './corpus/bench-corpus.ts';
+import { editedSource } from './generate-corpus.ts';
+import { spawnWorkers } from './spawn-workers.ts';
+import { startS3Server } from '../../builder/test/helpers/s3-server.ts';
 
 const { flags } = parseArgs(process.argv.slice(2));
 const PAGES = Number(flags.pages ?? 1000);
