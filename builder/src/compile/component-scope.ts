@@ -12,6 +12,7 @@
  * shadowed, and an inner binding shadows the injected one as JavaScript scoping does.
  */
 import { COMPONENT_NAMES } from '@folio/site-template/components/names.ts';
+import { eachEsChild } from './estree-walk.ts';
 import { TEMPLATE_COMPONENTS } from './template-components.ts';
 
 /** Root names of the built-in components (`Tree` for `Tree.Folder`). */
@@ -71,22 +72,11 @@ export function isNameOnly(parent: Node, key: string): boolean {
 export function unboundComponents(program: unknown, names: ReadonlySet<string> = BUILT_IN_NAMES, skip: ReadonlySet<string> = new Set()): string[] {
   const bound = topLevelNames(program as { body: Node[] });
   const used = new Set<string>();
-  const visit = (node: Node): void => {
-    for (const key in node) {
-      if (key === 'loc' || key === 'range' || key === 'position' || !Object.hasOwn(node, key)) continue;
-      const value = node[key];
-      if (typeof value !== 'object' || value === null) continue;
-      const children = Array.isArray(value) ? value : [value];
-      for (const child of children as Node[]) {
-        if (!child || typeof child.type !== 'string') continue;
-        if ((child.type === 'Identifier' || child.type === 'JSXIdentifier') && names.has(child.name as string)) {
-          if (!isNameOnly(node, key) && !bound.has(child.name as string)) used.add(child.name as string);
-          continue;
-        }
-        visit(child);
-      }
-    }
-  };
+  const visit = (node: Node): void => eachEsChild(node, (child, key) => {
+    if ((child.type === 'Identifier' || child.type === 'JSXIdentifier') && names.has(child.name as string)) {
+      if (!isNameOnly(node, key) && !bound.has(child.name as string)) used.add(child.name as string);
+    } else visit(child);
+  });
   for (const statement of (program as { body: Node[] }).body) {
     const fn = statement.type === 'ExportDefaultDeclaration' ? statement.declaration as Node : statement;
     if (fn.type === 'FunctionDeclaration' && skip.has((fn.id as { name?: string } | null)?.name ?? '')) continue;
@@ -126,19 +116,11 @@ export function snippetVariables(program: unknown, contentFunction: unknown): st
       for (const param of node.params as Node[]) patternNames(param, declared);
     }
     if (node.type === 'CatchClause' && node.param) patternNames(node.param, declared);
-    for (const key in node) {
-      if (key === 'loc' || key === 'range' || key === 'position' || !Object.hasOwn(node, key)) continue;
-      const value = node[key];
-      if (typeof value !== 'object' || value === null) continue;
-      for (const child of (Array.isArray(value) ? value : [value]) as Node[]) {
-        if (!child || typeof child.type !== 'string') continue;
-        if (child.type === 'Identifier') {
-          if (!isNameOnly(node, key)) used.add(child.name as string);
-          continue;
-        }
-        visit(child);
-      }
-    }
+    eachEsChild(node, (child, key) => {
+      if (child.type === 'Identifier') {
+        if (!isNameOnly(node, key)) used.add(child.name as string);
+      } else visit(child);
+    });
   };
   visit(contentFunction as Node);
   return [...used].filter((name) => !bound.has(name) && !declared.has(name) && !BUILT_IN_NAMES.has(name) && !(name in globalThis)).sort();

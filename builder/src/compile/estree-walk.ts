@@ -20,3 +20,19 @@ export function eachEsNode(node: unknown, visit: (n: EsNode) => void): void {
     if (typeof value === 'object' && value !== null) eachEsNode(value, visit);
   }
 }
+
+/**
+ * Calls `each` on every direct child node of `node` with the key it is under (a list's items each
+ * under the list's key); position data is skipped. For walks that decide per parent and key, such
+ * as which identifiers are read as names.
+ */
+export function eachEsChild(node: EsNode, each: (child: EsNode, key: string) => void): void {
+  for (const key in node) {
+    if (key === 'loc' || key === 'range' || key === 'position' || !Object.hasOwn(node, key)) continue;
+    const value = node[key];
+    if (typeof value !== 'object' || value === null) continue;
+    for (const child of (Array.isArray(value) ? value : [value]) as EsNode[]) {
+      if (child && typeof child.type === 'string') each(child, key);
+    }
+  }
+}

@@ -12,7 +12,7 @@
 import type { Nodes, Parent, Root } from 'mdast';
 import type { PageNote } from '../types.ts';
 import { BUILT_IN_NAMES, isNameOnly, isSnippetPath, patternNames } from './component-scope.ts';
-import { eachEsNode, type EsNode } from './estree-walk.ts';
+import { eachEsChild, eachEsNode, type EsNode } from './estree-walk.ts';
 import { HOOKS } from './page-globals.ts';
 
 /** Names every MDX page can read besides JavaScript's globals. */
@@ -49,17 +49,11 @@ function readNames(estree: unknown): string[] {
   const visit = (node: EsNode): void => {
     if (node.type === 'MetaProperty') return;
     if (node.type === 'UnaryExpression' && node.operator === 'typeof' && (node.argument as EsNode).type === 'Identifier') return;
-    for (const key in node) {
-      if (key === 'loc' || key === 'range' || key === 'position' || !Object.hasOwn(node, key)) continue;
-      const value = node[key];
-      if (typeof value !== 'object' || value === null) continue;
-      for (const child of (Array.isArray(value) ? value : [value]) as EsNode[]) {
-        if (!child || typeof child.type !== 'string') continue;
-        if (child.type === 'Identifier') {
-          if (!isNameOnly(node, key)) names.push(child.name as string);
-        } else visit(child);
-      }
-    }
+    eachEsChild(node, (child, key) => {
+      if (child.type === 'Identifier') {
+        if (!isNameOnly(node, key)) names.push(child.name as string);
+      } else visit(child);
+    });
   };
   visit(estree as EsNode);
   return names;
