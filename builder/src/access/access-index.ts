@@ -43,6 +43,11 @@ export class AccessIndex {
     this.read.set(blob, keys);
   }
 
+  /** Records keys learnt elsewhere (the process's memory) when the index lacks them. */
+  learn(blob: string, keys: AccessKeys): void {
+    if (!this.stored.has(blob) && !this.read.has(blob)) this.read.set(blob, keys);
+  }
+
   /**
    * Stores the entries of `blobs` (the commit's pages) when this build read a page the index did not
    * hold or the commit dropped some it did, so the index follows the repository's pages.

@@ -87,7 +87,12 @@ const READS_AT_ONCE = 64;
 async function ownAccess(snapshot: RepoSnapshot, path: string, index?: AccessIndex): Promise<AccessKeys> {
   const blob = snapshot.files.get(path);
   const known = blob === undefined ? undefined : ownByBlob.get(blob) ?? index?.get(blob);
-  if (known) return known;
+  if (known) {
+    // Known to this process but not to the state's index: the index gets it too, so what a build
+    // stores does not depend on what the process had read before.
+    if (blob !== undefined) index?.learn(blob, known);
+    return known;
+  }
   const keys = readPageAccess(Buffer.from(await snapshot.read(path)).toString('utf8'), path);
   if (blob !== undefined) {
     if (ownByBlob.size >= MAX_REMEMBERED) ownByBlob.clear();

@@ -62,3 +62,17 @@ t.test('a build stores the index and a later build takes keys from it without re
   t.notOk(fs.existsSync(path.join(out, 'fresh/index.html')), 'the page the index gates is not in the public site');
   t.ok(fs.existsSync(path.join(out, 'index.html')));
 });
+
+t.test('what a build stores does not depend on what its process read before', async (t) => {
+  const dir = tempDir();
+  write(dir, {
+    'docs.json': JSON.stringify({ name: 'Twice', theme: 'mint', navigation: { groups: [{ group: 'Start', pages: ['index'] }] } }),
+    'docs/index.mdx': '---\ntitle: Twice\n---\n\nThe same page for two sites.\n',
+  });
+  const first = tempDir();
+  const second = tempDir();
+  await build({ source: { kind: 'dir', dir }, store: createLocalDirStore(first), siteUrl: 'https://docs.example' });
+  // The second site's build finds the page in this process's memory: its index is stored all the same.
+  await build({ source: { kind: 'dir', dir }, store: createLocalDirStore(second), siteUrl: 'https://docs.example' });
+  t.same(fs.readFileSync(path.join(second, ACCESS_INDEX_KEY)), fs.readFileSync(path.join(first, ACCESS_INDEX_KEY)));
+});
