@@ -92,8 +92,12 @@ t.test('Mintlify components and page modes in the browser', async (t) => {
     await page.goto(`${server.origin}/components/code`);
     const search = async (query: string) => {
       await page.click('.search-open');
+      // The dialog keeps the last query's results until the next one is answered: clear them first,
+      // so what is read below is this query's answer (its status says how many, or none).
+      await page.fill('.search-input', '');
+      await page.waitForSelector('.search-status:empty', { state: 'attached' });
       await page.fill('.search-input', query);
-      await page.waitForSelector('.search-status:not(:empty), .search-result');
+      await page.waitForSelector('.search-status:not(:empty)', { state: 'attached' });
       const hrefs = await page.locator('.search-result a').evaluateAll((links) => links.map((a) => a.getAttribute('href')));
       await page.keyboard.press('Escape');
       return hrefs;
