@@ -38,9 +38,15 @@ t.test('analytics beacons from a real browser', async (t) => {
   const page = await context.newPage();
   const origin = `http://beacons.localhost:${tp.p.site.port}`;
 
-  /** Waits until the recorder has written an event of `kind` (the beacon is asynchronous by design). */
+  /**
+   * Waits until the recorder has written an event of `kind` (the beacon is asynchronous by design),
+   * for two minutes at most: an event that never comes fails its subtest with a reason instead of
+   * holding the whole file until the runner's timeout.
+   */
   const eventOf = async (kind: string, projection: Record<string, number> = { _id: 0, kind: 1, source: 1, path: 1, vote: 1, query: 1, result_count: 1, bot: 1, browser: 1 }, projectId: string = project.id) => {
+    const deadline = Date.now() + 120_000;
     for (;;) {
+      if (Date.now() > deadline) throw new Error(`no ${kind} event was recorded within two minutes`);
       await tp.p.analytics.flush();
       const hit = await tp.p.cp.m.AnalyticsEvent.collection.findOne({ project_id: projectId, kind }, { projection });
       if (hit) return hit;
@@ -69,8 +75,14 @@ t.test('analytics beacons from a real browser', async (t) => {
   });
 
   t.test('should record time on page when the page is hidden', async (t) => {
-    // Leaving the page fires pagehide, the moment the template sends time on page (the page has
-    // been visible through the previous subtest, well over the one-second floor).
+    // Leaving the page fires pagehide, the moment the template sends time on page, if the page was
+    // visible for a second at least. The previous subtest can take less than that on a fast
+    // machine, so wait until the page has been up (its scripts ran before its load event) for 1.2 s.
+    const shortOf = await page.evaluate(() => {
+      const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined;
+      return Math.max(0, (nav?.loadEventEnd || performance.now()) + 1_200 - performance.now());
+    });
+    await new Promise((r) => setTimeout(r, shortOf));
     await page.goto('about:blank');
     const engagement = await eventOf('engagement', { _id: 0, path: 1, source: 1, duration_ms: 1 });
     t.same([engagement.path, engagement.source, engagement.duration_ms >= 1000], ['/guides/sdk', 'beacon', true]);
